@@ -1,0 +1,89 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# flashbench - identify characteristics of flash media
+#
+#   make                      build flashbench and erase
+#   make check                build and run every test
+#   make CROSS_COMPILE=aarch64-linux-gnu-
+#   make WERROR=1 | SANITIZE=1 | STATIC=1
+#   make install PREFIX=/usr DESTDIR=/tmp/pkg
+
+VERSION := 2.0.0
+
+# make predefines CC, so "CC ?=" would never take effect: only replace it
+# when it still has make's built-in value.
+ifeq ($(origin CC),default)
+CC := $(CROSS_COMPILE)gcc
+endif
+PKG_CONFIG ?= $(shell command -v $(CROSS_COMPILE)pkg-config >/dev/null 2>&1 \
+		&& echo $(CROSS_COMPILE)pkg-config || echo pkg-config)
+
+CFLAGS ?= -O2 -g
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+
+FB_CFLAGS := -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
+	     -DFLASHBENCH_VERSION='"$(VERSION)"' -MMD -MP
+FB_LDFLAGS :=
+FB_LIBS := -lm
+
+ifeq ($(WERROR),1)
+FB_CFLAGS += -Werror
+endif
+ifeq ($(SANITIZE),1)
+FB_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer \
+	     -fno-sanitize-recover=undefined
+FB_LDFLAGS += -fsanitize=address,undefined
+endif
+ifeq ($(STATIC),1)
+FB_LDFLAGS += -static
+endif
+
+CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check)
+CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check)
+
+LIB_OBJS := dev.o sim.o format.o vm.o bench.o progs.o
+TEST_OBJS := tests/check_main.o tests/test_format.o tests/test_sim.o \
+	     tests/test_bench.o tests/test_vm.o tests/test_writes.o \
+	     tests/test_cli.o tests/test_loop.o tests/util.o
+
+all: flashbench erase
+
+flashbench: flashbench.o libflashbench.a
+	$(CC) $(FB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(FB_LIBS)
+
+erase: erase.o libflashbench.a
+	$(CC) $(FB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(FB_LIBS)
+
+libflashbench.a: $(LIB_OBJS)
+	$(AR) rcs $@ $^
+
+%.o: %.c
+	$(CC) $(FB_CFLAGS) $(CFLAGS) $(CPPFLAGS) -c -o $@ $<
+
+# The tests call the front end in-process, so it is built once more
+# without main().
+tests/cli.o: flashbench.c
+	$(CC) $(FB_CFLAGS) $(CFLAGS) $(CPPFLAGS) -DFLASHBENCH_NO_MAIN -c -o $@ $<
+
+tests/%.o: tests/%.c
+	$(CC) $(FB_CFLAGS) $(CFLAGS) $(CPPFLAGS) $(CHECK_CFLAGS) -I. -c -o $@ $<
+
+tests/check_flashbench: $(TEST_OBJS) tests/cli.o libflashbench.a
+	$(CC) $(FB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(FB_LIBS)
+
+check: all tests/check_flashbench
+	FLASHBENCH_BIN=$(CURDIR)/flashbench ERASE_BIN=$(CURDIR)/erase \
+		tests/check_flashbench
+
+install: all
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 755 flashbench erase $(DESTDIR)$(BINDIR)
+
+clean:
+	rm -f flashbench erase libflashbench.a *.o *.d tests/*.o tests/*.d \
+		tests/check_flashbench
+
+.PHONY: all check install clean
+
+-include $(wildcard *.d tests/*.d)

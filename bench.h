@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The tests flashbench runs.  Measurement is kept apart from
+ * presentation: the read tests fill result arrays that the print functions
+ * (or a JSON writer) turn into output.  All functions return 0 or -errno;
+ * on an I/O error dev->last_error names the operation.
+ */
+#ifndef FLASHBENCH_BENCH_H
+#define FLASHBENCH_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dev.h"
+
+/* Test bits; the classic tool runs them in this order. */
+enum bench_test {
+	BENCH_SCATTER = 1 << 0,		/* -s */
+	BENCH_FIND_FAT = 1 << 1,	/* -f */
+	BENCH_ALIGN = 1 << 2,		/* -a */
+	BENCH_OPEN_AU = 1 << 3,		/* -O */
+	BENCH_INTERVAL = 1 << 4,	/* -i */
+	BENCH_PROGRAM = 1 << 5,		/* -p */
+};
+
+#define BENCH_WRITING (BENCH_FIND_FAT | BENCH_OPEN_AU | BENCH_PROGRAM)
+
+/* Everything the command line says about how to run the tests. */
+struct bench_opts {
+	uint64_t blocksize_byte;	/* smallest access, -b */
+	uint64_t erasesize_byte;	/* AU size for -O/-f, -e */
+	unsigned int count;		/* repetitions of each read, -c */
+	unsigned int scatter_order;	/* scatter over 2^order blocks */
+	unsigned int scatter_span;	/* blocks per scatter read */
+	unsigned int interval_order;	/* sizes 512 .. 512 << (order-1) */
+	unsigned int open_au_nr;	/* AUs written in turn by -O */
+	unsigned int fat_nr;		/* AUs looked at by -f */
+	uint64_t offset_byte;		/* where -O starts */
+	int random;			/* -r: pseudo-random order in an AU */
+	int verbose;			/* -v count */
+	FILE *log;			/* where -v detail goes (stderr) */
+};
+
+/* Fill o with the classic defaults. */
+void bench_opts_default(struct bench_opts *o);
+
+/* One line of the align table; times in ns (averages of minima). */
+struct align_row {
+	uint64_t align_byte;
+	int64_t pre_ns;
+	int64_t on_ns;
+	int64_t post_ns;
+	int64_t diff_ns;		/* on - (pre + post) / 2 */
+};
+
+/* One scatter point: the minimum time of a read at offset. */
+struct scatter_point {
+	uint64_t off_byte;
+	uint64_t time_ns;
+};
+
+/* One interval size: min/avg/max time of count reads. */
+struct interval_row {
+	uint64_t len_byte;
+	uint64_t min_ns;
+	uint64_t avg_ns;
+	uint64_t max_ns;
+};
+
+/* Interval's least-squares line: time = access_ns + len / rate. */
+struct interval_fit {
+	double bytes_per_s;
+	double access_ns;
+};
+
+/* The largest alignment the align test samples on a device of size. */
+uint64_t align_max(uint64_t dev_size, uint64_t blocksize);
+
+/*
+ * Run the align test; *rows (malloc'd, caller frees) gets one row per
+ * alignment from the largest down to 2 * blocksize.
+ */
+int bench_align(struct device *dev, const struct bench_opts *o,
+		struct align_row **rows, size_t *nrows);
+void print_align(FILE *out, const struct align_row *rows, size_t nrows);
+
+/* The scatter test; *pts has 2^order points in offset order. */
+int bench_scatter(struct device *dev, const struct bench_opts *o,
+		  struct scatter_point **pts, size_t *npts);
+void print_scatter(FILE *out, const struct scatter_point *pts, size_t n);
+
+/* The interval test and its regression. */
+int bench_interval(struct device *dev, const struct bench_opts *o,
+		   struct interval_row **rows, size_t *nrows);
+struct interval_fit interval_regress(const struct interval_row *rows,
+				     size_t nrows);
+void print_interval(FILE *out, const struct interval_row *rows,
+		    size_t nrows);
+
+/*
+ * Pseudo-random permutation of [0, n): the i-th position to visit.  Every
+ * position is visited exactly once as i runs over [0, n); key picks the
+ * permutation.  Reads and writes in an order the card cannot predict
+ * defeat its read-ahead and its linear-write optimisations.
+ */
+uint64_t bench_shuffle(uint64_t i, uint64_t n, uint64_t key);
+
+/* A byte range a writing test will overwrite: [start, end). */
+struct bench_range {
+	uint64_t start_byte;
+	uint64_t end_byte;
+};
+
+/*
+ * The ranges a writing test (one BENCH_* bit) will overwrite on a device
+ * of dev_size bytes, merged and sorted.  Returns how many were stored (at
+ * most max), or -EINVAL if the test would reach past the end.
+ */
+int bench_write_ranges(enum bench_test test, const struct bench_opts *o,
+		       uint64_t dev_size, struct bench_range *ranges,
+		       size_t max);
+
+/* The writing tests, run as VM programs; output is the classic table. */
+int bench_open_au(struct device *dev, const struct bench_opts *o, FILE *out);
+int bench_find_fat(struct device *dev, const struct bench_opts *o,
+		   FILE *out);
+int bench_program(struct device *dev, const struct bench_opts *o, FILE *out);
+
+#endif /* FLASHBENCH_BENCH_H */

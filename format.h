@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The classic output formats that scripts parse: times, sizes and
+ * throughputs.  Each writes into buf (at least FMT_LEN bytes) and returns
+ * buf.
+ */
+#ifndef FLASHBENCH_FORMAT_H
+#define FLASHBENCH_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define FMT_LEN 32
+
+/* "412ns", "5.85µs", "1.08ms", "1.234s"; negatives as "-5.79µs". */
+char *fmt_time(char *buf, int64_t ns);
+
+/* "512B", "512KiB", "4MiB", "1.5GiB". */
+char *fmt_size(char *buf, uint64_t bytes);
+
+/* "912B/s", "912K/s", "8.79M/s", "1.2G/s" (decimal units). */
+char *fmt_rate(char *buf, double bytes_per_s);
+
+/*
+ * Parse a size: decimal (leading zeros still decimal), 0x hex, optional
+ * K/M/G suffix in either case, optionally followed by "iB" or "B".
+ * Returns 0, -EINVAL (not a number, junk, negative) or -ERANGE (overflow).
+ */
+int parse_size(const char *s, uint64_t *val);
+
+#endif /* FLASHBENCH_FORMAT_H */

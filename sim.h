@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The simulated card: a model of managed flash with a virtual clock.  It
+ * charges time for each read, write and discard from its position, size
+ * and the card's history, and knows nothing of the tests that drive it.
+ */
+#ifndef FLASHBENCH_SIM_H
+#define FLASHBENCH_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dev.h"
+
+/* The planted characteristics of a simulated card. */
+struct sim_params {
+	uint64_t size_byte;	/* capacity */
+	uint64_t erase_byte;	/* allocation unit: 2^n or 3*2^n */
+	uint64_t page_byte;	/* flash page */
+	unsigned int open_au;	/* AUs kept open in linear order */
+	unsigned int open_random; /* AUs kept open in random order */
+	unsigned int fat_nr;	/* FAT-optimised AUs */
+	unsigned int fat_start;	/* index of the first FAT-optimised AU */
+	double noise_pct;	/* timing noise, percent */
+	uint64_t seed;		/* noise seed */
+	double read_mbps;	/* read transfer rate, 10^6 bytes/s */
+	double write_mbps;	/* write transfer rate, 10^6 bytes/s */
+	double access_us;	/* access time per command, microseconds */
+	double page_us;		/* extra cost of reading one more page */
+	double au_us;		/* extra cost of a read crossing an AU */
+};
+
+/* Fill p with the typical card of SPEC section 4. */
+void sim_params_default(struct sim_params *p);
+
+/*
+ * Apply a comma-separated key=value SPEC on top of *p.  Returns 0, or
+ * -EINVAL with a one-line reason (naming the key and value) in err.
+ */
+int sim_parse_spec(struct sim_params *p, const char *spec, char *err,
+		   size_t err_len);
+
+/* Create a simulated card.  Returns 0 or -errno. */
+int sim_open(struct device **devp, const struct sim_params *p);
+
+#endif /* FLASHBENCH_SIM_H */
