@@ -25,7 +25,7 @@ static int fmt_sig(char *buf, const char *sign, double v, int prec,
 	snprintf(num, sizeof(num), "%.*g", prec, v);
 	if (strtod(num, NULL) >= 1000.0)
 		return 1;
-	snprintf(buf, FMT_LEN, "%s%s%s", sign, num, unit);
+	snprintf(buf, FMT_LEN, "%.1s%.20s%.4s", sign, num, unit);
 	return 0;
 }
 
