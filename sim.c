@@ -292,6 +292,8 @@ static const char *sim_kv(char *buf, size_t len, const struct sim_params *p,
 {
 	const struct sim_key *k = &sim_keys[id];
 	const void *field = (const char *)p + k->off;
+	unsigned int i;
+	uint64_t v;
 
 	if (raw && raw[id]) {
 		snprintf(buf, len, "%s=%s", k->name, raw[id]);
@@ -299,6 +301,12 @@ static const char *sim_kv(char *buf, size_t len, const struct sim_params *p,
 	}
 	switch (k->kind) {
 	case SIM_SIZE:
+		v = *(const uint64_t *)field;
+		for (i = 0; i < 3 && v && !(v % 1024); i++)
+			v /= 1024;
+		snprintf(buf, len, "%s=%" PRIu64 "%s", k->name, v,
+			 (const char *const[]){ "", "K", "M", "G" }[i]);
+		break;
 	case SIM_U64:
 		snprintf(buf, len, "%s=%" PRIu64, k->name,
 			 *(const uint64_t *)field);
