@@ -93,7 +93,7 @@
 #define SIM_MAX_AUS	(1ULL << 24)	/* bounds the per-AU state */
 #define SIM_MAX_ERASE	(1ULL << 30)	/* per-AU state is 32-bit */
 #define SIM_MAX_OPEN	1024		/* real cards have 1..30 */
-#define SIM_MIN_MBPS	0.01		/* keeps the clock from overflowing */
+#define SIM_MIN_MBPS	0.01		/* keeps the clock from overflow */
 #define SIM_MAX_MBPS	1e6
 #define SIM_MAX_US	1e7		/* ten seconds per operation */
 
@@ -102,7 +102,7 @@ struct sim_slot {
 	uint64_t au;		/* index of the AU */
 	uint64_t wp_byte;	/* write pointer: end of the highest write */
 	uint64_t old_byte;	/* old data in the AU when opened: [0, old) */
-	uint64_t kept_byte;	/* old data rewritten in linear order since */
+	uint64_t kept_byte;	/* old data since rewritten in order */
 	uint64_t written_byte;	/* bytes written in linear order since */
 	uint64_t stamp;		/* last use, for least-recently-used */
 	bool used;		/* the slot holds an open AU */
@@ -723,7 +723,7 @@ static void sim_discard_au(struct sim_card *c, uint64_t au, uint64_t a,
 	struct sim_slot *s;
 
 	if (b != c->p.erase_byte)
-		return;		/* the card maps whole AUs: nothing to drop */
+		return;	/* the card maps whole AUs: nothing to drop */
 	if (a < c->data_end[au])
 		c->data_end[au] = (uint32_t)a;
 	s = sim_find(c, au);

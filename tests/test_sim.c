@@ -302,7 +302,7 @@ END_TEST
 static const struct {
 	const char *geometry;	/* added to T_SPEC */
 	uint64_t off, len;
-	unsigned int extra_pages;	/* pages touched beyond ceil(len/page) */
+	unsigned int extra_pages;	/* pages beyond ceil(len / page) */
 	unsigned int au_crossings;	/* AUs touched - 1 */
 } read_cost[] = {
 	/* page 16K, erase 4M */
@@ -311,9 +311,9 @@ static const struct {
 	{ "", 17 * MiB - 512, KiB, 1, 0 },		/* straddles a page */
 	{ "", 16 * KiB - 512, KiB, 1, 0 },
 	{ "", 9 * MiB - 8 * KiB, 16 * KiB, 1, 0 },	/* 16K unaligned */
-	{ "", 32 * MiB + 16 * KiB, 32 * KiB, 0, 0 },	/* 2 pages exactly */
+	{ "", 32 * MiB + 16 * KiB, 32 * KiB, 0, 0 },	/* 2 whole pages */
 	{ "", 4 * MiB - 512, KiB, 1, 1 },		/* straddles an AU */
-	{ "", 12 * MiB - 16 * KiB, 32 * KiB, 0, 1 },	/* AU, pages whole */
+	{ "", 12 * MiB - 16 * KiB, 32 * KiB, 0, 1 },	/* AU, whole pages */
 	{ "", 2 * MiB, 12 * MiB, 0, 3 },		/* multi-AU */
 	{ "", 0, 4 * MiB, 0, 0 },			/* one whole AU */
 	{ "", 8 * GiB - 512, 512, 0, 0 },		/* last sector */
