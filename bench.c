@@ -307,7 +307,7 @@ struct interval_fit interval_regress(const struct interval_row *rows,
 				     size_t nrows)
 {
 	struct interval_fit fit = { 0, 0 };
-	double sx = 0, sy = 0, sxx = 0, sxy = 0, n, slope;
+	double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, slope, det;
 	size_t i;
 
 	/* the three smallest sizes are dominated by command overhead */
@@ -315,15 +315,25 @@ struct interval_fit interval_regress(const struct interval_row *rows,
 		return fit;
 	for (i = 3; i < nrows; i++) {
 		double x = (double)rows[i].len_byte, y = (double)rows[i].min_ns;
+		/*
+		 * Timing noise is proportional to the time, so weigh each
+		 * point by 1/y^2: least squares on relative errors.  Plain
+		 * least squares lets the jitter of the longest reads swamp
+		 * the access time.
+		 */
+		double w = y > 0 ? 1.0 / (y * y) : 0;
 
-		sx += x;
-		sy += y;
-		sxx += x * x;
-		sxy += x * y;
+		sw += w;
+		sx += w * x;
+		sy += w * y;
+		sxx += w * x * x;
+		sxy += w * x * y;
 	}
-	n = (double)(nrows - 3);
-	slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);	/* ns per byte */
-	fit.access_ns = (sy - slope * sx) / n;
+	det = sw * sxx - sx * sx;
+	if (det <= 0)
+		return fit;
+	slope = (sw * sxy - sx * sy) / det;	/* ns per byte */
+	fit.access_ns = (sy - slope * sx) / sw;
 	fit.bytes_per_s = slope > 0 ? 1e9 / slope : 0;
 	return fit;
 }
