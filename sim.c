@@ -335,12 +335,15 @@ static bool sim_in(double v, double lo, double hi)
 static int sim_check(const struct sim_params *p, const char *const *raw,
 		     char *err, size_t err_len)
 {
-	static const enum sim_key_id times[] = {
+	static const enum sim_key_id time_id[] = {
 		SK_ACCESS_US, SK_PAGE_US, SK_AU_US, SK_ERASE_US, SK_DISCARD_US,
+	};
+	const double time_us[] = {
+		p->access_us, p->page_us, p->au_us, p->erase_us, p->discard_us,
 	};
 	char a[96], b[96];
 	const char *why = NULL;
-	enum sim_key_id id = SK_NR, other = SK_NR;
+	enum sim_key_id id, other = SK_NR;
 	uint64_t e = p->erase_byte, nr_au = 0;
 	size_t i;
 
@@ -394,13 +397,9 @@ static int sim_check(const struct sim_params *p, const char *const *raw,
 	if ((p->fat_mbps || (raw && raw[SK_FAT_MBPS])) &&
 	    !sim_in(p->fat_mbps, SIM_MIN_MBPS, SIM_MAX_MBPS))
 		SIM_BAD(SK_FAT_MBPS, "not a rate from 0.01 to 1e6");
-	for (i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
-		const double *t = (const double *)((const char *)p +
-						   sim_keys[times[i]].off);
-
-		if (!sim_in(*t, 0, SIM_MAX_US))
-			SIM_BAD(times[i], "not a time from 0 to 1e7 µs");
-	}
+	for (i = 0; i < sizeof(time_id) / sizeof(time_id[0]); i++)
+		if (!sim_in(time_us[i], 0, SIM_MAX_US))
+			SIM_BAD(time_id[i], "not a time from 0 to 1e7 µs");
 	return 0;
 
 out_bad:
@@ -426,7 +425,7 @@ int sim_parse_spec(struct sim_params *p, const char *spec, char *err,
 
 	if (err_len)
 		err[0] = '\0';
-	copy = strdup(spec);
+	copy = strdup(spec ? spec : "");
 	if (!copy) {
 		snprintf(err, err_len, "out of memory");
 		return -ENOMEM;
@@ -602,7 +601,7 @@ static struct sim_slot *sim_lru(struct sim_card *c, bool random_only,
 	for (i = 0; i < c->p.open_au; i++) {
 		struct sim_slot *s = &c->slot[i];
 
-		if (!s->used || s == skip || (random_only && !s->random))
+		if (s == skip || !s->used || (random_only && !s->random))
 			continue;
 		if (!best || s->stamp < best->stamp)
 			best = s;
@@ -614,13 +613,14 @@ static struct sim_slot *sim_lru(struct sim_card *c, bool random_only,
 static struct sim_slot *sim_open_au(struct sim_card *c, uint64_t au,
 				    double *t)
 {
-	struct sim_slot *s = NULL;
-	unsigned int i;
+	struct sim_slot *s;
 
 	if (c->nr_open == c->p.open_au) {
 		s = sim_lru(c, false, NULL);
 		*t += sim_gc(c, s);
 	} else {
+		unsigned int i;
+
 		for (i = 0; i < c->p.open_au; i++)
 			if (!c->slot[i].used)
 				break;

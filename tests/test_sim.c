@@ -109,6 +109,8 @@ START_TEST(test_defaults)
 	q = p;
 	ck_assert_int_eq(sim_parse_spec(&q, "", err, sizeof(err)), 0);
 	ck_assert_mem_eq(&p, &q, sizeof(p));
+	ck_assert_int_eq(sim_parse_spec(&q, NULL, err, sizeof(err)), 0);
+	ck_assert_mem_eq(&p, &q, sizeof(p));
 }
 END_TEST
 
@@ -479,33 +481,31 @@ static uint64_t walk(struct device *dev, unsigned int n, uint64_t chunk,
 	return total;
 }
 
+static const uint64_t open_chunk[] = { 16 * KiB, 64 * KiB, 512 * KiB };
+
 START_TEST(test_write_open_linear)
 {
-	static const uint64_t chunks[] = { 16 * KiB, 64 * KiB, 512 * KiB };
-	unsigned int exact, nwrites;
+	const uint64_t chunk = open_chunk[_i];
+	const unsigned int nwrites = 4 * (4 * MiB / chunk);
+	unsigned int exact;
 	uint64_t fit, over;
 	struct device *dev;
-	size_t i;
 
-	for (i = 0; i < sizeof(chunks) / sizeof(chunks[0]); i++) {
-		nwrites = 4 * (4 * MiB / chunks[i]);
-		dev = sim_card(T_SPEC ",open=4,open_random=2");
-		fit = walk(dev, 4, chunks[i], 1, &exact);
-		/* within the limit: not one write pays for GC */
-		ck_assert_uint_eq(exact, nwrites);
-		ck_assert_uint_eq(fit, nwrites * (T_ACCESS_NS +
-						  t_wr_ns(chunks[i])));
-		/* a second round, over the data just written, likewise */
-		fit = walk(dev, 4, chunks[i], 1, &exact);
-		ck_assert_uint_eq(exact, nwrites);
-		dev_close(dev);
+	dev = sim_card(T_SPEC ",open=4,open_random=2");
+	fit = walk(dev, 4, chunk, 1, &exact);
+	/* within the limit: not one write pays for GC */
+	ck_assert_uint_eq(exact, nwrites);
+	ck_assert_uint_eq(fit, nwrites * (T_ACCESS_NS + t_wr_ns(chunk)));
+	/* a second round, over the data just written, likewise */
+	fit = walk(dev, 4, chunk, 1, &exact);
+	ck_assert_uint_eq(exact, nwrites);
+	dev_close(dev);
 
-		/* one AU more: every write evicts; per byte >= 4x slower */
-		dev = sim_card(T_SPEC ",open=4,open_random=2");
-		over = walk(dev, 5, chunks[i], 1, &exact);
-		ck_assert_uint_ge(over / 5, 4 * (fit / 4));
-		dev_close(dev);
-	}
+	/* one AU more: every write evicts; per byte >= 4x slower */
+	dev = sim_card(T_SPEC ",open=4,open_random=2");
+	over = walk(dev, 5, chunk, 1, &exact);
+	ck_assert_uint_ge(over / 5, 4 * (fit / 4));
+	dev_close(dev);
 }
 END_TEST
 
@@ -812,7 +812,8 @@ Suite *sim_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("write");
-	tcase_add_test(tc, test_write_open_linear);
+	tcase_add_loop_test(tc, test_write_open_linear, 0,
+			    sizeof(open_chunk) / sizeof(open_chunk[0]));
 	tcase_add_test(tc, test_write_open_random);
 	tcase_add_test(tc, test_write_gc_cost);
 	tcase_add_test(tc, test_write_small);
