@@ -100,7 +100,7 @@ void vm_free(struct vm_node *prog)
 
 	if (!prog)
 		return;
-	for (i = 0; i < prog->nkids; i++)
+	for (i = 0; prog->kids && i < prog->nkids; i++)
 		vm_free(prog->kids[i]);
 	free(prog->kids);
 	free(prog);
