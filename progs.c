@@ -188,9 +188,10 @@ static struct vm_node *p_col(enum vm_op order, enum vm_op op)
 
 /*
  * -p: linear writes of zeros, ones and 0x5a and a linear read, then the
- * same four in random order, for each size.
+ * same four in random order, for each size from 2 MiB down to min_byte
+ * (512, or the logical block size of a device that cannot do less).
  */
-static struct vm_node *prog_program(void)
+static struct vm_node *prog_program(uint64_t min_byte)
 {
 	struct vm_node *row;
 
@@ -205,12 +206,13 @@ static struct vm_node *prog_program(void)
 		     p_col(VM_OFF_RAND, VM_READ),
 		     vm_leaf(VM_NEWLINE));
 	return vm_off_fixed(PROGS_P_OFF,
-			    vm_len_pow2(VM_LEN_POW2_DOWN, PROGS_P_MIN,
+			    vm_len_pow2(VM_LEN_POW2_DOWN, min_byte,
 					PROGS_P_MAX, row));
 }
 
-int progs_build(unsigned int test, const struct bench_opts *o,
-		struct vm_node **prog)
+/* progs_build() for a device whose smallest I/O is lbs bytes. */
+static int progs_build_for(unsigned int test, const struct bench_opts *o,
+			   unsigned int lbs, struct vm_node **prog)
 {
 	int ret = progs_check_opts(test, o);
 
@@ -225,7 +227,7 @@ int progs_build(unsigned int test, const struct bench_opts *o,
 		*prog = prog_find_fat(o);
 		break;
 	default:
-		*prog = prog_program();
+		*prog = prog_program(lbs > PROGS_P_MIN ? lbs : PROGS_P_MIN);
 		break;
 	}
 	if (!*prog)
@@ -237,6 +239,12 @@ int progs_build(unsigned int test, const struct bench_opts *o,
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+int progs_build(unsigned int test, const struct bench_opts *o,
+		struct vm_node **prog)
+{
+	return progs_build_for(test, o, PROGS_P_MIN, prog);
 }
 
 int progs_run(struct device *dev, unsigned int test,
@@ -256,7 +264,7 @@ int progs_run(struct device *dev, unsigned int test,
 				 (unsigned long long)dev->size_byte);
 		return ret;
 	}
-	ret = progs_build(test, o, &prog);
+	ret = progs_build_for(test, o, dev->logical_block_size, &prog);
 	if (ret)
 		return ret;
 	if (o->verbose && o->log)
