@@ -257,13 +257,16 @@ int progs_run(struct device *dev, unsigned int test,
 	if (err && err_len)
 		err[0] = '\0';
 	ret = bench_write_ranges(test, o, dev->size_byte, NULL, 0);
-	if (ret < 0) {
-		if (err && err_len)
+	if (ret < 0 && err && err_len) {
+		if (progs_check_opts(test, o))
+			snprintf(err, err_len, "invalid options for the test");
+		else
 			snprintf(err, err_len,
-				 "bad options, or the test reaches past the end of the device (%llu bytes)",
+				 "the test reaches past the end of the device (%llu bytes)",
 				 (unsigned long long)dev->size_byte);
-		return ret;
 	}
+	if (ret < 0)
+		return ret;
 	ret = progs_build_for(test, o, dev->logical_block_size, &prog);
 	if (ret)
 		return ret;

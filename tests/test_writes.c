@@ -697,6 +697,10 @@ START_TEST(test_refuses_past_end)
 	ck_assert_ptr_nonnull(strstr(err, "past the end"));
 	o.fat_nr = 17;
 	ck_assert_int_eq(bench_find_fat(dev, &o, NULL), -EINVAL);
+	o.erasesize_byte = 8 * KiB;	/* smaller than 2 blocks */
+	ck_assert_int_eq(progs_run(dev, BENCH_FIND_FAT, &o, NULL, NULL, err,
+				   sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "invalid options for the test");
 	ck_assert_uint_eq(dev->io_count, 0);
 	dev_close(dev);
 }
