@@ -284,6 +284,23 @@ START_TEST(test_open_au_random)
 }
 END_TEST
 
+START_TEST(test_open_au_noisy)
+{
+	const char *spec = "size=1G,erase=4M,open=5,open_random=3,noise=5,seed=7";
+	double large, small;
+
+	/* 5% timing noise does not blur the verdicts */
+	open_au_rates(spec, 4 * MiB, 5, 0, &large, &small);
+	ck_assert_double_ge(small * 2, large);
+	open_au_rates(spec, 4 * MiB, 6, 0, &large, &small);
+	ck_assert_double_le(small * 4, large);
+	open_au_rates(spec, 4 * MiB, 3, 1, &large, &small);
+	ck_assert_double_ge(small * 2, large);
+	open_au_rates(spec, 4 * MiB, 4, 1, &large, &small);
+	ck_assert_double_le(small * 4, large);
+}
+END_TEST
+
 START_TEST(test_open_au_sdxc_erase)
 {
 	static const char *const want[] = {
@@ -717,6 +734,7 @@ Suite *writes_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_open_au_linear, 0, 24);
 	tcase_add_loop_test(tc, test_open_au_random, 0, 18);
+	tcase_add_test(tc, test_open_au_noisy);
 	tcase_add_test(tc, test_open_au_sdxc_erase);
 	tcase_add_test(tc, test_open_au_verbose);
 	suite_add_tcase(s, tc);
