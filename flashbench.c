@@ -184,7 +184,7 @@ static int parse_value(struct cli *c, enum cli_value v, const char *s,
 	int ret;
 
 	c->arg[v] = s;
-	if (s[0] == '-')
+	if (s[0] == '-' && s[1] >= '0' && s[1] <= '9')
 		return bad_value(c, v, s, "must not be negative");
 	if (!vs->is_size && !is_decimal(s))
 		return bad_value(c, v, s, "not a number");
@@ -471,16 +471,20 @@ static uint64_t mul_sat(uint64_t a, uint64_t b)
 	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
 }
 
-/* The bytes the read tests reach from the start of the device. */
-static uint64_t align_footprint(const struct bench_opts *o)
+/* a + b, or UINT64_MAX if that overflows. */
+static uint64_t add_sat(uint64_t a, uint64_t b)
 {
-	/* 7 positions of the smallest maxalign (2 blocks) plus a block */
-	return mul_sat(15, o->blocksize_byte);
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
+/*
+ * The bytes from the start of the device that the scatter and interval
+ * tests read (the same sums bench.c checks, without overflow).
+ */
 static uint64_t scatter_footprint(const struct bench_opts *o)
 {
-	uint64_t blocks = (1ULL << o->scatter_order) + o->scatter_span;
+	uint64_t blocks = add_sat((1ULL << o->scatter_order) - 1,
+				  o->scatter_span);
 
 	return mul_sat(blocks, o->blocksize_byte);
 }
@@ -490,7 +494,7 @@ static uint64_t interval_footprint(const struct bench_opts *o)
 	uint64_t largest = MIN_IO_BYTE << (o->interval_order - 1);
 
 	/* count reads of the largest size, each 9 sizes after the last */
-	return mul_sat(mul_sat(9, largest), o->count);
+	return mul_sat(add_sat(mul_sat(o->count - 1ULL, 9), 1), largest);
 }
 
 /* "DEVICE (N bytes)" for messages about the end of the device. */
@@ -509,7 +513,10 @@ static int check_read_tests(struct cli *c, const struct device *dev)
 		return usage_error(c->err,
 				   "invalid --blocksize '%s': --align reads at half-block offsets, which must be multiples of the logical block size (%u) of %s",
 				   bs, dev->logical_block_size, dev->path);
-	if ((c->tests & BENCH_ALIGN) && align_footprint(o) > dev->size_byte)
+	/* the smallest maxalign is two blocks: 7 * 2 + 1 blocks */
+	if ((c->tests & BENCH_ALIGN) &&
+	    align_max(dev->size_byte, o->blocksize_byte) <
+		    2 * o->blocksize_byte)
 		return usage_error(c->err,
 				   "invalid --blocksize '%s': --align needs 15 blocks, more than " DEV_FMT,
 				   bs, dev->path, dev->size_byte);
@@ -730,24 +737,23 @@ static int run_read_test(struct device *dev, const struct bench_opts *o,
 		struct align_row *rows = NULL;
 		size_t n = 0;
 
+		/* rows measured before a failure are still printed */
 		ret = bench_align(dev, o, &rows, &n);
-		if (!ret)
-			print_align(out, rows, n);
+		print_align(out, rows, n);
 		free(rows);
 	} else if (test == BENCH_SCATTER) {
 		struct scatter_point *pts = NULL;
 		size_t n = 0;
 
 		ret = bench_scatter(dev, o, &pts, &n);
-		if (!ret)
-			print_scatter(out, pts, n);
+		print_scatter(out, pts, n);
 		free(pts);
 	} else if (test == BENCH_INTERVAL) {
 		struct interval_row *rows = NULL;
 		size_t n = 0;
 
 		ret = bench_interval(dev, o, &rows, &n);
-		if (!ret)
+		if (n)
 			print_interval(out, rows, n);
 		free(rows);
 	}
