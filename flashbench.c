@@ -11,6 +11,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,25 +49,36 @@ enum cli_value {
 	V_NR,
 };
 
-/* How a value option is spelt and what it may hold. */
+/* How a value option is spelt, what it may hold and where it goes. */
 struct value_spec {
 	const char *name;	/* long option name, for messages */
 	int is_size;		/* 1: parse_size() suffixes allowed */
 	int is_order;		/* 1: an exponent, report "out of range" */
 	uint64_t min;		/* smallest value allowed */
 	uint64_t max;		/* largest value allowed */
+	size_t field;		/* offset of its field in struct bench_opts */
+	int is_uint;		/* that field is unsigned int, not uint64_t */
 };
 
+#define U64_FIELD(f)	offsetof(struct bench_opts, f), 0
+#define UINT_FIELD(f)	offsetof(struct bench_opts, f), 1
+
 static const struct value_spec value_specs[V_NR] = {
-	[V_BLOCKSIZE] = { "blocksize", 1, 0, 1, UINT64_MAX },
-	[V_ERASESIZE] = { "erasesize", 1, 0, 1, UINT64_MAX },
-	[V_COUNT] = { "count", 0, 0, 1, UINT_MAX },
-	[V_SCATTER_ORDER] = { "scatter-order", 0, 1, 1, 24 },
-	[V_SCATTER_SPAN] = { "scatter-span", 0, 0, 1, UINT_MAX },
-	[V_INTERVAL_ORDER] = { "interval-order", 0, 1, 5, 24 },
-	[V_OPEN_AU_NR] = { "open-au-nr", 0, 0, 1, UINT_MAX },
-	[V_OFFSET] = { "offset", 1, 0, 0, UINT64_MAX },
-	[V_FAT_NR] = { "fat-nr", 0, 0, 1, UINT_MAX },
+	[V_BLOCKSIZE] = { "blocksize", 1, 0, 1, UINT64_MAX,
+			  U64_FIELD(blocksize_byte) },
+	[V_ERASESIZE] = { "erasesize", 1, 0, 1, UINT64_MAX,
+			  U64_FIELD(erasesize_byte) },
+	[V_COUNT] = { "count", 0, 0, 1, UINT_MAX, UINT_FIELD(count) },
+	[V_SCATTER_ORDER] = { "scatter-order", 0, 1, 1, 24,
+			      UINT_FIELD(scatter_order) },
+	[V_SCATTER_SPAN] = { "scatter-span", 0, 0, 1, UINT_MAX,
+			     UINT_FIELD(scatter_span) },
+	[V_INTERVAL_ORDER] = { "interval-order", 0, 1, 5, 24,
+			       UINT_FIELD(interval_order) },
+	[V_OPEN_AU_NR] = { "open-au-nr", 0, 0, 1, UINT_MAX,
+			   UINT_FIELD(open_au_nr) },
+	[V_OFFSET] = { "offset", 1, 0, 0, UINT64_MAX, U64_FIELD(offset_byte) },
+	[V_FAT_NR] = { "fat-nr", 0, 0, 1, UINT_MAX, UINT_FIELD(fat_nr) },
 };
 
 /* getopt values of the options that have no short form. */
@@ -114,6 +126,8 @@ struct cli {
 	struct bench_opts o;		/* what the tests get */
 	unsigned int tests;		/* BENCH_* bits */
 	const char *arg[V_NR];		/* value options as typed, or NULL */
+	const char *text[V_NR];		/* as typed, or the default in num */
+	char num[V_NR][24];		/* defaults as decimal text */
 	const char *device;		/* DEVICE, or NULL */
 	int simulate;			/* --simulate given */
 	const char *sim_spec;		/* its SPEC, or NULL */
@@ -143,16 +157,6 @@ static int bad_value(const struct cli *c, enum cli_value v, const char *val,
 {
 	return usage_error(c->err, "invalid --%s '%s': %s",
 			   value_specs[v].name, val, why);
-}
-
-/* The value of option v as typed, or its default printed into buf. */
-static const char *value_text(const struct cli *c, enum cli_value v,
-			      char *buf, size_t len, uint64_t dflt)
-{
-	if (c->arg[v])
-		return c->arg[v];
-	snprintf(buf, len, "%" PRIu64, dflt);
-	return buf;
 }
 
 /* Nonzero if x is a power of two. */
@@ -214,94 +218,81 @@ static int parse_value(struct cli *c, enum cli_value v, const char *s,
 	return 0;
 }
 
+/* The field of o that option v sets, as a number. */
+static uint64_t get_value(const struct bench_opts *o, enum cli_value v)
+{
+	const char *f = (const char *)o + value_specs[v].field;
+
+	if (value_specs[v].is_uint)
+		return *(const unsigned int *)f;
+	return *(const uint64_t *)f;
+}
+
 /* Store an option's value in the bench options; returns 0 or EXIT_USAGE. */
 static int set_value(struct cli *c, enum cli_value v, const char *s)
 {
+	char *f = (char *)&c->o + value_specs[v].field;
 	uint64_t val;
 	int ret = parse_value(c, v, s, &val);
 
 	if (ret)
 		return ret;
-	switch (v) {
-	case V_BLOCKSIZE:
-		c->o.blocksize_byte = val;
-		break;
-	case V_ERASESIZE:
-		c->o.erasesize_byte = val;
-		break;
-	case V_COUNT:
-		c->o.count = (unsigned int)val;
-		break;
-	case V_SCATTER_ORDER:
-		c->o.scatter_order = (unsigned int)val;
-		break;
-	case V_SCATTER_SPAN:
-		c->o.scatter_span = (unsigned int)val;
-		break;
-	case V_INTERVAL_ORDER:
-		c->o.interval_order = (unsigned int)val;
-		break;
-	case V_OPEN_AU_NR:
-		c->o.open_au_nr = (unsigned int)val;
-		break;
-	case V_OFFSET:
-		c->o.offset_byte = val;
-		break;
-	case V_FAT_NR:
-		c->o.fat_nr = (unsigned int)val;
-		break;
-	case V_NR:
-		break;
-	}
+	if (value_specs[v].is_uint)
+		*(unsigned int *)f = (unsigned int)val; /* max checked */
+	else
+		*(uint64_t *)f = val;
 	return 0;
 }
 
+/* The --help text, in util-linux's layout. */
+static const char help_text[] =
+"\nUsage:\n"
+" flashbench [options] <device>\n"
+" flashbench [options] --simulate[=<spec>]\n"
+"\n"
+"Identify characteristics of flash media (erase block and page size,\n"
+"number of open erase blocks, FAT area) by timing reads and writes.\n"
+"\n"
+"Tests (run in this order: -s, -f, -a, -O, -i, -p):\n"
+" -a, --align                 read-alignment test (read-only)\n"
+" -s, --scatter               scatter read test (read-only)\n"
+" -i, --interval              read-size regression (read-only)\n"
+" -O, --open-au               open erase block test (writes!)\n"
+" -f, --find-fat, --findfat   per-AU write speed of the first AUs\n"
+"                               (writes!)\n"
+" -p, --program               fixed write/read pattern table (writes!)\n"
+"\n"
+"Options:\n"
+" -b, --blocksize <size>      smallest access size (default 16KiB)\n"
+" -e, --erasesize <size>      erase block (AU) size for -O and -f\n"
+"                               (default 4MiB)\n"
+" -c, --count <num>           repetitions of each read (default 8)\n"
+"     --scatter-order <num>   scatter over 2^num blocks (default 9)\n"
+"     --scatter-span <num>    blocks per scatter read (default 1)\n"
+"     --interval-order <num>  interval read sizes up to 512<<(num-1)\n"
+"                               (default 13)\n"
+"     --open-au-nr <num>      erase blocks written in turn by -O\n"
+"                               (default 2)\n"
+"     --offset <size>         where -O starts (default 16MiB rounded\n"
+"                               up to the erase size)\n"
+" -r, --random                random order inside an erase block\n"
+"     --fat-nr <num>          erase blocks looked at by -f (default 6)\n"
+" -o, --out <file>            write results to <file> ('-': stdout)\n"
+" -v, --verbose               more detail on stderr; repeatable\n"
+"     --simulate[=<spec>]     test a simulated card instead of a\n"
+"                               device; <spec> is key=value,...\n"
+"                               (size, erase, page, open, open_random,\n"
+"                               fat, fat_start, noise, seed, read_mbps,\n"
+"                               write_mbps, access_us)\n"
+"\n"
+" -h, --help                  display this help\n"
+"     --version               display version\n"
+"\n"
+"Sizes take a K, M or G suffix (KiB, MiB, GiB) or 0x for hex.\n";
+
 static void print_help(FILE *out)
 {
-	fputs("\nUsage:\n"
-	      " flashbench [options] <device>\n"
-	      " flashbench [options] --simulate[=<spec>]\n"
-	      "\n"
-	      "Identify characteristics of flash media (erase block and page size,\n"
-	      "number of open erase blocks, FAT area) by timing reads and writes.\n"
-	      "\n"
-	      "Tests (run in this order: -s, -f, -a, -O, -i, -p):\n"
-	      " -a, --align                 read-alignment test (read-only)\n"
-	      " -s, --scatter               scatter read test (read-only)\n"
-	      " -i, --interval              read-size regression (read-only)\n"
-	      " -O, --open-au               open erase block test (writes!)\n"
-	      " -f, --find-fat, --findfat   per-AU write speed of the first AUs\n"
-	      "                               (writes!)\n"
-	      " -p, --program               fixed write/read pattern table (writes!)\n"
-	      "\n"
-	      "Options:\n"
-	      " -b, --blocksize <size>      smallest access size (default 16KiB)\n"
-	      " -e, --erasesize <size>      erase block (AU) size for -O and -f\n"
-	      "                               (default 4MiB)\n"
-	      " -c, --count <num>           repetitions of each read (default 8)\n"
-	      "     --scatter-order <num>   scatter over 2^num blocks (default 9)\n"
-	      "     --scatter-span <num>    blocks per scatter read (default 1)\n"
-	      "     --interval-order <num>  interval read sizes up to 512<<(num-1)\n"
-	      "                               (default 13)\n"
-	      "     --open-au-nr <num>      erase blocks written in turn by -O\n"
-	      "                               (default 2)\n"
-	      "     --offset <size>         where -O starts (default 16MiB rounded\n"
-	      "                               up to the erase size)\n"
-	      " -r, --random                random order inside an erase block\n"
-	      "     --fat-nr <num>          erase blocks looked at by -f (default 6)\n"
-	      " -o, --out <file>            write results to <file> ('-': stdout)\n"
-	      " -v, --verbose               more detail on stderr; repeatable\n"
-	      "     --simulate[=<spec>]     test a simulated card instead of a\n"
-	      "                               device; <spec> is key=value,...\n"
-	      "                               (size, erase, page, open, open_random,\n"
-	      "                               fat, fat_start, noise, seed, read_mbps,\n"
-	      "                               write_mbps, access_us)\n"
-	      "\n"
-	      " -h, --help                  display this help\n"
-	      "     --version               display version\n"
-	      "\n"
-	      "Sizes take a K, M or G suffix (KiB, MiB, GiB) or 0x for hex.\n",
-	      out);
+	fputs(help_text, out);
 }
 
 /* The option as the user typed it, for "unrecognized option" messages. */
@@ -436,7 +427,7 @@ static uint64_t round_up(uint64_t x, uint64_t m)
  */
 static int check_args(struct cli *c)
 {
-	char buf[32];
+	enum cli_value v;
 
 	if (c->simulate && c->device)
 		return usage_error(c->err,
@@ -446,20 +437,21 @@ static int check_args(struct cli *c)
 		return usage_error(c->err, "missing DEVICE");
 	if (!c->tests)
 		return usage_error(c->err, "need at least one test");
-	if ((c->arg[V_ERASESIZE] ||
-	     (c->tests & (BENCH_OPEN_AU | BENCH_FIND_FAT))) &&
-	    c->o.erasesize_byte / 2 < c->o.blocksize_byte) {
-		snprintf(buf, sizeof(buf), "%" PRIu64, c->o.blocksize_byte);
-		return usage_error(c->err,
-				   "invalid --erasesize '%s': must be at least twice --blocksize (%s)",
-				   value_text(c, V_ERASESIZE, buf, sizeof(buf),
-					      c->o.erasesize_byte),
-				   c->arg[V_BLOCKSIZE] ? c->arg[V_BLOCKSIZE]
-						       : buf);
-	}
 	if (!c->arg[V_OFFSET])
 		c->o.offset_byte = round_up(DEFAULT_OFFSET_BYTE,
 					    c->o.erasesize_byte);
+	/* messages quote values as typed, defaults as numbers */
+	for (v = 0; v < V_NR; v++) {
+		snprintf(c->num[v], sizeof(c->num[v]), "%" PRIu64,
+			 get_value(&c->o, v));
+		c->text[v] = c->arg[v] ? c->arg[v] : c->num[v];
+	}
+	if ((c->arg[V_ERASESIZE] ||
+	     (c->tests & (BENCH_OPEN_AU | BENCH_FIND_FAT))) &&
+	    c->o.erasesize_byte / 2 < c->o.blocksize_byte)
+		return usage_error(c->err,
+				   "invalid --erasesize '%s': must be at least twice --blocksize (%s)",
+				   c->text[V_ERASESIZE], c->text[V_BLOCKSIZE]);
 	return 0;
 }
 
@@ -504,9 +496,7 @@ static uint64_t interval_footprint(const struct bench_opts *o)
 static int check_read_tests(struct cli *c, const struct device *dev)
 {
 	const struct bench_opts *o = &c->o;
-	char b1[32], b2[32], b3[32];
-	const char *bs = value_text(c, V_BLOCKSIZE, b1, sizeof(b1),
-				    o->blocksize_byte);
+	const char *bs = c->text[V_BLOCKSIZE];
 
 	if ((c->tests & BENCH_ALIGN) &&
 	    (o->blocksize_byte / 2) % dev->logical_block_size)
@@ -523,11 +513,8 @@ static int check_read_tests(struct cli *c, const struct device *dev)
 	if ((c->tests & BENCH_SCATTER) && scatter_footprint(o) > dev->size_byte)
 		return usage_error(c->err,
 				   "--scatter-order=%s --scatter-span=%s --blocksize=%s reach past the end of " DEV_FMT,
-				   value_text(c, V_SCATTER_ORDER, b2, sizeof(b2),
-					      o->scatter_order),
-				   value_text(c, V_SCATTER_SPAN, b3, sizeof(b3),
-					      o->scatter_span),
-				   bs, dev->path, dev->size_byte);
+				   c->text[V_SCATTER_ORDER],
+				   c->text[V_SCATTER_SPAN], bs, dev->path, dev->size_byte);
 	if ((c->tests & (BENCH_INTERVAL | BENCH_PROGRAM)) &&
 	    MIN_IO_BYTE % dev->logical_block_size)
 		return usage_error(c->err,
@@ -539,10 +526,7 @@ static int check_read_tests(struct cli *c, const struct device *dev)
 	    interval_footprint(o) > dev->size_byte)
 		return usage_error(c->err,
 				   "--interval-order=%s --count=%s reach past the end of " DEV_FMT,
-				   value_text(c, V_INTERVAL_ORDER, b2, sizeof(b2),
-					      o->interval_order),
-				   value_text(c, V_COUNT, b3, sizeof(b3),
-					      o->count),
+				   c->text[V_INTERVAL_ORDER], c->text[V_COUNT],
 				   dev->path, dev->size_byte);
 	return 0;
 }
@@ -569,25 +553,18 @@ struct write_plan {
 static int write_past_end(struct cli *c, enum bench_test test,
 			  const struct device *dev)
 {
-	const struct bench_opts *o = &c->o;
-	char b1[32], b2[32], b3[32];
-	const char *es = value_text(c, V_ERASESIZE, b1, sizeof(b1),
-				    o->erasesize_byte);
+	const char *es = c->text[V_ERASESIZE];
 
 	if (test == BENCH_OPEN_AU)
 		return usage_error(c->err,
 				   "--open-au with --offset=%s --open-au-nr=%s --erasesize=%s reaches past the end of " DEV_FMT,
-				   value_text(c, V_OFFSET, b2, sizeof(b2),
-					      o->offset_byte),
-				   value_text(c, V_OPEN_AU_NR, b3, sizeof(b3),
-					      o->open_au_nr),
-				   es, dev->path, dev->size_byte);
+				   c->text[V_OFFSET], c->text[V_OPEN_AU_NR], es,
+				   dev->path, dev->size_byte);
 	if (test == BENCH_FIND_FAT)
 		return usage_error(c->err,
 				   "--find-fat with --fat-nr=%s --erasesize=%s reaches past the end of " DEV_FMT,
-				   value_text(c, V_FAT_NR, b2, sizeof(b2),
-					      o->fat_nr),
-				   es, dev->path, dev->size_byte);
+				   c->text[V_FAT_NR], es, dev->path,
+				   dev->size_byte);
 	return usage_error(c->err,
 			   "--program needs the first 20MiB, more than " DEV_FMT,
 			   dev->path, dev->size_byte);
@@ -602,15 +579,13 @@ static int plan_writes(struct cli *c, const struct device *dev,
 {
 	const struct bench_opts *o = &c->o;
 	size_t i, max = (size_t)o->open_au_nr + o->fat_nr + 16;
-	char buf[32];
 	int ret;
 
 	if ((c->tests & BENCH_OPEN_AU) &&
 	    o->offset_byte % dev->logical_block_size)
 		return usage_error(c->err,
 				   "invalid --offset '%s': not a multiple of the logical block size (%u) of %s",
-				   value_text(c, V_OFFSET, buf, sizeof(buf),
-					      o->offset_byte),
+				   c->text[V_OFFSET],
 				   dev->logical_block_size, dev->path);
 	for (i = 0; i < N_WRITE_TESTS; i++) {
 		if (!(c->tests & write_tests[i].test))
@@ -640,9 +615,7 @@ static int plan_writes(struct cli *c, const struct device *dev,
  */
 static int check_blocksize(struct cli *c, const struct device *dev)
 {
-	char b1[32];
-	const char *bs = value_text(c, V_BLOCKSIZE, b1, sizeof(b1),
-				    c->o.blocksize_byte);
+	const char *bs = c->text[V_BLOCKSIZE];
 
 	if (!(c->tests & (BENCH_ALIGN | BENCH_SCATTER | BENCH_OPEN_AU |
 			  BENCH_FIND_FAT)))
