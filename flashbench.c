@@ -514,7 +514,8 @@ static int check_read_tests(struct cli *c, const struct device *dev)
 		return usage_error(c->err,
 				   "--scatter-order=%s --scatter-span=%s --blocksize=%s reach past the end of " DEV_FMT,
 				   c->text[V_SCATTER_ORDER],
-				   c->text[V_SCATTER_SPAN], bs, dev->path, dev->size_byte);
+				   c->text[V_SCATTER_SPAN], bs, dev->path,
+				   dev->size_byte);
 	if ((c->tests & (BENCH_INTERVAL | BENCH_PROGRAM)) &&
 	    MIN_IO_BYTE % dev->logical_block_size)
 		return usage_error(c->err,
