@@ -102,28 +102,31 @@ static int read_min(struct device *dev, void *buf, size_t len, off_t off,
 
 /*
  * Measure one alignment: reads just before, across and just after the
- * boundaries i * maxalign + align, i = 0..6.  The minimum of repeated reads
+ * boundaries i * spacing + align, i = 0..6.  The minimum of repeated reads
  * is the card's cost without interference from the rest of the system.
  */
 static int align_one(struct device *dev, const struct bench_opts *o,
-		     void *buf, uint64_t maxalign, struct align_row *row)
+		     void *buf, uint64_t spacing, struct align_row *row)
 {
 	const uint64_t bs = o->blocksize_byte;
-	uint64_t sum[3] = { 0, 0, 0 }, t;
 	const int64_t where[3] = { -(int64_t)bs, -(int64_t)bs / 2, 0 };
+	uint64_t sum[3] = { 0, 0, 0 }, t[3];
 	int i, k, ret;
 
 	for (i = 0; i < 7; i++) {
-		uint64_t pos = i * maxalign + row->align_byte;
+		uint64_t pos = i * spacing + row->align_byte;
 
 		for (k = 0; k < 3; k++) {
 			ret = read_min(dev, buf, bs, (off_t)pos + where[k],
-				       o->count, &t);
+				       o->count, &t[k]);
 			if (ret)
 				return ret;
-			sum[k] += t;
+			sum[k] += t[k];
 		}
+		row->pos_diff_ns[i] = (int64_t)t[1] -
+				      ((int64_t)t[0] + (int64_t)t[2]) / 2;
 	}
+	row->npos = 7;
 	row->pre_ns = (int64_t)(sum[0] / 7);
 	row->on_ns = (int64_t)(sum[1] / 7);
 	row->post_ns = (int64_t)(sum[2] / 7);
@@ -131,31 +134,33 @@ static int align_one(struct device *dev, const struct bench_opts *o,
 	return 0;
 }
 
-int bench_align(struct device *dev, const struct bench_opts *o,
-		struct align_row **rows, size_t *nrows)
+int bench_align_at(struct device *dev, const struct bench_opts *o,
+		   uint64_t spacing, const uint64_t *aligns, size_t naligns,
+		   struct align_row **rows, size_t *nrows)
 {
 	const uint64_t bs = o->blocksize_byte;
-	uint64_t maxalign = align_max(dev->size_byte, bs), a;
 	struct align_row *r;
-	size_t n = 0, cap = 0;
+	size_t n = 0, i;
 	void *buf;
 	int ret = 0;
 
 	*rows = NULL;
 	*nrows = 0;
-	if (!bs || (bs / 2) % dev->logical_block_size || maxalign < 2 * bs)
+	if (!bs || (bs / 2) % dev->logical_block_size || !naligns)
 		return -EINVAL;
-	for (a = maxalign; a >= 2 * bs; a >>= 1)
-		cap++;
-	r = calloc(cap, sizeof(*r));
+	for (i = 0; i < naligns; i++)
+		if (aligns[i] < bs || aligns[i] > spacing ||
+		    6 * spacing + aligns[i] + bs > dev->size_byte)
+			return -EINVAL;
+	r = calloc(naligns, sizeof(*r));
 	buf = dev_alloc_buf(bs);
 	if (!r || !buf) {
 		ret = -ENOMEM;
 		goto out_free;
 	}
-	for (a = maxalign; a >= 2 * bs; a >>= 1) {
-		r[n].align_byte = a;
-		ret = align_one(dev, o, buf, maxalign, &r[n]);
+	for (i = 0; i < naligns; i++) {
+		r[n].align_byte = aligns[i];
+		ret = align_one(dev, o, buf, spacing, &r[n]);
 		if (ret)
 			break;
 		n++;
@@ -168,6 +173,22 @@ out_free:
 	free(r);
 	dev_free_buf(buf);
 	return ret;
+}
+
+int bench_align(struct device *dev, const struct bench_opts *o,
+		struct align_row **rows, size_t *nrows)
+{
+	const uint64_t bs = o->blocksize_byte;
+	uint64_t maxalign = align_max(dev->size_byte, bs), a, aligns[64];
+	size_t n = 0;
+
+	*rows = NULL;
+	*nrows = 0;
+	if (!bs || maxalign < 2 * bs)
+		return -EINVAL;
+	for (a = maxalign; a >= 2 * bs && n < 64; a >>= 1)
+		aligns[n++] = a;
+	return bench_align_at(dev, o, maxalign, aligns, n, rows, nrows);
 }
 
 void print_align(FILE *out, const struct align_row *rows, size_t nrows)
@@ -307,7 +328,7 @@ struct interval_fit interval_regress(const struct interval_row *rows,
 				     size_t nrows)
 {
 	struct interval_fit fit = { 0, 0 };
-	double sx = 0, sy = 0, sxx = 0, sxy = 0, n, slope;
+	double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, slope, det;
 	size_t i;
 
 	/* the three smallest sizes are dominated by command overhead */
@@ -315,15 +336,25 @@ struct interval_fit interval_regress(const struct interval_row *rows,
 		return fit;
 	for (i = 3; i < nrows; i++) {
 		double x = (double)rows[i].len_byte, y = (double)rows[i].min_ns;
+		/*
+		 * Timing noise is proportional to the time, so weigh each
+		 * point by 1/y^2: least squares on relative errors.  Plain
+		 * least squares lets the jitter of the longest reads swamp
+		 * the access time.
+		 */
+		double w = y > 0 ? 1.0 / (y * y) : 0;
 
-		sx += x;
-		sy += y;
-		sxx += x * x;
-		sxy += x * y;
+		sw += w;
+		sx += w * x;
+		sy += w * y;
+		sxx += w * x * x;
+		sxy += w * x * y;
 	}
-	n = (double)(nrows - 3);
-	slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);	/* ns per byte */
-	fit.access_ns = (sy - slope * sx) / n;
+	det = sw * sxx - sx * sx;
+	if (det <= 0)
+		return fit;
+	slope = (sw * sxy - sx * sy) / det;	/* ns per byte */
+	fit.access_ns = (sy - slope * sx) / sw;
 	fit.bytes_per_s = slope > 0 ? 1e9 / slope : 0;
 	return fit;
 }

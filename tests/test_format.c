@@ -5,8 +5,11 @@
  * classic form was a defect.
  */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "format.h"
+#include "json.h"
 #include "util.h"
 
 static const struct {
@@ -139,6 +142,58 @@ START_TEST(test_parse)
 }
 END_TEST
 
+/* The JSON writer escapes strings and nests; the checker reads it back. */
+START_TEST(test_json_roundtrip)
+{
+	char *text, val[128];
+	size_t len;
+	FILE *f = open_memstream(&text, &len);
+	struct json j;
+
+	json_init(&j, f);
+	json_object_begin(&j, NULL);
+	json_string(&j, "path", "/dev/odd \"name\"\\\n\t\x01µ");
+	json_u64(&j, "size", 8ULL << 30);
+	json_i64(&j, "diff", -412331);
+	json_double(&j, "rate", 8.79e6);
+	json_double(&j, "inf", 1.0 / 0.0);
+	json_array_begin(&j, "results");
+	json_object_begin(&j, NULL);
+	json_u64(&j, "align", 4194304);
+	json_object_end(&j);
+	json_array_begin(&j, NULL);
+	json_array_end(&j);
+	json_array_end(&j);
+	json_object_begin(&j, "verdict");
+	json_null(&j, "erase_size");
+	json_bool(&j, "interrupted", 0);
+	json_object_end(&j);
+	json_object_end(&j);
+	fclose(f);
+	ck_assert_int_eq(json_get(text, NULL, NULL, 0), 0);
+	ck_assert_int_eq(json_get(text, "size", val, sizeof(val)), 0);
+	ck_assert_str_eq(val, "8589934592");
+	ck_assert_int_eq(json_get(text, "diff", val, sizeof(val)), 0);
+	ck_assert_str_eq(val, "-412331");
+	ck_assert_int_eq(json_get(text, "results.0.align", val, sizeof(val)), 0);
+	ck_assert_str_eq(val, "4194304");
+	ck_assert_int_eq(json_get(text, "verdict.erase_size", val, sizeof(val)), 0);
+	ck_assert_str_eq(val, "null");
+	ck_assert_int_eq(json_get(text, "inf", val, sizeof(val)), 0);
+	ck_assert_str_eq(val, "null");
+	ck_assert_int_eq(json_get(text, "path", val, sizeof(val)), 0);
+	ck_assert_str_eq(val, "\"/dev/odd \\\"name\\\"\\\\\\n\\t\\u0001µ\"");
+	ck_assert_int_eq(json_get(text, "nope", val, sizeof(val)), -2);
+	free(text);
+	/* and the checker rejects what is not JSON */
+	ck_assert_int_eq(json_get("{\"a\": 1,}", NULL, NULL, 0), -1);
+	ck_assert_int_eq(json_get("{\"a\": 01}", NULL, NULL, 0), -1);
+	ck_assert_int_eq(json_get("{\"a\": \"x\ty\"}", NULL, NULL, 0), -1);
+	ck_assert_int_eq(json_get("[1, 2] 3", NULL, NULL, 0), -1);
+	ck_assert_int_eq(json_get("{\"a\" 1}", NULL, NULL, 0), -1);
+}
+END_TEST
+
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 Suite *format_suite(void)
@@ -150,6 +205,7 @@ Suite *format_suite(void)
 	tcase_add_loop_test(tc, test_size, 0, N(sizes));
 	tcase_add_loop_test(tc, test_rate, 0, N(rates));
 	tcase_add_loop_test(tc, test_parse, 0, N(parses));
+	tcase_add_test(tc, test_json_roundtrip);
 	suite_add_tcase(s, tc);
 	return s;
 }
