@@ -669,6 +669,101 @@ START_TEST(test_reentrant)
 }
 END_TEST
 
+/* Run the real binary with argv[1..] = args (NULL-terminated). */
+static void bin_run(const char *const *args, struct cmd_result *res)
+{
+	char *argv[MAX_ARGS + 1];
+	int argc = 0;
+
+	argv[argc++] = (char *)flashbench_bin();
+	while (*args && argc < MAX_ARGS)
+		argv[argc++] = (char *)*args++;
+	argv[argc] = NULL;
+	ck_assert_int_eq(run_cmd(argv, res), 0);
+}
+
+/* A sparse 64 MiB regular file as DEVICE; path is filled in. */
+static void make_file_dev(char *path)
+{
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, 64 << 20), 0);
+	close(fd);
+}
+
+/* A regular file as DEVICE, with options before and after it. */
+START_TEST(test_file_device)
+{
+	char path[] = "/tmp/fb_cli_devXXXXXX";
+	struct cmd_result a, b;
+	size_t rows = 0;
+	uint64_t x;
+
+	make_file_dev(path);
+	{
+		const char *args[] = { "-a", "-b", "4096", "-c", "1", path,
+				       NULL };
+		const char *perm[] = { path, "-a", "-c", "1", "--blocksize",
+				       "4K", NULL };
+
+		bin_run(args, &a);
+		bin_run(perm, &b);
+	}
+	unlink(path);
+	ck_assert_msg(a.status == 0, "exit %d: %s", a.status, a.err);
+	ck_assert_msg(b.status == 0, "exit %d: %s", b.status, b.err);
+	/* 7 * 8MiB + 4KiB fits 64MiB: rows 8MiB .. 8KiB */
+	for (x = 8 << 20; x >= 8192; x >>= 1)
+		rows++;
+	ck_assert_uint_eq(count_lines_with(a.out, "align "), rows);
+	ck_assert_uint_eq(count_lines(a.out), rows);
+	ck_assert_uint_eq(count_lines_with(b.out, "align "), rows);
+	ck_assert_ptr_nonnull(strstr(a.out, "align 8388608\tpre "));
+	ck_assert_str_eq(a.err, "");
+	cmd_result_free(&a);
+	cmd_result_free(&b);
+}
+END_TEST
+
+/* Sizes past a real file's end are refused before anything is read. */
+START_TEST(test_file_device_too_small)
+{
+	char path[] = "/tmp/fb_cli_devXXXXXX";
+	struct cmd_result r;
+
+	make_file_dev(path);
+	{
+		const char *args[] = { "-s", "--scatter-order=13", path,
+				       NULL };
+
+		bin_run(args, &r);
+	}
+	unlink(path);
+	ck_assert_int_eq(r.status, 2);
+	assert_one_error("-s --scatter-order=13 FILE", r.err,
+			 "--scatter-order=13");
+	ck_assert_str_eq(r.out, "");
+	cmd_result_free(&r);
+}
+END_TEST
+
+/* A DEVICE that cannot be opened: one line naming it, exit 1. */
+START_TEST(test_missing_device)
+{
+	const char *args[] = { "-a", "/nonexistent/flashbench-dev", NULL };
+	struct cmd_result r;
+
+	bin_run(args, &r);
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_uint_eq(count_lines(r.err), 1);
+	ck_assert_ptr_nonnull(strstr(r.err, "flashbench: "));
+	ck_assert_ptr_nonnull(strstr(r.err, "/nonexistent/flashbench-dev"));
+	ck_assert_str_eq(r.out, "");
+	cmd_result_free(&r);
+}
+END_TEST
+
 Suite *cli_suite(void)
 {
 	Suite *s = suite_create("cli");
@@ -698,6 +793,12 @@ Suite *cli_suite(void)
 	tc = tcase_create("failures");
 	tcase_add_test(tc, test_out_full);
 	tcase_add_test(tc, test_io_error);
+	tcase_add_test(tc, test_missing_device);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("file");
+	tcase_add_test(tc, test_file_device);
+	tcase_add_test(tc, test_file_device_too_small);
 	suite_add_tcase(s, tc);
 	return s;
 }
