@@ -28,7 +28,7 @@
 /* Where the open-AU test starts by default: past the FAT area. */
 #define DEFAULT_OFFSET_BYTE	(16ULL << 20)
 
-/* The classic tests read or write these sizes whatever -b says. */
+/* The smallest block size, and the first size -i reads. */
 #define MIN_IO_BYTE		512ULL
 
 unsigned int flashbench_dev_opens;
@@ -516,12 +516,10 @@ static int check_read_tests(struct cli *c, const struct device *dev)
 				   c->text[V_SCATTER_ORDER],
 				   c->text[V_SCATTER_SPAN], bs, dev->path,
 				   dev->size_byte);
-	if ((c->tests & (BENCH_INTERVAL | BENCH_PROGRAM)) &&
+	if ((c->tests & BENCH_INTERVAL) &&
 	    MIN_IO_BYTE % dev->logical_block_size)
 		return usage_error(c->err,
-				   "--%s does 512-byte transfers, %s has %u-byte logical blocks",
-				   (c->tests & BENCH_INTERVAL) ? "interval"
-							       : "program",
+				   "--interval reads 512 bytes first, %s has %u-byte logical blocks",
 				   dev->path, dev->logical_block_size);
 	if ((c->tests & BENCH_INTERVAL) &&
 	    interval_footprint(o) > dev->size_byte)
@@ -572,40 +570,58 @@ static int write_past_end(struct cli *c, enum bench_test test,
 }
 
 /*
+ * Ask bench_write_ranges() which ranges test k of write_tests[] overwrites:
+ * first how many (ranges NULL), then the ranges.  Returns 0, EXIT_USAGE
+ * when the test would reach past the end, or EXIT_DEVICE.
+ */
+static int plan_one(struct cli *c, const struct device *dev, size_t k,
+		    struct write_plan *plan)
+{
+	enum bench_test t = write_tests[k].test;
+	int n;
+
+	n = bench_write_ranges(t, &c->o, dev->size_byte, NULL, 0);
+	if (n > 0) {
+		plan->ranges = calloc((size_t)n, sizeof(*plan->ranges));
+		if (!plan->ranges)
+			n = -ENOMEM;
+		else
+			n = bench_write_ranges(t, &c->o, dev->size_byte,
+					       plan->ranges, (size_t)n);
+	}
+	if (n == -EINVAL)
+		return write_past_end(c, t, dev);
+	if (n < 0) {
+		fprintf(c->err, "flashbench: %s: cannot plan the writes: %s\n",
+			write_tests[k].option, strerror(-n));
+		return EXIT_DEVICE;
+	}
+	plan->n = (size_t)n;
+	return 0;
+}
+
+/*
  * Check the writing tests against the device and fill plan[] with the
  * ranges each will overwrite.  Returns 0, EXIT_USAGE or EXIT_DEVICE.
  */
 static int plan_writes(struct cli *c, const struct device *dev,
 		       struct write_plan plan[N_WRITE_TESTS])
 {
-	const struct bench_opts *o = &c->o;
-	size_t i, max = (size_t)o->open_au_nr + o->fat_nr + 16;
+	size_t k;
 	int ret;
 
 	if ((c->tests & BENCH_OPEN_AU) &&
-	    o->offset_byte % dev->logical_block_size)
+	    c->o.offset_byte % dev->logical_block_size)
 		return usage_error(c->err,
 				   "invalid --offset '%s': not a multiple of the logical block size (%u) of %s",
-				   c->text[V_OFFSET],
-				   dev->logical_block_size, dev->path);
-	for (i = 0; i < N_WRITE_TESTS; i++) {
-		if (!(c->tests & write_tests[i].test))
+				   c->text[V_OFFSET], dev->logical_block_size,
+				   dev->path);
+	for (k = 0; k < N_WRITE_TESTS; k++) {
+		if (!(c->tests & write_tests[k].test))
 			continue;
-		plan[i].ranges = calloc(max, sizeof(*plan[i].ranges));
-		if (!plan[i].ranges) {
-			fprintf(c->err, "flashbench: %s\n", strerror(ENOMEM));
-			return EXIT_DEVICE;
-		}
-		ret = bench_write_ranges(write_tests[i].test, o,
-					 dev->size_byte, plan[i].ranges, max);
-		if (ret == -EINVAL)
-			return write_past_end(c, write_tests[i].test, dev);
-		if (ret < 0) {
-			fprintf(c->err, "flashbench: %s: cannot plan the writes: %s\n",
-				write_tests[i].option, strerror(-ret));
-			return EXIT_DEVICE;
-		}
-		plan[i].n = (size_t)ret;
+		ret = plan_one(c, dev, k, &plan[k]);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
