@@ -669,6 +669,224 @@ START_TEST(test_reentrant)
 }
 END_TEST
 
+/*
+ * Whether the writing tests have landed (progs.c was a placeholder that
+ * answered -ENOSYS); the tests of the writing front end need them.
+ */
+static int have_write_tests(void)
+{
+	struct bench_opts o;
+
+	bench_opts_default(&o);
+	return bench_write_ranges(BENCH_PROGRAM, &o, 1ULL << 30, NULL, 0) !=
+	       -ENOSYS;
+}
+
+/* Writing tests that would reach past the end are refused before I/O. */
+START_TEST(test_bad_writes)
+{
+	static const struct bad_case cases[] = {
+		{ "-O --open-au-nr=10 --simulate=size=64M", "--open-au-nr=10",
+		  1 },
+		{ "-O --offset=60M --simulate=size=64M", "--offset=60M", 1 },
+		{ "-O -e 12M --open-au-nr=2 --simulate=size=64M",
+		  "--erasesize=12M", 1 },
+		{ "-f --fat-nr=17 --simulate=size=64M", "--fat-nr=17", 1 },
+		{ "-a -f -e 8M --fat-nr=9 --simulate=size=64M", "--fat-nr=9",
+		  1 },
+		{ "-p --simulate=size=16M", "--program", 1 },
+	};
+	const struct bad_case *c = &cases[_i];
+	struct fb_run r;
+
+	if (!have_write_tests())
+		return;
+	fb_run(c->args, &r);
+	ck_assert_msg(r.status == 2, "'%s': status %d: %s", c->args, r.status,
+		      r.err);
+	assert_one_error(c->args, r.err, c->want);
+	ck_assert_uint_eq(r.io_calls, 0);
+	ck_assert_str_eq(r.out, "");
+	fb_free(&r);
+}
+END_TEST
+
+/* The "will overwrite" lines of every range bench_write_ranges() gives. */
+static char *expected_warnings(unsigned int tests, const struct bench_opts *o,
+			       uint64_t size)
+{
+	static const enum bench_test order[] = {
+		BENCH_FIND_FAT, BENCH_OPEN_AU, BENCH_PROGRAM,
+	};
+	struct bench_range r[64];
+	char *text = NULL;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&text, &len);
+	int n, j;
+
+	ck_assert_ptr_nonnull(f);
+	for (i = 0; i < 3; i++) {
+		if (!(tests & order[i]))
+			continue;
+		n = bench_write_ranges(order[i], o, size, r, 64);
+		ck_assert_int_gt(n, 0);
+		for (j = 0; j < n; j++)
+			fprintf(f, "flashbench: will overwrite bytes %llu-%llu on simulated card\n",
+				(unsigned long long)r[j].start_byte,
+				(unsigned long long)r[j].end_byte);
+	}
+	fclose(f);
+	return text;
+}
+
+/* -O: the ranges announced on stderr, one table line per size. */
+START_TEST(test_open_au_runs)
+{
+	static const char *const sizes[] = {
+		"4MiB ", "2MiB ", "1MiB ", "512KiB ", "256KiB ",
+	};
+	struct bench_opts o;
+	struct fb_run r;
+	char line[256], *want;
+	size_t i;
+
+	if (!have_write_tests())
+		return;
+	bench_opts_default(&o);
+	o.blocksize_byte = 256 << 10;
+	o.open_au_nr = 3;
+	o.offset_byte = 16 << 20;	/* the default for 4 MiB AUs */
+	want = expected_warnings(BENCH_OPEN_AU, &o, 256 << 20);
+	ck_assert_uint_eq(count_lines(want), 3);
+	fb_run("-O -b 256K --open-au-nr=3 --simulate=size=256M", &r);
+	ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+	ck_assert_str_eq(r.err, want);
+	ck_assert_uint_eq(count_lines(r.out), 5);
+	for (i = 0; i < 5; i++) {
+		nth_line(r.out, i, line, sizeof(line));
+		ck_assert_msg(strncmp(line, sizes[i], strlen(sizes[i])) == 0,
+			      "line %zu: %s", i, line);
+		ck_assert_ptr_nonnull(strstr(line, "/s "));
+	}
+	ck_assert_uint_gt(r.io_calls, 0);
+	free(want);
+	fb_free(&r);
+}
+END_TEST
+
+/* The default --offset is 16 MiB rounded up to the erase size. */
+START_TEST(test_default_offset)
+{
+	struct bench_opts o;
+	struct fb_run r;
+	char *want;
+
+	if (!have_write_tests())
+		return;
+	bench_opts_default(&o);
+	o.erasesize_byte = 12 << 20;
+	o.open_au_nr = 1;
+	o.offset_byte = 24 << 20;
+	want = expected_warnings(BENCH_OPEN_AU, &o, 8ULL << 30);
+	ck_assert_ptr_nonnull(strstr(want, " bytes 25165824-"));
+	fb_run("-O -e 12M --open-au-nr=1 -b 1M --simulate", &r);
+	/* -b differs from o, but not the range an AU covers */
+	ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+	ck_assert_str_eq(r.err, want);
+	free(want);
+	fb_free(&r);
+}
+END_TEST
+
+/*
+ * All six tests at once run as -s -f -a -O -i -p, the warnings for every
+ * write come first, and a failing write stops the run after the results
+ * of the tests before it.
+ */
+START_TEST(test_all_tests_order)
+{
+	struct fb_run r;
+	char line[256];
+	size_t i, n;
+
+	if (!have_write_tests())
+		return;
+	fb_run("-p -i --interval-order=5 -O -a -f -s --scatter-order=2 -e 1M -b 256K --fat-nr=2 -c 1 --simulate=size=64M",
+	       &r);
+	ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+	/* -f 2 ranges merged into 1, -O 2, -p 1 */
+	ck_assert_uint_eq(count_lines_with(r.err, "flashbench: will overwrite bytes "),
+			  count_lines(r.err));
+	n = count_lines(r.out);
+	/* scatter 4, find-fat 3, align 5 (8M..512K), open-au 3,
+	 * interval 5 + 1 + 5, program 13 */
+	ck_assert_uint_eq(n, 4 + 3 + 5 + 3 + 11 + 13);
+	for (i = 0; i < n; i++) {
+		nth_line(r.out, i, line, sizeof(line));
+		if (i < 4)
+			ck_assert_msg(!strchr(line, ' '), "%zu: %s", i, line);
+		else if (i < 7)
+			ck_assert_msg(count_str(line, "/s ") == 2, "%zu: %s",
+				      i, line);
+		else if (i < 12)
+			ck_assert_msg(!strncmp(line, "align ", 6), "%zu: %s",
+				      i, line);
+		else if (i < 15)
+			ck_assert_msg(count_str(line, "/s ") == 1, "%zu: %s",
+				      i, line);
+		else if (i < 26)
+			ck_assert_msg(strstr(line, "bytes") ||
+				      strstr(line, "MB/s"), "%zu: %s", i,
+				      line);
+		else
+			ck_assert_msg(count_str(line, "/s ") == 8, "%zu: %s",
+				      i, line);
+	}
+	fb_free(&r);
+}
+END_TEST
+
+/* A write error: warnings first, then one line naming the write; exit 1. */
+static int failing_write(struct device *dev, const void *buf, size_t len,
+			 off_t off)
+{
+	(void)buf;
+	return dev_fail(dev, "write", off, len, ENOSPC);
+}
+
+static void fail_write_hook(struct device *dev)
+{
+	failing_ops = *dev->ops;
+	failing_ops.write = failing_write;
+	dev->ops = &failing_ops;
+}
+
+START_TEST(test_write_error)
+{
+	const char *last;
+	struct fb_run r;
+	char want[256];
+
+	if (!have_write_tests())
+		return;
+	flashbench_open_hook = fail_write_hook;
+	fb_run("-s --scatter-order=2 -f --fat-nr=1 --simulate", &r);
+	unhook();
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_uint_eq(count_lines(r.err), 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "flashbench: will overwrite bytes 0-4194304 on simulated card\n"));
+	last = strchr(r.err, '\n') + 1;
+	/* -f starts with the whole first AU in one write */
+	snprintf(want, sizeof(want),
+		 "flashbench: write of 4194304 bytes at offset 0 on simulated card failed: %s\n",
+		 strerror(ENOSPC));
+	ck_assert_str_eq(last, want);
+	/* scatter's results were printed before the failure */
+	ck_assert_uint_eq(count_lines(r.out), 4);
+	fb_free(&r);
+}
+END_TEST
+
 /* Run the real binary with argv[1..] = args (NULL-terminated). */
 static void bin_run(const char *const *args, struct cmd_result *res)
 {
@@ -794,6 +1012,14 @@ Suite *cli_suite(void)
 	tcase_add_test(tc, test_out_full);
 	tcase_add_test(tc, test_io_error);
 	tcase_add_test(tc, test_missing_device);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("writes");
+	tcase_add_loop_test(tc, test_bad_writes, 0, 6);
+	tcase_add_test(tc, test_open_au_runs);
+	tcase_add_test(tc, test_default_offset);
+	tcase_add_test(tc, test_all_tests_order);
+	tcase_add_test(tc, test_write_error);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("file");
