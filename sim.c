@@ -93,7 +93,7 @@
 #define SIM_MAX_AUS	(1ULL << 24)	/* bounds the per-AU state */
 #define SIM_MAX_ERASE	(1ULL << 30)	/* per-AU state is 32-bit */
 #define SIM_MAX_OPEN	1024		/* real cards have 1..30 */
-#define SIM_MIN_MBPS	0.01		/* keeps the clock from overflowing */
+#define SIM_MIN_MBPS	0.01		/* keeps the clock from overflow */
 #define SIM_MAX_MBPS	1e6
 #define SIM_MAX_US	1e7		/* ten seconds per operation */
 
@@ -102,7 +102,7 @@ struct sim_slot {
 	uint64_t au;		/* index of the AU */
 	uint64_t wp_byte;	/* write pointer: end of the highest write */
 	uint64_t old_byte;	/* old data in the AU when opened: [0, old) */
-	uint64_t kept_byte;	/* old data rewritten in linear order since */
+	uint64_t kept_byte;	/* old data since rewritten in order */
 	uint64_t written_byte;	/* bytes written in linear order since */
 	uint64_t stamp;		/* last use, for least-recently-used */
 	bool used;		/* the slot holds an open AU */
@@ -292,6 +292,8 @@ static const char *sim_kv(char *buf, size_t len, const struct sim_params *p,
 {
 	const struct sim_key *k = &sim_keys[id];
 	const void *field = (const char *)p + k->off;
+	unsigned int i;
+	uint64_t v;
 
 	if (raw && raw[id]) {
 		snprintf(buf, len, "%s=%s", k->name, raw[id]);
@@ -299,6 +301,12 @@ static const char *sim_kv(char *buf, size_t len, const struct sim_params *p,
 	}
 	switch (k->kind) {
 	case SIM_SIZE:
+		v = *(const uint64_t *)field;
+		for (i = 0; i < 3 && v && !(v % 1024); i++)
+			v /= 1024;
+		snprintf(buf, len, "%s=%" PRIu64 "%s", k->name, v,
+			 (const char *const[]){ "", "K", "M", "G" }[i]);
+		break;
 	case SIM_U64:
 		snprintf(buf, len, "%s=%" PRIu64, k->name,
 			 *(const uint64_t *)field);
@@ -327,12 +335,15 @@ static bool sim_in(double v, double lo, double hi)
 static int sim_check(const struct sim_params *p, const char *const *raw,
 		     char *err, size_t err_len)
 {
-	static const enum sim_key_id times[] = {
+	static const enum sim_key_id time_id[] = {
 		SK_ACCESS_US, SK_PAGE_US, SK_AU_US, SK_ERASE_US, SK_DISCARD_US,
+	};
+	const double time_us[] = {
+		p->access_us, p->page_us, p->au_us, p->erase_us, p->discard_us,
 	};
 	char a[96], b[96];
 	const char *why = NULL;
-	enum sim_key_id id = SK_NR, other = SK_NR;
+	enum sim_key_id id, other = SK_NR;
 	uint64_t e = p->erase_byte, nr_au = 0;
 	size_t i;
 
@@ -386,13 +397,9 @@ static int sim_check(const struct sim_params *p, const char *const *raw,
 	if ((p->fat_mbps || (raw && raw[SK_FAT_MBPS])) &&
 	    !sim_in(p->fat_mbps, SIM_MIN_MBPS, SIM_MAX_MBPS))
 		SIM_BAD(SK_FAT_MBPS, "not a rate from 0.01 to 1e6");
-	for (i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
-		const double *t = (const double *)((const char *)p +
-						   sim_keys[times[i]].off);
-
-		if (!sim_in(*t, 0, SIM_MAX_US))
-			SIM_BAD(times[i], "not a time from 0 to 1e7 µs");
-	}
+	for (i = 0; i < sizeof(time_id) / sizeof(time_id[0]); i++)
+		if (!sim_in(time_us[i], 0, SIM_MAX_US))
+			SIM_BAD(time_id[i], "not a time from 0 to 1e7 µs");
 	return 0;
 
 out_bad:
@@ -418,7 +425,7 @@ int sim_parse_spec(struct sim_params *p, const char *spec, char *err,
 
 	if (err_len)
 		err[0] = '\0';
-	copy = strdup(spec);
+	copy = strdup(spec ? spec : "");
 	if (!copy) {
 		snprintf(err, err_len, "out of memory");
 		return -ENOMEM;
@@ -594,7 +601,7 @@ static struct sim_slot *sim_lru(struct sim_card *c, bool random_only,
 	for (i = 0; i < c->p.open_au; i++) {
 		struct sim_slot *s = &c->slot[i];
 
-		if (!s->used || s == skip || (random_only && !s->random))
+		if (s == skip || !s->used || (random_only && !s->random))
 			continue;
 		if (!best || s->stamp < best->stamp)
 			best = s;
@@ -606,13 +613,14 @@ static struct sim_slot *sim_lru(struct sim_card *c, bool random_only,
 static struct sim_slot *sim_open_au(struct sim_card *c, uint64_t au,
 				    double *t)
 {
-	struct sim_slot *s = NULL;
-	unsigned int i;
+	struct sim_slot *s;
 
 	if (c->nr_open == c->p.open_au) {
 		s = sim_lru(c, false, NULL);
 		*t += sim_gc(c, s);
 	} else {
+		unsigned int i;
+
 		for (i = 0; i < c->p.open_au; i++)
 			if (!c->slot[i].used)
 				break;
@@ -715,7 +723,7 @@ static void sim_discard_au(struct sim_card *c, uint64_t au, uint64_t a,
 	struct sim_slot *s;
 
 	if (b != c->p.erase_byte)
-		return;		/* the card maps whole AUs: nothing to drop */
+		return;	/* the card maps whole AUs: nothing to drop */
 	if (a < c->data_end[au])
 		c->data_end[au] = (uint32_t)a;
 	s = sim_find(c, au);
