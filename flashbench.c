@@ -648,44 +648,60 @@ static int check_blocksize(struct cli *c, const struct device *dev)
 	return 0;
 }
 
+/* Create the simulated card of --simulate; returns 0 or an exit status. */
+static int open_sim(struct cli *c, struct device **devp)
+{
+	struct sim_params p;
+	char why[256] = "";
+	int ret;
+
+	sim_params_default(&p);
+	if (c->sim_spec && sim_parse_spec(&p, c->sim_spec, why, sizeof(why)))
+		return usage_error(c->err, "invalid --simulate '%s': %s",
+				   c->sim_spec, why);
+	ret = sim_open(devp, &p);
+	if (ret) {
+		fprintf(c->err, "flashbench: cannot create the simulated card: %s\n",
+			strerror(-ret));
+		return EXIT_DEVICE;
+	}
+	return 0;
+}
+
+/*
+ * Open DEVICE: read-only for the read tests, exclusively and read-write
+ * as soon as one test writes.  Returns 0 or an exit status.
+ */
+static int open_real(struct cli *c, struct device **devp)
+{
+	unsigned int flags = 0;
+	char holder[256] = "";
+	int ret;
+
+	if (c->tests & BENCH_WRITING)
+		flags = DEV_WRITE | DEV_EXCL;
+	ret = dev_open(devp, c->device, flags, holder, sizeof(holder));
+	if (ret && holder[0]) {
+		fprintf(c->err, "flashbench: %s: %s\n", c->device, holder);
+		return EXIT_DEVICE;
+	}
+	if (ret) {
+		fprintf(c->err, "flashbench: cannot open %s: %s\n", c->device,
+			strerror(-ret));
+		return EXIT_DEVICE;
+	}
+	return 0;
+}
+
 /* Open DEVICE or the simulated card; returns 0 or an exit status. */
 static int open_device(struct cli *c, struct device **devp)
 {
-	char holder[256] = "";
-	unsigned int flags = 0;
 	int ret;
 
 	*devp = NULL;
-	if (c->simulate) {
-		struct sim_params p;
-		char why[256] = "";
-
-		sim_params_default(&p);
-		if (c->sim_spec &&
-		    sim_parse_spec(&p, c->sim_spec, why, sizeof(why)))
-			return usage_error(c->err, "invalid --simulate '%s': %s",
-					   c->sim_spec, why);
-		ret = sim_open(devp, &p);
-		if (ret) {
-			fprintf(c->err, "flashbench: cannot create the simulated card: %s\n",
-				strerror(-ret));
-			return EXIT_DEVICE;
-		}
-	} else {
-		if (c->tests & BENCH_WRITING)
-			flags = DEV_WRITE | DEV_EXCL;
-		ret = dev_open(devp, c->device, flags, holder, sizeof(holder));
-		if (ret && holder[0]) {
-			fprintf(c->err, "flashbench: %s: %s\n", c->device,
-				holder);
-			return EXIT_DEVICE;
-		}
-		if (ret) {
-			fprintf(c->err, "flashbench: cannot open %s: %s\n",
-				c->device, strerror(-ret));
-			return EXIT_DEVICE;
-		}
-	}
+	ret = c->simulate ? open_sim(c, devp) : open_real(c, devp);
+	if (ret)
+		return ret;
 	flashbench_dev_opens++;
 	if (flashbench_open_hook)
 		flashbench_open_hook(*devp);

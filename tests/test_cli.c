@@ -669,19 +669,6 @@ START_TEST(test_reentrant)
 }
 END_TEST
 
-/*
- * Whether the writing tests have landed (progs.c was a placeholder that
- * answered -ENOSYS); the tests of the writing front end need them.
- */
-static int have_write_tests(void)
-{
-	struct bench_opts o;
-
-	bench_opts_default(&o);
-	return bench_write_ranges(BENCH_PROGRAM, &o, 1ULL << 30, NULL, 0) !=
-	       -ENOSYS;
-}
-
 /* Writing tests that would reach past the end are refused before I/O. */
 START_TEST(test_bad_writes)
 {
@@ -699,8 +686,6 @@ START_TEST(test_bad_writes)
 	const struct bad_case *c = &cases[_i];
 	struct fb_run r;
 
-	if (!have_write_tests())
-		return;
 	fb_run(c->args, &r);
 	ck_assert_msg(r.status == 2, "'%s': status %d: %s", c->args, r.status,
 		      r.err);
@@ -750,8 +735,6 @@ START_TEST(test_open_au_runs)
 	char line[256], *want;
 	size_t i;
 
-	if (!have_write_tests())
-		return;
 	bench_opts_default(&o);
 	o.blocksize_byte = 256 << 10;
 	o.open_au_nr = 3;
@@ -781,8 +764,6 @@ START_TEST(test_default_offset)
 	struct fb_run r;
 	char *want;
 
-	if (!have_write_tests())
-		return;
 	bench_opts_default(&o);
 	o.erasesize_byte = 12 << 20;
 	o.open_au_nr = 1;
@@ -809,8 +790,6 @@ START_TEST(test_all_tests_order)
 	char line[256];
 	size_t i, n;
 
-	if (!have_write_tests())
-		return;
 	fb_run("-p -i --interval-order=5 -O -a -f -s --scatter-order=2 -e 1M -b 256K --fat-nr=2 -c 1 --simulate=size=64M",
 	       &r);
 	ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
@@ -867,8 +846,6 @@ START_TEST(test_write_error)
 	struct fb_run r;
 	char want[256];
 
-	if (!have_write_tests())
-		return;
 	flashbench_open_hook = fail_write_hook;
 	fb_run("-s --scatter-order=2 -f --fat-nr=1 --simulate", &r);
 	unhook();
