@@ -382,6 +382,7 @@ static int probe(const struct probe_ctx *c, unsigned int nr, double ref_ns,
 		 struct auto_probe *p, double *mean_ns)
 {
 	const uint64_t npos = c->erase / c->chunk;
+	const uint64_t step = npos / (AUTO_WARMUP + AUTO_POSITIONS);
 	double per[AUTO_POSITIONS];
 	unsigned int i, m = 0, slow = 0, fast = 0;
 	int ret;
@@ -400,12 +401,9 @@ static int probe(const struct probe_ctx *c, unsigned int nr, double ref_ns,
 		 * writes at every step, not only when a shuffle happens to
 		 * step backwards.
 		 */
-		if (c->random)
-			pos = npos - 1 - (i * (npos / (AUTO_WARMUP +
-						       AUTO_POSITIONS)) +
-					  bench_shuffle(i, npos /
-						(AUTO_WARMUP + AUTO_POSITIONS),
-						nr));
+		if (c->random && step)
+			pos = npos - 1 - (i * step +
+					  bench_shuffle(0, step, nr * 64 + i));
 
 		ret = run_cell(c->dev, total_time(vm_len_fixed(c->chunk,
 				vm_off_series(VM_OFF_RAND,
