@@ -43,7 +43,10 @@ struct analyze_step {
 	double rel;			/* (upper - lower) / read; 0: unknown */
 	size_t n_upper;			/* rows in the upper group */
 	size_t n_lower;			/* rows in the lower group */
-	size_t n_misfit;		/* rows nearer the other level */
+	size_t n_misfit;		/* rows nearer the other level, or
+					   set aside as outliers */
+	size_t n_skipped;		/* rows set aside as outliers */
+	size_t n_drop;			/* rows far below their level */
 	double spike_p;			/* chance outliers made the step */
 };
 
