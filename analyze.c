@@ -37,11 +37,11 @@ enum { GRP_LO, GRP_MID, GRP_HI, GRP_NR };
  * one.
  */
 static const struct {
-	double t;
-	double ratio;
-	double rel;
-	double misfit;		/* most rows allowed nearer the other level */
-	double spikes;		/* largest chance that spikes made the step */
+	double t;		/* robust t */
+	double ratio;		/* upper level / lower level */
+	double rel;		/* step / read time */
+	double misfit;		/* share of rows nearer the other level */
+	double spikes;		/* chance that spikes made the step */
 } need[] = {
 	[ANALYZE_CONF_LOW] = { 5.0, 1.25, 0.03, 0.20, 0.1 },
 	[ANALYZE_CONF_MEDIUM] = { 8.0, 1.5, 0.04, 0.15, 0.01 },
@@ -108,13 +108,14 @@ static int row_group(const struct actx *c, size_t i, uint64_t erase,
 static void fit_model(struct actx *c, uint64_t erase, uint64_t page,
 		      struct fit *f)
 {
-	size_t i, k, g;
+	size_t i, g;
 
 	memset(f, 0, sizeof(*f));
 	f->erase = erase;
 	f->page = page;
 	for (g = 0; g < GRP_NR; g++) {
-		k = 0;
+		size_t k = 0;
+
 		for (i = 0; i < c->n; i++)
 			if (row_group(c, i, erase, page) == (int)g)
 				c->scratch[k++] = c->diff[i];
@@ -405,10 +406,10 @@ static int told_apart(const struct actx *c, const struct fit *f,
 		      uint64_t erase2, uint64_t page2, double sigma)
 {
 	size_t i;
-	int g;
 
 	for (i = 0; i < c->n; i++) {
-		g = row_group(c, i, f->erase, f->page);
+		int g = row_group(c, i, f->erase, f->page);
+
 		if (g >= 0 && g != group_of(c->align[i], erase2, page2) &&
 		    fabs(c->diff[i] - f->med[g]) <= 3 * sigma)
 			return 1;
@@ -425,11 +426,12 @@ static void cap_ambiguous(const struct actx *c, const struct fit *f,
 			  const uint64_t *cand, size_t nc,
 			  struct align_verdict *v)
 {
-	uint64_t e = v->erase.size_byte, p = v->page.size_byte, x;
+	uint64_t e = v->erase.size_byte, p = v->page.size_byte;
 	size_t i;
 
 	for (i = 0; i < nc; i++) {
-		x = cand[i];
+		uint64_t x = cand[i];
+
 		if (e && x != e && (!p || (x > p && x % p == 0)) &&
 		    !told_apart(c, f, x, p, v->erase.sigma_ns) &&
 		    v->erase.confidence > ANALYZE_CONF_LOW)
@@ -562,14 +564,16 @@ static void print_step(FILE *out, const char *what,
 		fprintf(out, "  %s: no step to test\n", what);
 		return;
 	}
-	fprintf(out,
-		"  %s: %s %s: diff %s on %zu rows vs %s on %zu rows, noise %s, ratio %.3g, t %.3g, step %.3g%% of a read, %zu misfits, %zu far below, spike chance %.2g\n",
+	fprintf(out, "  %s: %s %s: diff %s on %zu rows vs %s on %zu rows, ",
 		what, s->size_byte ? "step at" : "rejected",
 		fmt_size(sz, s->candidate_byte),
 		fmt_time(up, (int64_t)llround(s->upper_ns)), s->n_upper,
-		fmt_time(lo, (int64_t)llround(s->lower_ns)), s->n_lower,
+		fmt_time(lo, (int64_t)llround(s->lower_ns)), s->n_lower);
+	fprintf(out, "noise %s, ratio %.3g, t %.3g, step %.3g%% of a read, ",
 		fmt_time(sg, (int64_t)llround(s->sigma_ns)), s->ratio, s->t,
-		100 * s->rel, s->n_misfit, s->n_drop, s->spike_p);
+		100 * s->rel);
+	fprintf(out, "%zu misfits, %zu far below, spike chance %.2g\n",
+		s->n_misfit, s->n_drop, s->spike_p);
 }
 
 void analyze_print_evidence(FILE *out, const struct align_verdict *v)
@@ -611,10 +615,11 @@ static long tokenize(const char *text, size_t len, struct tok **toks)
 {
 	const unsigned char *p = (const unsigned char *)text;
 	struct tok *t = NULL, *nt;
-	size_t i = 0, start, sp, n = 0, cap = 0;
+	size_t i = 0, start, n = 0, cap = 0;
 
 	while (i < len) {
-		sp = space_len(p + i, len - i);
+		size_t sp = space_len(p + i, len - i);
+
 		if (sp) {
 			i += sp;
 			continue;
@@ -684,19 +689,22 @@ static double unit_ns(const char *s, size_t len, int glued)
 static size_t parse_number(const char *s, size_t len, double *val)
 {
 	size_t i = 0, digits = 0;
-	double v = 0, scale = 1;
+	double v = 0;
 	int neg = 0;
 
 	if (i < len && (s[i] == '-' || s[i] == '+'))
 		neg = s[i++] == '-';
 	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++, digits++)
 		v = v * 10 + (s[i] - '0');
-	if (i < len && s[i] == '.')
+	if (i < len && s[i] == '.') {
+		double scale = 1;
+
 		for (i++; i < len && s[i] >= '0' && s[i] <= '9';
 		     i++, digits++) {
 			scale /= 10;
 			v += scale * (s[i] - '0');
 		}
+	}
 	if (!digits)
 		return 0;
 	*val = neg ? -v : v;

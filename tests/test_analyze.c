@@ -135,11 +135,12 @@ static void synth_row(const struct synth *c, uint64_t a, uint64_t *rng,
 		      struct align_row *row)
 {
 	double pre = 0, on = 0, post = 0, sd = c->noise * c->read_ns;
-	uint64_t pos, bs = c->block_byte;
+	uint64_t bs = c->block_byte;
 	int i;
 
 	for (i = 0; i < 7; i++) {
-		pos = i * c->top_byte + a;
+		uint64_t pos = i * c->top_byte + a;
+
 		pre += synth_read(c, pos - bs) / 7;
 		on += synth_read(c, pos - bs / 2) / 7;
 		post += synth_read(c, pos) / 7;
@@ -192,9 +193,10 @@ static struct align_table *synth_table(const struct synth *c, uint64_t *rng)
 	ck_assert_ptr_nonnull(f);
 	for (i = 0; i < na; i++) {
 		synth_row(c, a[i], rng, &row);
-		fprintf(f, "align %" PRIu64 "\tpre %s\ton %s\tpost %s\tdiff %s\n",
-			row.align_byte, fmt_time(pre, row.pre_ns),
-			fmt_time(on, row.on_ns), fmt_time(post, row.post_ns),
+		fprintf(f, "align %" PRIu64 "\tpre %s\ton %s\tpost %s"
+			"\tdiff %s\n", row.align_byte,
+			fmt_time(pre, row.pre_ns), fmt_time(on, row.on_ns),
+			fmt_time(post, row.post_ns),
 			fmt_time(diff, row.diff_ns));
 	}
 	fclose(f);
@@ -229,9 +231,9 @@ static void debug_table(const struct synth *c, const struct align_table *t,
 	size_t i;
 
 	printf("planted erase %" PRIu64 " page %" PRIu64 " -b %" PRIu64
-	       " noise %g spike %g read %.0f erase %.0f page %.0f\n", c->erase_byte,
-	       c->page_byte, c->block_byte, c->noise, c->spike, c->read_ns, c->erase_ns,
-	       c->page_ns);
+	       " noise %g spike %g read %.0f erase %.0f page %.0f\n",
+	       c->erase_byte, c->page_byte, c->block_byte, c->noise, c->spike,
+	       c->read_ns, c->erase_ns, c->page_ns);
 	for (i = 0; i < t->nrows; i++)
 		printf("  align %" PRIu64 " diff %s\n", t->rows[i].align_byte,
 		       fmt_time(d, t->rows[i].diff_ns));
@@ -398,7 +400,8 @@ START_TEST(test_parse_spaces)
 
 	/* U+00A0 and newlines between fields, several records per line */
 	n = parse_str("align\xc2\xa0" "4194304\xc2\xa0pre 741\xc2\xb5s\non\n"
-		      "1.08ms\xc2\xa0\xc2\xa0post\t788\xc2\xb5s diff 317\xc2\xb5s"
+		      "1.08ms\xc2\xa0\xc2\xa0post\t788\xc2\xb5s "
+		      "diff 317\xc2\xb5s"
 		      " align 2097152 pre 745\xc2\xb5s on 950\xc2\xb5s post "
 		      "811\xc2\xb5s diff 171\xc2\xb5s align 1048576 pre 1ms "
 		      "on 1ms post 1ms diff 0ns\r\n", &t);
@@ -475,6 +478,78 @@ START_TEST(test_print)
 			 "table 3: erase size none, page size none\n");
 	free(buf);
 	ck_assert_str_eq(analyze_confidence_name(ANALYZE_CONF_NONE), "none");
+}
+END_TEST
+
+/*
+ * Garbage, random mixes of record pieces and every prefix of a real page:
+ * the parser never fails, every row it returns is a whole record, and the
+ * analysis takes every table it finds (run under ASan in CI).
+ */
+START_TEST(test_parse_garbage)
+{
+	static const char *const pieces[] = {
+		"align", "pre", "on", "post", "diff", "4096", "-412331",
+		"1.08ms", "741\xc2\xb5s", "\xc2\xa0", "\xc2", "\xce\xbc",
+		"s", "ns", " ", "\n", "-", ".", "0", "99999999999999999999",
+		"\xe2\x80\xaf",
+	};
+	struct align_table *t;
+	struct align_verdict v;
+	size_t len, cut, i, j, k, nt;
+	uint64_t rng = 7;
+	char buf[512], *text;
+
+	for (i = 0; i < 2000; i++) {
+		len = 0;
+		while (len < sizeof(buf) - 32 && rng_next(&rng) % 64) {
+			k = rng_next(&rng) % (sizeof(pieces) / sizeof(*pieces));
+			if (rng_next(&rng) % 8 == 0) {
+				buf[len++] = (char)rng_next(&rng);
+				continue;
+			}
+			memcpy(buf + len, pieces[k], strlen(pieces[k]));
+			len += strlen(pieces[k]);
+			buf[len++] = ' ';
+		}
+		ck_assert_int_eq(analyze_parse(buf, len, &t, &nt), 0);
+		for (j = 0; j < nt; j++) {
+			ck_assert_uint_gt(t[j].nrows, 0);
+			for (k = 0; k < t[j].nrows; k++)
+				ck_assert_uint_gt(t[j].rows[k].align_byte, 0);
+			ck_assert_int_eq(analyze_align(t[j].rows,
+						       t[j].nrows, &v), 0);
+		}
+		analyze_free_tables(t, nt);
+	}
+	text = read_data("seed004.txt", &len);
+	for (cut = 0; cut <= len; cut += 37) {
+		ck_assert_int_eq(analyze_parse(text, cut, &t, &nt), 0);
+		ck_assert_uint_le(nt, 7);
+		analyze_free_tables(t, nt);
+	}
+	free(text);
+}
+END_TEST
+
+/* Tables too small to show anything: no crash, no size. */
+START_TEST(test_tiny)
+{
+	struct align_row rows[3] = {
+		{ 8 * MiB, 500000, 800000, 500000, 300000 },
+		{ 4 * MiB, 500000, 520000, 500000, 20000 },
+		{ 2 * MiB, 500000, 520000, 500000, 20000 },
+	};
+	struct align_verdict v;
+	size_t n;
+
+	for (n = 1; n <= 3; n++) {
+		ck_assert_int_eq(analyze_align(rows, n, &v), 0);
+		ck_assert_int_le(v.erase.confidence, ANALYZE_CONF_LOW);
+		ck_assert_uint_eq(v.page.size_byte, 0);
+	}
+	/* one row above the rest is one row: no erase size */
+	ck_assert_uint_eq(v.erase.size_byte, 0);
 }
 END_TEST
 
@@ -750,12 +825,14 @@ Suite *analyze_suite(void)
 	tcase_add_test(tc, test_parse_negatives);
 	tcase_add_test(tc, test_parse_spaces);
 	tcase_add_test(tc, test_parse_tables);
+	tcase_add_test(tc, test_parse_garbage);
 	tcase_add_test(tc, test_print);
 	tcase_add_test(tc, test_analyze_text);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("synthetic");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_flat);
+	tcase_add_test(tc, test_tiny);
 	tcase_add_test(tc, test_noise_only);
 	tcase_add_loop_test(tc, test_sweep_pow2, 0, 5);
 	tcase_add_loop_test(tc, test_sweep_triples, 0, 5);
