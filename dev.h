@@ -67,9 +67,28 @@ enum dev_pattern {
  * on failure *devp is NULL and, when holder is non-NULL, holder receives a
  * human-readable reason naming what holds the device (mount point,
  * partition, exclusive opener), or an empty string.
+ * -EISDIR for a directory, -ENOTBLK for anything neither a block device
+ * nor a regular file, -EBUSY when DEV_EXCL finds the device in use,
+ * -EINVAL when the file system of a regular file refuses O_DIRECT.  A
+ * regular file has 512-byte logical blocks and its size is rounded down
+ * to whole blocks.  Reads and writes need offset and length aligned to
+ * the logical block size, a 512-byte aligned buffer, and the range inside
+ * the device, else -EINVAL (recorded in last_error).
  */
 int dev_open(struct device **devp, const char *path, unsigned int flags,
 	     char *holder, size_t holder_len);
+
+/*
+ * Is the block device at path unused: neither it nor any of its
+ * partitions mounted (/proc/self/mountinfo), active swap (/proc/swaps) or
+ * held by another block device such as device-mapper (sysfs holders/)?
+ * Returns 0 (also for a regular file), -EBUSY with a one-line reason in
+ * holder such as "/dev/loop3p1 is mounted on /mnt/x" or "/dev/loop3 is
+ * held by dm-0 (vg-root)", or -errno if path cannot be examined.  Used
+ * by dev_open() with DEV_EXCL, which then also opens with O_EXCL so the
+ * kernel refuses what this check cannot see.
+ */
+int dev_check_unused(const char *path, char *holder, size_t holder_len);
 
 /* Close any device, real or simulated. */
 void dev_close(struct device *dev);
