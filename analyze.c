@@ -790,6 +790,7 @@ static int parse_record(const struct tok *t, size_t nt, size_t i,
 	size_t f;
 	double re;
 
+	memset(row, 0, sizeof(*row));
 	if (i + 9 >= nt || !tok_is(&t[i], "align") ||
 	    parse_align(&t[i + 1], &row->align_byte))
 		return -EINVAL;

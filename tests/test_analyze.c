@@ -14,7 +14,9 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "bench.h"
 #include "format.h"
+#include "sim.h"
 #include "util.h"
 
 #define KiB 1024ULL
@@ -150,6 +152,7 @@ static void synth_row(const struct synth *c, uint64_t a, uint64_t *rng,
 	post += sd * rng_normal(rng);
 	if (rng_unit(rng) < c->spike)
 		on += c->erase_ns > 0 ? c->erase_ns : 0.3 * c->read_ns;
+	memset(row, 0, sizeof(*row));
 	row->align_byte = a;
 	row->pre_ns = llround(fmax(pre, 1));
 	row->on_ns = llround(fmax(on, 1));
@@ -536,9 +539,12 @@ END_TEST
 START_TEST(test_tiny)
 {
 	struct align_row rows[3] = {
-		{ 8 * MiB, 500000, 800000, 500000, 300000 },
-		{ 4 * MiB, 500000, 520000, 500000, 20000 },
-		{ 2 * MiB, 500000, 520000, 500000, 20000 },
+		{ .align_byte = 8 * MiB, .pre_ns = 500000, .on_ns = 800000,
+		  .post_ns = 500000, .diff_ns = 300000 },
+		{ .align_byte = 4 * MiB, .pre_ns = 500000, .on_ns = 520000,
+		  .post_ns = 500000, .diff_ns = 20000 },
+		{ .align_byte = 2 * MiB, .pre_ns = 500000, .on_ns = 520000,
+		  .post_ns = 500000, .diff_ns = 20000 },
 	};
 	struct align_verdict v;
 	size_t n;
@@ -591,6 +597,7 @@ START_TEST(test_flat)
 	size_t i;
 
 	/* exactly flat: nothing to find, and no division by zero */
+	memset(rows, 0, sizeof(rows));
 	for (i = 0; i < 20; i++) {
 		rows[i].align_byte = (1ULL << 30) >> i;
 		rows[i].pre_ns = rows[i].on_ns = rows[i].post_ns = 20000;
@@ -809,6 +816,136 @@ START_TEST(test_sweep_big_blocks)
 }
 END_TEST
 
+/* ---- tables measured on the simulated card ---- */
+
+/*
+ * Measure an align table on a simulated card; spacing 0: the classic
+ * power-of-two table, else alignments 2^n and 3 * 2^n dividing spacing
+ * (as --auto samples them).
+ */
+static void sim_table(const struct sim_params *p, uint64_t bs,
+		      uint64_t spacing, struct align_row **rows, size_t *n)
+{
+	struct bench_opts o;
+	struct device *dev;
+
+	ck_assert_int_eq(sim_open(&dev, p), 0);
+	bench_opts_default(&o);
+	o.blocksize_byte = bs;
+	if (!spacing) {
+		ck_assert_int_eq(bench_align(dev, &o, rows, n), 0);
+	} else {
+		uint64_t a[128], q;
+		size_t na = 0;
+
+		for (q = spacing / 3; q >= 1 && na + 2 <= 128; q >>= 1) {
+			if (3 * q >= 2 * bs)
+				a[na++] = 3 * q;
+			if (q >= 2 * bs)
+				a[na++] = q;
+		}
+		ck_assert_int_eq(bench_align_at(dev, &o, spacing, a, na,
+						rows, n), 0);
+	}
+	dev_close(dev);
+}
+
+/*
+ * The simulated card models erase-block and page crossings as a card
+ * does: the analysis must find what was planted, at the noise levels the
+ * seeds show.
+ */
+START_TEST(test_simulated_card)
+{
+	static const uint64_t erases[] = { 1 * MiB, 2 * MiB, 4 * MiB,
+					   8 * MiB, 12 * MiB, 16 * MiB };
+	static const uint64_t pages[] = { 8 * KiB, 16 * KiB, 32 * KiB };
+	static const double noise[] = { 0, 1, 3 };
+	struct align_row *rows;
+	struct align_verdict v;
+	struct sim_params p;
+	struct sweep s;
+	size_t e, pg, k, n;
+	uint64_t bs;
+
+	memset(&s, 0, sizeof(s));
+	for (e = 0; e < 6; e++)
+		for (pg = 0; pg < 3; pg++)
+			for (k = 0; k < 3; k++) {
+				sim_params_default(&p);
+				p.erase_byte = erases[e];
+				p.size_byte = erases[e] * 1024;
+				p.page_byte = pages[pg];
+				p.noise_pct = noise[k];
+				p.seed = seed_base() + 1 + e * 9 + pg * 3 + k;
+				bs = (k % 2 ? 1 : 2) * KiB;
+				/* 12 MiB only shows with 3 * 2^n rows */
+				sim_table(&p, bs,
+					  erases[e] % 3 ? 0 : 3ULL << 29,
+					  &rows, &n);
+				ck_assert_int_eq(analyze_align(rows, n, &v), 0);
+				s.tables++;
+				if (v.erase.size_byte == erases[e]) {
+					s.erase_ok++;
+					s.erase_high_ok += v.erase.confidence ==
+							   ANALYZE_CONF_HIGH;
+				} else {
+					s.wrong_high += v.erase.confidence ==
+							ANALYZE_CONF_HIGH;
+				}
+				if (v.page.size_byte == pages[pg])
+					s.page_ok++;
+				else
+					s.wrong_high += v.page.confidence ==
+							ANALYZE_CONF_HIGH;
+				if (getenv("ANALYZE_DEBUG") &&
+				    (v.erase.size_byte != erases[e] ||
+				     v.page.size_byte != pages[pg])) {
+					printf("sim erase %" PRIu64 " page %"
+					       PRIu64 " noise %g -b %" PRIu64
+					       "\n", erases[e], pages[pg],
+					       noise[k], bs);
+					print_align(stdout, rows, n);
+					analyze_print_verdict(stdout, 0, &v);
+					analyze_print_evidence(stdout, &v);
+				}
+				free(rows);
+			}
+	printf("analyze: simulated card, noise 0-3%%: %zu tables, erase %zu "
+	       "right (%zu high), page %zu right, wrong: %zu high\n",
+	       s.tables, s.erase_ok, s.erase_high_ok, s.page_ok, s.wrong_high);
+	fflush(stdout);
+	ck_assert_uint_eq(s.wrong_high, 0);
+	ck_assert_uint_ge(s.erase_ok, s.tables * 9 / 10);
+	ck_assert_uint_ge(s.page_ok, s.tables * 8 / 10);
+}
+END_TEST
+
+/* A simulated card whose reads cost the same across any boundary. */
+START_TEST(test_simulated_flat)
+{
+	static const double noise[] = { 0, 1, 3, 10, 30 };
+	struct align_row *rows;
+	struct align_verdict v;
+	struct sim_params p;
+	size_t k, n;
+
+	for (k = 0; k < 5; k++) {
+		sim_params_default(&p);
+		p.au_us = 0;
+		p.page_us = 0;
+		p.noise_pct = noise[k];
+		p.seed = seed_base() + 100 + k;
+		sim_table(&p, 1 * KiB, 0, &rows, &n);
+		ck_assert_int_eq(analyze_align(rows, n, &v), 0);
+		ck_assert_msg(!v.erase.size_byte && !v.page.size_byte,
+			      "noise %g%%: erase %" PRIu64 ", page %" PRIu64,
+			      noise[k], v.erase.size_byte, v.page.size_byte);
+		free(rows);
+	}
+}
+END_TEST
+
 Suite *analyze_suite(void)
 {
 	Suite *s = suite_create("analyze");
@@ -837,6 +974,8 @@ Suite *analyze_suite(void)
 	tcase_add_loop_test(tc, test_sweep_pow2, 0, 5);
 	tcase_add_loop_test(tc, test_sweep_triples, 0, 5);
 	tcase_add_test(tc, test_sweep_big_blocks);
+	tcase_add_test(tc, test_simulated_card);
+	tcase_add_test(tc, test_simulated_flat);
 	suite_add_tcase(s, tc);
 	return s;
 }
