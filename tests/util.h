@@ -16,6 +16,7 @@ Suite *writes_suite(void);
 Suite *cli_suite(void);
 Suite *loop_suite(void);
 Suite *auto_suite(void);
+Suite *analyze_suite(void);
 
 /* Print how many loop-device tests ran and how many were skipped. */
 void loop_report(void);
