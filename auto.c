@@ -644,7 +644,8 @@ static void print_advice(FILE *out, const struct auto_result *r,
 	fprintf(out, "  partition start: sector %llu (%s, the first multiple of the erase size from 1MiB), e.g. echo 'start=%llu' | sudo sfdisk %s\n",
 		(unsigned long long)a.start_sector,
 		fmt_size(sz, a.start_sector * 512),
-		(unsigned long long)a.start_sector, path);
+		(unsigned long long)a.start_sector,
+		strncmp(path, "--", 2) ? path : "DEVICE");
 	fprintf(out, "  ext4: mkfs.ext4 -b 4096 -E stride=%u,stripe_width=%u PARTITION\n",
 		a.ext4_stride, a.ext4_stripe_width);
 	fprintf(out, "  f2fs: mkfs.f2fs -s %u PARTITION\n", a.f2fs_segs);
