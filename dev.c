@@ -171,7 +171,7 @@ static int nodes_add(struct dev_nodes *nodes, dev_t rdev, const char *name)
 		return -ENOMEM;
 	nodes->v = v;
 	v[nodes->n].rdev = rdev;
-	snprintf(v[nodes->n].name, sizeof(v->name), "%s", name);
+	snprintf(v[nodes->n].name, sizeof(v->name), "%.63s", name);
 	nodes->n++;
 	return 0;
 }

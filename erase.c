@@ -127,8 +127,8 @@ static void check_range(struct device *dev, uint64_t start, uint64_t len)
 	}
 	if (start > dev->size_byte || len > dev->size_byte - start) {
 		fprintf(stderr,
-			"%s: %s: range %" PRIu64 "-%" PRIu64 " is beyond the end of the device (%" PRIu64 " bytes)\n",
-			prog, dev->path, start, start + len, dev->size_byte);
+			"%s: %s: %" PRIu64 " bytes from %" PRIu64 " is beyond the end of the device (%" PRIu64 " bytes)\n",
+			prog, dev->path, len, start, dev->size_byte);
 		goto out_close;
 	}
 	return;
@@ -150,7 +150,7 @@ int main(int argc, char **argv)
 	const char *path;
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			usage(stdout);
