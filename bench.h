@@ -52,6 +52,8 @@ struct align_row {
 	int64_t on_ns;
 	int64_t post_ns;
 	int64_t diff_ns;		/* on - (pre + post) / 2 */
+	unsigned int npos;		/* positions sampled (7; 0: unknown) */
+	int64_t pos_diff_ns[7];		/* diff at each position */
 };
 
 /* One scatter point: the minimum time of a read at offset. */
@@ -83,6 +85,15 @@ uint64_t align_max(uint64_t dev_size, uint64_t blocksize);
  */
 int bench_align(struct device *dev, const struct bench_opts *o,
 		struct align_row **rows, size_t *nrows);
+/*
+ * The align measurement with a free choice of alignments: each of the
+ * naligns alignments (descending) is sampled at i * spacing + align,
+ * i = 0..6.  --auto uses a spacing of 3 * 2^n so that 3 * 2^n erase sizes
+ * (SDXC) show as clearly as powers of two.
+ */
+int bench_align_at(struct device *dev, const struct bench_opts *o,
+		   uint64_t spacing, const uint64_t *aligns, size_t naligns,
+		   struct align_row **rows, size_t *nrows);
 void print_align(FILE *out, const struct align_row *rows, size_t nrows);
 
 /* The scatter test; *pts has 2^order points in offset order. */

@@ -1,15 +1,125 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The simulated card (placeholder until the model lands). */
+/*
+ * The simulated card: a model of managed flash with a virtual clock.
+ *
+ * The model knows the card, not the tests that drive it.  It keeps a small
+ * state per allocation unit (AU) and a table of open AUs, and charges each
+ * operation a cost in ns by advancing its clock; dev_read() and friends
+ * read that clock around the operation.  Reads return zeros, writes store
+ * nothing: only the timing matters.
+ *
+ * Cost of one operation (all rates in 10^6 bytes/s, so 1000/rate is ns per
+ * byte), before noise:
+ *
+ *   read    = access + len / read_rate
+ *             + (pages touched - ceil(len / page)) * page_cost
+ *             + (AUs touched - 1) * au_cost
+ *   write   = access + sum over AUs touched of programmed / rate(AU)
+ *             + GC costs
+ *   discard = access + discard_cost
+ *
+ * A read that straddles a page boundary thus costs one page_cost more than
+ * one inside a page, and one that straddles an AU boundary costs au_cost on
+ * top: the align test sees a step at the page size and a larger one at the
+ * erase size.  An aligned read costs exactly access + len / read_rate.
+ *
+ * Writes.  "programmed" is the write rounded out to whole program units
+ * (the page, or fat_page in the FAT area): a write smaller than a page costs
+ * a whole page (read-modify-write).  The card keeps at most `open` AUs open,
+ * least recently used first out.  Writing an AU that is not open opens it,
+ * which may close the least recently used one by garbage collection (GC).
+ * An open AU has a write pointer (the end of its highest write).  A write
+ * starting at or beyond the pointer is in linear order; one starting below
+ * it turns the AU to random mode, and at most `open_random` AUs may be in
+ * random mode: one more closes the least recently used random-mode AU.  Order
+ * is inferred from the offsets alone.  Closing by GC costs
+ *
+ *   linear mode: (old data in the AU not rewritten since it was opened)
+ *                / write_rate + erase (when the AU held old data)
+ *   random mode: erase_size / write_rate + erase   (the whole AU is copied)
+ *
+ * An AU rewritten completely in linear order closes at once at no cost, and
+ * a single write covering a whole AU needs no open slot and no copy.  Every
+ * AU starts out full of old data (a used card); a discard marks the AUs it
+ * covers as erased, and a discard reaching the end of an AU erases that AU's
+ * tail, so a later close has less or nothing to copy.  Discards that cover
+ * neither a whole AU nor an AU's tail change nothing (the card maps whole
+ * AUs).
+ *
+ * FAT-optimised AUs (`fat` of them from index `fat_start`) are written at
+ * fat_mbps with a program unit of fat_page and never take an open slot nor
+ * need GC, as if backed by faster flash with finer mapping.
+ *
+ * Noise: each cost is multiplied by 1 + noise/100 * u with u uniform in
+ * [0, 2) from a splitmix64 sequence seeded by `seed`.  With noise=0 the
+ * costs are exactly the formulas above, rounded to the nearest ns.
+ *
+ * SPEC keys (comma-separated key=value; sizes take K/M/G suffixes and 0x):
+ *   size=8G        capacity; a multiple of erase, at least 4 AUs
+ *   erase=4M       AU size: a power of two or 3*2^n, a multiple of page
+ *   page=16K       flash page, a power of two >= 512
+ *   open=4         AUs kept open in linear order (1..1024)
+ *   open_random=2  AUs kept open in random order (1..open; default: open
+ *                  when open is given)
+ *   fat=1          FAT-optimised AUs (0 = none)
+ *   fat_start=0    index of the first FAT-optimised AU
+ *   noise=1        timing noise, percent (0..100, may be fractional)
+ *   seed=1         noise seed
+ *   read_mbps=25   read rate, 10^6 bytes/s
+ *   write_mbps=12  write rate, 10^6 bytes/s
+ *   access_us=700  access time per command, µs
+ *   page_us=160    page_cost: extra cost of each further page read, µs
+ *   au_us=150      au_cost: extra cost of a read crossing an AU, µs
+ *   erase_us=2000  erase time added when GC closes an AU with old data, µs
+ *   discard_us=100 discard_cost, µs
+ *   fat_mbps=24    write rate in FAT AUs (default: twice write_mbps)
+ *   fat_page=512   program unit in FAT AUs, a power of two <= page
+ * The defaults look like the cards in the classic README: ~740µs for a 1 KiB
+ * read, diff ~160µs at page and ~310µs at AU boundaries.
+ */
 #include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "format.h"
 #include "sim.h"
 
+#define SIM_SECTOR	512		/* every I/O aligns to this */
+#define SIM_MIN_AUS	4		/* "a few AUs" at least */
+#define SIM_MAX_AUS	(1ULL << 24)	/* bounds the per-AU state */
+#define SIM_MAX_ERASE	(1ULL << 30)	/* per-AU state is 32-bit */
+#define SIM_MAX_OPEN	1024		/* real cards have 1..30 */
+#define SIM_MIN_MBPS	0.01		/* keeps the clock from overflow */
+#define SIM_MAX_MBPS	1e6
+#define SIM_MAX_US	1e7		/* ten seconds per operation */
+
+/* One open AU. */
+struct sim_slot {
+	uint64_t au;		/* index of the AU */
+	uint64_t wp_byte;	/* write pointer: end of the highest write */
+	uint64_t old_byte;	/* old data in the AU when opened: [0, old) */
+	uint64_t kept_byte;	/* old data since rewritten in order */
+	uint64_t written_byte;	/* bytes written in linear order since */
+	uint64_t stamp;		/* last use, for least-recently-used */
+	bool used;		/* the slot holds an open AU */
+	bool random;		/* written out of order since opened */
+};
+
 struct sim_card {
-	struct device dev;
-	struct sim_params p;
-	uint64_t now_ns;
+	struct device dev;	/* must be first */
+	struct sim_params p;	/* fat_mbps resolved */
+	uint64_t now_ns;	/* virtual clock */
+	uint64_t rng;		/* splitmix64 state */
+	uint64_t nr_au;		/* AUs on the card */
+	uint32_t *data_end;	/* per AU: old data lies in [0, data_end) */
+	struct sim_slot *slot;	/* p.open_au slots */
+	unsigned int nr_open;	/* slots in use */
+	unsigned int nr_random;	/* slots in random mode */
+	uint64_t stamp;		/* LRU clock, counts writes */
 };
 
 void sim_params_default(struct sim_params *p)
@@ -21,47 +131,628 @@ void sim_params_default(struct sim_params *p)
 	p->open_au = 4;
 	p->open_random = 2;
 	p->fat_nr = 1;
+	p->fat_start = 0;
 	p->noise_pct = 1;
 	p->seed = 1;
-	p->read_mbps = 20;
-	p->write_mbps = 10;
-	p->access_us = 500;
-	p->page_us = 150;
+	p->read_mbps = 25;
+	p->write_mbps = 12;
+	p->access_us = 700;
+	p->page_us = 160;
 	p->au_us = 150;
+	p->erase_us = 2000;
+	p->discard_us = 100;
+	p->fat_mbps = 0;
+	p->fat_page_byte = 512;
+}
+
+/* ---- spec parser ---- */
+
+enum sim_key_id {
+	SK_SIZE, SK_ERASE, SK_PAGE, SK_OPEN, SK_OPEN_RANDOM, SK_FAT,
+	SK_FAT_START, SK_NOISE, SK_SEED, SK_READ_MBPS, SK_WRITE_MBPS,
+	SK_ACCESS_US, SK_PAGE_US, SK_AU_US, SK_ERASE_US, SK_DISCARD_US,
+	SK_FAT_MBPS, SK_FAT_PAGE, SK_NR
+};
+
+enum sim_kind {
+	SIM_SIZE,	/* uint64_t, K/M/G suffixes */
+	SIM_COUNT,	/* unsigned int */
+	SIM_U64,	/* uint64_t, plain number */
+	SIM_REAL,	/* double */
+};
+
+struct sim_key {
+	const char *name;	/* as written in SPEC */
+	enum sim_kind kind;	/* how to parse it */
+	size_t off;		/* where it goes in struct sim_params */
+};
+
+#define SIM_KEY(id, n, k, f) \
+	[id] = { .name = n, .kind = k, .off = offsetof(struct sim_params, f) }
+
+static const struct sim_key sim_keys[SK_NR] = {
+	SIM_KEY(SK_SIZE, "size", SIM_SIZE, size_byte),
+	SIM_KEY(SK_ERASE, "erase", SIM_SIZE, erase_byte),
+	SIM_KEY(SK_PAGE, "page", SIM_SIZE, page_byte),
+	SIM_KEY(SK_OPEN, "open", SIM_COUNT, open_au),
+	SIM_KEY(SK_OPEN_RANDOM, "open_random", SIM_COUNT, open_random),
+	SIM_KEY(SK_FAT, "fat", SIM_COUNT, fat_nr),
+	SIM_KEY(SK_FAT_START, "fat_start", SIM_COUNT, fat_start),
+	SIM_KEY(SK_NOISE, "noise", SIM_REAL, noise_pct),
+	SIM_KEY(SK_SEED, "seed", SIM_U64, seed),
+	SIM_KEY(SK_READ_MBPS, "read_mbps", SIM_REAL, read_mbps),
+	SIM_KEY(SK_WRITE_MBPS, "write_mbps", SIM_REAL, write_mbps),
+	SIM_KEY(SK_ACCESS_US, "access_us", SIM_REAL, access_us),
+	SIM_KEY(SK_PAGE_US, "page_us", SIM_REAL, page_us),
+	SIM_KEY(SK_AU_US, "au_us", SIM_REAL, au_us),
+	SIM_KEY(SK_ERASE_US, "erase_us", SIM_REAL, erase_us),
+	SIM_KEY(SK_DISCARD_US, "discard_us", SIM_REAL, discard_us),
+	SIM_KEY(SK_FAT_MBPS, "fat_mbps", SIM_REAL, fat_mbps),
+	SIM_KEY(SK_FAT_PAGE, "fat_page", SIM_SIZE, fat_page_byte),
+};
+
+/* Parse a plain unsigned number, decimal or 0x hex.  Returns 0 or -errno. */
+static int sim_parse_u64(const char *s, uint64_t *val)
+{
+	unsigned long long v;
+	char *end;
+	int base = 10;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		base = 16;
+	/* strtoull() would take leading blanks and a minus sign */
+	if (!(s[0] >= '0' && s[0] <= '9'))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, base);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (errno || *end || end == s + (base == 16 ? 2 : 0))
+		return -EINVAL;
+	*val = v;
+	return 0;
+}
+
+/* Parse a finite real number.  Returns 0 or -EINVAL. */
+static int sim_parse_real(const char *s, double *val)
+{
+	char *end;
+	double v;
+
+	if (!((s[0] >= '0' && s[0] <= '9') || s[0] == '.' || s[0] == '-' ||
+	      s[0] == '+'))
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || end == s || !isfinite(v))
+		return -EINVAL;
+	*val = v;
+	return 0;
+}
+
+/* Store one value into p.  Returns 0 or -EINVAL with a reason in err. */
+static int sim_set_key(struct sim_params *p, const struct sim_key *k,
+		       const char *val, char *err, size_t err_len)
+{
+	void *field = (char *)p + k->off;
+	uint64_t u;
+	double d;
+	int ret;
+
+	switch (k->kind) {
+	case SIM_SIZE:
+		ret = parse_size(val, &u);
+		if (ret) {
+			snprintf(err, err_len, "%s=%s: %s", k->name, val,
+				 ret == -ERANGE ? "too large" : "not a size");
+			return -EINVAL;
+		}
+		*(uint64_t *)field = u;
+		return 0;
+	case SIM_COUNT:
+	case SIM_U64:
+		ret = sim_parse_u64(val, &u);
+		if (!ret && k->kind == SIM_COUNT && u > UINT32_MAX)
+			ret = -ERANGE;
+		if (ret) {
+			snprintf(err, err_len, "%s=%s: %s", k->name, val,
+				 ret == -ERANGE ? "too large" :
+				 "not a whole number");
+			return -EINVAL;
+		}
+		if (k->kind == SIM_COUNT)
+			*(unsigned int *)field = (unsigned int)u;
+		else
+			*(uint64_t *)field = u;
+		return 0;
+	case SIM_REAL:
+		if (sim_parse_real(val, &d)) {
+			snprintf(err, err_len, "%s=%s: not a number", k->name,
+				 val);
+			return -EINVAL;
+		}
+		*(double *)field = d;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* Is v a power of two? */
+static bool sim_pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+/*
+ * Write "key=value" for key id into buf: the value as given in SPEC when
+ * raw has it, else the number in p.  Returns buf.
+ */
+static const char *sim_kv(char *buf, size_t len, const struct sim_params *p,
+			  const char *const *raw, enum sim_key_id id)
+{
+	const struct sim_key *k = &sim_keys[id];
+	const void *field = (const char *)p + k->off;
+	unsigned int i;
+	uint64_t v;
+
+	if (raw && raw[id]) {
+		snprintf(buf, len, "%s=%s", k->name, raw[id]);
+		return buf;
+	}
+	switch (k->kind) {
+	case SIM_SIZE:
+		v = *(const uint64_t *)field;
+		for (i = 0; i < 3 && v && !(v % 1024); i++)
+			v /= 1024;
+		snprintf(buf, len, "%s=%" PRIu64 "%s", k->name, v,
+			 (const char *const[]){ "", "K", "M", "G" }[i]);
+		break;
+	case SIM_U64:
+		snprintf(buf, len, "%s=%" PRIu64, k->name,
+			 *(const uint64_t *)field);
+		break;
+	case SIM_COUNT:
+		snprintf(buf, len, "%s=%u", k->name,
+			 *(const unsigned int *)field);
+		break;
+	case SIM_REAL:
+		snprintf(buf, len, "%s=%g", k->name, *(const double *)field);
+		break;
+	}
+	return buf;
+}
+
+/* Is a real parameter within [lo, hi]? */
+static bool sim_in(double v, double lo, double hi)
+{
+	return isfinite(v) && v >= lo && v <= hi;
+}
+
+/*
+ * Check a whole parameter set.  Returns 0 or -EINVAL with a one-line reason
+ * naming the key and value in err; raw (may be NULL) holds values as given.
+ */
+static int sim_check(const struct sim_params *p, const char *const *raw,
+		     char *err, size_t err_len)
+{
+	static const enum sim_key_id time_id[] = {
+		SK_ACCESS_US, SK_PAGE_US, SK_AU_US, SK_ERASE_US, SK_DISCARD_US,
+	};
+	const double time_us[] = {
+		p->access_us, p->page_us, p->au_us, p->erase_us, p->discard_us,
+	};
+	char a[96], b[96];
+	const char *why = NULL;
+	enum sim_key_id id, other = SK_NR;
+	uint64_t e = p->erase_byte, nr_au = 0;
+	size_t i;
+
+#define SIM_BAD(key, reason) do { id = (key); why = (reason); goto out_bad; } \
+	while (0)
+#define SIM_BAD2(key, reason, key2) do { other = (key2); \
+	SIM_BAD(key, reason); } while (0)
+
+	if (!p->page_byte)
+		SIM_BAD(SK_PAGE, "must not be zero");
+	if (!sim_pow2(p->page_byte) || p->page_byte < SIM_SECTOR)
+		SIM_BAD(SK_PAGE, "not a power of two of at least 512");
+	if (!e)
+		SIM_BAD(SK_ERASE, "must not be zero");
+	if (!sim_pow2(e) && !(e % 3 == 0 && sim_pow2(e / 3)))
+		SIM_BAD(SK_ERASE, "not a power of two nor 3*2^n");
+	if (e > SIM_MAX_ERASE)
+		SIM_BAD(SK_ERASE, "larger than 1GiB");
+	if (e % p->page_byte)
+		SIM_BAD2(SK_ERASE, "not a multiple of", SK_PAGE);
+	if (!sim_pow2(p->fat_page_byte) || p->fat_page_byte < SIM_SECTOR)
+		SIM_BAD(SK_FAT_PAGE, "not a power of two of at least 512");
+	if (p->fat_page_byte > p->page_byte)
+		SIM_BAD2(SK_FAT_PAGE, "larger than", SK_PAGE);
+	if (!p->size_byte)
+		SIM_BAD(SK_SIZE, "must not be zero");
+	if (p->size_byte % e)
+		SIM_BAD2(SK_SIZE, "not a multiple of", SK_ERASE);
+	nr_au = p->size_byte / e;
+	if (nr_au < SIM_MIN_AUS)
+		SIM_BAD2(SK_SIZE, "smaller than 4 AUs of", SK_ERASE);
+	if (nr_au > SIM_MAX_AUS)
+		SIM_BAD2(SK_SIZE, "more than 2^24 AUs of", SK_ERASE);
+	if (!p->open_au)
+		SIM_BAD(SK_OPEN, "must be at least 1");
+	if (p->open_au > SIM_MAX_OPEN)
+		SIM_BAD(SK_OPEN, "more than 1024");
+	if (!p->open_random)
+		SIM_BAD(SK_OPEN_RANDOM, "must be at least 1");
+	if (p->open_random > p->open_au)
+		SIM_BAD2(SK_OPEN_RANDOM, "more than", SK_OPEN);
+	if ((uint64_t)p->fat_start + p->fat_nr > nr_au)
+		SIM_BAD2(SK_FAT, "FAT area beyond the card with", SK_FAT_START);
+	if (!sim_in(p->noise_pct, 0, 100))
+		SIM_BAD(SK_NOISE, "not a percentage from 0 to 100");
+	if (!sim_in(p->read_mbps, SIM_MIN_MBPS, SIM_MAX_MBPS))
+		SIM_BAD(SK_READ_MBPS, "not a rate from 0.01 to 1e6");
+	if (!sim_in(p->write_mbps, SIM_MIN_MBPS, SIM_MAX_MBPS))
+		SIM_BAD(SK_WRITE_MBPS, "not a rate from 0.01 to 1e6");
+	/* 0 stands for the default, but only when not written in SPEC */
+	if ((p->fat_mbps || (raw && raw[SK_FAT_MBPS])) &&
+	    !sim_in(p->fat_mbps, SIM_MIN_MBPS, SIM_MAX_MBPS))
+		SIM_BAD(SK_FAT_MBPS, "not a rate from 0.01 to 1e6");
+	for (i = 0; i < sizeof(time_id) / sizeof(time_id[0]); i++)
+		if (!sim_in(time_us[i], 0, SIM_MAX_US))
+			SIM_BAD(time_id[i], "not a time from 0 to 1e7 µs");
+	return 0;
+
+out_bad:
+	sim_kv(a, sizeof(a), p, raw, id);
+	if (other != SK_NR)
+		snprintf(err, err_len, "%s: %s %s", a, why,
+			 sim_kv(b, sizeof(b), p, raw, other));
+	else
+		snprintf(err, err_len, "%s: %s", a, why);
+	return -EINVAL;
+#undef SIM_BAD2
+#undef SIM_BAD
 }
 
 int sim_parse_spec(struct sim_params *p, const char *spec, char *err,
 		   size_t err_len)
 {
-	(void)p;
-	(void)spec;
-	(void)err;
-	(void)err_len;
+	const char *raw[SK_NR] = { NULL };
+	struct sim_params q = *p;
+	char *copy, *item, *next;
+	int ret = 0;
+	size_t i;
+
+	if (err_len)
+		err[0] = '\0';
+	copy = strdup(spec ? spec : "");
+	if (!copy) {
+		snprintf(err, err_len, "out of memory");
+		return -ENOMEM;
+	}
+	for (item = copy; item; item = next) {
+		char *eq;
+
+		next = strchr(item, ',');
+		if (next)
+			*next++ = '\0';
+		if (!*item) {
+			/* an empty spec means the typical card */
+			if (item == copy && !next)
+				break;
+			snprintf(err, err_len, "empty item in '%s'", spec);
+			goto out_inval;
+		}
+		eq = strchr(item, '=');
+		if (!eq) {
+			snprintf(err, err_len, "%s: missing '=value'", item);
+			goto out_inval;
+		}
+		*eq = '\0';
+		for (i = 0; i < SK_NR; i++)
+			if (!strcmp(item, sim_keys[i].name))
+				break;
+		if (i == SK_NR) {
+			snprintf(err, err_len, "unknown key '%s' (value '%s')",
+				 item, eq + 1);
+			goto out_inval;
+		}
+		if (!eq[1]) {
+			snprintf(err, err_len, "%s=: empty value", item);
+			goto out_inval;
+		}
+		ret = sim_set_key(&q, &sim_keys[i], eq + 1, err, err_len);
+		if (ret)
+			goto out_free_copy;
+		raw[i] = eq + 1;
+	}
+	/* a card told how many AUs it keeps open keeps as many in random */
+	if (raw[SK_OPEN] && !raw[SK_OPEN_RANDOM])
+		q.open_random = q.open_au;
+	ret = sim_check(&q, raw, err, err_len);
+	if (!ret)
+		*p = q;
+	goto out_free_copy;
+
+out_inval:
+	ret = -EINVAL;
+out_free_copy:
+	free(copy);
+	return ret;
+}
+
+/* ---- the model ---- */
+
+/* The next number of the card's splitmix64 sequence. */
+static uint64_t sim_rand(struct sim_card *c)
+{
+	uint64_t z = (c->rng += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* Advance the clock by cost_ns, with noise. */
+static void sim_charge(struct sim_card *c, double cost_ns)
+{
+	/* 53 random bits scaled to [0, 2) */
+	double u = (double)(sim_rand(c) >> 11) * 0x1p-52;
+
+	cost_ns *= 1.0 + c->p.noise_pct / 100.0 * u;
+	c->now_ns += (uint64_t)llround(cost_ns);
+}
+
+/* ns to move len bytes at rate_mbps (10^6 bytes/s). */
+static double sim_xfer_ns(uint64_t len, double rate_mbps)
+{
+	return (double)len * 1000.0 / rate_mbps;
+}
+
+/* Returns -EINVAL (recorded) unless [off, off+len) is a valid I/O. */
+static int sim_check_io(struct sim_card *c, const char *op, off_t off,
+			uint64_t len)
+{
+	uint64_t size = c->dev.size_byte;
+
+	if (off < 0 || !len || off % SIM_SECTOR || len % SIM_SECTOR ||
+	    (uint64_t)off > size || len > size - (uint64_t)off)
+		return dev_fail(&c->dev, op, off, len, EINVAL);
 	return 0;
 }
 
-static int sim_io(struct device *dev, void *buf, size_t len, off_t off)
+static int sim_read(struct device *dev, void *buf, size_t len, off_t off)
 {
 	struct sim_card *c = (struct sim_card *)dev;
+	const struct sim_params *p = &c->p;
+	uint64_t first = (uint64_t)off, last, pages, aus;
+	double t;
+	int ret;
 
-	(void)buf;
-	(void)off;
-	c->now_ns += (uint64_t)(c->p.access_us * 1000 +
-				len * 1000.0 / c->p.read_mbps);
+	ret = sim_check_io(c, "read", off, len);
+	if (ret)
+		return ret;
+	if (!buf)
+		return dev_fail(dev, "read", off, len, EFAULT);
+	memset(buf, 0, len);
+	last = first + len - 1;
+	pages = last / p->page_byte - first / p->page_byte + 1;
+	aus = last / p->erase_byte - first / p->erase_byte + 1;
+	t = p->access_us * 1000.0 + sim_xfer_ns(len, p->read_mbps);
+	/* a page read costs nothing extra until the read needs more pages */
+	t += (double)(pages - (len + p->page_byte - 1) / p->page_byte) *
+	     p->page_us * 1000.0;
+	t += (double)(aus - 1) * p->au_us * 1000.0;
+	sim_charge(c, t);
 	return 0;
+}
+
+/* The open slot of AU au, or NULL. */
+static struct sim_slot *sim_find(struct sim_card *c, uint64_t au)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->p.open_au; i++)
+		if (c->slot[i].used && c->slot[i].au == au)
+			return &c->slot[i];
+	return NULL;
+}
+
+/* Forget an open AU without cost. */
+static void sim_release(struct sim_card *c, struct sim_slot *s)
+{
+	if (s->random)
+		c->nr_random--;
+	c->nr_open--;
+	memset(s, 0, sizeof(*s));
+}
+
+/* Close an open AU by garbage collection.  Returns the cost in ns. */
+static double sim_gc(struct sim_card *c, struct sim_slot *s)
+{
+	const struct sim_params *p = &c->p;
+	uint64_t copy;
+	bool old;
+
+	if (s->random) {
+		/* pages written out of order: the whole AU is rewritten */
+		copy = p->erase_byte;
+		old = true;
+	} else {
+		copy = s->old_byte > s->kept_byte ?
+		       s->old_byte - s->kept_byte : 0;
+		old = s->old_byte > 0;
+	}
+	sim_release(c, s);
+	return sim_xfer_ns(copy, p->write_mbps) +
+	       (old ? p->erase_us * 1000.0 : 0);
+}
+
+/*
+ * The least recently used open slot (random-mode ones only when
+ * random_only), other than skip; NULL if none.
+ */
+static struct sim_slot *sim_lru(struct sim_card *c, bool random_only,
+				const struct sim_slot *skip)
+{
+	struct sim_slot *best = NULL;
+	unsigned int i;
+
+	for (i = 0; i < c->p.open_au; i++) {
+		struct sim_slot *s = &c->slot[i];
+
+		if (s == skip || !s->used || (random_only && !s->random))
+			continue;
+		if (!best || s->stamp < best->stamp)
+			best = s;
+	}
+	return best;
+}
+
+/* Open AU au, closing the LRU AU if all slots are taken.  Cost in *t. */
+static struct sim_slot *sim_open_au(struct sim_card *c, uint64_t au,
+				    double *t)
+{
+	struct sim_slot *s;
+
+	if (c->nr_open == c->p.open_au) {
+		s = sim_lru(c, false, NULL);
+		*t += sim_gc(c, s);
+	} else {
+		unsigned int i;
+
+		for (i = 0; i < c->p.open_au; i++)
+			if (!c->slot[i].used)
+				break;
+		s = &c->slot[i];
+	}
+	s->used = true;
+	s->au = au;
+	s->old_byte = c->data_end[au];
+	c->nr_open++;
+	return s;
+}
+
+/* Is AU au in the FAT-optimised area? */
+static bool sim_is_fat(const struct sim_card *c, uint64_t au)
+{
+	return au >= c->p.fat_start && au < (uint64_t)c->p.fat_start +
+					    c->p.fat_nr;
+}
+
+/*
+ * Write [a, b) relative to the start of AU au.  Returns the cost in ns
+ * (without the access time).
+ */
+static double sim_write_au(struct sim_card *c, uint64_t au, uint64_t a,
+			   uint64_t b)
+{
+	const struct sim_params *p = &c->p;
+	bool fat = sim_is_fat(c, au);
+	uint64_t unit = fat ? p->fat_page_byte : p->page_byte;
+	struct sim_slot *s;
+	uint64_t kept;
+	double t;
+
+	/* partial program units are read, merged and programmed whole */
+	t = sim_xfer_ns((b + unit - 1) / unit * unit - a / unit * unit,
+			fat ? p->fat_mbps : p->write_mbps);
+	if (fat)
+		goto out_data;
+	s = sim_find(c, au);
+	if (a == 0 && b == p->erase_byte) {
+		/* a fresh block written whole replaces the AU: no copy */
+		if (s)
+			sim_release(c, s);
+		goto out_data;
+	}
+	if (!s)
+		s = sim_open_au(c, au, &t);
+	s->stamp = ++c->stamp;
+	if (!s->random && a < s->wp_byte) {
+		if (c->nr_random == p->open_random)
+			t += sim_gc(c, sim_lru(c, true, s));
+		s->random = true;
+		c->nr_random++;
+	}
+	if (b > s->wp_byte)
+		s->wp_byte = b;
+	if (!s->random) {
+		kept = b < s->old_byte ? b : s->old_byte;
+		s->kept_byte += kept > a ? kept - a : 0;
+		s->written_byte += b - a;
+		/* rewritten completely in order: nothing left to copy */
+		if (s->written_byte == p->erase_byte)
+			sim_release(c, s);
+	}
+out_data:
+	if (b > c->data_end[au])
+		c->data_end[au] = (uint32_t)b;
+	return t;
 }
 
 static int sim_write(struct device *dev, const void *buf, size_t len,
 		     off_t off)
 {
-	return sim_io(dev, (void *)buf, len, off);
+	struct sim_card *c = (struct sim_card *)dev;
+	uint64_t pos = (uint64_t)off, end, e = c->p.erase_byte;
+	double t = c->p.access_us * 1000.0;
+	int ret;
+
+	ret = sim_check_io(c, "write", off, len);
+	if (ret)
+		return ret;
+	if (!buf)
+		return dev_fail(dev, "write", off, len, EFAULT);
+	end = pos + len;
+	while (pos < end) {
+		uint64_t au = pos / e, au_end = (au + 1) * e;
+		uint64_t seg_end = end < au_end ? end : au_end;
+
+		t += sim_write_au(c, au, pos - au * e, seg_end - au * e);
+		pos = seg_end;
+	}
+	sim_charge(c, t);
+	return 0;
+}
+
+/* Erase [a, erase_byte) of AU au when it reaches the AU's end. */
+static void sim_discard_au(struct sim_card *c, uint64_t au, uint64_t a,
+			   uint64_t b)
+{
+	struct sim_slot *s;
+
+	if (b != c->p.erase_byte)
+		return;	/* the card maps whole AUs: nothing to drop */
+	if (a < c->data_end[au])
+		c->data_end[au] = (uint32_t)a;
+	s = sim_find(c, au);
+	if (!s)
+		return;
+	if (a == 0)
+		sim_release(c, s);
+	else if (a < s->old_byte)
+		s->old_byte = a;
 }
 
 static int sim_discard(struct device *dev, off_t off, uint64_t len)
 {
-	(void)dev;
-	(void)off;
-	(void)len;
+	struct sim_card *c = (struct sim_card *)dev;
+	uint64_t pos = (uint64_t)off, end, e = c->p.erase_byte;
+	int ret;
+
+	ret = sim_check_io(c, "discard", off, len);
+	if (ret)
+		return ret;
+	end = pos + len;
+	while (pos < end) {
+		uint64_t au = pos / e, au_end = (au + 1) * e;
+		uint64_t seg_end = end < au_end ? end : au_end;
+
+		sim_discard_au(c, au, pos - au * e, seg_end - au * e);
+		pos = seg_end;
+	}
+	sim_charge(c, (c->p.access_us + c->p.discard_us) * 1000.0);
 	return 0;
 }
 
@@ -72,11 +763,15 @@ static uint64_t sim_now(struct device *dev)
 
 static void sim_destroy(struct device *dev)
 {
-	free(dev);
+	struct sim_card *c = (struct sim_card *)dev;
+
+	free(c->slot);
+	free(c->data_end);
+	free(c);
 }
 
 static const struct dev_ops sim_ops = {
-	.read = sim_io,
+	.read = sim_read,
 	.write = sim_write,
 	.discard = sim_discard,
 	.now_ns = sim_now,
@@ -85,15 +780,40 @@ static const struct dev_ops sim_ops = {
 
 int sim_open(struct device **devp, const struct sim_params *p)
 {
-	struct sim_card *c = calloc(1, sizeof(*c));
+	struct sim_card *c;
+	char why[160];
+	uint64_t i;
 
+	*devp = NULL;
+	if (sim_check(p, NULL, why, sizeof(why)))
+		return -EINVAL;
+	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
 	c->p = *p;
+	if (!c->p.fat_mbps)
+		c->p.fat_mbps = 2 * c->p.write_mbps;
+	c->nr_au = p->size_byte / p->erase_byte;
+	c->rng = p->seed;
+	c->data_end = malloc(c->nr_au * sizeof(*c->data_end));
+	if (!c->data_end)
+		goto out_free_card;
+	/* a used card: every AU holds old data */
+	for (i = 0; i < c->nr_au; i++)
+		c->data_end[i] = (uint32_t)p->erase_byte;
+	c->slot = calloc(p->open_au, sizeof(*c->slot));
+	if (!c->slot)
+		goto out_free_data;
 	c->dev.ops = &sim_ops;
 	c->dev.path = "simulated card";
 	c->dev.size_byte = p->size_byte;
-	c->dev.logical_block_size = 512;
+	c->dev.logical_block_size = SIM_SECTOR;
 	*devp = &c->dev;
 	return 0;
+
+out_free_data:
+	free(c->data_end);
+out_free_card:
+	free(c);
+	return -ENOMEM;
 }

@@ -28,6 +28,11 @@ struct sim_params {
 	double access_us;	/* access time per command, microseconds */
 	double page_us;		/* extra cost of reading one more page */
 	double au_us;		/* extra cost of a read crossing an AU */
+	double erase_us;	/* erase time added when GC closes an AU */
+	double discard_us;	/* cost of a discard on top of access_us */
+	double fat_mbps;	/* write rate in FAT AUs, 10^6 bytes/s;
+				 * 0 = twice write_mbps */
+	uint64_t fat_page_byte;	/* program unit in FAT AUs */
 };
 
 /* Fill p with the typical card of SPEC section 4. */

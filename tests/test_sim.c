@@ -1,7 +1,830 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The simulated card: its spec parser, its exact costs with noise=0, its
+ * noise, and the signatures the tests rely on (page and AU steps on reads,
+ * open-AU collapse in linear and random order, FAT area, discard).
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
 #include "util.h"
+
+#define KiB (1024ULL)
+#define MiB (1024ULL * KiB)
+#define GiB (1024ULL * MiB)
+
+/* Parameters the exact-cost tests plant, written out once for reading. */
+#define T_ACCESS_NS	700000ULL	/* access_us=700 */
+#define T_READ_NS_B	40		/* read_mbps=25: 40 ns per byte */
+#define T_PAGE_NS	160000ULL	/* page_us=160 */
+#define T_AU_NS		150000ULL	/* au_us=150 */
+#define T_ERASE_NS	2000000ULL	/* erase_us=2000 */
+#define T_DISCARD_NS	100000ULL	/* discard_us=100 */
+#define T_SPEC "noise=0,access_us=700,read_mbps=25,page_us=160,au_us=150," \
+	"write_mbps=16,erase_us=2000,discard_us=100,fat_mbps=32,fat_page=512"
+
+/* ns to write len bytes at write_mbps=16 (62.5 ns per byte). */
+static uint64_t t_wr_ns(uint64_t len)
+{
+	return len * 125 / 2;
+}
+
+/* ns to write len bytes at fat_mbps=32 (31.25 ns per byte). */
+static uint64_t t_fat_ns(uint64_t len)
+{
+	return len * 125 / 4;
+}
+
+/* Read len bytes at off; the read must succeed.  Returns its time. */
+static uint64_t rd(struct device *dev, uint64_t off, size_t len)
+{
+	unsigned char *buf = dev_alloc_buf(len);
+	uint64_t t = 0;
+	size_t i;
+
+	ck_assert_ptr_nonnull(buf);
+	memset(buf, 0xa5, len);
+	ck_assert_int_eq(dev_read(dev, buf, len, (off_t)off, &t), 0);
+	for (i = 0; i < len; i += 4096)
+		ck_assert_uint_eq(buf[i], 0);
+	ck_assert_uint_eq(buf[len - 1], 0);
+	dev_free_buf(buf);
+	return t;
+}
+
+/* Write len bytes at off; the write must succeed.  Returns its time. */
+static uint64_t wr(struct device *dev, uint64_t off, size_t len)
+{
+	static unsigned char *buf;
+	static size_t buf_len;
+	uint64_t t = 0;
+
+	if (len > buf_len) {
+		dev_free_buf(buf);
+		buf = dev_alloc_buf(len);
+		ck_assert_ptr_nonnull(buf);
+		memset(buf, 0x5a, len);
+		buf_len = len;
+	}
+	ck_assert_int_eq(dev_write(dev, buf, len, (off_t)off, &t), 0);
+	return t;
+}
+
+/* Discard len bytes at off; must succeed.  Returns its time. */
+static uint64_t dc(struct device *dev, uint64_t off, uint64_t len)
+{
+	uint64_t t = 0;
+
+	ck_assert_int_eq(dev_discard(dev, (off_t)off, len, &t), 0);
+	return t;
+}
+
+/* ---- spec parser ---- */
+
+START_TEST(test_defaults)
+{
+	struct sim_params p, q;
+	char err[256];
+
+	sim_params_default(&p);
+	ck_assert_uint_eq(p.size_byte, 8 * GiB);
+	ck_assert_uint_eq(p.erase_byte, 4 * MiB);
+	ck_assert_uint_eq(p.page_byte, 16 * KiB);
+	ck_assert_uint_eq(p.open_au, 4);
+	ck_assert_uint_eq(p.open_random, 2);
+	ck_assert_uint_eq(p.fat_nr, 1);
+	ck_assert_uint_eq(p.fat_start, 0);
+	ck_assert_double_eq(p.noise_pct, 1);
+	ck_assert_uint_eq(p.seed, 1);
+	/* rates and access time like the classic README's card */
+	ck_assert(p.access_us >= 400 && p.access_us <= 700);
+	ck_assert(p.read_mbps >= 20 && p.read_mbps <= 40);
+	ck_assert(p.write_mbps >= 10 && p.write_mbps <= 20);
+
+	/* an empty spec is the typical card */
+	q = p;
+	ck_assert_int_eq(sim_parse_spec(&q, "", err, sizeof(err)), 0);
+	ck_assert_mem_eq(&p, &q, sizeof(p));
+	ck_assert_int_eq(sim_parse_spec(&q, NULL, err, sizeof(err)), 0);
+	ck_assert_mem_eq(&p, &q, sizeof(p));
+}
+END_TEST
+
+enum t_kind { T_U64, T_UINT, T_DBL };
+
+static const struct {
+	const char *spec;
+	size_t off;		/* field in struct sim_params */
+	enum t_kind kind;
+	double want;
+} parse_ok[] = {
+#define F(f) offsetof(struct sim_params, f)
+	{ "size=16G", F(size_byte), T_U64, 16.0 * GiB },
+	{ "size=64GiB,erase=64M", F(size_byte), T_U64, 64.0 * GiB },
+	{ "size=64G,erase=64M", F(erase_byte), T_U64, 64.0 * MiB },
+	{ "erase=12M,size=12G", F(erase_byte), T_U64, 12.0 * MiB },
+	{ "erase=24MiB,size=48G", F(erase_byte), T_U64, 24.0 * MiB },
+	{ "erase=0x400000", F(erase_byte), T_U64, 4.0 * MiB },
+	{ "erase=128K,page=8K", F(erase_byte), T_U64, 128.0 * KiB },
+	{ "erase=128K,page=8K", F(page_byte), T_U64, 8.0 * KiB },
+	{ "page=32k", F(page_byte), T_U64, 32.0 * KiB },
+	{ "page=4096", F(page_byte), T_U64, 4096 },
+	{ "open=7", F(open_au), T_UINT, 7 },
+	{ "open_random=1", F(open_random), T_UINT, 1 },
+	{ "fat=3", F(fat_nr), T_UINT, 3 },
+	{ "fat=0", F(fat_nr), T_UINT, 0 },
+	{ "fat_start=5", F(fat_start), T_UINT, 5 },
+	{ "noise=2.5", F(noise_pct), T_DBL, 2.5 },
+	{ "noise=0", F(noise_pct), T_DBL, 0 },
+	{ "seed=0x2a", F(seed), T_U64, 42 },
+	{ "seed=0", F(seed), T_U64, 0 },
+	{ "read_mbps=30", F(read_mbps), T_DBL, 30 },
+	{ "write_mbps=15.5", F(write_mbps), T_DBL, 15.5 },
+	{ "access_us=450", F(access_us), T_DBL, 450 },
+	{ "access_us=0", F(access_us), T_DBL, 0 },
+	{ "page_us=80", F(page_us), T_DBL, 80 },
+	{ "au_us=200", F(au_us), T_DBL, 200 },
+	{ "erase_us=1500", F(erase_us), T_DBL, 1500 },
+	{ "discard_us=50", F(discard_us), T_DBL, 50 },
+	{ "fat_mbps=40", F(fat_mbps), T_DBL, 40 },
+	{ "fat_page=4K", F(fat_page_byte), T_U64, 4096 },
+	{ "open=6,noise=0.5,seed=9", F(seed), T_U64, 9 },
+#undef F
+};
+
+START_TEST(test_parse_ok)
+{
+	struct sim_params p;
+	const void *field;
+	char err[256] = "";
+	double got = -1;
+
+	sim_params_default(&p);
+	ck_assert_msg(!sim_parse_spec(&p, parse_ok[_i].spec, err, sizeof(err)),
+		      "'%s' rejected: %s", parse_ok[_i].spec, err);
+	field = (const char *)&p + parse_ok[_i].off;
+	switch (parse_ok[_i].kind) {
+	case T_U64:
+		got = (double)*(const uint64_t *)field;
+		break;
+	case T_UINT:
+		got = *(const unsigned int *)field;
+		break;
+	case T_DBL:
+		got = *(const double *)field;
+		break;
+	}
+	ck_assert_msg(got == parse_ok[_i].want, "'%s': got %g, want %g",
+		      parse_ok[_i].spec, got, parse_ok[_i].want);
+}
+END_TEST
+
+START_TEST(test_parse_open_random)
+{
+	static const struct {
+		const char *spec;
+		unsigned int open, open_random;
+	} t[] = {
+		{ "open=6", 6, 6 },
+		{ "open=1", 1, 1 },
+		{ "open=6,open_random=3", 6, 3 },
+		{ "open_random=3,open=6", 6, 3 },
+		{ "open_random=1", 4, 1 },
+		{ "seed=3", 4, 2 },
+	};
+	struct sim_params p;
+	char err[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		sim_params_default(&p);
+		ck_assert_msg(!sim_parse_spec(&p, t[i].spec, err, sizeof(err)),
+			      "'%s': %s", t[i].spec, err);
+		ck_assert_uint_eq(p.open_au, t[i].open);
+		ck_assert_uint_eq(p.open_random, t[i].open_random);
+	}
+}
+END_TEST
+
+static const struct {
+	const char *spec;
+	const char *key;	/* the message must name it */
+	const char *val;	/* ... and this value */
+} parse_bad[] = {
+	{ "foo=1", "foo", "1" },
+	{ "size", "size", NULL },
+	{ "size=", "size", NULL },
+	{ "size=abc", "size", "abc" },
+	{ "size=0", "size", "0" },
+	{ "size=99999999999G", "size", "99999999999G" },
+	{ "size=8M", "size", "8M" },
+	{ "size=8G,erase=3M", "size", "8G" },
+	{ "erase=12M", "size", "8G" },
+	{ "size=12M,erase=4M", "size", "12M" },
+	{ "erase=0", "erase", "0" },
+	{ "erase=5M", "erase", "5M" },
+	{ "erase=20M", "erase", "20M" },
+	{ "erase=4M,page=8M", "erase", "4M" },
+	{ "erase=96K,page=64K", "erase", "96K" },
+	{ "page=0", "page", "0" },
+	{ "page=1000", "page", "1000" },
+	{ "page=256", "page", "256" },
+	{ "page=16Q", "page", "16Q" },
+	{ "open=0", "open", "0" },
+	{ "open=x", "open", "x" },
+	{ "open=-1", "open", "-1" },
+	{ "open=99999999999", "open", "99999999999" },
+	{ "open_random=0", "open_random", "0" },
+	{ "open_random=5", "open_random", "5" },
+	{ "open=2,open_random=3", "open_random", "3" },
+	{ "fat=3000", "fat", "3000" },
+	{ "fat_start=2048", "fat_start", "2048" },
+	{ "noise=-1", "noise", "-1" },
+	{ "noise=101", "noise", "101" },
+	{ "noise=1%", "noise", "1%" },
+	{ "noise=nan", "noise", "nan" },
+	{ "seed=-1", "seed", "-1" },
+	{ "seed=1.5", "seed", "1.5" },
+	{ "read_mbps=0", "read_mbps", "0" },
+	{ "write_mbps=-3", "write_mbps", "-3" },
+	{ "access_us=inf", "access_us", "inf" },
+	{ "page_us=-5", "page_us", "-5" },
+	{ "fat_mbps=0", "fat_mbps", "0" },
+	{ "fat_page=32K", "fat_page", "32K" },
+	{ "fat_page=768", "fat_page", "768" },
+	{ "open=4,,seed=1", "empty", NULL },
+	{ "open=4,", "empty", NULL },
+};
+
+START_TEST(test_parse_bad)
+{
+	struct sim_params p, before;
+	char err[256];
+	int ret;
+
+	sim_params_default(&p);
+	before = p;
+	memset(err, 0, sizeof(err));
+	ret = sim_parse_spec(&p, parse_bad[_i].spec, err, sizeof(err));
+	ck_assert_msg(ret == -EINVAL, "'%s' accepted", parse_bad[_i].spec);
+	ck_assert_msg(strstr(err, parse_bad[_i].key),
+		      "'%s': message '%s' does not name '%s'",
+		      parse_bad[_i].spec, err, parse_bad[_i].key);
+	if (parse_bad[_i].val)
+		ck_assert_msg(strstr(err, parse_bad[_i].val),
+			      "'%s': message '%s' does not name value '%s'",
+			      parse_bad[_i].spec, err, parse_bad[_i].val);
+	ck_assert_ptr_null(strchr(err, '\n'));
+	/* a rejected spec changes nothing */
+	ck_assert_mem_eq(&p, &before, sizeof(p));
+}
+END_TEST
+
+START_TEST(test_open_rejects_bad_params)
+{
+	struct sim_params p;
+	struct device *dev = (struct device *)&p;
+
+	sim_params_default(&p);
+	p.erase_byte = 5 * MiB;
+	ck_assert_int_eq(sim_open(&dev, &p), -EINVAL);
+	ck_assert_ptr_null(dev);
+	sim_params_default(&p);
+	p.open_random = 5;
+	ck_assert_int_eq(sim_open(&dev, &p), -EINVAL);
+}
+END_TEST
+
+/* ---- exact read costs ---- */
+
+static const struct {
+	const char *geometry;	/* added to T_SPEC */
+	uint64_t off, len;
+	unsigned int extra_pages;	/* pages beyond ceil(len / page) */
+	unsigned int au_crossings;	/* AUs touched - 1 */
+} read_cost[] = {
+	/* page 16K, erase 4M */
+	{ "", 16 * MiB, 16 * KiB, 0, 0 },		/* aligned */
+	{ "", 16 * MiB + KiB, KiB, 0, 0 },		/* inside a page */
+	{ "", 17 * MiB - 512, KiB, 1, 0 },		/* straddles a page */
+	{ "", 16 * KiB - 512, KiB, 1, 0 },
+	{ "", 9 * MiB - 8 * KiB, 16 * KiB, 1, 0 },	/* 16K unaligned */
+	{ "", 32 * MiB + 16 * KiB, 32 * KiB, 0, 0 },	/* 2 whole pages */
+	{ "", 4 * MiB - 512, KiB, 1, 1 },		/* straddles an AU */
+	{ "", 12 * MiB - 16 * KiB, 32 * KiB, 0, 1 },	/* AU, whole pages */
+	{ "", 2 * MiB, 12 * MiB, 0, 3 },		/* multi-AU */
+	{ "", 0, 4 * MiB, 0, 0 },			/* one whole AU */
+	{ "", 8 * GiB - 512, 512, 0, 0 },		/* last sector */
+	/* SDXC-style 12M AUs with 8K pages: steps at 12M, not at 8M */
+	{ ",erase=12M,page=8K,size=96M", 8 * MiB - 512, KiB, 1, 0 },
+	{ ",erase=12M,page=8K,size=96M", 12 * MiB - 512, KiB, 1, 1 },
+	{ ",erase=12M,page=8K,size=96M", 24 * MiB - 4 * KiB, 8 * KiB, 1, 1 },
+	/* small AUs on a large card */
+	{ ",size=64G,erase=128K,page=8K", 64 * GiB - 128 * KiB - 512, KiB,
+	  1, 1 },
+	{ ",size=64G,erase=128K,page=8K", 0, 1 * MiB, 0, 7 },
+};
+
+START_TEST(test_read_cost)
+{
+	char spec[256];
+	struct device *dev;
+	uint64_t want, got;
+
+	snprintf(spec, sizeof(spec), "%s%s", T_SPEC, read_cost[_i].geometry);
+	dev = sim_card(spec);
+	want = T_ACCESS_NS + read_cost[_i].len * T_READ_NS_B +
+	       read_cost[_i].extra_pages * T_PAGE_NS +
+	       read_cost[_i].au_crossings * T_AU_NS;
+	got = rd(dev, read_cost[_i].off, read_cost[_i].len);
+	ck_assert_msg(got == want, "read %llu@%llu on '%s': %llu ns, want %llu",
+		      (unsigned long long)read_cost[_i].len,
+		      (unsigned long long)read_cost[_i].off, spec,
+		      (unsigned long long)got, (unsigned long long)want);
+	/* reads change no state: the same read costs the same again */
+	ck_assert_uint_eq(rd(dev, read_cost[_i].off, read_cost[_i].len), want);
+	dev_close(dev);
+}
+END_TEST
+
+/* A fractional rate is rounded to the nearest ns, not truncated. */
+START_TEST(test_read_cost_rounding)
+{
+	struct device *dev = sim_card("noise=0,access_us=0.0004,read_mbps=3");
+
+	/* 0.4 ns + 512 * 1000 / 3 = 170667.07 ns */
+	ck_assert_uint_eq(rd(dev, 0, 512), 170667);
+	dev_close(dev);
+}
+END_TEST
+
+/* ---- noise ---- */
+
+/* Run a fixed mix of operations and record each op's time. */
+static void mixed_ops(struct device *dev, uint64_t *t, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t au = 8 + (i * 7) % 5;
+		uint64_t off = au * 4 * MiB + (i * 5 % 64) * 64 * KiB;
+
+		switch (i % 4) {
+		case 0:
+			t[i] = rd(dev, off - 512, KiB);
+			break;
+		case 1:
+		case 2:
+			t[i] = wr(dev, off, 64 * KiB);
+			break;
+		case 3:
+			t[i] = i % 8 == 3 ? dc(dev, off, 64 * KiB) :
+			       rd(dev, off, 128 * KiB);
+			break;
+		}
+	}
+}
+
+START_TEST(test_noise_seed)
+{
+	enum { N = 400 };
+	static uint64_t a[N], b[N], c[N], z[N];
+	struct device *dev;
+	size_t i, differ = 0;
+
+	dev = sim_card("noise=5,seed=7");
+	mixed_ops(dev, a, N);
+	dev_close(dev);
+	dev = sim_card("noise=5,seed=7");
+	mixed_ops(dev, b, N);
+	dev_close(dev);
+	dev = sim_card("noise=5,seed=8");
+	mixed_ops(dev, c, N);
+	dev_close(dev);
+	dev = sim_card("noise=0");
+	mixed_ops(dev, z, N);
+	dev_close(dev);
+
+	for (i = 0; i < N; i++) {
+		ck_assert_uint_eq(a[i], b[i]);
+		differ += a[i] != c[i];
+		/* noise only adds, at most 2 * 5 %, around the exact cost */
+		ck_assert_uint_ge(a[i], z[i]);
+		ck_assert_uint_le(a[i], z[i] + z[i] / 10 + 1);
+	}
+	ck_assert_uint_ge(differ, N * 9 / 10);
+}
+END_TEST
+
+/* Noise spreads over [1, 1 + 2 * noise) of the cost, mean 1 + noise. */
+START_TEST(test_noise_spread)
+{
+	enum { N = 4000 };
+	struct device *dev = sim_card("noise=10,seed=3,access_us=700,"
+				      "read_mbps=25");
+	const double base = T_ACCESS_NS + 16 * KiB * T_READ_NS_B;
+	double sum = 0, min = 1e30, max = 0;
+	size_t i;
+
+	for (i = 0; i < N; i++) {
+		double t = (double)rd(dev, i * 16 * KiB, 16 * KiB);
+
+		sum += t;
+		min = t < min ? t : min;
+		max = t > max ? t : max;
+	}
+	ck_assert_double_ge(min, base);
+	ck_assert_double_le(min, base * 1.005);
+	ck_assert_double_le(max, base * 1.2);
+	ck_assert_double_ge(max, base * 1.195);
+	ck_assert_double_ge(sum / N, base * 1.095);
+	ck_assert_double_le(sum / N, base * 1.105);
+	dev_close(dev);
+}
+END_TEST
+
+/* ---- writes ---- */
+
+/* The classic open-AU test's AUs: every 12th from 16 MiB (AU 4). */
+static uint64_t t_au(unsigned int i)
+{
+	return (4 + 12 * (uint64_t)i) * 4 * MiB;
+}
+
+/*
+ * Write every chunk position of n AUs, each position into all n AUs in
+ * turn, positions in order pos(k) = k * stride mod chunks (stride 1 is
+ * linear).  Returns the total time; *exact counts writes that cost exactly
+ * access + len / write_rate.
+ */
+static uint64_t walk(struct device *dev, unsigned int n, uint64_t chunk,
+		     uint64_t stride, unsigned int *exact)
+{
+	uint64_t chunks = 4 * MiB / chunk, k, total = 0;
+	unsigned int i;
+
+	*exact = 0;
+	for (k = 0; k < chunks; k++) {
+		uint64_t pos = k * stride % chunks * chunk;
+
+		for (i = 0; i < n; i++) {
+			uint64_t t = wr(dev, t_au(i) + pos, chunk);
+
+			total += t;
+			*exact += t == T_ACCESS_NS + t_wr_ns(chunk);
+		}
+	}
+	return total;
+}
+
+static const uint64_t open_chunk[] = { 16 * KiB, 64 * KiB, 512 * KiB };
+
+START_TEST(test_write_open_linear)
+{
+	const uint64_t chunk = open_chunk[_i];
+	const unsigned int nwrites = 4 * (4 * MiB / chunk);
+	unsigned int exact;
+	uint64_t fit, over;
+	struct device *dev;
+
+	dev = sim_card(T_SPEC ",open=4,open_random=2");
+	fit = walk(dev, 4, chunk, 1, &exact);
+	/* within the limit: not one write pays for GC */
+	ck_assert_uint_eq(exact, nwrites);
+	ck_assert_uint_eq(fit, nwrites * (T_ACCESS_NS + t_wr_ns(chunk)));
+	/* a second round, over the data just written, likewise */
+	fit = walk(dev, 4, chunk, 1, &exact);
+	ck_assert_uint_eq(exact, nwrites);
+	dev_close(dev);
+
+	/* one AU more: every write evicts; per byte >= 4x slower */
+	dev = sim_card(T_SPEC ",open=4,open_random=2");
+	over = walk(dev, 5, chunk, 1, &exact);
+	ck_assert_uint_ge(over / 5, 4 * (fit / 4));
+	dev_close(dev);
+}
+END_TEST
+
+START_TEST(test_write_open_random)
+{
+	unsigned int exact;
+	uint64_t fit, over, lin;
+	struct device *dev;
+
+	/* 16K chunks in the order 0, 157, 58, ... (k * 157 mod 256) */
+	dev = sim_card(T_SPEC ",open=4,open_random=2");
+	fit = walk(dev, 2, 16 * KiB, 157, &exact);
+	ck_assert_uint_eq(exact, 2 * 256);
+	dev_close(dev);
+
+	dev = sim_card(T_SPEC ",open=4,open_random=2");
+	over = walk(dev, 3, 16 * KiB, 157, &exact);
+	ck_assert_uint_ge(over / 3, 4 * (fit / 2));
+	dev_close(dev);
+
+	/* the same three AUs in linear order stay within open=4 */
+	dev = sim_card(T_SPEC ",open=4,open_random=2");
+	lin = walk(dev, 3, 16 * KiB, 1, &exact);
+	ck_assert_uint_eq(exact, 3 * 256);
+	ck_assert_uint_ge(over, 4 * lin);
+	dev_close(dev);
+
+	/* open_random=4: random order as good as linear for 3 AUs */
+	dev = sim_card(T_SPEC ",open=4,open_random=4");
+	walk(dev, 3, 16 * KiB, 157, &exact);
+	ck_assert_uint_eq(exact, 3 * 256);
+	dev_close(dev);
+}
+END_TEST
+
+/* Eviction costs what the model says: the old data left, plus erase. */
+START_TEST(test_write_gc_cost)
+{
+	struct device *dev = sim_card(T_SPEC ",open=4,open_random=2");
+	const uint64_t one = T_ACCESS_NS + t_wr_ns(64 * KiB);
+	unsigned int i;
+
+	for (i = 0; i < 4; i++)
+		ck_assert_uint_eq(wr(dev, t_au(i), 64 * KiB), one);
+	/* AU 0 is least recently used: copy its other 4M - 64K */
+	ck_assert_uint_eq(wr(dev, t_au(4), 64 * KiB),
+			  one + t_wr_ns(4 * MiB - 64 * KiB) + T_ERASE_NS);
+	/* a write below the pointer of AU 1 turns it random: no cost yet */
+	ck_assert_uint_eq(wr(dev, t_au(1) + 1 * MiB, 64 * KiB), one);
+	ck_assert_uint_eq(wr(dev, t_au(1) + 512 * KiB, 64 * KiB), one);
+	ck_assert_uint_eq(wr(dev, t_au(2) + 1 * MiB, 64 * KiB), one);
+	ck_assert_uint_eq(wr(dev, t_au(2) + 512 * KiB, 64 * KiB), one);
+	/* a third random AU closes random AU 1: a whole-AU copy */
+	ck_assert_uint_eq(wr(dev, t_au(3) + 1 * MiB, 64 * KiB), one);
+	ck_assert_uint_eq(wr(dev, t_au(3) + 512 * KiB, 64 * KiB),
+			  one + t_wr_ns(4 * MiB) + T_ERASE_NS);
+	/* a whole-AU write takes no slot and copies nothing */
+	ck_assert_uint_eq(wr(dev, t_au(9), 4 * MiB),
+			  T_ACCESS_NS + t_wr_ns(4 * MiB));
+	/* two whole AUs in one write: one access, no slot */
+	ck_assert_uint_eq(wr(dev, t_au(10), 8 * MiB),
+			  T_ACCESS_NS + t_wr_ns(8 * MiB));
+	/*
+	 * Half of AU 12 and half of AU 13: AU 12 takes the free slot, AU 13
+	 * closes AU 4, least recently used, which holds 64K of new data.
+	 */
+	ck_assert_uint_eq(wr(dev, t_au(12) - 2 * MiB, 4 * MiB),
+			  T_ACCESS_NS + t_wr_ns(4 * MiB) +
+			  t_wr_ns(4 * MiB - 64 * KiB) + T_ERASE_NS);
+	dev_close(dev);
+}
+END_TEST
+
+/* Writes smaller than a page cost a whole page; gently, per byte. */
+START_TEST(test_write_small)
+{
+	struct device *dev = sim_card("noise=0");
+	uint64_t t16, t4, tbig, total = 0, k;
+
+	t16 = wr(dev, t_au(0), 16 * KiB);
+	t4 = wr(dev, t_au(0) + 16 * KiB, 4 * KiB);
+	ck_assert_uint_eq(t4, t16);
+	ck_assert_uint_lt(wr(dev, t_au(0) + 32 * KiB, 32 * KiB), 2 * t16);
+	dev_close(dev);
+
+	dev = sim_card("noise=0");
+	tbig = wr(dev, t_au(1), 4 * MiB);
+	for (k = 0; k < 4 * MiB; k += 16 * KiB)
+		total += wr(dev, t_au(2) + k, 16 * KiB);
+	/* 16K writes reach more than half the speed of 4M ones */
+	ck_assert_uint_lt(total, 2 * tbig);
+	ck_assert_uint_gt(total, tbig);
+	dev_close(dev);
+}
+END_TEST
+
+/* Time to write AU au completely in chunks of len, linearly. */
+static uint64_t fill_au(struct device *dev, uint64_t au, uint64_t len)
+{
+	uint64_t k, total = 0;
+
+	for (k = 0; k < 4 * MiB; k += len)
+		total += wr(dev, au * 4 * MiB + k, len);
+	return total;
+}
+
+START_TEST(test_write_fat)
+{
+	static const uint64_t sizes[] = { 4 * MiB, 256 * KiB, 16 * KiB,
+					  4 * KiB, 512 };
+	struct device *dev = sim_card(T_SPEC ",fat=2,fat_start=3");
+	uint64_t fat, plain, before, after;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		uint64_t n = 4 * MiB / sizes[i], prog = sizes[i];
+
+		before = fill_au(dev, 2, sizes[i]);
+		fat = fill_au(dev, 3, sizes[i]);
+		ck_assert_uint_eq(fill_au(dev, 4, sizes[i]), fat);
+		after = fill_au(dev, 5, sizes[i]);
+		ck_assert_uint_eq(before, after);
+		plain = before;
+		ck_assert_uint_eq(fat, n * (T_ACCESS_NS + t_fat_ns(sizes[i])));
+		if (prog < 16 * KiB)
+			prog = 16 * KiB;
+		ck_assert_uint_eq(plain, n * (T_ACCESS_NS + t_wr_ns(prog)));
+		/* stands out: ~2x at 4M, clearly at the page size */
+		ck_assert_uint_lt(fat * 10, plain * 8);
+	}
+
+	/* FAT AUs take no open slot: 4 plain + 2 FAT AUs without GC */
+	for (i = 0; i < 64; i++) {
+		uint64_t k = i * 64 * KiB;
+
+		ck_assert_uint_eq(wr(dev, 3 * 4 * MiB + k, 64 * KiB),
+				  T_ACCESS_NS + t_fat_ns(64 * KiB));
+		ck_assert_uint_eq(wr(dev, 4 * 4 * MiB + k, 64 * KiB),
+				  T_ACCESS_NS + t_fat_ns(64 * KiB));
+		ck_assert_uint_eq(wr(dev, t_au(1) + k, 64 * KiB),
+				  T_ACCESS_NS + t_wr_ns(64 * KiB));
+		ck_assert_uint_eq(wr(dev, t_au(2) + k, 64 * KiB),
+				  T_ACCESS_NS + t_wr_ns(64 * KiB));
+		ck_assert_uint_eq(wr(dev, t_au(3) + k, 64 * KiB),
+				  T_ACCESS_NS + t_wr_ns(64 * KiB));
+		ck_assert_uint_eq(wr(dev, t_au(4) + k, 64 * KiB),
+				  T_ACCESS_NS + t_wr_ns(64 * KiB));
+	}
+	dev_close(dev);
+}
+END_TEST
+
+START_TEST(test_discard)
+{
+	struct device *dev = sim_card(T_SPEC ",open=1,open_random=1");
+	const uint64_t one = T_ACCESS_NS + t_wr_ns(64 * KiB);
+	const uint64_t half = T_ACCESS_NS + t_wr_ns(2 * MiB);
+
+	/* a discard costs a small fixed time, whatever its length */
+	ck_assert_uint_eq(dc(dev, t_au(0), 4 * MiB),
+			  T_ACCESS_NS + T_DISCARD_NS);
+	ck_assert_uint_eq(dc(dev, 0, 8 * GiB), T_ACCESS_NS + T_DISCARD_NS);
+
+	/* every AU erased: switching AUs with open=1 copies nothing */
+	ck_assert_uint_eq(wr(dev, t_au(0), 64 * KiB), one);
+	ck_assert_uint_eq(wr(dev, t_au(1), 64 * KiB), one);
+	ck_assert_uint_eq(wr(dev, t_au(2), 64 * KiB), one);
+	/* AU 0 now holds 64K: reopening and closing it copies just that */
+	ck_assert_uint_eq(wr(dev, t_au(0) + 1 * MiB, 64 * KiB), one);
+	ck_assert_uint_eq(wr(dev, t_au(3), 64 * KiB),
+			  one + t_wr_ns(64 * KiB) + T_ERASE_NS);
+	dev_close(dev);
+
+	/* a used AU: half written, then closed: the other half is copied */
+	dev = sim_card(T_SPEC ",open=1,open_random=1");
+	ck_assert_uint_eq(wr(dev, t_au(0), 2 * MiB), half);
+	ck_assert_uint_eq(wr(dev, t_au(1), 64 * KiB),
+			  one + t_wr_ns(2 * MiB) + T_ERASE_NS);
+	/* the same after discarding AU 2 first: nothing to copy */
+	dc(dev, t_au(2), 4 * MiB);
+	ck_assert_uint_eq(wr(dev, t_au(2), 2 * MiB),
+			  half + t_wr_ns(4 * MiB - 64 * KiB) + T_ERASE_NS);
+	ck_assert_uint_eq(wr(dev, t_au(1) + 2 * MiB, 64 * KiB), one);
+	/* discarding the tail of AU 3 leaves only [1M, 3M) to copy */
+	dc(dev, t_au(3) + 3 * MiB, 1 * MiB);
+	ck_assert_uint_eq(wr(dev, t_au(3), 1 * MiB),
+			  T_ACCESS_NS + t_wr_ns(1 * MiB) +
+			  t_wr_ns(4 * MiB - 64 * KiB) + T_ERASE_NS);
+	ck_assert_uint_eq(wr(dev, t_au(4), 64 * KiB),
+			  one + t_wr_ns(2 * MiB) + T_ERASE_NS);
+	/* a discard inside an AU (not its tail) erases nothing */
+	dc(dev, t_au(5) + 1 * MiB, 1 * MiB);
+	ck_assert_uint_eq(wr(dev, t_au(5), 64 * KiB),
+			  one + t_wr_ns(4 * MiB - 64 * KiB) + T_ERASE_NS);
+	/* discard then write the whole AU: access + transfer, no copy */
+	dc(dev, t_au(6), 4 * MiB);
+	ck_assert_uint_eq(wr(dev, t_au(6), 4 * MiB),
+			  T_ACCESS_NS + t_wr_ns(4 * MiB));
+	/* closing AU 5 copies all but its 64K: the discard dropped nothing */
+	ck_assert_uint_eq(wr(dev, t_au(7), 64 * KiB),
+			  one + t_wr_ns(4 * MiB - 64 * KiB) + T_ERASE_NS);
+	dev_close(dev);
+}
+END_TEST
+
+/* ---- bad operations ---- */
+
+static const struct {
+	const char *op;
+	int64_t off;
+	uint64_t len;
+} bad_ops[] = {
+	{ "read", 100, 512 },
+	{ "read", 0, 1000 },
+	{ "read", 8 * GiB - 512, 1024 },
+	{ "read", 8 * GiB, 512 },
+	{ "read", -512, 512 },
+	{ "read", 0, 0 },
+	{ "write", 4 * MiB + 1, 4096 },
+	{ "write", 4 * MiB, 4095 },
+	{ "write", 8 * GiB - 4096, 8192 },
+	{ "write", 16 * GiB, 512 },
+	{ "discard", 511, 512 },
+	{ "discard", 0, 8 * GiB + 512 },
+	{ "discard", 4096, UINT64_MAX - 511 },
+};
+
+START_TEST(test_bad_ops)
+{
+	struct device *dev = sim_card(NULL);
+	void *buf = dev_alloc_buf(16 * KiB);
+	uint64_t t = 12345, now = dev_now_ns(dev);
+	size_t len = (size_t)bad_ops[_i].len;
+	off_t off = (off_t)bad_ops[_i].off;
+	int ret;
+
+	if (!strcmp(bad_ops[_i].op, "read"))
+		ret = dev_read(dev, buf, len, off, &t);
+	else if (!strcmp(bad_ops[_i].op, "write"))
+		ret = dev_write(dev, buf, len, off, &t);
+	else
+		ret = dev_discard(dev, off, bad_ops[_i].len, &t);
+	ck_assert_int_eq(ret, -EINVAL);
+	ck_assert_str_eq(dev->last_error.op, bad_ops[_i].op);
+	ck_assert_int_eq(dev->last_error.off_byte, off);
+	ck_assert_uint_eq(dev->last_error.len_byte, bad_ops[_i].len);
+	ck_assert_int_eq(dev->last_error.err, EINVAL);
+	/* a refused operation takes no time */
+	ck_assert_uint_eq(t, 0);
+	ck_assert_uint_eq(dev_now_ns(dev), now);
+	dev_free_buf(buf);
+	dev_close(dev);
+}
+END_TEST
+
+/* Large cards and extreme AU sizes open, work and stay cheap to model. */
+START_TEST(test_large_cards)
+{
+	static const char *const specs[] = {
+		"size=64G,erase=128K,page=8K,noise=0",
+		"size=64G,erase=64M,page=64K,noise=0",
+		"size=48G,erase=24M,page=16K,noise=0",
+		"size=256G,erase=16M,page=32K,open=30,open_random=20,noise=0",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		struct device *dev = sim_card(specs[i]);
+		uint64_t size = dev->size_byte, k;
+
+		ck_assert_uint_eq(dev->logical_block_size, 512);
+		ck_assert_uint_gt(rd(dev, size - 512, 512), 0);
+		for (k = 0; k < 2000; k++)
+			wr(dev, (k * 7919 % 1000) * (size / 1000) / 512 * 512,
+			   4096);
+		ck_assert_uint_gt(wr(dev, size - 4096, 4096), 0);
+		ck_assert_uint_gt(dc(dev, 0, size), 0);
+		dev_close(dev);
+	}
+}
+END_TEST
 
 Suite *sim_suite(void)
 {
-	return suite_create("sim");
+	Suite *s = suite_create("sim");
+	TCase *tc;
+
+	tc = tcase_create("spec");
+	tcase_add_test(tc, test_defaults);
+	tcase_add_loop_test(tc, test_parse_ok, 0,
+			    sizeof(parse_ok) / sizeof(parse_ok[0]));
+	tcase_add_test(tc, test_parse_open_random);
+	tcase_add_loop_test(tc, test_parse_bad, 0,
+			    sizeof(parse_bad) / sizeof(parse_bad[0]));
+	tcase_add_test(tc, test_open_rejects_bad_params);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("read");
+	tcase_add_loop_test(tc, test_read_cost, 0,
+			    sizeof(read_cost) / sizeof(read_cost[0]));
+	tcase_add_test(tc, test_read_cost_rounding);
+	tcase_add_test(tc, test_noise_seed);
+	tcase_add_test(tc, test_noise_spread);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("write");
+	tcase_add_loop_test(tc, test_write_open_linear, 0,
+			    sizeof(open_chunk) / sizeof(open_chunk[0]));
+	tcase_add_test(tc, test_write_open_random);
+	tcase_add_test(tc, test_write_gc_cost);
+	tcase_add_test(tc, test_write_small);
+	tcase_add_test(tc, test_write_fat);
+	tcase_add_test(tc, test_discard);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("ops");
+	tcase_add_loop_test(tc, test_bad_ops, 0,
+			    sizeof(bad_ops) / sizeof(bad_ops[0]));
+	tcase_add_test(tc, test_large_cards);
+	suite_add_tcase(s, tc);
+	return s;
 }

@@ -126,3 +126,204 @@ size_t count_str(const char *hay, const char *needle)
 	}
 	return n;
 }
+
+/*
+ * A strict JSON checker that can also fetch one value by a dotted path
+ * ("verdict.erase_size", "results.0.align").  Enough to prove that --json
+ * output parses and to read numbers back from it.
+ */
+struct jp {
+	const char *p;
+	const char *want;	/* path still to match, NULL: not looking */
+	const char *found;	/* start of the value at the path */
+	size_t found_len;
+};
+
+static int jp_value(struct jp *j, const char *path);
+
+static void jp_ws(struct jp *j)
+{
+	while (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r')
+		j->p++;
+}
+
+static int jp_string(struct jp *j, char *out, size_t out_len)
+{
+	size_t n = 0;
+
+	if (*j->p != '"')
+		return -1;
+	j->p++;
+	while (*j->p != '"') {
+		unsigned char c = (unsigned char)*j->p;
+
+		if (c < 0x20)
+			return -1;
+		if (c == '\\') {
+			j->p++;
+			if (*j->p == 'u') {
+				int k;
+
+				for (k = 1; k <= 4; k++)
+					if (!strchr("0123456789abcdefABCDEF", j->p[k]) ||
+					    !j->p[k])
+						return -1;
+				j->p += 4;
+			} else if (!*j->p || !strchr("\"\\/bfnrt", *j->p)) {
+				return -1;
+			}
+		}
+		if (out && n + 1 < out_len)
+			out[n++] = *j->p;
+		j->p++;
+	}
+	if (out)
+		out[n] = '\0';
+	j->p++;
+	return 0;
+}
+
+static int jp_number(struct jp *j)
+{
+	const char *s = j->p;
+
+	if (*j->p == '-')
+		j->p++;
+	if (*j->p == '0')
+		j->p++;
+	else if (*j->p >= '1' && *j->p <= '9')
+		while (*j->p >= '0' && *j->p <= '9')
+			j->p++;
+	else
+		return -1;
+	if (*j->p == '.') {
+		j->p++;
+		if (*j->p < '0' || *j->p > '9')
+			return -1;
+		while (*j->p >= '0' && *j->p <= '9')
+			j->p++;
+	}
+	if (*j->p == 'e' || *j->p == 'E') {
+		j->p++;
+		if (*j->p == '+' || *j->p == '-')
+			j->p++;
+		if (*j->p < '0' || *j->p > '9')
+			return -1;
+		while (*j->p >= '0' && *j->p <= '9')
+			j->p++;
+	}
+	return j->p > s ? 0 : -1;
+}
+
+/* Does path start with the member name (or index) name? Returns the rest. */
+static const char *jp_step(const char *path, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!path || strncmp(path, name, n))
+		return NULL;
+	if (path[n] == '.')
+		return path + n + 1;
+	if (path[n] == '\0')
+		return "";
+	return NULL;
+}
+
+static int jp_container(struct jp *j, const char *path, char close)
+{
+	char name[256];
+	int index = 0;
+
+	j->p++;
+	jp_ws(j);
+	if (*j->p == close) {
+		j->p++;
+		return 0;
+	}
+	for (;;) {
+		const char *sub;
+
+		jp_ws(j);
+		if (close == '}') {
+			if (jp_string(j, name, sizeof(name)))
+				return -1;
+			jp_ws(j);
+			if (*j->p++ != ':')
+				return -1;
+		} else {
+			snprintf(name, sizeof(name), "%d", index++);
+		}
+		jp_ws(j);
+		sub = jp_step(path, name);
+		if (jp_value(j, sub))
+			return -1;
+		jp_ws(j);
+		if (*j->p == ',') {
+			j->p++;
+			continue;
+		}
+		if (*j->p++ != close)
+			return -1;
+		return 0;
+	}
+}
+
+static int jp_value(struct jp *j, const char *path)
+{
+	const char *start = j->p;
+	int ret;
+
+	switch (*j->p) {
+	case '{':
+		ret = jp_container(j, path, '}');
+		break;
+	case '[':
+		ret = jp_container(j, path, ']');
+		break;
+	case '"':
+		ret = jp_string(j, NULL, 0);
+		break;
+	case 't':
+		ret = strncmp(j->p, "true", 4) ? -1 : 0;
+		j->p += ret ? 0 : 4;
+		break;
+	case 'f':
+		ret = strncmp(j->p, "false", 5) ? -1 : 0;
+		j->p += ret ? 0 : 5;
+		break;
+	case 'n':
+		ret = strncmp(j->p, "null", 4) ? -1 : 0;
+		j->p += ret ? 0 : 4;
+		break;
+	default:
+		ret = jp_number(j);
+	}
+	if (!ret && path && !*path) {
+		j->found = start;
+		j->found_len = (size_t)(j->p - start);
+	}
+	return ret;
+}
+
+int json_get(const char *text, const char *path, char *out, size_t out_len)
+{
+	struct jp j = { .p = text };
+
+	jp_ws(&j);
+	if (jp_value(&j, path ? path : NULL))
+		return -1;
+	jp_ws(&j);
+	if (*j.p)
+		return -1;		/* trailing garbage */
+	if (!path)
+		return 0;
+	if (!j.found)
+		return -2;
+	if (out) {
+		size_t n = j.found_len < out_len - 1 ? j.found_len : out_len - 1;
+
+		memcpy(out, j.found, n);
+		out[n] = '\0';
+	}
+	return 0;
+}

@@ -43,4 +43,11 @@ struct device *sim_card(const char *spec);
 /* Count how often needle occurs in hay. */
 size_t count_str(const char *hay, const char *needle);
 
+/*
+ * Check that text is exactly one valid JSON document; with a dotted path
+ * ("verdict.erase_size", "results.0.align_byte") also copy that value's
+ * text into out.  Returns 0, -1 for invalid JSON, -2 if path is absent.
+ */
+int json_get(const char *text, const char *path, char *out, size_t out_len);
+
 #endif /* FLASHBENCH_TESTS_UTIL_H */
