@@ -291,7 +291,7 @@ static int check_mounts(const struct dev_nodes *nodes, char *holder,
 			size_t holder_len)
 {
 	const struct dev_node *hit;
-	char *line = NULL, *tok[8], *sep, *save;
+	char *line = NULL, *tok[8], *save;
 	unsigned int maj, min;
 	size_t cap = 0;
 	int ret = 0, i;
@@ -301,6 +301,8 @@ static int check_mounts(const struct dev_nodes *nodes, char *holder,
 	if (!f)
 		return 0;	/* O_EXCL still stops the write */
 	while (!ret && getline(&line, &cap, f) > 0) {
+		char *sep;
+
 		line[strcspn(line, "\n")] = '\0';
 		sep = strstr(line, " - ");
 		if (!sep)
@@ -335,7 +337,7 @@ static int check_swaps(const struct dev_nodes *nodes, char *holder,
 		       size_t holder_len)
 {
 	const struct dev_node *hit;
-	char *line = NULL, *name, *save;
+	char *line = NULL, *save;
 	size_t cap = 0;
 	int ret = 0;
 	FILE *f;
@@ -344,7 +346,7 @@ static int check_swaps(const struct dev_nodes *nodes, char *holder,
 	if (!f)
 		return 0;
 	while (!ret && getline(&line, &cap, f) > 0) {
-		name = strtok_r(line, " \t\n", &save);
+		char *name = strtok_r(line, " \t\n", &save);
 		if (!name)
 			continue;
 		unescape_octal(name);
@@ -372,9 +374,10 @@ static int check_holders(const struct dev_nodes *nodes, char *holder,
 	struct dirent *de;
 	size_t i;
 	FILE *f;
-	DIR *d;
 
 	for (i = 0; i < nodes->n; i++) {
+		DIR *d;
+
 		snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u/holders",
 			 major(nodes->v[i].rdev), minor(nodes->v[i].rdev));
 		d = opendir(dir);
@@ -517,7 +520,6 @@ static int blk_write(struct device *dev, const void *buf, size_t len,
 static int blk_discard(struct device *dev, off_t off, uint64_t len)
 {
 	struct blk_device *b = (struct blk_device *)dev;
-	uint64_t range[2] = { (uint64_t)off, len };
 	int ret;
 
 	ret = blk_check(dev, "discard", NULL, len, off);
@@ -525,12 +527,15 @@ static int blk_discard(struct device *dev, off_t off, uint64_t len)
 		return ret;
 	if (!b->writable)
 		return dev_fail(dev, "discard", off, len, EBADF);
-	if (b->is_blk)
+	if (b->is_blk) {
+		uint64_t range[2] = { (uint64_t)off, len };
+
 		ret = ioctl(b->fd, BLKDISCARD, range);
-	else
+	} else {
 		ret = fallocate(b->fd,
 				FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
 				off, (off_t)len);
+	}
 	if (ret)
 		return dev_fail(dev, "discard", off, len, errno);
 	return 0;

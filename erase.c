@@ -50,9 +50,9 @@ static void bad_usage(const char *fmt, ...)
 
 static void bad_usage(const char *fmt, ...)
 {
-	va_list ap;
-
 	if (fmt) {
+		va_list ap;
+
 		fprintf(stderr, "%s: ", prog);
 		va_start(ap, fmt);
 		vfprintf(stderr, fmt, ap);
@@ -121,8 +121,8 @@ static void check_range(struct device *dev, uint64_t start, uint64_t len)
 	if (start % lbs || len % lbs) {
 		fprintf(stderr,
 			"%s: %s: %s %" PRIu64 " is not aligned to the logical block size (%u bytes)\n",
-			prog, dev->path, start % lbs ? "start" : "length",
-			start % lbs ? start : len, lbs);
+			prog, dev->path, (start % lbs) ? "start" : "length",
+			(start % lbs) ? start : len, lbs);
 		goto out_close;
 	}
 	if (start > dev->size_byte || len > dev->size_byte - start) {

@@ -228,7 +228,7 @@ static uint64_t blockdev_get(const char *opt, const char *dev)
 	struct cmd_result res;
 	uint64_t v;
 
-	ck_assert_msg(run_tool(&res, "blockdev", opt, dev, NULL) == 0,
+	ck_assert_msg(run_tool(&res, "blockdev", opt, dev, (char *)NULL) == 0,
 		      "blockdev %s %s failed", opt, dev);
 	ck_assert_int_eq(sscanf(res.out, "%" SCNu64, &v), 1);
 	cmd_result_free(&res);
@@ -287,7 +287,7 @@ static void undo(char *line)
 	} else if (!strcmp(what, "swap")) {
 		swapoff(a);
 	} else if (!strcmp(what, "loop") && n == 3 && loop_backs(a, b)) {
-		run_tool(NULL, "losetup", "-d", a, NULL);
+		run_tool(NULL, "losetup", "-d", a, (char *)NULL);
 	} else if (!strcmp(what, "dir")) {
 		rmdir(a);
 	} else if (!strcmp(what, "file")) {
@@ -362,7 +362,7 @@ static void loop_ran(const char *test)
 /* Write the image: planted words, and an MBR with one partition. */
 static void write_image(struct loop_fix *fx, unsigned int opts)
 {
-	uint64_t *buf = malloc(MiB), off, sectors, sector0[64];
+	uint64_t *buf = malloc(MiB), off, sector0[64];
 	unsigned char *mbr = (unsigned char *)sector0;
 	int fd;
 
@@ -376,9 +376,10 @@ static void write_image(struct loop_fix *fx, unsigned int opts)
 	}
 	if (opts & LOOP_PARTSCAN) {
 		/* partition 1: Linux (0x83) from sector 2048 to the end */
+		uint64_t sectors = fx->size_byte / 512 - 2048;
+
 		planted(sector0, fx->seed, 0, sizeof(sector0));
 		memset(mbr + 446, 0, 64);
-		sectors = fx->size_byte / 512 - 2048;
 		mbr[446 + 4] = 0x83;
 		mbr[446 + 1] = mbr[446 + 5] = 0xfe;
 		mbr[446 + 2] = mbr[446 + 3] = mbr[446 + 6] =
@@ -449,7 +450,7 @@ static int loop_setup(struct loop_fix *fx, const char *test,
 	static unsigned int serial;
 	struct cmd_result res;
 	char ss[16];
-	int status, ret;
+	int status;
 
 	memset(fx, 0, sizeof(*fx));
 	counted_ran = 0;
@@ -470,7 +471,7 @@ static int loop_setup(struct loop_fix *fx, const char *test,
 	status = run_tool(&res, "losetup", "--direct-io=on",
 			  "--sector-size", ss, "-f", "--show",
 			  opts & LOOP_PARTSCAN ? "-P" : fx->img,
-			  opts & LOOP_PARTSCAN ? fx->img : NULL, NULL);
+			  opts & LOOP_PARTSCAN ? fx->img : NULL, (char *)NULL);
 	if (status != 0) {
 		loop_skip(test, "losetup failed (status %d): %s", status,
 			  status < 0 ? "not started" : res.err);
@@ -482,6 +483,8 @@ static int loop_setup(struct loop_fix *fx, const char *test,
 	cmd_result_free(&res);
 	state_append("ledger", "loop %s %s", fx->dev, fx->img);
 	if (opts & LOOP_PARTSCAN) {
+		int ret;
+
 		snprintf(fx->part, sizeof(fx->part), "%sp1", fx->dev);
 		ret = access(fx->part, F_OK) ? add_partition(fx) : 0;
 		if (ret || wait_node(fx->part)) {
@@ -505,7 +508,7 @@ static int make_ext4(const char *test, const char *dev)
 		loop_skip(test, "mkfs.ext4 is not installed");
 		return 0;
 	}
-	status = run_tool(&res, "mkfs.ext4", "-q", "-F", dev, NULL);
+	status = run_tool(&res, "mkfs.ext4", "-q", "-F", dev, (char *)NULL);
 	ck_assert_msg(status == 0, "mkfs.ext4 %s: status %d: %s", dev, status,
 		      res.err);
 	cmd_result_free(&res);
@@ -532,7 +535,7 @@ static void unmount_and_fsck(struct loop_fix *fx, const char *dev)
 
 	ck_assert_msg(umount2(fx->mnt, 0) == 0, "umount %s: %s", fx->mnt,
 		      strerror(errno));
-	status = run_tool(&res, "fsck", "-n", dev, NULL);
+	status = run_tool(&res, "fsck", "-n", dev, (char *)NULL);
 	ck_assert_msg(status == 0, "fsck -n %s: status %d\n%s%s", dev, status,
 		      res.out, res.err);
 	cmd_result_free(&res);
@@ -842,7 +845,7 @@ START_TEST(test_refuse_swap)
 
 	if (!loop_setup(&fx, "refuse_swap", 0, 0))
 		return;
-	if (run_tool(NULL, "mkswap", fx.dev, NULL) != 0) {
+	if (run_tool(NULL, "mkswap", fx.dev, (char *)NULL) != 0) {
 		loop_skip("refuse_swap", "mkswap is missing or failed");
 		return;
 	}
@@ -1150,7 +1153,7 @@ Suite *loop_suite(void)
 
 void loop_report(void)
 {
-	char path[128], line[256];
+	char path[128];
 	unsigned int ran = 0, skipped = 0;
 	FILE *f;
 
@@ -1160,6 +1163,8 @@ void loop_report(void)
 	snprintf(path, sizeof(path), "%s/tally", state_dir());
 	f = fopen(path, "re");
 	if (f) {
+		char line[256];
+
 		while (fgets(line, sizeof(line), f)) {
 			ran += !strncmp(line, "ran ", 4);
 			ran -= !strncmp(line, "unran ", 6);
