@@ -206,9 +206,33 @@ static int sysfs_read_devt(const char *file, dev_t *rdev)
 }
 
 /*
- * List the whole device rdev and its partitions from
- * /sys/dev/block/MAJ:MIN.  Without sysfs only the device itself is
- * listed, named after path.  Returns 0 or -ENOMEM.
+ * A partition is not free while its whole device is mounted (a
+ * "superfloppy" card): add the disk that sysfs dir is a partition of.
+ * link is where dir points, ".../block/mmcblk0/mmcblk0p1".  Returns 0 or
+ * -ENOMEM.
+ */
+static int nodes_add_disk(struct dev_nodes *nodes, const char *dir,
+			  char *link)
+{
+	char file[128], *slash;
+	dev_t disk;
+
+	snprintf(file, sizeof(file), "%s/partition", dir);
+	if (access(file, F_OK))
+		return 0;
+	snprintf(file, sizeof(file), "%s/../dev", dir);
+	slash = strrchr(link, '/');
+	if (sysfs_read_devt(file, &disk) || !slash)
+		return 0;
+	*slash = '\0';
+	slash = strrchr(link, '/');
+	return nodes_add(nodes, disk, slash ? slash + 1 : link);
+}
+
+/*
+ * List the device rdev, its partitions, and the whole device if it is a
+ * partition, from /sys/dev/block/MAJ:MIN.  Without sysfs only the device
+ * itself is listed, named after path.  Returns 0 or -ENOMEM.
  */
 static int nodes_list(struct dev_nodes *nodes, dev_t rdev, const char *path)
 {
@@ -228,6 +252,8 @@ static int nodes_list(struct dev_nodes *nodes, dev_t rdev, const char *path)
 		name = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
 	}
 	ret = nodes_add(nodes, rdev, name);
+	if (!ret && n > 0)
+		ret = nodes_add_disk(nodes, dir, link);
 	if (ret)
 		return ret;
 	d = opendir(dir);
@@ -347,6 +373,7 @@ static int check_swaps(const struct dev_nodes *nodes, char *holder,
 		return 0;
 	while (!ret && getline(&line, &cap, f) > 0) {
 		char *name = strtok_r(line, " \t\n", &save);
+
 		if (!name)
 			continue;
 		unescape_octal(name);

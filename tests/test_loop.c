@@ -36,7 +36,7 @@
 #define LOOP_SIZE (64 * MiB)
 
 /* Options for loop_setup(). */
-#define LOOP_PARTSCAN	0x1	/* losetup -P, with a one-partition MBR */
+#define LOOP_PARTSCAN	0x1	/* losetup -P, one-partition MBR */
 
 /* One test's loop device. */
 struct loop_fix {
@@ -837,6 +837,23 @@ START_TEST(test_refuse_partition)
 }
 END_TEST
 
+/* A partition of a device mounted as a whole ("superfloppy") is not free. */
+START_TEST(test_refuse_superfloppy)
+{
+	struct loop_fix fx;
+	char want[PATH_MAX + 128];
+
+	if (!loop_setup(&fx, "refuse_superfloppy", LOOP_PARTSCAN, 0) ||
+	    !make_ext4("refuse_superfloppy", fx.dev))
+		return;
+	mount_ext4(&fx, fx.dev);
+	snprintf(want, sizeof(want), "%s is mounted on %s", fx.dev, fx.mnt);
+	check_refused(fx.part, want);
+	check_refused(fx.dev, want);
+	unmount_and_fsck(&fx, fx.dev);
+}
+END_TEST
+
 /* An active swap area is in use too. */
 START_TEST(test_refuse_swap)
 {
@@ -1037,6 +1054,36 @@ START_TEST(test_dev_regular_file)
 }
 END_TEST
 
+/* A file that shrinks under the reader: a read of nothing is -EIO. */
+START_TEST(test_dev_short_read)
+{
+	unsigned char *buf = dev_alloc_buf(8192);
+	struct device *dev;
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/short.XXXXXX", state_dir());
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	state_append("ledger", "file %s", path);
+	ck_assert_int_eq(ftruncate(fd, 8192), 0);
+	ck_assert_int_eq(dev_open(&dev, path, 0, NULL, 0), 0);
+	ck_assert_uint_eq(dev->size_byte, 8192);
+	ck_assert_int_eq(ftruncate(fd, 4096), 0);
+	close(fd);
+
+	/* the first transfer is short (4096), the next one moves nothing */
+	ck_assert_int_eq(dev_read(dev, buf, 8192, 0, NULL), -EIO);
+	ck_assert_str_eq(dev->last_error.op, "read");
+	ck_assert_int_eq(dev->last_error.off_byte, 0);
+	ck_assert_uint_eq(dev->last_error.len_byte, 8192);
+	ck_assert_int_eq(dev->last_error.err, EIO);
+	ck_assert_int_eq(dev_read(dev, buf, 4096, 0, NULL), 0);
+	dev_close(dev);
+	dev_free_buf(buf);
+}
+END_TEST
+
 START_TEST(test_dev_not_a_device)
 {
 	struct device *dev = (struct device *)1;
@@ -1120,6 +1167,7 @@ Suite *loop_suite(void)
 
 	tc = loop_tcase("file");
 	tcase_add_test(tc, test_dev_regular_file);
+	tcase_add_test(tc, test_dev_short_read);
 	tcase_add_test(tc, test_dev_not_a_device);
 	tcase_add_test(tc, test_erase_not_a_device);
 	tcase_add_test(tc, test_quiet_system);
@@ -1138,6 +1186,7 @@ Suite *loop_suite(void)
 	tc = loop_tcase("refuse");
 	tcase_add_test(tc, test_refuse_mounted);
 	tcase_add_test(tc, test_refuse_partition);
+	tcase_add_test(tc, test_refuse_superfloppy);
 	tcase_add_test(tc, test_refuse_swap);
 	suite_add_tcase(s, tc);
 
