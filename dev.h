@@ -80,8 +80,9 @@ int dev_open(struct device **devp, const char *path, unsigned int flags,
 
 /*
  * Is the block device at path unused: neither it nor any of its
- * partitions mounted (/proc/self/mountinfo), active swap (/proc/swaps) or
- * held by another block device such as device-mapper (sysfs holders/)?
+ * partitions (nor, for a partition, its whole device) mounted
+ * (/proc/self/mountinfo), active swap (/proc/swaps), held by another block
+ * device such as device-mapper (sysfs holders/) or backing a loop device?
  * Returns 0 (also for a regular file), -EBUSY with a one-line reason in
  * holder such as "/dev/loop3p1 is mounted on /mnt/x" or "/dev/loop3 is
  * held by dm-0 (vg-root)", or -errno if path cannot be examined.  Used
