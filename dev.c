@@ -436,6 +436,45 @@ static int check_holders(const struct dev_nodes *nodes, char *holder,
 	return 0;
 }
 
+/*
+ * Is any node the backing device of a loop device (say, a card being
+ * imaged)?  The kernel lets that loop device and us write at the same
+ * time, so only sysfs tells.  Returns 0 or -EBUSY.
+ */
+static int check_loop_backing(const struct dev_nodes *nodes, char *holder,
+			      size_t holder_len)
+{
+	const struct dev_node *hit = NULL;
+	char file[300], back[PATH_MAX];
+	struct dirent *de;
+	DIR *d = opendir("/sys/class/block");
+	FILE *f;
+
+	if (!d)
+		return 0;
+	while (!hit && (de = readdir(d))) {
+		if (strncmp(de->d_name, "loop", 4))
+			continue;
+		snprintf(file, sizeof(file),
+			 "/sys/class/block/%.200s/loop/backing_file",
+			 de->d_name);
+		f = fopen(file, "re");
+		if (!f)
+			continue;
+		if (fgets(back, sizeof(back), f)) {
+			back[strcspn(back, "\n")] = '\0';
+			hit = nodes_find_path(nodes, back);
+		}
+		fclose(f);
+		if (hit)
+			snprintf(holder, holder_len,
+				 "/dev/%s is the backing device of /dev/%.200s",
+				 hit->name, de->d_name);
+	}
+	closedir(d);
+	return hit ? -EBUSY : 0;
+}
+
 int dev_check_unused(const char *path, char *holder, size_t holder_len)
 {
 	struct dev_nodes nodes = { NULL, 0 };
@@ -456,6 +495,8 @@ int dev_check_unused(const char *path, char *holder, size_t holder_len)
 		ret = check_swaps(&nodes, reason, sizeof(reason));
 	if (!ret)
 		ret = check_holders(&nodes, reason, sizeof(reason));
+	if (!ret)
+		ret = check_loop_backing(&nodes, reason, sizeof(reason));
 	if (ret == -EBUSY && holder && holder_len)
 		snprintf(holder, holder_len, "%s", reason);
 	free(nodes.v);

@@ -854,6 +854,32 @@ START_TEST(test_refuse_superfloppy)
 }
 END_TEST
 
+/*
+ * A device under another loop device is in use, though the kernel allows
+ * an exclusive open of it.
+ */
+START_TEST(test_refuse_loop_backing)
+{
+	struct cmd_result res;
+	struct loop_fix fx;
+	char upper[64] = "", want[160];
+
+	if (!loop_setup(&fx, "refuse_loop_backing", 0, 0))
+		return;
+	ck_assert_int_eq(run_tool(&res, "losetup", "-f", "--show", fx.dev,
+				  (char *)NULL), 0);
+	sscanf(res.out, "%63s", upper);
+	cmd_result_free(&res);
+	state_append("ledger", "loop %s %s", upper, fx.dev);
+	snprintf(want, sizeof(want), "%s is the backing device of %s",
+		 fx.dev, upper);
+	check_refused(fx.dev, want);
+	ck_assert_int_eq(run_tool(NULL, "losetup", "-d", upper, (char *)NULL),
+			 0);
+	ck_assert_int_eq(dev_check_unused(fx.dev, NULL, 0), 0);
+}
+END_TEST
+
 /* An active swap area is in use too. */
 START_TEST(test_refuse_swap)
 {
@@ -1188,6 +1214,7 @@ Suite *loop_suite(void)
 	tcase_add_test(tc, test_refuse_partition);
 	tcase_add_test(tc, test_refuse_superfloppy);
 	tcase_add_test(tc, test_refuse_swap);
+	tcase_add_test(tc, test_refuse_loop_backing);
 	suite_add_tcase(s, tc);
 
 	tc = loop_tcase("erase");
