@@ -69,7 +69,8 @@ enum dev_pattern {
  * partition, exclusive opener), or an empty string.
  * -EISDIR for a directory, -ENOTBLK for anything neither a block device
  * nor a regular file, -EBUSY when DEV_EXCL finds the device in use,
- * -EINVAL when the file system of a regular file refuses O_DIRECT.  A
+ * -EROFS for a write-protected device opened with DEV_WRITE, -EINVAL when
+ * the file system of a regular file refuses O_DIRECT.  A
  * regular file has 512-byte logical blocks and its size is rounded down
  * to whole blocks.  Reads and writes need offset and length aligned to
  * the logical block size, a 512-byte aligned buffer, and the range inside
