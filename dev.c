@@ -654,6 +654,20 @@ static int blk_geometry(struct blk_device *b, const struct stat *st)
 	return 0;
 }
 
+/*
+ * Recent kernels open a read-only block device (an SD card with its
+ * write-protect switch set) for writing and fail each write instead, so
+ * ask.  Returns 0 or -EROFS.
+ */
+static int blk_check_writable(struct blk_device *b)
+{
+	int ro = 0;
+
+	if (b->writable && b->is_blk && !ioctl(b->fd, BLKROGET, &ro) && ro)
+		return -EROFS;
+	return 0;
+}
+
 int dev_open(struct device **devp, const char *path, unsigned int flags,
 	     char *holder, size_t holder_len)
 {
@@ -716,6 +730,9 @@ int dev_open(struct device **devp, const char *path, unsigned int flags,
 	b->dev.ops = &blk_ops;
 	b->dev.path = b->path;
 	ret = blk_geometry(b, &fst);
+	if (ret)
+		goto out_free_path;
+	ret = blk_check_writable(b);
 	if (ret)
 		goto out_free_path;
 	*devp = &b->dev;

@@ -101,6 +101,11 @@ static struct device *open_device(const char *path)
 		fprintf(stderr, "%s: %s: %s\n", prog, path, holder);
 		exit(EXIT_FAILURE);
 	}
+	if (ret == -EROFS) {
+		fprintf(stderr, "%s: %s: the device is write-protected\n", prog,
+			path);
+		exit(EXIT_FAILURE);
+	}
 	if (ret == -ENOTBLK) {
 		fprintf(stderr, "%s: %s: not a block device\n", prog, path);
 		exit(EXIT_FAILURE);

@@ -37,6 +37,7 @@
 
 /* Options for loop_setup(). */
 #define LOOP_PARTSCAN	0x1	/* losetup -P, one-partition MBR */
+#define LOOP_RDONLY	0x2	/* losetup -r: a write-protected card */
 
 /* One test's loop device. */
 struct loop_fix {
@@ -470,6 +471,7 @@ static int loop_setup(struct loop_fix *fx, const char *test,
 	snprintf(ss, sizeof(ss), "%u", sector_size ? sector_size : 512);
 	status = run_tool(&res, "losetup", "--direct-io=on",
 			  "--sector-size", ss, "-f", "--show",
+			  opts & LOOP_RDONLY ? "-r" : "--direct-io=on",
 			  opts & LOOP_PARTSCAN ? "-P" : fx->img,
 			  opts & LOOP_PARTSCAN ? fx->img : NULL, (char *)NULL);
 	if (status != 0) {
@@ -690,6 +692,29 @@ START_TEST(test_dev_readonly)
 	ck_assert_uint_eq(scan(fx.dev, 0, MiB, SCAN_PLANTED, fx.seed), 0);
 out_free:
 	dev_free_buf(buf);
+}
+END_TEST
+
+/* A write-protected device: no write open, erase fails with status 1. */
+START_TEST(test_dev_write_protected)
+{
+	struct cmd_result res;
+	struct loop_fix fx;
+	struct device *dev;
+	char want[128];
+
+	if (!loop_setup(&fx, "dev_write_protected", LOOP_RDONLY, 0))
+		return;
+	ck_assert_int_eq(dev_open(&dev, fx.dev, DEV_WRITE | DEV_EXCL, NULL,
+				  0), -EROFS);
+	ck_assert_int_eq(dev_open(&dev, fx.dev, 0, NULL, 0), 0);
+	dev_close(dev);
+	ck_assert_int_eq(run_erase(&res, fx.dev, "0", "4096", NULL), 1);
+	snprintf(want, sizeof(want), "erase: %s: the device is write-protected\n",
+		 fx.dev);
+	ck_assert_str_eq(res.err, want);
+	cmd_result_free(&res);
+	ck_assert_uint_eq(scan(fx.dev, 0, MiB, SCAN_PLANTED, fx.seed), 0);
 }
 END_TEST
 
@@ -1206,6 +1231,7 @@ Suite *loop_suite(void)
 			    sizeof(bad_ios) / sizeof(bad_ios[0]));
 	tcase_add_test(tc, test_dev_readonly);
 	tcase_add_test(tc, test_dev_roundtrip);
+	tcase_add_test(tc, test_dev_write_protected);
 	tcase_add_test(tc, test_dev_exclusive);
 	suite_add_tcase(s, tc);
 
