@@ -189,7 +189,7 @@ int main(int argc, char **argv)
 	if (ret) {
 		fprintf(stderr, "%s: %s: discard of bytes %" PRIu64 "-%" PRIu64
 			" failed: %s\n", prog, path, start, start + len,
-			ret == -EOPNOTSUPP ? "the device does not support discard"
+			ret == -EOPNOTSUPP ? "the device cannot discard"
 					   : strerror(-ret));
 		dev_close(dev);
 		return close_stdout(EXIT_FAILURE);

@@ -43,7 +43,7 @@
 struct loop_fix {
 	char img[PATH_MAX];	/* backing file */
 	char dev[64];		/* /dev/loopN */
-	char part[80];		/* /dev/loopNp1 with LOOP_PARTSCAN, else "" */
+	char part[80];		/* /dev/loopNp1 (LOOP_PARTSCAN) or "" */
 	char mnt[PATH_MAX];	/* mount point while mounted, else "" */
 	uint64_t size_byte;	/* size of the device */
 	uint64_t seed;		/* content seed, see word_at() */
@@ -710,8 +710,8 @@ START_TEST(test_dev_write_protected)
 	ck_assert_int_eq(dev_open(&dev, fx.dev, 0, NULL, 0), 0);
 	dev_close(dev);
 	ck_assert_int_eq(run_erase(&res, fx.dev, "0", "4096", NULL), 1);
-	snprintf(want, sizeof(want), "erase: %s: the device is write-protected\n",
-		 fx.dev);
+	snprintf(want, sizeof(want),
+		 "erase: %s: the device is write-protected\n", fx.dev);
 	ck_assert_str_eq(res.err, want);
 	cmd_result_free(&res);
 	ck_assert_uint_eq(scan(fx.dev, 0, MiB, SCAN_PLANTED, fx.seed), 0);
