@@ -155,7 +155,7 @@ struct dev_node {
 	char name[64];			/* sysfs name, e.g. "loop3p1" */
 };
 
-/* The nodes to check: a whole device and its partitions. */
+/* The nodes to check: a device, its partitions, its whole device. */
 struct dev_nodes {
 	struct dev_node *v;		/* array of n nodes */
 	size_t n;			/* number of nodes */
@@ -708,9 +708,10 @@ int dev_open(struct device **devp, const char *path, unsigned int flags,
 				 path);
 		return ret;
 	}
-	/* the path may have been replaced since stat() */
+	/* the path may have been replaced since it was checked */
 	if (fstat(fd, &fst) ||
-	    (fst.st_mode & S_IFMT) != (st.st_mode & S_IFMT)) {
+	    (fst.st_mode & S_IFMT) != (st.st_mode & S_IFMT) ||
+	    (S_ISBLK(st.st_mode) && fst.st_rdev != st.st_rdev)) {
 		ret = -EAGAIN;
 		goto out_close;
 	}
