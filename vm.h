@@ -1,8 +1,224 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The timing VM (placeholder until it lands). */
+/*
+ * The timing VM.  A measurement is a program: a tree of small operations
+ * evaluated against a device.  Every node runs in a context {offset,
+ * length} and yields a value:
+ *
+ *   I/O leaves (read, write, erase)  -> a timed sample {time_ns, bytes}
+ *   length                           -> a number of bytes
+ *   offset/length series, repeat     -> a list of what their operand yields
+ *   sequence                         -> a list of its operands' values
+ *   reduce (min, max, avg, total)    -> a sample made from a list
+ *   bps                              -> a number in bytes per second
+ *   format                           -> a table cell (text + raw number)
+ *   print, newline, drop             -> nothing (print/newline emit output)
+ *
+ * Series and repeats of operands that yield nothing yield nothing.
+ * Offsets of nested series add up; a length series sets the length that
+ * I/O leaves transfer.  Programs are checked before anything runs: wrong
+ * nesting, type mismatches and empty series are reported as -EINVAL with
+ * a message, never a crash.  vm_run() returns 0 or -errno and writes only
+ * to the FILE it is given.
+ */
 #ifndef FLASHBENCH_VM_H
 #define FLASHBENCH_VM_H
 
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
 #include "dev.h"
+#include "format.h"
+
+/* The operations.  (Not O_*: that prefix belongs to <fcntl.h>.) */
+enum vm_op {
+	/* I/O leaves: current length at current offset, one timed sample */
+	VM_READ,
+	VM_WRITE_ZERO,		/* write 0x00 */
+	VM_WRITE_ONES,		/* write 0xff */
+	VM_WRITE_5A,		/* write 0x5a */
+	VM_WRITE_RAND,		/* write pseudo-random bytes */
+	VM_ERASE,		/* discard */
+	/* other leaves */
+	VM_LENGTH,		/* the current length, in bytes */
+	VM_NEWLINE,		/* end the current table row */
+	/* offset series: one operand, evaluated at each offset */
+	VM_OFF_FIXED,		/* once, at off_byte */
+	VM_OFF_LIN,		/* off_byte + i * stride, i = 0 .. count-1 */
+	VM_OFF_RAND,		/* the same positions, pseudo-random order */
+	/* length series: one operand, evaluated at each length */
+	VM_LEN_FIXED,		/* len_byte */
+	VM_LEN_POW2_UP,		/* len_byte, 2 len_byte, ... up to len_max_byte */
+	VM_LEN_POW2_DOWN,	/* len_max_byte, halving, down to len_byte */
+	/* control */
+	VM_REPEAT,		/* the operand count times */
+	VM_SEQ,			/* every operand in turn */
+	/* lists of samples to one sample */
+	VM_REDUCE_MIN,		/* the sample with the shortest time */
+	VM_REDUCE_MAX,		/* the sample with the longest time */
+	VM_REDUCE_AVG,		/* mean time and mean bytes */
+	VM_REDUCE_TOTAL,	/* summed time and summed bytes */
+	/* presentation */
+	VM_BPS,			/* sample -> bytes per second */
+	VM_FORMAT,		/* number (or a sample's time) -> cell */
+	VM_PRINT,		/* emit a cell: "%-7s " */
+	VM_DROP,		/* evaluate the operand, discard its value */
+	VM_OP_NR
+};
+
+/* stride_byte value meaning "the current length". */
+#define VM_CUR_LEN UINT64_MAX
+
+/*
+ * A program node.  Build nodes with the constructors below; they take
+ * ownership of their operands, and vm_free() releases a whole tree.
+ */
+struct vm_node {
+	enum vm_op op;
+	uint64_t off_byte;	/* VM_OFF_*: offset of the first position */
+	uint64_t stride_byte;	/* VM_OFF_LIN/RAND: step, or VM_CUR_LEN */
+	uint64_t count;		/* VM_OFF_LIN/RAND, VM_REPEAT: iterations;
+				 * VM_OFF_* with span_byte: 0 */
+	uint64_t span_byte;	/* VM_OFF_LIN/RAND: if non-zero, count is
+				 * span_byte / current length */
+	uint64_t len_byte;	/* VM_LEN_FIXED: the length; VM_LEN_POW2_*:
+				 * the smallest */
+	uint64_t len_max_byte;	/* VM_LEN_POW2_*: the largest length */
+	uint64_t key;		/* VM_OFF_RAND: selects the permutation */
+	size_t nkids;		/* number of operands */
+	struct vm_node **kids;	/* operands, in order */
+};
+
+/* What a number or cell counts. */
+enum vm_unit {
+	VM_UNIT_BYTES,		/* bytes */
+	VM_UNIT_NS,		/* nanoseconds */
+	VM_UNIT_BPS,		/* bytes per second */
+};
+
+/* One printed cell with the raw number behind it. */
+struct vm_cell {
+	char text[FMT_LEN];	/* as printed, without padding */
+	double value;		/* raw value in unit */
+	enum vm_unit unit;	/* what value counts */
+};
+
+/* One output line. */
+struct vm_row {
+	struct vm_cell *cells;	/* ncells cells, left to right */
+	size_t ncells;		/* cells in this row */
+	size_t cap;		/* allocated cells */
+};
+
+/*
+ * Everything a run printed, as rows of cells (one row per output line),
+ * for writers that want raw bytes and nanoseconds.  Zero-initialise it;
+ * vm_run() empties it first; release it with vm_table_free().
+ */
+struct vm_table {
+	struct vm_row *rows;	/* nrows rows, top to bottom */
+	size_t nrows;		/* rows recorded */
+	size_t cap;		/* allocated rows */
+	size_t max_cells;	/* limit on cells in all (0: no limit) */
+	size_t ncells;		/* cells recorded in all */
+	int row_open;		/* the last row has not seen a newline */
+};
+
+/* A leaf (I/O, VM_LENGTH, VM_NEWLINE); NULL if out of memory. */
+struct vm_node *vm_leaf(enum vm_op op);
+
+/*
+ * A node with one operand (reduce, bps, format, print, drop); NULL if out
+ * of memory, in which case kid is freed.  All constructors below behave
+ * alike; a NULL operand is accepted here and reported by vm_check().
+ */
+struct vm_node *vm_unary(enum vm_op op, struct vm_node *kid);
+
+/* VM_OFF_FIXED at off_byte. */
+struct vm_node *vm_off_fixed(uint64_t off_byte, struct vm_node *kid);
+
+/* VM_OFF_LIN or VM_OFF_RAND: count positions stride_byte apart. */
+struct vm_node *vm_off_series(enum vm_op op, uint64_t off_byte,
+			      uint64_t stride_byte, uint64_t count,
+			      struct vm_node *kid);
+
+/*
+ * VM_OFF_LIN or VM_OFF_RAND over span_byte in steps of the current
+ * length: span / length positions.
+ */
+struct vm_node *vm_off_span(enum vm_op op, uint64_t off_byte,
+			    uint64_t span_byte, struct vm_node *kid);
+
+/* VM_LEN_FIXED: the operand runs with length len_byte. */
+struct vm_node *vm_len_fixed(uint64_t len_byte, struct vm_node *kid);
+
+/*
+ * VM_LEN_POW2_UP or VM_LEN_POW2_DOWN between min_byte and max_byte.  Up:
+ * min, 2 min, 4 min ... while <= max.  Down: max, max/2 ... while the
+ * length stays >= min and a multiple of min (so an erase size of 3 * 2^n
+ * stops at the smallest multiple of min, e.g. 12M/16K ends at 48K).
+ */
+struct vm_node *vm_len_pow2(enum vm_op op, uint64_t min_byte,
+			    uint64_t max_byte, struct vm_node *kid);
+
+/* VM_REPEAT: the operand count times. */
+struct vm_node *vm_repeat(uint64_t count, struct vm_node *kid);
+
+/* VM_SEQ of n operands given as arguments (NULLs reported by check). */
+struct vm_node *vm_seq(size_t n, ...);
+
+/* VM_SEQ of n operands from an array (the nodes, not the array, move). */
+struct vm_node *vm_seqv(size_t n, struct vm_node *const kids[]);
+
+/* Free a program tree (NULL is fine). */
+void vm_free(struct vm_node *prog);
+
+/* The name of an operation ("off_lin"), or "?" for an unknown one. */
+const char *vm_op_name(enum vm_op op);
+
+/*
+ * Check a program without running it.  Returns 0, or -EINVAL with a
+ * one-line reason in err (wrong nesting, type mismatch, empty series,
+ * missing operand).
+ */
+int vm_check(const struct vm_node *prog, char *err, size_t err_len);
+
+/*
+ * Check and run prog on dev, printing cells to out (may be NULL) and
+ * recording them in tab (may be NULL).  Write buffers are allocated and
+ * filled before the first timed operation.  Returns 0; -EINVAL for a bad
+ * program or an access outside the device (reason in err); -ENOSPC when
+ * tab->max_cells is too small; -ENOMEM; or the first I/O error, which
+ * stops the run (dev->last_error names the operation).
+ */
+int vm_run(struct device *dev, const struct vm_node *prog, FILE *out,
+	   struct vm_table *tab, char *err, size_t err_len);
+
+/* Print prog as an indented tree, one node per line. */
+void vm_print_prog(FILE *f, const struct vm_node *prog);
+
+/* Release what a table holds and empty it (max_cells is kept). */
+void vm_table_free(struct vm_table *tab);
+
+/* The writing tests as programs (progs.c). */
+struct bench_opts;
+
+/*
+ * Build the program of one writing test (a BENCH_* bit) as it runs on a
+ * device with 512-byte blocks.  Returns 0 or -EINVAL / -ENOMEM; *prog
+ * is freed with vm_free().
+ */
+int progs_build(unsigned int test, const struct bench_opts *o,
+		struct vm_node **prog);
+
+/*
+ * Run one writing test on dev: check its ranges fit the device, print
+ * the program to o->log with o->verbose, then run it.  -p stops at the
+ * device's logical block size when that is above 512.  Returns 0 or
+ * -errno as vm_run() (err may be NULL).
+ */
+int progs_run(struct device *dev, unsigned int test,
+	      const struct bench_opts *o, FILE *out, struct vm_table *tab,
+	      char *err, size_t err_len);
 
 #endif /* FLASHBENCH_VM_H */

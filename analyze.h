@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Reading align tables: decide the erase-block (AU) size and the page size
+ * from the diff column, and find align tables in saved text (--analyze).
+ *
+ * Crossing an erase-block boundary makes a read slower, crossing a page
+ * boundary a little slower.  The align test reads across boundaries of
+ * every alignment A; a boundary of A is also one of the erase block when
+ * A is a multiple of the erase size.  So the rows fall into up to three
+ * levels: alignments that are multiples of the erase size (high diff),
+ * other multiples of the page size (middle), the rest (low).  The analysis
+ * fits that model for every candidate pair of sizes and keeps a step only
+ * if a robust t statistic, the ratio of the levels and the size of the
+ * step next to a whole read all say it is real.
+ */
+#ifndef FLASHBENCH_ANALYZE_H
+#define FLASHBENCH_ANALYZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "bench.h"
+
+/* How sure the analysis is of a size; ordered, none < low < ... */
+enum analyze_confidence {
+	ANALYZE_CONF_NONE = 0,
+	ANALYZE_CONF_LOW,
+	ANALYZE_CONF_MEDIUM,
+	ANALYZE_CONF_HIGH,
+};
+
+/* One detected step in the diff column and the numbers behind it. */
+struct analyze_step {
+	uint64_t size_byte;		/* erase or page size; 0 = none */
+	uint64_t candidate_byte;	/* best split tried, even if rejected */
+	enum analyze_confidence confidence;
+	double upper_ns;		/* median diff of the rows above */
+	double lower_ns;		/* median diff of the rows below */
+	double sigma_ns;		/* robust noise: 1.4826 * pooled MAD */
+	double ratio;			/* upper / lower (lower floored) */
+	double t;			/* robust t of upper - lower, unitless */
+	double rel;			/* (upper - lower) / read; 0: unknown */
+	size_t n_upper;			/* rows in the upper group */
+	size_t n_lower;			/* rows in the lower group */
+	size_t n_misfit;		/* rows nearer the other level */
+	double spike_p;			/* chance outliers made the step */
+};
+
+/* What one align table says. */
+struct align_verdict {
+	struct analyze_step erase;	/* erase block (AU) size */
+	struct analyze_step page;	/* page size, below the erase size */
+};
+
+/* One align table found in text: rows in the order they appeared. */
+struct align_table {
+	struct align_row *rows;		/* malloc'd */
+	size_t nrows;
+};
+
+/*
+ * Decide erase size and page size from the rows of one align table (any
+ * order).  Returns 0 (v filled; sizes 0 with confidence none when the
+ * table shows no step), -EINVAL (no rows, NULL) or -ENOMEM.
+ */
+int analyze_align(const struct align_row *rows, size_t n,
+		  struct align_verdict *v);
+
+/*
+ * Find every align record "align N pre T on T post T diff T" in text
+ * (any white space, several per line, other text ignored); a new table
+ * starts where N stops decreasing.  Returns 0 with *tables (malloc'd,
+ * free with analyze_free_tables) and *ntables (0 when none), or -ENOMEM.
+ */
+int analyze_parse(const char *text, size_t len, struct align_table **tables,
+		  size_t *ntables);
+
+/* Free what analyze_parse returned. */
+void analyze_free_tables(struct align_table *tables, size_t ntables);
+
+/* "none", "low", "medium" or "high". */
+const char *analyze_confidence_name(enum analyze_confidence c);
+
+/*
+ * Print "table N: erase size 4MiB (confidence high), page size 16KiB
+ * (confidence medium)" on one line; "none" for an undetermined size.
+ */
+void analyze_print_verdict(FILE *out, size_t table_no,
+			   const struct align_verdict *v);
+
+/* Print the evidence of both steps, one indented line each. */
+void analyze_print_evidence(FILE *out, const struct align_verdict *v);
+
+/*
+ * The whole of --analyze: parse text, analyse every table and print a
+ * verdict line per table (and the evidence when verbose).  Returns the
+ * number of tables found (0: none) or -ENOMEM.
+ */
+int analyze_text(FILE *out, const char *text, size_t len, int verbose);
+
+#endif /* FLASHBENCH_ANALYZE_H */
