@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1082,6 +1083,369 @@ START_TEST(test_erase_busy)
 }
 END_TEST
 
+/* ---- flashbench on a loop device ---- */
+
+/* Run flashbench with the NULL-terminated arguments; returns its status. */
+static int run_fb(struct cmd_result *res, ...)
+{
+	char *argv[16];
+	va_list ap;
+	int argc = 1;
+
+	argv[0] = (char *)flashbench_bin();
+	va_start(ap, res);
+	while (argc < 15 && (argv[argc] = va_arg(ap, char *)))
+		argc++;
+	va_end(ap);
+	argv[argc] = NULL;
+	ck_assert_int_eq(run_cmd(argv, res), 0);
+	return res->status;
+}
+
+/* A printed time ("741µs", "1.08ms", "-412ns") in ns; aborts if bad. */
+static double time_ns(const char *s)
+{
+	static const struct {
+		const char *unit;
+		double ns;
+	} units[] = {
+		{ "ns", 1 }, { "µs", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+	};
+	char *end;
+	double v = strtod(s, &end);
+	size_t i;
+
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (end != s && !strcmp(end, units[i].unit))
+			return v * units[i].ns;
+	ck_abort_msg("not a time: '%s'", s);
+	return 0;
+}
+
+/* Next line of text (advancing *pos), or NULL at the end. */
+static char *next_line(char **pos)
+{
+	char *line = *pos, *nl;
+
+	if (!line || !*line)
+		return NULL;
+	nl = strchr(line, '\n');
+	ck_assert_msg(nl != NULL, "unterminated line '%s'", line);
+	*nl = '\0';
+	*pos = nl + 1;
+	return line;
+}
+
+/* A read-only test leaves every byte of the device as it was. */
+static void check_read_only_run(struct loop_fix *fx, struct cmd_result *res)
+{
+	ck_assert_msg(res->status == 0, "status %d: %s", res->status,
+		      res->err);
+	ck_assert_ptr_null(strstr(res->err, "will overwrite"));
+	ck_assert_uint_eq(scan(fx->dev, 0, fx->size_byte, SCAN_PLANTED,
+			       fx->seed), 0);
+}
+
+START_TEST(test_fb_align)
+{
+	struct cmd_result res;
+	struct loop_fix fx;
+	uint64_t want_align = 8 * MiB, align;
+	char pre[32], on[32], post[32], diff[32], *pos, *line;
+
+	if (!loop_setup(&fx, "fb_align", 0, 0))
+		return;
+	/* 7 * 8MiB + 1KiB fits in 64MiB, 7 * 16MiB does not */
+	run_fb(&res, "-a", "-b", "1024", fx.dev, (char *)NULL);
+	check_read_only_run(&fx, &res);
+	pos = res.out;
+	while ((line = next_line(&pos))) {
+		double pre_ns, on_ns, post_ns, diff_ns, tol;
+
+		ck_assert_msg(sscanf(line, "align %" SCNu64 "\tpre %31[^\t]"
+				     "\ton %31[^\t]\tpost %31[^\t]\tdiff %31s",
+				     &align, pre, on, post, diff) == 5,
+			      "bad line '%s'", line);
+		ck_assert_uint_eq(align, want_align);
+		pre_ns = time_ns(pre);
+		on_ns = time_ns(on);
+		post_ns = time_ns(post);
+		diff_ns = time_ns(diff);
+		ck_assert(pre_ns > 0 && on_ns > 0 && post_ns > 0);
+		ck_assert(pre_ns < 1e9 && on_ns < 1e9 && post_ns < 1e9);
+		/* three significant digits each */
+		tol = 0.01 * (pre_ns + on_ns + post_ns) + 10;
+		ck_assert_msg(fabs(on_ns - (pre_ns + post_ns) / 2 - diff_ns) <=
+			      tol, "diff %s of '%s'", diff, line);
+		want_align /= 2;
+	}
+	ck_assert_uint_eq(want_align, 1024);	/* down to 2 * blocksize */
+	cmd_result_free(&res);
+}
+END_TEST
+
+START_TEST(test_fb_scatter)
+{
+	struct cmd_result res;
+	struct loop_fix fx;
+	double off_mib, t_ms;
+	unsigned int n = 0;
+	char *pos, *line, want[32];
+
+	if (!loop_setup(&fx, "fb_scatter", 0, 0))
+		return;
+	run_fb(&res, "-s", "--scatter-order=8", fx.dev, (char *)NULL);
+	check_read_only_run(&fx, &res);
+	pos = res.out;
+	while ((line = next_line(&pos))) {
+		ck_assert_msg(sscanf(line, "%lf\t%lf", &off_mib, &t_ms) == 2,
+			      "bad line '%s'", line);
+		/* one 16KiB block per position, in offset order */
+		snprintf(want, sizeof(want), "%f\t", n * 16384.0 / MiB);
+		ck_assert_msg(!strncmp(line, want, strlen(want)),
+			      "line %u: '%s'", n, line);
+		ck_assert_msg(t_ms > 0 && t_ms < 1000, "line '%s'", line);
+		n++;
+	}
+	ck_assert_uint_eq(n, 256);
+	cmd_result_free(&res);
+}
+END_TEST
+
+START_TEST(test_fb_interval)
+{
+	char min[32], avg[32], max[32], acc[32], *pos, *line;
+	double min_ns[10], mbps, a, v;
+	struct cmd_result res;
+	struct loop_fix fx;
+	uint64_t n, t;
+	int k;
+
+	if (!loop_setup(&fx, "fb_interval", 0, 0))
+		return;
+	run_fb(&res, "-i", "--interval-order=10", fx.dev, (char *)NULL);
+	check_read_only_run(&fx, &res);
+	pos = res.out;
+	for (k = 0; k < 10; k++) {
+		line = next_line(&pos);
+		ck_assert_ptr_nonnull(line);
+		ck_assert_msg(sscanf(line, "%" SCNu64 " bytes: min %31s avg "
+				     "%31s max %31[^:]: %lf MB/s",
+				     &n, min, avg, max, &mbps) == 5,
+			      "bad line '%s'", line);
+		ck_assert_uint_eq(n, 512ULL << k);
+		min_ns[k] = time_ns(min);
+		ck_assert(min_ns[k] > 0);
+		ck_assert(min_ns[k] <= time_ns(avg) * 1.01);
+		ck_assert(time_ns(avg) <= time_ns(max) * 1.01);
+		/* MB/s from the minimum */
+		v = n / min_ns[k] * 1e3;
+		ck_assert_msg(fabs(mbps - v) <= 0.01 * v, "'%s'", line);
+	}
+	line = next_line(&pos);
+	ck_assert_ptr_nonnull(line);
+	ck_assert_msg(sscanf(line, "%lf MB/s, %31s access time", &a, acc) == 2,
+		      "bad line '%s'", line);
+	for (k = 0; k < 10; k++) {
+		line = next_line(&pos);
+		ck_assert_ptr_nonnull(line);
+		ck_assert_msg(sscanf(line, "bytes %" SCNu64 ", time %" SCNu64
+				     " overhead %lf", &n, &t, &v) == 3,
+			      "bad line '%s'", line);
+		ck_assert_uint_eq(n, 512ULL << k);
+		ck_assert_msg(fabs((double)t - min_ns[k]) <=
+			      0.006 * min_ns[k] + 1, "'%s'", line);
+	}
+	ck_assert_ptr_null(next_line(&pos));
+	cmd_result_free(&res);
+}
+END_TEST
+
+/* The byte ranges a writing run announced on stderr. */
+struct ranges {
+	uint64_t start[64];	/* first byte */
+	uint64_t end[64];	/* one past the last byte */
+	unsigned int n;		/* number of ranges */
+};
+
+static void parse_ranges(const char *err, const char *dev, struct ranges *r)
+{
+	const char *p = err;
+	char want[96];
+	int used;
+
+	snprintf(want, sizeof(want), " on %s\n", dev);
+	r->n = 0;
+	while ((p = strstr(p, "flashbench: will overwrite bytes "))) {
+		ck_assert_uint_lt(r->n, 64);
+		ck_assert_int_eq(sscanf(p, "flashbench: will overwrite bytes %"
+					SCNu64 "-%" SCNu64 "%n",
+					&r->start[r->n], &r->end[r->n], &used),
+				 2);
+		ck_assert_msg(!strncmp(p + used, want, strlen(want)),
+			      "range line '%.80s'", p);
+		ck_assert_uint_lt(r->start[r->n], r->end[r->n]);
+		r->n++;
+		p += used;
+	}
+}
+
+/* Is byte off inside one of the ranges? */
+static int in_ranges(const struct ranges *r, uint64_t off)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->n; i++)
+		if (off >= r->start[i] && off < r->end[i])
+			return 1;
+	return 0;
+}
+
+/*
+ * Run a writing test: status 0, ranges announced, every byte outside
+ * them as planted, and something inside them changed.  Returns stdout.
+ */
+static char *check_writing_run(const char *test, char *const args[])
+{
+	struct cmd_result res;
+	struct loop_fix fx;
+	struct ranges r;
+	uint64_t off, changed = 0;
+	char *argv[16], *out;
+	int argc = 0;
+
+	if (!loop_setup(&fx, test, 0, 0))
+		return NULL;
+	argv[argc++] = (char *)flashbench_bin();
+	while (*args && argc < 14)
+		argv[argc++] = *args++;
+	argv[argc++] = fx.dev;
+	argv[argc] = NULL;
+	ck_assert_int_eq(run_cmd(argv, &res), 0);
+	ck_assert_msg(res.status == 0, "status %d: %s", res.status, res.err);
+	parse_ranges(res.err, fx.dev, &r);
+	ck_assert_uint_gt(r.n, 0);
+	for (off = 0; off < r.n; off++)
+		ck_assert(r.start[off] % 65536 == 0 &&
+			  r.end[off] % 65536 == 0 && r.end[off] <= fx.size_byte);
+	/* 64KiB at a time: every range is made of whole 64KiB pieces */
+	for (off = 0; off < fx.size_byte; off += 65536) {
+		uint64_t bad = scan(fx.dev, off, 65536, SCAN_PLANTED, fx.seed);
+
+		if (in_ranges(&r, off))
+			changed += bad;
+		else
+			ck_assert_msg(bad == 0, "%" PRIu64 " bytes changed at %"
+				      PRIu64 ", outside the announced ranges",
+				      bad, off);
+	}
+	ck_assert_uint_gt(changed, 0);
+	out = res.out;
+	res.out = NULL;
+	cmd_result_free(&res);
+	return out;
+}
+
+/*
+ * A write-test table: one row per size, every cell "%-7s " (so each row
+ * is 8 * (1 + ncol) characters and ends with a space), then ncol rates.
+ */
+static void check_table(char *out, const char *const sizes[],
+			unsigned int ncol)
+{
+	char *pos = out, *save;
+	unsigned int row, col;
+
+	for (row = 0; sizes[row]; row++) {
+		char *line = next_line(&pos), *cell;
+
+		ck_assert_msg(line != NULL, "row %s missing", sizes[row]);
+		ck_assert_msg(strlen(line) == 8 * (1 + ncol),
+			      "row '%s' is not %u cells", line, 1 + ncol);
+		for (col = 0; col <= ncol; col++)
+			ck_assert_msg(line[8 * col] != ' ' &&
+				      line[8 * col + 7] == ' ',
+				      "row '%s': cell %u is not %%-7s", line,
+				      col);
+		cell = strtok_r(line, " ", &save);
+		ck_assert_str_eq(cell, sizes[row]);
+		for (col = 0; col < ncol; col++) {
+			cell = strtok_r(NULL, " ", &save);
+			ck_assert_msg(cell && strstr(cell, "/s"),
+				      "row %s: cell %u is '%s'", sizes[row],
+				      col, cell ? cell : "");
+		}
+	}
+	ck_assert_ptr_null(next_line(&pos));
+}
+
+static const char *const sizes_1m_256k[] = { "1MiB", "512KiB", "256KiB",
+					     NULL };
+
+START_TEST(test_fb_open_au)
+{
+	char *const linear[] = { "-O", "-e", "1M", "-b", "256K",
+				 "--open-au-nr=2", NULL };
+	char *const random[] = { "-O", "-r", "-e", "1M", "-b", "256K",
+				 "--open-au-nr=3", NULL };
+	char *out = check_writing_run("fb_open_au", _i ? random : linear);
+
+	if (out)
+		check_table(out, sizes_1m_256k, 1);
+	free(out);
+}
+END_TEST
+
+START_TEST(test_fb_find_fat)
+{
+	char *const args[] = { "-f", "-e", "1M", "-b", "256K", "--fat-nr=2",
+			       NULL };
+	char *out = check_writing_run("fb_find_fat", args);
+
+	if (out)
+		check_table(out, sizes_1m_256k, 2);
+	free(out);
+}
+END_TEST
+
+START_TEST(test_fb_program)
+{
+	static const char *const sizes[] = {
+		"2MiB", "1MiB", "512KiB", "256KiB", "128KiB", "64KiB", "32KiB",
+		"16KiB", "8KiB", "4KiB", "2KiB", "1KiB", "512B", NULL
+	};
+	char *const args[] = { "-p", NULL };
+	char *out = check_writing_run("fb_program", args);
+
+	if (out)
+		check_table(out, sizes, 8);
+	free(out);
+}
+END_TEST
+
+/* Writing tests refuse a mounted device; reading tests may look. */
+START_TEST(test_fb_mounted)
+{
+	struct cmd_result res;
+	struct loop_fix fx;
+
+	if (!loop_setup(&fx, "fb_mounted", 0, 0) ||
+	    !make_ext4("fb_mounted", fx.dev))
+		return;
+	mount_ext4(&fx, fx.dev);
+	ck_assert_int_eq(run_fb(&res, "-O", "-e", "1M", "-b", "256K", fx.dev,
+				(char *)NULL), 1);
+	ck_assert_msg(strstr(res.err, fx.mnt) && count_str(res.err, "\n") == 1,
+		      "stderr: %s", res.err);
+	ck_assert_ptr_null(strstr(res.err, "will overwrite"));
+	cmd_result_free(&res);
+	ck_assert_int_eq(run_fb(&res, "-a", "-b", "4096", fx.dev,
+				(char *)NULL), 0);
+	cmd_result_free(&res);
+	unmount_and_fsck(&fx, fx.dev);
+}
+END_TEST
+
 /* ---- no loop device needed ---- */
 
 START_TEST(test_dev_regular_file)
@@ -1267,6 +1631,15 @@ Suite *loop_suite(void)
 	tcase_add_test(tc, test_erase_busy);
 	suite_add_tcase(s, tc);
 
+	tc = loop_tcase("flashbench");
+	tcase_add_test(tc, test_fb_align);
+	tcase_add_test(tc, test_fb_scatter);
+	tcase_add_test(tc, test_fb_interval);
+	tcase_add_loop_test(tc, test_fb_open_au, 0, 2);
+	tcase_add_test(tc, test_fb_find_fat);
+	tcase_add_test(tc, test_fb_program);
+	tcase_add_test(tc, test_fb_mounted);
+	suite_add_tcase(s, tc);
 	return s;
 }
 
