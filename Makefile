@@ -76,7 +76,15 @@ tests/check_flashbench: $(TEST_OBJS) tests/cli.o libflashbench.a
 
 check: all tests/check_flashbench
 	FLASHBENCH_BIN=$(CURDIR)/flashbench ERASE_BIN=$(CURDIR)/erase \
-		tests/check_flashbench
+		tests/check_flashbench tests/bench_auto
+
+# Device time of --auto against the classic manual procedure (virtual
+# clock of the simulated card): see tests/bench_auto.c.
+tests/bench_auto: tests/bench_auto.o tests/util.o libflashbench.a
+	$(CC) $(FB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(FB_LIBS)
+
+bench: tests/bench_auto
+	tests/bench_auto
 
 install: all
 	install -d $(DESTDIR)$(BINDIR)
@@ -86,6 +94,6 @@ clean:
 	rm -f flashbench erase libflashbench.a *.o *.d tests/*.o tests/*.d \
 		tests/check_flashbench
 
-.PHONY: all check install clean
+.PHONY: all check bench install clean
 
 -include $(wildcard *.d tests/*.d)

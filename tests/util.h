@@ -5,6 +5,7 @@
 
 #include <check.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "dev.h"
 
@@ -41,6 +42,21 @@ const char *erase_bin(void);
 
 /* A simulated card built from SPEC; fails the test if SPEC is bad. */
 struct device *sim_card(const char *spec);
+
+/* One card of the --auto sweep, with the geometry planted in it. */
+struct sweep_card {
+	uint64_t erase, page;
+	unsigned int open, open_random, fat, fat_start;
+	double noise;
+	char spec[256];		/* --simulate SPEC of the card */
+};
+
+/*
+ * Card number i of the sweep: erase 1-16 MiB (some 3 * 2^n), page
+ * 4-64 KiB, open 1-16 and fewer in random order, fat 0-4 at various
+ * starts, noise 0-5 %; the same i always gives the same card.
+ */
+void sweep_card(unsigned int i, struct sweep_card *c);
 
 /* Count how often needle occurs in hay. */
 size_t count_str(const char *hay, const char *needle);
