@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * libFuzzer harness for the command line: flashbench_main() with argv
+ * taken from the input, on simulated cards only.
+ *
+ * Input: one mode byte, then the arguments separated by newlines or NULs;
+ * after the first pair of NULs, the content that --analyze reads.  Mode
+ * bits: 0-1 pick the card, 2 puts --simulate=<card> first, 3 gives the
+ * card 4096-byte logical blocks.
+ *
+ * Nothing real is touched: this object is linked against a copy of
+ * flashbench.o whose dev_open(), dev_quiet_system() and fopen() are
+ * renamed to the stand-ins below (see the fuzz rules in the Makefile).
+ * A DEVICE opens a simulated card, files to read hold the input's tail,
+ * files to write are /dev/null, stdin is /dev/null.  Arguments that would
+ * choose another card (--si...) are dropped, so buffers stay small, and
+ * every card's I/O calls are rationed (fuzz_util.h), so runs end quickly.
+ *
+ * Checked: the exit status is 0, 1 or 2; 2 comes with a "flashbench: "
+ * line and without any I/O; 1 only when the harness made the card or the
+ * open fail (so a test that sends the card an I/O it refuses is caught);
+ * any failure says something on stderr.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flashbench.h"
+#include "fuzz_util.h"
+#include "sim.h"
+
+/* Arguments taken from one input, at most. */
+#define CLI_MAX_ARGS 48
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The stand-ins flashbench.o is linked against. */
+int fuzz_dev_open(struct device **devp, const char *path, unsigned int flags,
+		  char *holder, size_t holder_len);
+void fuzz_dev_quiet_system(FILE *log);
+FILE *fuzz_fopen(const char *path, const char *mode);
+FILE *fuzz_fopen64(const char *path, const char *mode);
+
+static const char *const cards[] = {
+	"size=64M,erase=1M",
+	"size=256M",
+	"size=32M,erase=512K,page=8K,open=2",
+	"size=96M,erase=3M,page=16K,fat=2",
+};
+
+/* What the current input set up for the stand-ins. */
+static struct {
+	const char *card;	/* SPEC of the card a DEVICE opens */
+	int lbs_4k;		/* give cards 4096-byte logical blocks */
+	const char *file;	/* what --analyze reads */
+	size_t file_len;
+	unsigned int refused;	/* opens the stand-in refused */
+} cur;
+
+int fuzz_dev_open(struct device **devp, const char *path, unsigned int flags,
+		  char *holder, size_t holder_len)
+{
+	struct sim_params p;
+	char why[256];
+
+	*devp = NULL;
+	if (holder_len)
+		holder[0] = '\0';
+	if (!path[0] || strstr(path, "missing")) {
+		cur.refused++;
+		return -ENOENT;
+	}
+	if (flags & DEV_EXCL && strstr(path, "busy")) {
+		snprintf(holder, holder_len, "%s is mounted on /mnt/x", path);
+		cur.refused++;
+		return -EBUSY;
+	}
+	if (flags & DEV_WRITE && strstr(path, "ro")) {
+		cur.refused++;
+		return -EROFS;
+	}
+	sim_params_default(&p);
+	if (sim_parse_spec(&p, cur.card, why, sizeof(why)))
+		fuzz_fail("bad card '%s': %s", cur.card, why);
+	return sim_open(devp, &p);
+}
+
+void fuzz_dev_quiet_system(FILE *log)
+{
+	if (log)
+		fputs("flashbench: (fuzz) system left as it is\n", log);
+}
+
+FILE *fuzz_fopen(const char *path, const char *mode)
+{
+	if (!path[0] || strstr(path, "missing")) {
+		errno = ENOENT;
+		return NULL;
+	}
+	if (mode[0] == 'r' && cur.file_len)
+		return fmemopen((void *)cur.file, cur.file_len, "r");
+	return fopen("/dev/null", mode[0] == 'r' ? "r" : "w");
+}
+
+/* What fopen() is with _FILE_OFFSET_BITS=64 on glibc. */
+FILE *fuzz_fopen64(const char *path, const char *mode)
+{
+	return fuzz_fopen(path, mode);
+}
+
+/* Every device flashbench opens is rationed, with 4K blocks if asked. */
+static void open_hook(struct device *dev)
+{
+	if (cur.lbs_4k)
+		dev->logical_block_size = 4096;
+	fuzz_budget(dev, FUZZ_MAX_IO);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	if (!freopen("/dev/null", "r", stdin))
+		fuzz_fail("cannot point stdin at /dev/null");
+	flashbench_open_hook = open_hook;
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *argv[CLI_MAX_ARGS + 3], *text, *p, *end, *errbuf = NULL;
+	char simarg[64];
+	size_t errlen = 0, text_len;
+	uint64_t io, refused;
+	int argc = 0, ret;
+	uint8_t mode;
+	FILE *err;
+
+	if (!size)
+		return 0;
+	mode = data[0];
+	data++;
+	size--;
+	memset(&cur, 0, sizeof(cur));
+	cur.card = cards[mode & 3];
+	cur.lbs_4k = !!(mode & 8);
+	/* the arguments end at the first pair of NULs; the file follows */
+	text_len = size;
+	for (p = (char *)data; p + 1 < (char *)data + size; p++)
+		if (!p[0] && !p[1]) {
+			text_len = (size_t)(p - (char *)data);
+			cur.file = p + 2;
+			cur.file_len = size - text_len - 2;
+			break;
+		}
+	text = malloc(text_len + 1);
+	if (!text)
+		return 0;
+	memcpy(text, data, text_len);
+	text[text_len] = '\0';
+
+	argv[argc++] = "flashbench";
+	if (mode & 4) {
+		snprintf(simarg, sizeof(simarg), "--simulate=%s", cur.card);
+		argv[argc++] = simarg;
+	}
+	for (p = text; p < text + text_len && argc < CLI_MAX_ARGS + 2;
+	     p = end + 1) {
+		end = p + strcspn(p, "\n");
+		if (end > text + text_len)
+			end = text + text_len;
+		*end = '\0';
+		if (!*p || !strncmp(p, "--si", 4))
+			continue;
+		argv[argc++] = p;
+	}
+	argv[argc] = NULL;
+
+	err = open_memstream(&errbuf, &errlen);
+	if (!err) {
+		free(text);
+		return 0;
+	}
+	io = flashbench_io_calls;
+	refused = fuzz_budget_refused;
+	ret = flashbench_main(argc, argv, fuzz_null(), err);
+	fclose(err);
+
+	if (ret < 0 || ret > 2)
+		fuzz_fail("exit status %d", ret);
+	if (ret && !errlen)
+		fuzz_fail("exit status %d and nothing on stderr", ret);
+	if (ret == 2 && strncmp(errbuf, "flashbench: ", 12))
+		fuzz_fail("usage error without a 'flashbench: ' line: %s",
+			  errbuf);
+	if (ret == 2 && flashbench_io_calls != io)
+		fuzz_fail("usage error after %llu I/O calls: %s",
+			  (unsigned long long)(flashbench_io_calls - io),
+			  errbuf);
+	if (ret == 1 && fuzz_budget_refused == refused && !cur.refused)
+		fuzz_fail("exit status 1 on a card that refused nothing: %s",
+			  errbuf);
+	free(errbuf);
+	free(text);
+	return 0;
+}
