@@ -6,6 +6,8 @@
 #   make CROSS_COMPILE=aarch64-linux-gnu-
 #   make WERROR=1 | SANITIZE=1 | STATIC=1
 #   make install PREFIX=/usr DESTDIR=/tmp/pkg
+#   make fuzz [FUZZ_SECONDS=600] [FUZZ_TARGETS="cli vm"]
+#   make fuzz-replay          run the fuzz harnesses over their corpus
 
 VERSION := 2.0.0
 
@@ -94,6 +96,107 @@ clean:
 	rm -f flashbench erase libflashbench.a *.o *.d tests/*.o tests/*.d \
 		tests/check_flashbench
 
-.PHONY: all check bench install clean
+# ---- fuzzing: clang libFuzzer harnesses in tests/fuzz ----
+#
+# Built apart from everything above (own compiler, flags and objects in
+# tests/fuzz/build), so a fuzz build never disturbs the normal objects.
+# "make fuzz" runs each harness for FUZZ_SECONDS, keeping what it finds
+# in tests/fuzz/build/corpus-NAME and crashes as tests/fuzz/build/
+# crash-NAME-*; "make fuzz-replay" (CI) runs each over the committed
+# corpus only.  "make fuzz-corpus" merges what a campaign found into the
+# committed corpus, keeping one input per new coverage feature.
 
--include $(wildcard *.d tests/*.d)
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS ?= cli spec vm analyze
+FUZZ_FLAGS ?=
+FUZZ_DIR := tests/fuzz
+FUZZ_BUILD := $(FUZZ_DIR)/build
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	    -fno-omit-frame-pointer
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -D_GNU_SOURCE \
+	       -D_FILE_OFFSET_BITS=64 -DFLASHBENCH_VERSION='"$(VERSION)"' \
+	       -MMD -MP $(FUZZ_SAN) -fsanitize=fuzzer-no-link
+FUZZ_LIB_OBJS := $(LIB_OBJS:%=$(FUZZ_BUILD)/%) $(FUZZ_BUILD)/fuzz_util.o
+FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
+# what the command-line harness replaces in its copy of flashbench.o
+FUZZ_CLI_STUBS := dev_open dev_quiet_system fopen fopen64
+
+$(FUZZ_BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(FUZZ_BUILD)/fuzz_%.o: $(FUZZ_DIR)/fuzz_%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -I. -c -o $@ $<
+
+# flashbench.c without main(), its system calls renamed to stand-ins
+$(FUZZ_BUILD)/cli.o: flashbench.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -DFLASHBENCH_NO_MAIN -MT $@ \
+		-MF $(@:.o=.d) -c -o $@.tmp $<
+	objcopy $(foreach s,$(FUZZ_CLI_STUBS),--redefine-sym $(s)=fuzz_$(s)) \
+		$@.tmp $@
+	@rm -f $@.tmp
+
+$(FUZZ_BUILD)/fuzz_cli: $(FUZZ_BUILD)/fuzz_cli.o $(FUZZ_BUILD)/cli.o \
+			$(FUZZ_LIB_OBJS)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ -lm
+
+$(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/fuzz_%.o $(FUZZ_LIB_OBJS)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ -lm
+
+fuzz-build: $(FUZZ_BINS)
+
+.SECONDARY: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%.o)
+
+# One campaign per harness, in turn; the summary lines of each at the end.
+fuzz: $(FUZZ_BINS)
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(FUZZ_BUILD)/corpus-$$t; \
+		dict=; [ -f $(FUZZ_DIR)/$$t.dict ] && \
+			dict=-dict=$(FUZZ_DIR)/$$t.dict; \
+		echo "fuzz $$t: $(FUZZ_SECONDS)s, log in $(FUZZ_BUILD)/fuzz-$$t.log"; \
+		$(FUZZ_BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) \
+			-timeout=30 -rss_limit_mb=2048 -print_final_stats=1 \
+			-artifact_prefix=$(FUZZ_BUILD)/crash-$$t- $$dict \
+			$(FUZZ_FLAGS) $(FUZZ_BUILD)/corpus-$$t \
+			$(FUZZ_DIR)/corpus/$$t \
+			>$(FUZZ_BUILD)/fuzz-$$t.log 2>&1 || \
+			{ tail -n 60 $(FUZZ_BUILD)/fuzz-$$t.log; exit 1; }; \
+		grep -E '^#[0-9]+ +DONE|^stat::number_of_executed_units' \
+			$(FUZZ_BUILD)/fuzz-$$t.log; \
+	done
+
+# The committed corpus through each harness once; no fuzzing.
+fuzz-replay: $(FUZZ_BINS)
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		n=$$(ls $(FUZZ_DIR)/corpus/$$t | wc -l); \
+		echo "fuzz-replay $$t: $$n inputs"; \
+		$(FUZZ_BUILD)/fuzz_$$t -timeout=30 -rss_limit_mb=2048 \
+			$(FUZZ_DIR)/corpus/$$t/* \
+			>$(FUZZ_BUILD)/replay-$$t.log 2>&1 || \
+			{ tail -n 60 $(FUZZ_BUILD)/replay-$$t.log; exit 1; }; \
+	done
+
+# Fold a campaign's finds into the committed corpus, minimised.
+fuzz-corpus: $(FUZZ_BINS)
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		rm -rf $(FUZZ_BUILD)/merged-$$t; \
+		mkdir -p $(FUZZ_BUILD)/merged-$$t $(FUZZ_BUILD)/corpus-$$t; \
+		$(FUZZ_BUILD)/fuzz_$$t -merge=1 -timeout=30 \
+			$(FUZZ_BUILD)/merged-$$t $(FUZZ_DIR)/corpus/$$t \
+			$(FUZZ_BUILD)/corpus-$$t \
+			>$(FUZZ_BUILD)/merge-$$t.log 2>&1; \
+		rm -rf $(FUZZ_DIR)/corpus/$$t; \
+		mv $(FUZZ_BUILD)/merged-$$t $(FUZZ_DIR)/corpus/$$t; \
+		echo "corpus $$t: $$(ls $(FUZZ_DIR)/corpus/$$t | wc -l) inputs"; \
+	done
+
+fuzz-clean:
+	rm -rf $(FUZZ_BUILD)
+
+.PHONY: all check bench install clean fuzz fuzz-build fuzz-replay \
+	fuzz-corpus fuzz-clean
+
+-include $(wildcard *.d tests/*.d $(FUZZ_BUILD)/*.d)
