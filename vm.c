@@ -1111,7 +1111,9 @@ static int alloc_bufs(struct vm_state *st, const struct vm_plan *plan)
 		[VM_WRITE_5A] = DEV_PAT_5A,
 		[VM_WRITE_RAND] = DEV_PAT_RANDOM,
 	};
-	size_t len = (size_t)plan->max_len_byte;
+	/* an I/O longer than the device fails before it needs a buffer */
+	size_t len = (size_t)(plan->max_len_byte < st->dev->size_byte ?
+			      plan->max_len_byte : st->dev->size_byte);
 	int i;
 
 	for (i = 0; i < VM_NBUF; i++) {
