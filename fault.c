@@ -43,6 +43,7 @@ void fault_plan_init(struct fault_plan *plan)
 	plan->eio_kinds = FAULT_ALL;
 	plan->short_op = FAULT_NEVER;
 	plan->enospc_byte = FAULT_NEVER;
+	plan->lost_byte = FAULT_NEVER;
 	plan->stop = NULL;
 }
 
@@ -141,13 +142,21 @@ static int fault_write(struct device *dev, const void *buf, size_t len,
 		       off_t off)
 {
 	struct fault_device *f = (struct fault_device *)dev;
-	uint64_t part;
+	uint64_t part, lost = f->plan.lost_byte;
 	int err, ret;
 
 	f->st.writes++;
 	err = fault_decide(f, FAULT_WRITE, off, len, &part);
-	if (!err)
+	if (!err) {
 		part = len;
+		if (lost != FAULT_NEVER && (uint64_t)off + len > lost) {
+			part = lost > (uint64_t)off ?
+				       fault_round(dev, lost - (uint64_t)off) :
+				       0;
+			f->st.lost_byte += len - part;
+			f->st.injected++;
+		}
+	}
 	if (part) {
 		f->inner->io_count++;
 		ret = f->inner->ops->write(f->inner, buf, part, off);

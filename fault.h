@@ -52,6 +52,12 @@ struct fault_plan {
 	 */
 	uint64_t enospc_byte;
 	/*
+	 * A fake card: a write reaching past this byte offset stores only
+	 * the part below it yet reports success (what the missing capacity
+	 * of a counterfeit card does to data).
+	 */
+	uint64_t lost_byte;
+	/*
 	 * When non-NULL and *stop is non-zero, every operation fails with
 	 * EINTR without reaching the inner device (set from a signal
 	 * handler to stop a test within one I/O).
@@ -64,8 +70,9 @@ struct fault_stats {
 	uint64_t reads;		/* read operations seen */
 	uint64_t writes;	/* write operations seen */
 	uint64_t discards;	/* discard operations seen */
-	uint64_t injected;	/* operations failed by the plan */
+	uint64_t injected;	/* operations the plan failed or cut */
 	uint64_t written_byte;	/* bytes the inner device was given */
+	uint64_t lost_byte;	/* bytes of writes silently dropped */
 };
 
 /* Fill plan with "no faults". */
