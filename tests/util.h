@@ -15,6 +15,7 @@ Suite *vm_suite(void);
 Suite *writes_suite(void);
 Suite *cli_suite(void);
 Suite *loop_suite(void);
+Suite *safe_suite(void);
 
 /* Print how many loop-device tests ran and how many were skipped. */
 void loop_report(void);
