@@ -118,13 +118,15 @@ static int fault_read(struct device *dev, void *buf, size_t len, off_t off)
 {
 	struct fault_device *f = (struct fault_device *)dev;
 	uint64_t part;
-	int err, ret;
+	int err;
 
 	f->st.reads++;
 	err = fault_decide(f, FAULT_READ, off, len, &part);
 	if (!err)
 		part = len;
 	if (part) {
+		int ret;
+
 		f->inner->io_count++;
 		ret = f->inner->ops->read(f->inner, buf, part, off);
 		if (ret)
@@ -143,7 +145,7 @@ static int fault_write(struct device *dev, const void *buf, size_t len,
 {
 	struct fault_device *f = (struct fault_device *)dev;
 	uint64_t part, lost = f->plan.lost_byte;
-	int err, ret;
+	int err;
 
 	f->st.writes++;
 	err = fault_decide(f, FAULT_WRITE, off, len, &part);
@@ -158,6 +160,8 @@ static int fault_write(struct device *dev, const void *buf, size_t len,
 		}
 	}
 	if (part) {
+		int ret;
+
 		f->inner->io_count++;
 		ret = f->inner->ops->write(f->inner, buf, part, off);
 		if (ret)

@@ -373,11 +373,12 @@ static int fp_window(struct phash *h, struct preserve *p, uint64_t off,
 		     uint64_t len, char *why, size_t why_len)
 {
 	uint64_t done, step;
-	int ret;
 
 	ph_u64(h, off);
 	ph_u64(h, len);
 	for (done = 0; done < len; done += step) {
+		int ret;
+
 		step = min_u64(p->chunk_byte, len - done);
 		ret = dev_read(p->dev, p->buf, step, (off_t)(off + done), NULL);
 		if (ret)
@@ -397,7 +398,7 @@ static int fingerprint(struct preserve *p, uint64_t *fp, char *why,
 {
 	uint64_t size = p->dev->size_byte, lbs = p->dev->logical_block_size;
 	uint64_t edge = min_u64(max_u64(FP_EDGE_BYTE, lbs), size);
-	uint64_t sample = max_u64(FP_SAMPLE_BYTE, lbs), off;
+	uint64_t sample = max_u64(FP_SAMPLE_BYTE, lbs);
 	struct phash h;
 	int ret, k;
 
@@ -406,7 +407,8 @@ static int fingerprint(struct preserve *p, uint64_t *fp, char *why,
 	ph_u64(&h, lbs);
 	ret = fp_window(&h, p, 0, edge, why, why_len);
 	for (k = 1; !ret && k <= FP_SAMPLES; k++) {
-		off = size / (FP_SAMPLES + 1) * (uint64_t)k;
+		uint64_t off = size / (FP_SAMPLES + 1) * (uint64_t)k;
+
 		off -= off % lbs;
 		ret = fp_window(&h, p, off, min_u64(sample, size - off), why,
 				why_len);

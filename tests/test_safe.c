@@ -138,12 +138,12 @@ static int t_same(struct device *dev, const unsigned char *want)
 /* Overwrite every test range with 0x5a. */
 static void t_scribble(struct device *dev)
 {
-	unsigned char *buf;
-	size_t i, len;
+	size_t i;
 
 	for (i = 0; i < T_NRANGES; i++) {
-		len = t_ranges[i].end_byte - t_ranges[i].start_byte;
-		buf = dev_alloc_buf(len);
+		size_t len = t_ranges[i].end_byte - t_ranges[i].start_byte;
+		unsigned char *buf = dev_alloc_buf(len);
+
 		ck_assert_ptr_nonnull(buf);
 		dev_fill(buf, len, DEV_PAT_5A, 0);
 		ck_assert_int_eq(dev_write(dev, buf, len,
@@ -219,7 +219,7 @@ static void t_loop_detach_file(const char *file)
 {
 	char *argv[] = { (char *)t_losetup(), "-j", (char *)file, NULL };
 	struct cmd_result res;
-	char *line, *save, *colon;
+	char *line, *save;
 
 	if (!argv[0] || run_cmd(argv, &res))
 		return;
@@ -227,8 +227,8 @@ static void t_loop_detach_file(const char *file)
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *del[] = { argv[0], "-d", line, NULL };
 		struct cmd_result r2;
+		char *colon = strchr(line, ':');
 
-		colon = strchr(line, ':');
 		if (!colon)
 			continue;
 		*colon = '\0';
@@ -406,7 +406,7 @@ START_TEST(test_fault_eio_op)
 END_TEST
 
 /* eio_byte and eio_kinds: which operations touching the byte fail. */
-static const struct {
+static const struct t_eio_case {
 	unsigned int kinds;	/* plan.eio_kinds */
 	unsigned int kind;	/* operation tried */
 	uint64_t off_byte;
@@ -855,7 +855,7 @@ static const struct {
 START_TEST(test_preserve_foreign)
 {
 	char a[256], b[256], journal[256], why[256] = "";
-	unsigned char *a_data, *b_data, *b_before;
+	unsigned char *a_data, *a_file, *b_data, *b_before;
 	struct device *dev;
 	struct preserve *p;
 	size_t len;
@@ -872,9 +872,12 @@ START_TEST(test_preserve_foreign)
 	dev_close(dev);
 
 	/* B: a copy of A (scribbled too), then made different */
-	b_data = t_read_file(a, &len);
-	b_data = realloc(b_data, t_foreign[_i].size_byte);
+	a_file = t_read_file(a, &len);
+	b_data = calloc(1, t_foreign[_i].size_byte);
 	ck_assert_ptr_nonnull(b_data);
+	memcpy(b_data, a_file, len < t_foreign[_i].size_byte ?
+				       len : t_foreign[_i].size_byte);
+	free(a_file);
 	if (t_foreign[_i].size_byte > len)
 		dev_fill(b_data + len, t_foreign[_i].size_byte - len,
 			 DEV_PAT_RANDOM, 11);
@@ -958,7 +961,7 @@ static size_t t_damage(unsigned char *j, size_t len, int how)
 START_TEST(test_preserve_damaged_journal)
 {
 	char path[256], journal[256], bad[256], why[256] = "";
-	unsigned char *scribbled, *j;
+	unsigned char *scribbled, *good, *j;
 	struct device *dev, *inner;
 	struct fault_stats st;
 	struct preserve *p;
@@ -974,9 +977,11 @@ START_TEST(test_preserve_damaged_journal)
 	preserve_free(p);
 	scribbled = t_snapshot(inner);
 
-	j = t_read_file(journal, &len);
-	j = realloc(j, len + 1);
+	good = t_read_file(journal, &len);
+	j = calloc(1, len + 1);	/* room for a byte too many */
 	ck_assert_ptr_nonnull(j);
+	memcpy(j, good, len);
+	free(good);
 	blen = t_damage(j, len, _i);
 	t_write_file(bad, j, blen);
 	free(j);
@@ -1090,7 +1095,6 @@ START_TEST(test_preserve_restore_journal_eio)
 	struct device *dev;
 	struct fault_plan plan;
 	struct preserve *p;
-	size_t i;
 
 	t_make_file(t_path(path, sizeof(path), "card"), T_SIZE, 31);
 	t_path(journal, sizeof(journal), "card.journal");
@@ -1111,6 +1115,7 @@ START_TEST(test_preserve_restore_journal_eio)
 	/* what could be written was: the other ranges are back */
 	{
 		unsigned char *now = t_snapshot(dev);
+		size_t i;
 
 		for (i = 0; i < T_NRANGES; i += 2)
 			ck_assert(!memcmp(now + t_ranges[i].start_byte,
@@ -1223,35 +1228,38 @@ static struct device *t_loop_open(const char *file, char *name,
 {
 	char *attach[] = { (char *)t_losetup(), "--direct-io=on", "-f",
 			   "--show", (char *)file, NULL };
-	char *detach[] = { attach[0], "-d", name, NULL };
 	const char *ci = getenv("CI");
 	struct cmd_result res = { 0 };
 	struct device *dev = NULL;
-	char holder[256];
-	int ret = -ENOENT;
+	char why[512] = "need root and losetup";
 
-	if (attach[0] && geteuid() == 0 && !run_cmd(attach, &res) &&
-	    res.status == 0 && !strncmp(res.out, "/dev/", 5)) {
-		res.out[strcspn(res.out, "\n")] = '\0';
-		snprintf(name, name_len, "%s", res.out);
-		ret = dev_open(&dev, name, DEV_WRITE | DEV_EXCL, holder,
-			       sizeof(holder));
-		/* with the device open, -d only marks it to go at close */
-		cmd_result_free(&res);
-		if (!run_cmd(detach, &res))
+	if (attach[0] && geteuid() == 0 && !run_cmd(attach, &res)) {
+		if (res.status == 0 && !strncmp(res.out, "/dev/", 5)) {
+			char *detach[] = { attach[0], "-d", name, NULL };
+			char holder[256] = "";
+			int ret;
+
+			res.out[strcspn(res.out, "\n")] = '\0';
+			snprintf(name, name_len, "%s", res.out);
+			ret = dev_open(&dev, name, DEV_WRITE | DEV_EXCL,
+				       holder, sizeof(holder));
+			snprintf(why, sizeof(why), "open %s: %s %s", name,
+				 strerror(-ret), holder);
+			/* while it is open, -d only marks it to go at close */
 			cmd_result_free(&res);
-	} else if (res.err) {
-		fprintf(stderr, "losetup: %s", res.err);
-		cmd_result_free(&res);
+			if (!run_cmd(detach, &res))
+				cmd_result_free(&res);
+		} else {
+			snprintf(why, sizeof(why), "losetup: %s", res.err);
+			cmd_result_free(&res);
+		}
 	}
 	if (dev)
 		return dev;
 	if (ci && !strcmp(ci, "true"))
 		ck_abort_msg("CI=true but no loop device for %s: %s", file,
-			     strerror(-ret));
-	fprintf(stderr,
-		"test_safe: skipped: no loop device (need root and losetup): %s\n",
-		strerror(-ret));
+			     why);
+	fprintf(stderr, "test_safe: skipped: no loop device: %s\n", why);
 	return NULL;
 }
 
