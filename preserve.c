@@ -351,6 +351,69 @@ int preserve_journal_name(char *buf, size_t len, const char *dev_path)
 	return 0;
 }
 
+/* Order ranges by start for qsort(). */
+static int range_cmp(const void *a, const void *b)
+{
+	const struct bench_range *x = a, *y = b;
+
+	if (x->start_byte != y->start_byte)
+		return x->start_byte < y->start_byte ? -1 : 1;
+	return 0;
+}
+
+int preserve_ranges(unsigned int tests, const struct bench_opts *o,
+		    uint64_t dev_size, struct bench_range **ranges,
+		    size_t *n)
+{
+	static const enum bench_test writing[] = {
+		BENCH_FIND_FAT, BENCH_OPEN_AU, BENCH_PROGRAM,
+	};
+	struct bench_range *r = NULL, *grown;
+	size_t i, nr = 0, m;
+	int cnt;
+
+	*ranges = NULL;
+	*n = 0;
+	for (i = 0; i < sizeof(writing) / sizeof(writing[0]); i++) {
+		if (!(tests & writing[i]))
+			continue;
+		cnt = bench_write_ranges(writing[i], o, dev_size, NULL, 0);
+		if (cnt < 0)
+			goto out_fail;
+		grown = realloc(r, (nr + (size_t)cnt + 1) * sizeof(*r));
+		if (!grown) {
+			cnt = -ENOMEM;
+			goto out_fail;
+		}
+		r = grown;
+		cnt = bench_write_ranges(writing[i], o, dev_size, r + nr,
+					 (size_t)cnt);
+		if (cnt < 0)
+			goto out_fail;
+		nr += (size_t)cnt;
+	}
+	if (!nr) {
+		free(r);
+		return 0;
+	}
+	qsort(r, nr, sizeof(*r), range_cmp);
+	for (i = 1, m = 0; i < nr; i++) {
+		if (r[i].start_byte <= r[m].end_byte) {
+			if (r[i].end_byte > r[m].end_byte)
+				r[m].end_byte = r[i].end_byte;
+		} else {
+			r[++m] = r[i];
+		}
+	}
+	*ranges = r;
+	*n = m + 1;
+	return 0;
+
+out_fail:
+	free(r);
+	return cnt;
+}
+
 /* ---- fingerprint ---- */
 
 /* Zero the bytes of buf (holding [off, off + len)) that lie in ranges. */

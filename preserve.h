@@ -71,6 +71,18 @@ struct preserve;
 int preserve_journal_name(char *buf, size_t len, const char *dev_path);
 
 /*
+ * The union of the ranges every writing test in tests (BENCH_* bits;
+ * read-only ones are ignored) overwrites on a device of dev_size bytes,
+ * sorted and merged: what to save once before the first writing test
+ * and to restore once after the last, so that no restore disturbs a
+ * later test.  *ranges is malloc'd (NULL and *n = 0 when no test
+ * writes).  Returns 0, -EINVAL if a test reaches past the end, -ENOMEM.
+ */
+int preserve_ranges(unsigned int tests, const struct bench_opts *o,
+		    uint64_t dev_size, struct bench_range **ranges,
+		    size_t *n);
+
+/*
  * Read the n ranges (aligned to the logical block size, inside the
  * device) of dev into memory and into a new journal at journal_path,
  * fsync'd with its directory.  Refuses (-EEXIST) to replace an existing

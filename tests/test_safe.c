@@ -455,7 +455,23 @@ START_TEST(test_fault_eio_byte)
 }
 END_TEST
 
-/* A file device in the test directory holding pattern 0x00 .. */
+/*
+ * The first byte of b[0, len) that is not val inside [lo, hi) and zero
+ * outside, or len.  (Tests assert once on the result: every assertion
+ * is a message to the parent process.)
+ */
+static size_t t_bad_byte(const unsigned char *b, size_t len, size_t lo,
+			 size_t hi, unsigned char val)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (b[i] != (i >= lo && i < hi ? val : 0))
+			break;
+	return i;
+}
+
+/* A 1 MiB file of zeros in the test directory, opened as a device. */
 static struct device *t_zero_file(const char *name, char *path, size_t len)
 {
 	unsigned char *zero = calloc(1, 1 * MiB);
@@ -489,10 +505,8 @@ START_TEST(test_fault_short)
 	/* exactly the first 1536 bytes reached the file */
 	file = t_read_file(path, &len);
 	ck_assert_uint_eq(len, 1 * MiB);
-	for (i = 0; i < len; i++)
-		ck_assert_msg(file[i] == (i >= 64 * KiB && i < 64 * KiB + 1536 ?
-					  0x5a : 0),
-			      "byte %zu is %#x", i, file[i]);
+	i = t_bad_byte(file, len, 64 * KiB, 64 * KiB + 1536, 0x5a);
+	ck_assert_msg(i == len, "byte %zu is %#x", i, file[i]);
 	free(file);
 
 	/* a short read: the head is data, the rest poison */
@@ -539,10 +553,11 @@ START_TEST(test_fault_enospc)
 	ck_assert_uint_eq(st.written_byte, 8 * KiB + 4 * KiB);
 	ck_assert_uint_eq(st.injected, 2);
 	file = t_read_file(path, &len);
-	for (i = 0; i < len; i++)
-		ck_assert_msg(file[i] == (i < 8 * KiB ||
-				(i >= 508 * KiB && i < 512 * KiB) ? 0xff : 0),
-			      "byte %zu is %#x", i, file[i]);
+	ck_assert_uint_eq(t_bad_byte(file, 8 * KiB, 0, 8 * KiB, 0xff),
+			  8 * KiB);
+	i = 8 * KiB + t_bad_byte(file + 8 * KiB, len - 8 * KiB, 500 * KiB,
+				 504 * KiB, 0xff);
+	ck_assert_msg(i == len, "byte %zu is %#x", i, file[i]);
 	free(file);
 	dev_free_buf(buf);
 	dev_close(f);
@@ -569,10 +584,8 @@ START_TEST(test_fault_lost)
 	ck_assert_uint_eq(st.written_byte, 8 * KiB);
 	ck_assert_uint_eq(st.lost_byte, 8 * KiB);
 	file = t_read_file(path, &len);
-	for (i = 0; i < len; i++)
-		ck_assert_msg(file[i] == (i >= 248 * KiB && i < 256 * KiB ?
-					  0x5a : 0),
-			      "byte %zu is %#x", i, file[i]);
+	i = t_bad_byte(file, len, 248 * KiB, 256 * KiB, 0x5a);
+	ck_assert_msg(i == len, "byte %zu is %#x", i, file[i]);
 	free(file);
 	dev_free_buf(buf);
 	dev_close(f);
@@ -1162,6 +1175,117 @@ START_TEST(test_preserve_journal_name)
 }
 END_TEST
 
+/* Options for small writing tests: 64 KiB AUs, 16 KiB blocks. */
+static void t_small_opts(struct bench_opts *o)
+{
+	bench_opts_default(o);
+	o->erasesize_byte = 64 * KiB;
+	o->blocksize_byte = 16 * KiB;
+	o->open_au_nr = 3;
+	o->fat_nr = 4;
+	o->log = NULL;
+}
+
+START_TEST(test_preserve_ranges)
+{
+	struct bench_range *r = (struct bench_range *)1;
+	struct bench_opts o;
+	size_t n = 99;
+
+	t_small_opts(&o);
+	/* -f: the first 4 AUs; -O: 3 AUs 12 AUs apart from 16 MiB; -p:
+	 * 4 MiB at 16 MiB, which swallows -O's */
+	ck_assert_int_eq(preserve_ranges(BENCH_FIND_FAT | BENCH_OPEN_AU |
+						 BENCH_PROGRAM | BENCH_ALIGN,
+					 &o, 24 * MiB, &r, &n), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(r[0].start_byte, 0);
+	ck_assert_uint_eq(r[0].end_byte, 256 * KiB);
+	ck_assert_uint_eq(r[1].start_byte, 16 * MiB);
+	ck_assert_uint_eq(r[1].end_byte, 20 * MiB);
+	free(r);
+
+	ck_assert_int_eq(preserve_ranges(BENCH_OPEN_AU | BENCH_FIND_FAT, &o,
+					 24 * MiB, &r, &n), 0);
+	ck_assert_uint_eq(n, 4);
+	ck_assert_uint_eq(r[0].end_byte, 256 * KiB);
+	ck_assert_uint_eq(r[1].start_byte, 16 * MiB);
+	ck_assert_uint_eq(r[2].start_byte, 16 * MiB + 768 * KiB);
+	ck_assert_uint_eq(r[3].start_byte, 16 * MiB + 1536 * KiB);
+	ck_assert_uint_eq(r[3].end_byte, 16 * MiB + 1600 * KiB);
+	free(r);
+
+	ck_assert_int_eq(preserve_ranges(BENCH_ALIGN | BENCH_SCATTER, &o,
+					 24 * MiB, &r, &n), 0);
+	ck_assert_ptr_null(r);
+	ck_assert_uint_eq(n, 0);
+	/* -p needs 20 MiB */
+	ck_assert_int_eq(preserve_ranges(BENCH_PROGRAM, &o, 18 * MiB, &r, &n),
+			 -EINVAL);
+	ck_assert_ptr_null(r);
+}
+END_TEST
+
+/*
+ * The whole flow on a file: save the union of what -f, -O and -p
+ * announce, run them (they write for real), restore: every byte is back,
+ * and nothing the tests changed lay outside what was saved.
+ */
+START_TEST(test_preserve_writing_tests)
+{
+	char path[256], journal[256], why[256] = "";
+	unsigned char *before, *after;
+	struct bench_range *r;
+	struct bench_opts o;
+	struct preserve *p = NULL;
+	struct device *dev;
+	uint64_t i, changed = 0, outside = UINT64_MAX;
+	size_t n, k;
+	FILE *out;
+
+	t_small_opts(&o);
+	o.count = 1;
+	t_make_file(t_path(path, sizeof(path), "card"), 24 * MiB, 50);
+	t_path(journal, sizeof(journal), "card.journal");
+	dev = t_open(path);
+	before = t_snapshot(dev);
+	ck_assert_int_eq(preserve_ranges(BENCH_WRITING, &o, dev->size_byte,
+					 &r, &n), 0);
+	ck_assert_int_eq(preserve_save(&p, dev, r, n, journal, why,
+				       sizeof(why)), 0);
+	out = fopen("/dev/null", "we");
+	ck_assert_ptr_nonnull(out);
+	ck_assert_int_eq(bench_find_fat(dev, &o, out), 0);
+	ck_assert_int_eq(bench_open_au(dev, &o, out), 0);
+	ck_assert_int_eq(bench_program(dev, &o, out), 0);
+	fclose(out);
+	after = t_snapshot(dev);
+	/* (one assertion at the end: each one is a message to the parent) */
+	for (i = 0; i < dev->size_byte && outside == UINT64_MAX; i++) {
+		if (before[i] == after[i])
+			continue;
+		changed++;
+		for (k = 0; k < n; k++)
+			if (i >= r[k].start_byte && i < r[k].end_byte)
+				break;
+		if (k == n)
+			outside = i;
+	}
+	ck_assert_msg(outside == UINT64_MAX,
+		      "byte %llu changed outside the ranges",
+		      (unsigned long long)outside);
+	ck_assert_uint_gt(changed, 4 * MiB);
+	ck_assert_int_eq(preserve_restore(p, why, sizeof(why)), 0);
+	ck_assert(t_same(dev, before));
+	ck_assert(!t_exists(journal));
+	preserve_free(p);
+	free(r);
+	free(after);
+	free(before);
+	dev_close(dev);
+}
+END_TEST
+
 /* ---- preserve on the simulated card ---- */
 
 /*
@@ -1382,6 +1506,8 @@ Suite *safe_suite(void)
 	tcase_add_test(tc, test_preserve_restore_journal_eio);
 	tcase_add_test(tc, test_preserve_journal_name);
 	tcase_add_test(tc, test_preserve_sim_times);
+	tcase_add_test(tc, test_preserve_ranges);
+	tcase_add_test(tc, test_preserve_writing_tests);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("preserve_loop");
