@@ -8,6 +8,7 @@
  * the journal; the simulated card's times unchanged by a backup).
  */
 #include <ftw.h>
+#include <signal.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -1175,6 +1176,107 @@ START_TEST(test_preserve_journal_name)
 }
 END_TEST
 
+/*
+ * Signals during a restore.  A device that raises SIGINT from inside
+ * its first write, as a user pressing ^C at the worst moment: the
+ * handler must not run until the restore is complete.
+ */
+static volatile sig_atomic_t t_sigint_seen;
+static int t_sigint_early = -1;		/* seen inside the write? */
+
+static void t_on_sigint(int sig)
+{
+	(void)sig;
+	t_sigint_seen++;
+}
+
+/* A device passing everything to inner, with a ^C in its first write. */
+struct t_sigdev {
+	struct device dev;
+	struct device *inner;
+};
+
+static int t_sig_read(struct device *dev, void *buf, size_t len, off_t off)
+{
+	struct device *in = ((struct t_sigdev *)dev)->inner;
+
+	return in->ops->read(in, buf, len, off);
+}
+
+static int t_sig_write(struct device *dev, const void *buf, size_t len,
+		       off_t off)
+{
+	struct device *in = ((struct t_sigdev *)dev)->inner;
+
+	if (t_sigint_early < 0) {
+		raise(SIGINT);
+		t_sigint_early = t_sigint_seen;
+	}
+	return in->ops->write(in, buf, len, off);
+}
+
+static int t_sig_discard(struct device *dev, off_t off, uint64_t len)
+{
+	struct device *in = ((struct t_sigdev *)dev)->inner;
+
+	return in->ops->discard(in, off, len);
+}
+
+static uint64_t t_sig_now(struct device *dev)
+{
+	struct device *in = ((struct t_sigdev *)dev)->inner;
+
+	return in->ops->now_ns(in);
+}
+
+static void t_sig_destroy(struct device *dev)
+{
+	dev_close(((struct t_sigdev *)dev)->inner);
+	free(dev);
+}
+
+static const struct dev_ops t_sig_ops = {
+	.read = t_sig_read,
+	.write = t_sig_write,
+	.discard = t_sig_discard,
+	.now_ns = t_sig_now,
+	.destroy = t_sig_destroy,
+};
+
+START_TEST(test_preserve_restore_holds_signals)
+{
+	char path[256], journal[256], why[256] = "";
+	struct t_sigdev *sd = calloc(1, sizeof(*sd));
+	struct sigaction sa, old;
+	unsigned char *before;
+	struct preserve *p;
+
+	ck_assert_ptr_nonnull(sd);
+	t_make_file(t_path(path, sizeof(path), "card"), T_SIZE, 60);
+	t_path(journal, sizeof(journal), "card.journal");
+	sd->inner = t_open(path);
+	sd->dev = *sd->inner;
+	sd->dev.ops = &t_sig_ops;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = t_on_sigint;
+	sigemptyset(&sa.sa_mask);
+	ck_assert_int_eq(sigaction(SIGINT, &sa, &old), 0);
+
+	before = t_snapshot(&sd->dev);
+	p = t_save(&sd->dev, journal);
+	t_scribble(sd->inner);
+	ck_assert_int_eq(preserve_restore(p, why, sizeof(why)), 0);
+	ck_assert_int_eq(t_sigint_early, 0);	/* held off ... */
+	ck_assert_int_eq(t_sigint_seen, 1);	/* ... then delivered */
+	ck_assert(t_same(&sd->dev, before));
+	ck_assert(!t_exists(journal));
+	sigaction(SIGINT, &old, NULL);
+	preserve_free(p);
+	dev_close(&sd->dev);
+	free(before);
+}
+END_TEST
+
 /* Options for small writing tests: 64 KiB AUs, 16 KiB blocks. */
 static void t_small_opts(struct bench_opts *o)
 {
@@ -1505,6 +1607,7 @@ Suite *safe_suite(void)
 				    sizeof(t_restore_fault[0]));
 	tcase_add_test(tc, test_preserve_restore_journal_eio);
 	tcase_add_test(tc, test_preserve_journal_name);
+	tcase_add_test(tc, test_preserve_restore_holds_signals);
 	tcase_add_test(tc, test_preserve_sim_times);
 	tcase_add_test(tc, test_preserve_ranges);
 	tcase_add_test(tc, test_preserve_writing_tests);
