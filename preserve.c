@@ -535,8 +535,25 @@ static int journal_put(const struct preserve *p, FILE *f)
 }
 
 /*
- * Write p's journal durably: to "JOURNAL.tmp", fsync, rename without
- * replacing anything, fsync the directory.  Returns 0 or -errno.
+ * Give the finished journal tmp its name without ever replacing a
+ * journal that appeared meanwhile: link() refuses an existing name
+ * atomically; where the file system has no hard links (vfat), check
+ * and rename.  Returns 0 or -errno (-EEXIST).
+ */
+static int journal_place(const char *tmp, const char *journal)
+{
+	if (!link(tmp, journal)) {
+		unlink(tmp);
+		return 0;
+	}
+	if (errno == EEXIST || !access(journal, F_OK))
+		return -EEXIST;
+	return rename(tmp, journal) ? -errno : 0;
+}
+
+/*
+ * Write p's journal durably: to "JOURNAL.tmp", fsync, give it its name
+ * without replacing anything, fsync the directory.  Returns 0 or -errno.
  */
 static int journal_write(const struct preserve *p, char *why,
 			 size_t why_len)
@@ -569,17 +586,11 @@ static int journal_write(const struct preserve *p, char *why,
 		    strerror(-ret));
 		goto out_unlink;
 	}
-	/* never replace a journal that appeared meanwhile */
-	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, p->journal, RENAME_NOREPLACE)) {
-		ret = -errno;
-		if ((ret == -EINVAL || ret == -ENOSYS) &&
-		    access(p->journal, F_OK) && !rename(tmp, p->journal))
-			ret = 0;
-		if (ret) {
-			say(why, why_len, ret, "cannot rename %s to %s: %s",
-			    tmp, p->journal, strerror(-ret));
-			goto out_unlink;
-		}
+	ret = journal_place(tmp, p->journal);
+	if (ret) {
+		say(why, why_len, ret, "cannot rename %s to %s: %s", tmp,
+		    p->journal, strerror(-ret));
+		goto out_unlink;
 	}
 	ret = sync_dir_of(p->journal);
 	if (ret) {
