@@ -25,11 +25,11 @@
 /* A device with faults planted in front of another one. */
 struct fault_device {
 	struct device dev;		/* must be first */
-	struct device *inner;		/* the device doing the I/O, owned */
+	struct device *inner;		/* does the I/O; owned */
 	struct fault_plan plan;		/* what to break */
 	uint64_t ops;			/* operations seen so far */
 	int gone;			/* ENODEV happened: all ops fail */
-	struct fault_stats st;		/* counters for fault_get_stats() */
+	struct fault_stats st;		/* for fault_get_stats() */
 };
 
 static const struct dev_ops fault_ops;

@@ -71,7 +71,7 @@ struct preserve {
 struct phash {
 	uint64_t acc;			/* running state */
 	uint64_t len_byte;		/* bytes hashed so far */
-	unsigned char tail[8];		/* bytes waiting for a whole word */
+	unsigned char tail[8];		/* bytes short of a word */
 	unsigned int ntail;		/* how many wait */
 };
 
@@ -662,8 +662,9 @@ int preserve_save(struct preserve **pp, struct device *dev,
 	p->dev = dev;
 	for (i = 0; i < n; i++) {
 		p->r[i].off_byte = ranges[i].start_byte;
-		p->r[i].len_byte = ranges[i].end_byte > ranges[i].start_byte ?
-				   ranges[i].end_byte - ranges[i].start_byte : 0;
+		if (ranges[i].end_byte > ranges[i].start_byte)
+			p->r[i].len_byte = ranges[i].end_byte -
+					   ranges[i].start_byte;
 	}
 	p->n = n;
 	ret = check_ranges(dev, p->r, n, why, why_len);
@@ -982,9 +983,9 @@ int preserve_restore_journal(const char *journal, struct device *dev,
 	if (ji.size_byte != dev->size_byte ||
 	    ji.lbs != dev->logical_block_size) {
 		ret = say(why, why_len, -ESTALE,
-			  "journal %s belongs to another device: it was made on %" PRIu64
-			  " bytes of %" PRIu32 "-byte blocks, %s has %" PRIu64
-			  " bytes of %u-byte blocks",
+			  "journal %s belongs to another device: it was made on %"
+			  PRIu64 " bytes of %" PRIu32 "-byte blocks, %s has %"
+			  PRIu64 " bytes of %u-byte blocks",
 			  journal, ji.size_byte, ji.lbs, dev->path,
 			  dev->size_byte,
 			  dev->logical_block_size);

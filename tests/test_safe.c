@@ -341,7 +341,7 @@ START_TEST(test_fault_passthrough)
 	ck_assert_int_eq(fault_get_stats(plain, &st), -EINVAL);
 	dev_free_buf(buf);
 	dev_close(plain);
-	dev_close(f);		/* closes inner too (ASan sees a leak if not) */
+	dev_close(f);		/* closes inner too (else ASan: leak) */
 }
 END_TEST
 
@@ -966,7 +966,7 @@ static size_t t_damage(unsigned char *j, size_t len, int how)
 		j[8] = 2;			/* unknown version */
 		return len;
 	default:
-		j[len - 100] ^= 0x10;		/* data of the last range */
+		j[len - 100] ^= 0x10;		/* last range's data */
 		return len;
 	}
 }
@@ -1432,8 +1432,9 @@ START_TEST(test_preserve_sim_times)
 	ck_assert_int_eq(preserve_restore(p, why, sizeof(why)), 0);
 	ck_assert(!t_exists(journal));
 	for (i = 0; i < T_NWORK; i++)
-		ck_assert_msg(ta[i] == tb[i], "op %zu: %llu ns, %llu with backup",
-			      i, (unsigned long long)ta[i],
+		ck_assert_msg(ta[i] == tb[i],
+			      "op %zu: %llu ns, %llu with backup", i,
+			      (unsigned long long)ta[i],
 			      (unsigned long long)tb[i]);
 	preserve_free(p);
 	dev_close(a);
