@@ -58,6 +58,7 @@ uint64_t bench_shuffle(uint64_t i, uint64_t n, uint64_t key)
 
 	if (n <= 1)
 		return 0;
+	i %= n;		/* the walk below only ends for i inside [0, n) */
 	while (bits < 64 && (1ULL << bits) < n)
 		bits++;
 	/*

@@ -69,7 +69,8 @@ enum dev_pattern {
  * partition, exclusive opener), or an empty string.
  * -EISDIR for a directory, -ENOTBLK for anything neither a block device
  * nor a regular file, -EBUSY when DEV_EXCL finds the device in use,
- * -EINVAL when the file system of a regular file refuses O_DIRECT.  A
+ * -EROFS for a write-protected device opened with DEV_WRITE, -EINVAL when
+ * the file system of a regular file refuses O_DIRECT.  A
  * regular file has 512-byte logical blocks and its size is rounded down
  * to whole blocks.  Reads and writes need offset and length aligned to
  * the logical block size, a 512-byte aligned buffer, and the range inside
@@ -80,8 +81,9 @@ int dev_open(struct device **devp, const char *path, unsigned int flags,
 
 /*
  * Is the block device at path unused: neither it nor any of its
- * partitions mounted (/proc/self/mountinfo), active swap (/proc/swaps) or
- * held by another block device such as device-mapper (sysfs holders/)?
+ * partitions (nor, for a partition, its whole device) mounted
+ * (/proc/self/mountinfo), active swap (/proc/swaps), held by another block
+ * device such as device-mapper (sysfs holders/) or backing a loop device?
  * Returns 0 (also for a regular file), -EBUSY with a one-line reason in
  * holder such as "/dev/loop3p1 is mounted on /mnt/x" or "/dev/loop3 is
  * held by dm-0 (vg-root)", or -errno if path cannot be examined.  Used

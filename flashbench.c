@@ -1,16 +1,1331 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* flashbench front end (placeholder until it lands). */
-#include <stdio.h>
+/*
+ * flashbench - identify characteristics of flash media.
+ *
+ * The front end: parse the command line, check every value before any I/O
+ * (a typo must never cost a card a write cycle, let alone its data), open
+ * the device, check what depends on its size, then run the tests in the
+ * classic order.  Only this file prints errors and chooses exit codes.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
 
-int flashbench_main(int argc, char **argv, FILE *out, FILE *err);
+#include "analyze.h"
+#include "auto.h"
+#include "bench.h"
+#include "dev.h"
+#include "flashbench.h"
+#include "format.h"
+#include "json.h"
+#include "sim.h"
+#include "sysfs.h"
+#include "vm.h"
+
+#define EXIT_USAGE	2	/* bad command line, found before any I/O */
+#define EXIT_DEVICE	1	/* the device failed or refused */
+
+/* Where the open-AU test starts by default: past the FAT area. */
+#define DEFAULT_OFFSET_BYTE	(16ULL << 20)
+
+/* The smallest block size, and the first size -i reads. */
+#define MIN_IO_BYTE		512ULL
+
+unsigned int flashbench_dev_opens;
+uint64_t flashbench_io_calls;
+void (*flashbench_open_hook)(struct device *dev);
+
+/* The options that take a value; they index cli.arg[]. */
+enum cli_value {
+	V_BLOCKSIZE,
+	V_ERASESIZE,
+	V_COUNT,
+	V_SCATTER_ORDER,
+	V_SCATTER_SPAN,
+	V_INTERVAL_ORDER,
+	V_OPEN_AU_NR,
+	V_OFFSET,
+	V_FAT_NR,
+	V_NR,
+};
+
+/* How a value option is spelt, what it may hold and where it goes. */
+struct value_spec {
+	const char *name;	/* long option name, for messages */
+	int is_size;		/* 1: parse_size() suffixes allowed */
+	int is_order;		/* 1: an exponent, report "out of range" */
+	uint64_t min;		/* smallest value allowed */
+	uint64_t max;		/* largest value allowed */
+	size_t field;		/* offset of its field in struct bench_opts */
+	int is_uint;		/* that field is unsigned int, not uint64_t */
+};
+
+#define U64_FIELD(f)	offsetof(struct bench_opts, f), 0
+#define UINT_FIELD(f)	offsetof(struct bench_opts, f), 1
+
+static const struct value_spec value_specs[V_NR] = {
+	[V_BLOCKSIZE] = { "blocksize", 1, 0, 1, UINT64_MAX,
+			  U64_FIELD(blocksize_byte) },
+	[V_ERASESIZE] = { "erasesize", 1, 0, 1, UINT64_MAX,
+			  U64_FIELD(erasesize_byte) },
+	[V_COUNT] = { "count", 0, 0, 1, UINT_MAX, UINT_FIELD(count) },
+	[V_SCATTER_ORDER] = { "scatter-order", 0, 1, 1, 24,
+			      UINT_FIELD(scatter_order) },
+	[V_SCATTER_SPAN] = { "scatter-span", 0, 0, 1, UINT_MAX,
+			     UINT_FIELD(scatter_span) },
+	[V_INTERVAL_ORDER] = { "interval-order", 0, 1, 5, 24,
+			       UINT_FIELD(interval_order) },
+	[V_OPEN_AU_NR] = { "open-au-nr", 0, 0, 1, UINT_MAX,
+			   UINT_FIELD(open_au_nr) },
+	[V_OFFSET] = { "offset", 1, 0, 0, UINT64_MAX, U64_FIELD(offset_byte) },
+	[V_FAT_NR] = { "fat-nr", 0, 0, 1, UINT_MAX, UINT_FIELD(fat_nr) },
+};
+
+/* getopt values of the options that have no short form. */
+enum {
+	OPT_SCATTER_ORDER = 256,
+	OPT_SCATTER_SPAN,
+	OPT_INTERVAL_ORDER,
+	OPT_OPEN_AU_NR,
+	OPT_OFFSET,
+	OPT_FAT_NR,
+	OPT_SIMULATE,
+	OPT_VERSION,
+	OPT_AUTO,
+	OPT_DESTRUCTIVE,
+	OPT_JSON,
+	OPT_ANALYZE,
+};
+
+static const char short_opts[] = ":asiOrfpc:b:e:o:vh";
+
+static const struct option long_opts[] = {
+	{ "align", no_argument, NULL, 'a' },
+	{ "scatter", no_argument, NULL, 's' },
+	{ "scatter-order", required_argument, NULL, OPT_SCATTER_ORDER },
+	{ "scatter-span", required_argument, NULL, OPT_SCATTER_SPAN },
+	{ "interval", no_argument, NULL, 'i' },
+	{ "interval-order", required_argument, NULL, OPT_INTERVAL_ORDER },
+	{ "open-au", no_argument, NULL, 'O' },
+	{ "open-au-nr", required_argument, NULL, OPT_OPEN_AU_NR },
+	{ "offset", required_argument, NULL, OPT_OFFSET },
+	{ "random", no_argument, NULL, 'r' },
+	{ "find-fat", no_argument, NULL, 'f' },
+	{ "findfat", no_argument, NULL, 'f' },
+	{ "fat-nr", required_argument, NULL, OPT_FAT_NR },
+	{ "program", no_argument, NULL, 'p' },
+	{ "count", required_argument, NULL, 'c' },
+	{ "blocksize", required_argument, NULL, 'b' },
+	{ "erasesize", required_argument, NULL, 'e' },
+	{ "out", required_argument, NULL, 'o' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "simulate", optional_argument, NULL, OPT_SIMULATE },
+	{ "auto", no_argument, NULL, OPT_AUTO },
+	{ "destructive", no_argument, NULL, OPT_DESTRUCTIVE },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "analyze", required_argument, NULL, OPT_ANALYZE },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Everything the command line said. */
+struct cli {
+	struct bench_opts o;		/* what the tests get */
+	unsigned int tests;		/* BENCH_* bits */
+	const char *arg[V_NR];		/* value options as typed, or NULL */
+	const char *text[V_NR];		/* as typed, or the default in num */
+	char num[V_NR][24];		/* defaults as decimal text */
+	const char *device;		/* DEVICE, or NULL */
+	int simulate;			/* --simulate given */
+	const char *sim_spec;		/* its SPEC, or NULL */
+	const char *out_path;		/* -o FILE, or NULL for out */
+	int autorun;			/* --auto */
+	int destructive;		/* --destructive */
+	int json;			/* --json */
+	const char *analyze_path;	/* --analyze FILE ("-": stdin) */
+	FILE *err;			/* where messages go */
+};
+
+/* One line naming what is wrong, the usage hint; returns EXIT_USAGE. */
+static int usage_error(FILE *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int usage_error(FILE *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("flashbench: ", err);
+	va_start(ap, fmt);
+	vfprintf(err, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'flashbench --help' for more information.\n", err);
+	return EXIT_USAGE;
+}
+
+/* "invalid --NAME 'VALUE': why"; returns EXIT_USAGE. */
+static int bad_value(const struct cli *c, enum cli_value v, const char *val,
+		     const char *why)
+{
+	return usage_error(c->err, "invalid --%s '%s': %s",
+			   value_specs[v].name, val, why);
+}
+
+/* Nonzero if x is a power of two. */
+static int is_pow2(uint64_t x)
+{
+	return x && !(x & (x - 1));
+}
+
+/* Nonzero if x is a power of two or three times one. */
+static int is_erase_shape(uint64_t x)
+{
+	return is_pow2(x) || (x % 3 == 0 && is_pow2(x / 3));
+}
+
+/* Plain decimal digits only: counts and orders take no suffix. */
+static int is_decimal(const char *s)
+{
+	return *s && s[strspn(s, "0123456789")] == '\0';
+}
+
+/*
+ * Parse the value of option v into *val and check what can be checked on
+ * its own.  Returns 0 or EXIT_USAGE (after printing why).
+ */
+static int parse_value(struct cli *c, enum cli_value v, const char *s,
+		       uint64_t *val)
+{
+	const struct value_spec *vs = &value_specs[v];
+	int ret;
+
+	c->arg[v] = s;
+	if (s[0] == '-' && s[1] >= '0' && s[1] <= '9')
+		return bad_value(c, v, s, "must not be negative");
+	if (!vs->is_size && !is_decimal(s))
+		return bad_value(c, v, s, "not a number");
+	ret = parse_size(s, val);
+	if (ret == -ERANGE)
+		return bad_value(c, v, s, "number too large");
+	if (ret)
+		return bad_value(c, v, s, "not a valid size");
+	if (vs->is_order && (*val < vs->min || *val > vs->max)) {
+		char why[64];
+
+		snprintf(why, sizeof(why), "out of range %" PRIu64 "-%" PRIu64,
+			 vs->min, vs->max);
+		return bad_value(c, v, s, why);
+	}
+	if (*val == 0 && vs->min > 0)
+		return bad_value(c, v, s, "must not be zero");
+	if (*val > vs->max)
+		return bad_value(c, v, s, "number too large");
+	if (v == V_BLOCKSIZE && !is_pow2(*val))
+		return bad_value(c, v, s, "not a power of two");
+	if (v == V_BLOCKSIZE && *val < MIN_IO_BYTE)
+		return bad_value(c, v, s, "must be at least 512");
+	if (v == V_ERASESIZE && !is_erase_shape(*val))
+		return bad_value(c, v, s,
+				 "not a power of two or 3 times a power of two");
+	return 0;
+}
+
+/* The field of o that option v sets, as a number. */
+static uint64_t get_value(const struct bench_opts *o, enum cli_value v)
+{
+	const char *f = (const char *)o + value_specs[v].field;
+
+	if (value_specs[v].is_uint)
+		return *(const unsigned int *)f;
+	return *(const uint64_t *)f;
+}
+
+/* Store an option's value in the bench options; returns 0 or EXIT_USAGE. */
+static int set_value(struct cli *c, enum cli_value v, const char *s)
+{
+	char *f = (char *)&c->o + value_specs[v].field;
+	uint64_t val;
+	int ret = parse_value(c, v, s, &val);
+
+	if (ret)
+		return ret;
+	if (value_specs[v].is_uint)
+		*(unsigned int *)f = (unsigned int)val; /* max checked */
+	else
+		*(uint64_t *)f = val;
+	return 0;
+}
+
+/* The --help text, in util-linux's layout. */
+static const char help_text[] =
+"\nUsage:\n"
+" flashbench [options] <device>\n"
+" flashbench [options] --simulate[=<spec>]\n"
+"\n"
+"Identify characteristics of flash media (erase block and page size,\n"
+"number of open erase blocks, FAT area) by timing reads and writes.\n"
+"\n"
+"Tests (run in this order: -s, -f, -a, -O, -i, -p):\n"
+" -a, --align                 read-alignment test (read-only)\n"
+" -s, --scatter               scatter read test (read-only)\n"
+" -i, --interval              read-size regression (read-only)\n"
+" -O, --open-au               open erase block test (writes!)\n"
+" -f, --find-fat, --findfat   per-AU write speed of the first AUs\n"
+"                               (writes!)\n"
+" -p, --program               fixed write/read pattern table (writes!)\n"
+"\n"
+"Beyond the classic tests:\n"
+"     --auto                  find erase size, page size, open AUs and\n"
+"                               FAT area and say what to do with them;\n"
+"                               read-only unless --destructive\n"
+"     --destructive           let --auto run its write steps (writes!)\n"
+"     --analyze <file>        read saved align tables ('-': stdin) and\n"
+"                               state erase and page size, no device\n"
+"     --json                  one JSON document instead of the table\n"
+"\n"
+"Options:\n"
+" -b, --blocksize <size>      smallest access size (default 16KiB)\n"
+" -e, --erasesize <size>      erase block (AU) size for -O and -f\n"
+"                               (default 4MiB)\n"
+" -c, --count <num>           repetitions of each read (default 8)\n"
+"     --scatter-order <num>   scatter over 2^num blocks (default 9)\n"
+"     --scatter-span <num>    blocks per scatter read (default 1)\n"
+"     --interval-order <num>  interval read sizes up to 512<<(num-1)\n"
+"                               (default 13)\n"
+"     --open-au-nr <num>      erase blocks written in turn by -O\n"
+"                               (default 2)\n"
+"     --offset <size>         where -O starts (default 16MiB rounded\n"
+"                               up to the erase size)\n"
+" -r, --random                random order inside an erase block\n"
+"     --fat-nr <num>          erase blocks looked at by -f (default 6)\n"
+" -o, --out <file>            write results to <file> ('-': stdout)\n"
+" -v, --verbose               more detail on stderr; repeatable\n"
+"     --simulate[=<spec>]     test a simulated card instead of a\n"
+"                               device; <spec> is key=value,...\n"
+"                               (size, erase, page, open, open_random,\n"
+"                               fat, fat_start, noise, seed, read_mbps,\n"
+"                               write_mbps, access_us)\n"
+"\n"
+" -h, --help                  display this help\n"
+"     --version               display version\n"
+"\n"
+"Sizes take a K, M or G suffix (KiB, MiB, GiB) or 0x for hex.\n";
+
+static void print_help(FILE *out)
+{
+	fputs(help_text, out);
+}
+
+/* The option as the user typed it, for "unrecognized option" messages. */
+static const char *typed_option(int argc, char **argv, char *buf, size_t len)
+{
+	const char *a;
+
+	if (optind < 1 || optind > argc)
+		return "?";
+	a = argv[optind - 1];
+	if (strncmp(a, "--", 2) == 0) {
+		snprintf(buf, len, "%.*s", (int)strcspn(a, "="), a);
+		return buf;
+	}
+	snprintf(buf, len, "-%c", optopt);
+	return buf;
+}
+
+/*
+ * Parse argv into c.  Returns -1 to go on, or an exit status: 0 after
+ * --help or --version, EXIT_USAGE after an error.
+ */
+static int parse_args(struct cli *c, int argc, char **argv, FILE *out)
+{
+	char buf[64];
+	int opt, ret = 0;
+
+	optind = 0;	/* full reset, so that we can be called again */
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, short_opts, long_opts,
+				  NULL)) != -1) {
+		switch (opt) {
+		case 'a':
+			c->tests |= BENCH_ALIGN;
+			break;
+		case 's':
+			c->tests |= BENCH_SCATTER;
+			break;
+		case 'i':
+			c->tests |= BENCH_INTERVAL;
+			break;
+		case 'O':
+			c->tests |= BENCH_OPEN_AU;
+			break;
+		case 'f':
+			c->tests |= BENCH_FIND_FAT;
+			break;
+		case 'p':
+			c->tests |= BENCH_PROGRAM;
+			break;
+		case 'r':
+			c->o.random = 1;
+			break;
+		case 'v':
+			c->o.verbose++;
+			break;
+		case 'o':
+			c->out_path = strcmp(optarg, "-") ? optarg : NULL;
+			break;
+		case 'b':
+			ret = set_value(c, V_BLOCKSIZE, optarg);
+			break;
+		case 'e':
+			ret = set_value(c, V_ERASESIZE, optarg);
+			break;
+		case 'c':
+			ret = set_value(c, V_COUNT, optarg);
+			break;
+		case OPT_SCATTER_ORDER:
+			ret = set_value(c, V_SCATTER_ORDER, optarg);
+			break;
+		case OPT_SCATTER_SPAN:
+			ret = set_value(c, V_SCATTER_SPAN, optarg);
+			break;
+		case OPT_INTERVAL_ORDER:
+			ret = set_value(c, V_INTERVAL_ORDER, optarg);
+			break;
+		case OPT_OPEN_AU_NR:
+			ret = set_value(c, V_OPEN_AU_NR, optarg);
+			break;
+		case OPT_OFFSET:
+			ret = set_value(c, V_OFFSET, optarg);
+			break;
+		case OPT_FAT_NR:
+			ret = set_value(c, V_FAT_NR, optarg);
+			break;
+		case OPT_SIMULATE:
+			c->simulate = 1;
+			c->sim_spec = optarg;
+			break;
+		case OPT_AUTO:
+			c->autorun = 1;
+			break;
+		case OPT_DESTRUCTIVE:
+			c->destructive = 1;
+			break;
+		case OPT_JSON:
+			c->json = 1;
+			break;
+		case OPT_ANALYZE:
+			c->analyze_path = optarg;
+			break;
+		case 'h':
+			print_help(out);
+			return 0;
+		case OPT_VERSION:
+			fprintf(out, "flashbench %s\n", FLASHBENCH_VERSION);
+			return 0;
+		case ':':
+			return usage_error(c->err,
+					   "option '%s' requires an argument",
+					   typed_option(argc, argv, buf,
+							sizeof(buf)));
+		default:
+			return usage_error(c->err, "unrecognized option '%s'",
+					   typed_option(argc, argv, buf,
+							sizeof(buf)));
+		}
+		if (ret)
+			return ret;
+	}
+	if (optind < argc)
+		c->device = argv[optind++];
+	if (optind < argc)
+		return usage_error(c->err,
+				   "unexpected argument '%s': only one DEVICE",
+				   argv[optind]);
+	return -1;
+}
+
+/* Round x up to a multiple of m (m > 0); saturates instead of wrapping. */
+static uint64_t round_up(uint64_t x, uint64_t m)
+{
+	uint64_t r = x % m;
+
+	if (!r)
+		return x;
+	return x > UINT64_MAX - (m - r) ? UINT64_MAX : x + (m - r);
+}
+
+/*
+ * Check what needs no device: DEVICE given (once), a test asked for, the
+ * erase size against the block size.  Returns 0 or EXIT_USAGE.
+ */
+static int check_args(struct cli *c)
+{
+	enum cli_value v;
+	int modes = c->autorun + !!c->analyze_path;
+
+	if (modes > 1)
+		return usage_error(c->err,
+				   "--auto and --analyze exclude each other");
+	if (modes && c->tests)
+		return usage_error(c->err,
+				   "--%s runs on its own, without test options such as -a",
+				   c->autorun ? "auto" : "analyze");
+	if (c->destructive && !c->autorun)
+		return usage_error(c->err, "--destructive needs --auto");
+	if (c->json && (c->tests & (c->tests - 1)))
+		return usage_error(c->err,
+				   "--json takes one test at a time");
+	if (c->analyze_path && c->device)
+		return usage_error(c->err,
+				   "--analyze reads saved tables: DEVICE '%s' is not used",
+				   c->device);
+	if (c->analyze_path && c->simulate)
+		return usage_error(c->err,
+				   "--analyze and --simulate exclude each other");
+	if (c->analyze_path)
+		return 0;
+	if (c->simulate && c->device)
+		return usage_error(c->err,
+				   "--simulate and DEVICE '%s' exclude each other",
+				   c->device);
+	if (!c->simulate && !c->device)
+		return usage_error(c->err, "missing DEVICE");
+	if (!c->tests && !c->autorun)
+		return usage_error(c->err, "need at least one test");
+	if (!c->arg[V_OFFSET])
+		c->o.offset_byte = round_up(DEFAULT_OFFSET_BYTE,
+					    c->o.erasesize_byte);
+	/* messages quote values as typed, defaults as numbers */
+	for (v = 0; v < V_NR; v++) {
+		snprintf(c->num[v], sizeof(c->num[v]), "%" PRIu64,
+			 get_value(&c->o, v));
+		c->text[v] = c->arg[v] ? c->arg[v] : c->num[v];
+	}
+	if ((c->arg[V_ERASESIZE] ||
+	     (c->tests & (BENCH_OPEN_AU | BENCH_FIND_FAT))) &&
+	    c->o.erasesize_byte / 2 < c->o.blocksize_byte)
+		return usage_error(c->err,
+				   "invalid --erasesize '%s': must be at least twice --blocksize (%s)",
+				   c->text[V_ERASESIZE], c->text[V_BLOCKSIZE]);
+	return 0;
+}
+
+/* a * b, or UINT64_MAX if that overflows. */
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+/* a + b, or UINT64_MAX if that overflows. */
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/*
+ * The bytes from the start of the device that the scatter and interval
+ * tests read (the same sums bench.c checks, without overflow).
+ */
+static uint64_t scatter_footprint(const struct bench_opts *o)
+{
+	uint64_t blocks = add_sat((1ULL << o->scatter_order) - 1,
+				  o->scatter_span);
+
+	return mul_sat(blocks, o->blocksize_byte);
+}
+
+static uint64_t interval_footprint(const struct bench_opts *o)
+{
+	uint64_t largest = MIN_IO_BYTE << (o->interval_order - 1);
+
+	/* count reads of the largest size, each 9 sizes after the last */
+	return mul_sat(add_sat(mul_sat(o->count - 1ULL, 9), 1), largest);
+}
+
+/* "DEVICE (N bytes)" for messages about the end of the device. */
+#define DEV_FMT "%s (%" PRIu64 " bytes)"
+
+/* Check the read tests against the device; returns 0 or EXIT_USAGE. */
+static int check_read_tests(struct cli *c, const struct device *dev)
+{
+	const struct bench_opts *o = &c->o;
+	const char *bs = c->text[V_BLOCKSIZE];
+
+	if ((c->tests & BENCH_ALIGN) &&
+	    (o->blocksize_byte / 2) % dev->logical_block_size)
+		return usage_error(c->err,
+				   "invalid --blocksize '%s': --align reads at half-block offsets, which must be multiples of the logical block size (%u) of %s",
+				   bs, dev->logical_block_size, dev->path);
+	/* the smallest maxalign is two blocks: 7 * 2 + 1 blocks */
+	if ((c->tests & BENCH_ALIGN) &&
+	    align_max(dev->size_byte, o->blocksize_byte) <
+		    2 * o->blocksize_byte)
+		return usage_error(c->err,
+				   "invalid --blocksize '%s': --align needs 15 blocks, more than " DEV_FMT,
+				   bs, dev->path, dev->size_byte);
+	if ((c->tests & BENCH_SCATTER) && scatter_footprint(o) > dev->size_byte)
+		return usage_error(c->err,
+				   "--scatter-order=%s --scatter-span=%s --blocksize=%s reach past the end of " DEV_FMT,
+				   c->text[V_SCATTER_ORDER],
+				   c->text[V_SCATTER_SPAN], bs, dev->path,
+				   dev->size_byte);
+	if ((c->tests & BENCH_INTERVAL) &&
+	    MIN_IO_BYTE % dev->logical_block_size)
+		return usage_error(c->err,
+				   "--interval reads 512 bytes first, %s has %u-byte logical blocks",
+				   dev->path, dev->logical_block_size);
+	if ((c->tests & BENCH_INTERVAL) &&
+	    interval_footprint(o) > dev->size_byte)
+		return usage_error(c->err,
+				   "--interval-order=%s --count=%s reach past the end of " DEV_FMT,
+				   c->text[V_INTERVAL_ORDER], c->text[V_COUNT],
+				   dev->path, dev->size_byte);
+	return 0;
+}
+
+/* The writing tests in the classic order, with their names. */
+static const struct {
+	enum bench_test test;
+	const char *option;
+} write_tests[] = {
+	{ BENCH_FIND_FAT, "--find-fat" },
+	{ BENCH_OPEN_AU, "--open-au" },
+	{ BENCH_PROGRAM, "--program" },
+};
+
+#define N_WRITE_TESTS (sizeof(write_tests) / sizeof(write_tests[0]))
+
+/* The ranges a writing test covers, from bench_write_ranges(). */
+struct write_plan {
+	struct bench_range *ranges;	/* malloc'd */
+	size_t n;			/* ranges stored */
+};
+
+/* What a writing test reaching past the end is told in terms of. */
+static int write_past_end(struct cli *c, enum bench_test test,
+			  const struct device *dev)
+{
+	const char *es = c->text[V_ERASESIZE];
+
+	if (test == BENCH_OPEN_AU)
+		return usage_error(c->err,
+				   "--open-au with --offset=%s --open-au-nr=%s --erasesize=%s reaches past the end of " DEV_FMT,
+				   c->text[V_OFFSET], c->text[V_OPEN_AU_NR], es,
+				   dev->path, dev->size_byte);
+	if (test == BENCH_FIND_FAT)
+		return usage_error(c->err,
+				   "--find-fat with --fat-nr=%s --erasesize=%s reaches past the end of " DEV_FMT,
+				   c->text[V_FAT_NR], es, dev->path,
+				   dev->size_byte);
+	return usage_error(c->err,
+			   "--program needs the first 20MiB, more than " DEV_FMT,
+			   dev->path, dev->size_byte);
+}
+
+/*
+ * Ask bench_write_ranges() which ranges test k of write_tests[] overwrites:
+ * first how many (ranges NULL), then the ranges.  Returns 0, EXIT_USAGE
+ * when the test would reach past the end, or EXIT_DEVICE.
+ */
+static int plan_one(struct cli *c, const struct device *dev, size_t k,
+		    struct write_plan *plan)
+{
+	enum bench_test t = write_tests[k].test;
+	int n;
+
+	n = bench_write_ranges(t, &c->o, dev->size_byte, NULL, 0);
+	if (n > 0) {
+		plan->ranges = calloc((size_t)n, sizeof(*plan->ranges));
+		if (!plan->ranges)
+			n = -ENOMEM;
+		else
+			n = bench_write_ranges(t, &c->o, dev->size_byte,
+					       plan->ranges, (size_t)n);
+	}
+	if (n == -EINVAL)
+		return write_past_end(c, t, dev);
+	if (n < 0) {
+		fprintf(c->err, "flashbench: %s: cannot plan the writes: %s\n",
+			write_tests[k].option, strerror(-n));
+		return EXIT_DEVICE;
+	}
+	plan->n = (size_t)n;
+	return 0;
+}
+
+/*
+ * Check the writing tests against the device and fill plan[] with the
+ * ranges each will overwrite.  Returns 0, EXIT_USAGE or EXIT_DEVICE.
+ */
+static int plan_writes(struct cli *c, const struct device *dev,
+		       struct write_plan plan[N_WRITE_TESTS])
+{
+	size_t k;
+	int ret;
+
+	if ((c->tests & BENCH_OPEN_AU) &&
+	    c->o.offset_byte % dev->logical_block_size)
+		return usage_error(c->err,
+				   "invalid --offset '%s': not a multiple of the logical block size (%u) of %s",
+				   c->text[V_OFFSET], dev->logical_block_size,
+				   dev->path);
+	for (k = 0; k < N_WRITE_TESTS; k++) {
+		if (!(c->tests & write_tests[k].test))
+			continue;
+		ret = plan_one(c, dev, k, &plan[k]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * Everything about the block size that holds for every test using it:
+ * a multiple of the logical block size and not larger than the device.
+ */
+static int check_blocksize(struct cli *c, const struct device *dev)
+{
+	const char *bs = c->text[V_BLOCKSIZE];
+
+	if (!(c->tests & (BENCH_ALIGN | BENCH_SCATTER | BENCH_OPEN_AU |
+			  BENCH_FIND_FAT)))
+		return 0;
+	if (c->o.blocksize_byte % dev->logical_block_size)
+		return usage_error(c->err,
+				   "invalid --blocksize '%s': not a multiple of the logical block size (%u) of %s",
+				   bs, dev->logical_block_size, dev->path);
+	if (c->o.blocksize_byte > dev->size_byte)
+		return usage_error(c->err,
+				   "invalid --blocksize '%s': larger than " DEV_FMT,
+				   bs, dev->path, dev->size_byte);
+	return 0;
+}
+
+/* Create the simulated card of --simulate; returns 0 or an exit status. */
+static int open_sim(struct cli *c, struct device **devp)
+{
+	struct sim_params p;
+	char why[256] = "";
+	int ret;
+
+	sim_params_default(&p);
+	if (c->sim_spec && sim_parse_spec(&p, c->sim_spec, why, sizeof(why)))
+		return usage_error(c->err, "invalid --simulate '%s': %s",
+				   c->sim_spec, why);
+	ret = sim_open(devp, &p);
+	if (ret) {
+		fprintf(c->err, "flashbench: cannot create the simulated card: %s\n",
+			strerror(-ret));
+		return EXIT_DEVICE;
+	}
+	return 0;
+}
+
+/*
+ * Open DEVICE: read-only for the read tests, exclusively and read-write
+ * as soon as one test writes.  Returns 0 or an exit status.
+ */
+static int open_real(struct cli *c, struct device **devp)
+{
+	unsigned int flags = 0;
+	char holder[256] = "";
+	int ret;
+
+	if ((c->tests & BENCH_WRITING) || c->destructive)
+		flags = DEV_WRITE | DEV_EXCL;
+	ret = dev_open(devp, c->device, flags, holder, sizeof(holder));
+	if (ret && holder[0]) {
+		fprintf(c->err, "flashbench: %s: %s\n", c->device, holder);
+		return EXIT_DEVICE;
+	}
+	if (ret) {
+		fprintf(c->err, "flashbench: cannot open %s: %s\n", c->device,
+			strerror(-ret));
+		return EXIT_DEVICE;
+	}
+	return 0;
+}
+
+/* Open DEVICE or the simulated card; returns 0 or an exit status. */
+static int open_device(struct cli *c, struct device **devp)
+{
+	int ret;
+
+	*devp = NULL;
+	ret = c->simulate ? open_sim(c, devp) : open_real(c, devp);
+	if (ret)
+		return ret;
+	flashbench_dev_opens++;
+	if (flashbench_open_hook)
+		flashbench_open_hook(*devp);
+	return 0;
+}
+
+static void close_device(struct device *dev)
+{
+	if (!dev)
+		return;
+	flashbench_io_calls += dev->io_count;
+	dev_close(dev);
+}
+
+/* Report a failed test; returns EXIT_DEVICE. */
+static int test_failed(struct cli *c, const struct device *dev,
+		       const char *option, int ret)
+{
+	const struct dev_error *e = &dev->last_error;
+
+	if (e->op && e->err)
+		fprintf(c->err,
+			"flashbench: %s of %" PRIu64 " bytes at offset %lld on %s failed: %s\n",
+			e->op, e->len_byte, (long long)e->off_byte, dev->path,
+			strerror(e->err));
+	else
+		fprintf(c->err, "flashbench: %s failed: %s\n", option,
+			strerror(-ret));
+	return EXIT_DEVICE;
+}
+
+/* Run one read test and print its results; returns 0 or -errno. */
+static int run_read_test(struct device *dev, const struct bench_opts *o,
+			 enum bench_test test, FILE *out)
+{
+	int ret = -EINVAL;
+
+	if (test == BENCH_ALIGN) {
+		struct align_row *rows = NULL;
+		size_t n = 0;
+
+		/* rows measured before a failure are still printed */
+		ret = bench_align(dev, o, &rows, &n);
+		print_align(out, rows, n);
+		free(rows);
+	} else if (test == BENCH_SCATTER) {
+		struct scatter_point *pts = NULL;
+		size_t n = 0;
+
+		ret = bench_scatter(dev, o, &pts, &n);
+		print_scatter(out, pts, n);
+		free(pts);
+	} else if (test == BENCH_INTERVAL) {
+		struct interval_row *rows = NULL;
+		size_t n = 0;
+
+		ret = bench_interval(dev, o, &rows, &n);
+		if (n)
+			print_interval(out, rows, n);
+		free(rows);
+	}
+	return ret;
+}
+
+/* All tests in the classic order, with the option that asks for them. */
+static const struct {
+	enum bench_test test;
+	const char *option;
+} run_order[] = {
+	{ BENCH_SCATTER, "--scatter" },
+	{ BENCH_FIND_FAT, "--find-fat" },
+	{ BENCH_ALIGN, "--align" },
+	{ BENCH_OPEN_AU, "--open-au" },
+	{ BENCH_INTERVAL, "--interval" },
+	{ BENCH_PROGRAM, "--program" },
+};
+
+/* ---- --json ---- */
+
+/* version, test, device and options: the head of every JSON document. */
+static void json_head(const struct cli *c, struct json *j, const char *test,
+		      const struct device *dev)
+{
+	const struct bench_opts *o = &c->o;
+	struct sysfs_info sysfs;
+	size_t i;
+
+	json_object_begin(j, NULL);
+	json_string(j, "version", FLASHBENCH_VERSION);
+	json_string(j, "test", test);
+	if (dev) {
+		json_object_begin(j, "device");
+		json_string(j, "path", dev->path);
+		json_u64(j, "size", dev->size_byte);
+		json_u64(j, "logical_block_size", dev->logical_block_size);
+		json_bool(j, "simulated", c->simulate);
+		json_object_begin(j, "sysfs");
+		if (!c->simulate && sysfs_read(dev->path, &sysfs))
+			for (i = 0; i < sysfs.n; i++) {
+				if (sysfs.e[i].numeric)
+					json_u64(j, sysfs.e[i].key,
+						 strtoull(sysfs.e[i].value,
+							  NULL, 10));
+				else
+					json_string(j, sysfs.e[i].key,
+						    sysfs.e[i].value);
+			}
+		json_object_end(j);
+		json_object_end(j);
+	} else {
+		json_null(j, "device");
+	}
+	json_object_begin(j, "options");
+	json_u64(j, "blocksize", o->blocksize_byte);
+	json_u64(j, "erasesize", o->erasesize_byte);
+	json_u64(j, "count", o->count);
+	json_u64(j, "scatter_order", o->scatter_order);
+	json_u64(j, "scatter_span", o->scatter_span);
+	json_u64(j, "interval_order", o->interval_order);
+	json_u64(j, "open_au_nr", o->open_au_nr);
+	json_u64(j, "offset", o->offset_byte);
+	json_u64(j, "fat_nr", o->fat_nr);
+	json_bool(j, "random", o->random);
+	json_bool(j, "destructive", c->destructive);
+	if (c->simulate)
+		json_string(j, "simulate", c->sim_spec ? c->sim_spec : "");
+	else
+		json_null(j, "simulate");
+	json_object_end(j);
+}
+
+/* The end of every document. */
+static void json_tail(struct json *j, int interrupted)
+{
+	json_bool(j, "interrupted", interrupted);
+	json_object_end(j);
+}
+
+static void json_align_rows(struct json *j, const struct align_row *rows,
+			    size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		json_object_begin(j, NULL);
+		json_u64(j, "align", rows[i].align_byte);
+		json_i64(j, "pre_ns", rows[i].pre_ns);
+		json_i64(j, "on_ns", rows[i].on_ns);
+		json_i64(j, "post_ns", rows[i].post_ns);
+		json_i64(j, "diff_ns", rows[i].diff_ns);
+		json_object_end(j);
+	}
+}
+
+/* Results of a read test as JSON; returns 0 or -errno. */
+static int json_read_test(struct device *dev, const struct bench_opts *o,
+			  enum bench_test test, struct json *j)
+{
+	int ret = -EINVAL;
+	size_t i, n = 0;
+
+	if (test == BENCH_ALIGN) {
+		struct align_row *rows = NULL;
+
+		ret = bench_align(dev, o, &rows, &n);
+		json_align_rows(j, rows, n);
+		free(rows);
+	} else if (test == BENCH_SCATTER) {
+		struct scatter_point *pts = NULL;
+
+		ret = bench_scatter(dev, o, &pts, &n);
+		for (i = 0; i < n; i++) {
+			json_object_begin(j, NULL);
+			json_u64(j, "offset", pts[i].off_byte);
+			json_u64(j, "time_ns", pts[i].time_ns);
+			json_object_end(j);
+		}
+		free(pts);
+	} else if (test == BENCH_INTERVAL) {
+		struct interval_row *rows = NULL;
+		struct interval_fit fit;
+
+		ret = bench_interval(dev, o, &rows, &n);
+		for (i = 0; i < n; i++) {
+			json_object_begin(j, NULL);
+			json_u64(j, "bytes", rows[i].len_byte);
+			json_u64(j, "min_ns", rows[i].min_ns);
+			json_u64(j, "avg_ns", rows[i].avg_ns);
+			json_u64(j, "max_ns", rows[i].max_ns);
+			json_object_end(j);
+		}
+		if (n) {
+			fit = interval_regress(rows, n);
+			json_object_begin(j, NULL);
+			json_object_begin(j, "regression");
+			json_double(j, "bytes_per_s", fit.bytes_per_s);
+			json_double(j, "access_ns", fit.access_ns);
+			json_object_end(j);
+			json_object_end(j);
+		}
+		free(rows);
+	}
+	return ret;
+}
+
+/* Results of a writing test as JSON, from the VM's table of cells. */
+static int json_write_test(struct device *dev, const struct bench_opts *o,
+			   enum bench_test test, struct json *j)
+{
+	struct vm_table tab = { 0 };
+	size_t r, k;
+	int ret;
+
+	ret = progs_run(dev, test, o, NULL, &tab, NULL, 0);
+	for (r = 0; r < tab.nrows; r++) {
+		const struct vm_row *row = &tab.rows[r];
+
+		if (!row->ncells)
+			continue;
+		json_object_begin(j, NULL);
+		json_u64(j, "size", (uint64_t)row->cells[0].value);
+		json_array_begin(j, "bytes_per_s");
+		for (k = 1; k < row->ncells; k++)
+			json_double(j, NULL, row->cells[k].value);
+		json_array_end(j);
+		json_object_end(j);
+	}
+	vm_table_free(&tab);
+	return ret;
+}
+
+/* Run the one test of a --json run; returns 0 or -errno. */
+static int run_json(struct cli *c, struct device *dev, enum bench_test t,
+		    const char *option, FILE *out)
+{
+	struct json j;
+	int ret;
+
+	json_init(&j, out);
+	json_head(c, &j, option + 2, dev);
+	json_array_begin(&j, "results");
+	if (t & BENCH_WRITING)
+		ret = json_write_test(dev, &c->o, t, &j);
+	else
+		ret = json_read_test(dev, &c->o, t, &j);
+	json_array_end(&j);
+	json_null(&j, "verdict");
+	if (ret)
+		json_string(&j, "error", strerror(-ret));
+	json_tail(&j, 0);
+	return ret;
+}
+
+/* Run the tests asked for; returns 0 or an exit status. */
+static int run_tests(struct cli *c, struct device *dev, FILE *out)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(run_order) / sizeof(run_order[0]); i++) {
+		enum bench_test t = run_order[i].test;
+
+		if (!(c->tests & t))
+			continue;
+		if (c->o.verbose)
+			fprintf(c->err, "flashbench: running %s on %s\n",
+				run_order[i].option, dev->path);
+		if (c->json)
+			ret = run_json(c, dev, t, run_order[i].option, out);
+		else if (t == BENCH_FIND_FAT)
+			ret = bench_find_fat(dev, &c->o, out);
+		else if (t == BENCH_OPEN_AU)
+			ret = bench_open_au(dev, &c->o, out);
+		else if (t == BENCH_PROGRAM)
+			ret = bench_program(dev, &c->o, out);
+		else
+			ret = run_read_test(dev, &c->o, t, out);
+		if (ret) {
+			fflush(out);
+			return test_failed(c, dev, run_order[i].option, ret);
+		}
+	}
+	return 0;
+}
+
+/* Say which bytes the writing tests will overwrite. */
+static void announce_writes(const struct cli *c, const struct device *dev,
+			    const struct write_plan plan[N_WRITE_TESTS])
+{
+	size_t i, j;
+
+	for (i = 0; i < N_WRITE_TESTS; i++)
+		for (j = 0; j < plan[i].n; j++)
+			fprintf(c->err,
+				"flashbench: will overwrite bytes %" PRIu64 "-%" PRIu64 " on %s\n",
+				plan[i].ranges[j].start_byte,
+				plan[i].ranges[j].end_byte, dev->path);
+}
+
+/* Flush (and close, if it is ours) the results stream; 0 or EXIT_DEVICE. */
+static int finish_output(struct cli *c, FILE *f, int ours)
+{
+	const char *name = ours ? c->out_path : "standard output";
+	int bad = ferror(f);
+	int e = EIO;
+
+	if (fflush(f) == EOF) {
+		bad = 1;
+		e = errno;
+	}
+	if (ours && fclose(f) == EOF && !bad) {
+		bad = 1;
+		e = errno;
+	}
+	if (!bad)
+		return 0;
+	fprintf(c->err, "flashbench: write error on %s: %s\n", name,
+		strerror(e));
+	return EXIT_DEVICE;
+}
+
+/* ---- --auto ---- */
+
+/* What auto_run's hook needs to announce the writes. */
+struct announce_ctx {
+	const struct cli *c;
+	const struct device *dev;
+};
+
+static int announce_ranges(void *ctx, const struct bench_range *r, size_t n)
+{
+	const struct announce_ctx *a = ctx;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		fprintf(a->c->err,
+			"flashbench: will overwrite bytes %" PRIu64 "-%" PRIu64 " on %s\n",
+			r[i].start_byte, r[i].end_byte, a->dev->path);
+	return 0;
+}
+
+/* Run --auto and print its verdict; returns 0 or an exit status. */
+static int run_auto(struct cli *c, struct device *dev, FILE *res)
+{
+	struct announce_ctx actx = { c, dev };
+	struct auto_hooks h = {
+		.progress = c->o.verbose ? c->err : NULL,
+		.before_write = announce_ranges,
+		.ctx = &actx,
+	};
+	struct sysfs_info sysfs = { 0 };
+	struct auto_result r;
+	char target[512];
+	struct json j;
+	int ret;
+
+	if (c->simulate)
+		snprintf(target, sizeof(target), "--simulate%s%s",
+			 c->sim_spec ? "=" : "", c->sim_spec ? c->sim_spec : "");
+	else
+		snprintf(target, sizeof(target), "%s", dev->path);
+	if (!c->simulate)
+		sysfs_read(dev->path, &sysfs);
+	ret = auto_run(dev, &c->o, c->destructive, &h, &r);
+	if (c->json) {
+		json_init(&j, res);
+		json_head(c, &j, "auto", dev);
+		auto_json_results(&j, &r);
+		auto_json_verdict(&j, &r);
+		if (ret)
+			json_string(&j, "error", strerror(-ret));
+		json_tail(&j, 0);
+	} else {
+		auto_print(res, &r, target, c->simulate ? NULL : &sysfs);
+	}
+	auto_free(&r);
+	if (ret) {
+		fflush(res);
+		return test_failed(c, dev, "--auto", ret);
+	}
+	return 0;
+}
+
+/* ---- --analyze ---- */
+
+/* Read all of path ("-": stdin) into *text; returns 0 or -errno. */
+static int slurp(const char *path, char **text, size_t *len)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	size_t cap = 0, n;
+	char *buf = NULL, *p;
+	int ret = 0;
+
+	*len = 0;
+	if (!f)
+		return -errno;
+	do {
+		if (cap - *len < 65536) {
+			cap = cap * 2 + 65536;
+			p = realloc(buf, cap);
+			if (!p) {
+				ret = -ENOMEM;
+				break;
+			}
+			buf = p;
+		}
+		n = fread(buf + *len, 1, cap - *len - 1, f);
+		*len += n;
+	} while (n > 0);
+	if (!ret && ferror(f))
+		ret = -EIO;
+	if (f != stdin)
+		fclose(f);
+	if (ret) {
+		free(buf);
+		return ret;
+	}
+	buf[*len] = '\0';
+	*text = buf;
+	return 0;
+}
+
+/* --analyze as JSON: every table with its verdict; the first on top. */
+static int analyze_json(struct cli *c, FILE *res, const char *text,
+			size_t len)
+{
+	struct align_verdict v, first;
+	struct align_table *t;
+	size_t i, n;
+	struct json j;
+	int ret;
+
+	ret = analyze_parse(text, len, &t, &n);
+	if (ret)
+		return ret;
+	json_init(&j, res);
+	json_head(c, &j, "analyze", NULL);
+	json_array_begin(&j, "results");
+	for (i = 0; i < n && !ret; i++) {
+		ret = analyze_align(t[i].rows, t[i].nrows, &v);
+		if (ret)
+			break;
+		if (!i)
+			first = v;
+		json_object_begin(&j, NULL);
+		json_u64(&j, "table", i + 1);
+		json_array_begin(&j, "rows");
+		json_align_rows(&j, t[i].rows, t[i].nrows);
+		json_array_end(&j);
+		auto_json_align_verdict(&j, &v);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	if (n && !ret)
+		auto_json_align_verdict(&j, &first);
+	else
+		json_null(&j, "verdict");
+	json_tail(&j, 0);
+	analyze_free_tables(t, n);
+	return ret;
+}
+
+/* Read saved align tables and state their verdicts; returns the status. */
+static int run_analyze(struct cli *c, FILE *out)
+{
+	FILE *res = out;
+	char *text = NULL;
+	size_t len = 0;
+	int ret;
+
+	ret = slurp(c->analyze_path, &text, &len);
+	if (ret)
+		return usage_error(c->err, "invalid --analyze '%s': %s",
+				   c->analyze_path, strerror(-ret));
+	if (c->out_path) {
+		res = fopen(c->out_path, "w");
+		if (!res) {
+			free(text);
+			return usage_error(c->err, "invalid --out '%s': %s",
+					   c->out_path, strerror(errno));
+		}
+	}
+	if (c->json) {
+		ret = analyze_json(c, res, text, len);
+	} else {
+		ret = analyze_text(res, text, len, c->o.verbose);
+		if (ret == 0)
+			fprintf(res, "no align table found in %s\n",
+				strcmp(c->analyze_path, "-") ?
+					c->analyze_path : "standard input");
+		ret = ret < 0 ? ret : 0;
+	}
+	free(text);
+	if (ret)
+		fprintf(c->err, "flashbench: --analyze: %s\n", strerror(-ret));
+	if (finish_output(c, res, res != out) && !ret)
+		return EXIT_DEVICE;
+	return ret ? EXIT_DEVICE : 0;
+}
+
+/* Check everything against the device, then run; returns the status. */
+static int run(struct cli *c, FILE *out)
+{
+	struct write_plan plan[N_WRITE_TESTS] = { { NULL, 0 } };
+	struct device *dev = NULL;
+	FILE *res = out;
+	size_t i;
+	int ret;
+
+	ret = open_device(c, &dev);
+	if (ret)
+		return ret;
+	if (c->o.verbose)
+		fprintf(c->err,
+			"flashbench: %s: %" PRIu64 " bytes, logical block %u bytes\n",
+			dev->path, dev->size_byte, dev->logical_block_size);
+	ret = check_blocksize(c, dev);
+	if (!ret)
+		ret = check_read_tests(c, dev);
+	if (!ret)
+		ret = plan_writes(c, dev, plan);
+	if (ret)
+		goto out_close_dev;
+	if (c->out_path) {
+		res = fopen(c->out_path, "w");
+		if (!res) {
+			ret = usage_error(c->err, "invalid --out '%s': %s",
+					  c->out_path, strerror(errno));
+			goto out_close_dev;
+		}
+	}
+	if (!c->simulate)
+		dev_quiet_system(c->o.verbose ? c->err : NULL);
+	announce_writes(c, dev, plan);
+	ret = c->autorun ? run_auto(c, dev, res) : run_tests(c, dev, res);
+	if (finish_output(c, res, res != out) && !ret)
+		ret = EXIT_DEVICE;
+out_close_dev:
+	close_device(dev);
+	for (i = 0; i < N_WRITE_TESTS; i++)
+		free(plan[i].ranges);
+	return ret;
+}
 
 int flashbench_main(int argc, char **argv, FILE *out, FILE *err)
 {
-	(void)argc;
-	(void)argv;
-	(void)out;
-	fprintf(err, "flashbench: not yet\n");
-	return 2;
+	struct cli c;
+	int ret;
+
+	memset(&c, 0, sizeof(c));
+	bench_opts_default(&c.o);
+	c.o.log = err;
+	c.err = err;
+	ret = parse_args(&c, argc, argv, out);
+	if (ret == 0)	/* --help or --version */
+		return finish_output(&c, out, 0);
+	if (ret > 0)
+		return ret;
+	ret = check_args(&c);
+	if (ret)
+		return ret;
+	if (c.analyze_path)
+		return run_analyze(&c, out);
+	return run(&c, out);
 }
 
 #ifndef FLASHBENCH_NO_MAIN

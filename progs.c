@@ -188,9 +188,10 @@ static struct vm_node *p_col(enum vm_op order, enum vm_op op)
 
 /*
  * -p: linear writes of zeros, ones and 0x5a and a linear read, then the
- * same four in random order, for each size.
+ * same four in random order, for each size from 2 MiB down to min_byte
+ * (512, or the logical block size of a device that cannot do less).
  */
-static struct vm_node *prog_program(void)
+static struct vm_node *prog_program(uint64_t min_byte)
 {
 	struct vm_node *row;
 
@@ -205,12 +206,13 @@ static struct vm_node *prog_program(void)
 		     p_col(VM_OFF_RAND, VM_READ),
 		     vm_leaf(VM_NEWLINE));
 	return vm_off_fixed(PROGS_P_OFF,
-			    vm_len_pow2(VM_LEN_POW2_DOWN, PROGS_P_MIN,
+			    vm_len_pow2(VM_LEN_POW2_DOWN, min_byte,
 					PROGS_P_MAX, row));
 }
 
-int progs_build(unsigned int test, const struct bench_opts *o,
-		struct vm_node **prog)
+/* progs_build() for a device whose smallest I/O is lbs bytes. */
+static int progs_build_for(unsigned int test, const struct bench_opts *o,
+			   unsigned int lbs, struct vm_node **prog)
 {
 	int ret = progs_check_opts(test, o);
 
@@ -225,7 +227,7 @@ int progs_build(unsigned int test, const struct bench_opts *o,
 		*prog = prog_find_fat(o);
 		break;
 	default:
-		*prog = prog_program();
+		*prog = prog_program(lbs > PROGS_P_MIN ? lbs : PROGS_P_MIN);
 		break;
 	}
 	if (!*prog)
@@ -239,6 +241,12 @@ int progs_build(unsigned int test, const struct bench_opts *o,
 	return 0;
 }
 
+int progs_build(unsigned int test, const struct bench_opts *o,
+		struct vm_node **prog)
+{
+	return progs_build_for(test, o, PROGS_P_MIN, prog);
+}
+
 int progs_run(struct device *dev, unsigned int test,
 	      const struct bench_opts *o, FILE *out, struct vm_table *tab,
 	      char *err, size_t err_len)
@@ -249,14 +257,17 @@ int progs_run(struct device *dev, unsigned int test,
 	if (err && err_len)
 		err[0] = '\0';
 	ret = bench_write_ranges(test, o, dev->size_byte, NULL, 0);
-	if (ret < 0) {
-		if (err && err_len)
+	if (ret < 0 && err && err_len) {
+		if (progs_check_opts(test, o))
+			snprintf(err, err_len, "invalid options for the test");
+		else
 			snprintf(err, err_len,
-				 "bad options, or the test reaches past the end of the device (%llu bytes)",
+				 "the test reaches past the end of the device (%llu bytes)",
 				 (unsigned long long)dev->size_byte);
-		return ret;
 	}
-	ret = progs_build(test, o, &prog);
+	if (ret < 0)
+		return ret;
+	ret = progs_build_for(test, o, dev->logical_block_size, &prog);
 	if (ret)
 		return ret;
 	if (o->verbose && o->log)

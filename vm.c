@@ -63,9 +63,9 @@ static int vm_err(char *err, size_t err_len, int ret, const char *fmt, ...)
 /* Store a reason in err (if there is one) and return ret. */
 static int vm_err(char *err, size_t err_len, int ret, const char *fmt, ...)
 {
-	va_list ap;
-
 	if (err && err_len) {
+		va_list ap;
+
 		va_start(ap, fmt);
 		vsnprintf(err, err_len, fmt, ap);
 		va_end(ap);
@@ -421,7 +421,6 @@ static int check_len(struct vm_checker *c, const struct vm_node *n,
 		     unsigned int depth, struct vm_type *t)
 {
 	uint64_t lens[VM_MAX_POW2], max;
-	size_t k;
 	int ret;
 
 	if (n->op == VM_LEN_FIXED) {
@@ -430,7 +429,8 @@ static int check_len(struct vm_checker *c, const struct vm_node *n,
 				      "len_fixed: zero length");
 		max = n->len_byte;
 	} else {
-		k = pow2_lengths(n, lens);
+		size_t k = pow2_lengths(n, lens);
+
 		if (!k)
 			return vm_err(c->err, c->err_len, -EINVAL,
 				      "%s: empty series (%" PRIu64 " .. %" PRIu64 ")",
@@ -458,10 +458,9 @@ static int check_seq(struct vm_checker *c, const struct vm_node *n,
 	struct vm_type kt, seen = { VT_NONE, 0 };
 	char b1[64], b2[64];
 	size_t i;
-	int ret;
 
 	for (i = 0; i < n->nkids; i++) {
-		ret = check_node(c, n->kids[i], n, depth + 1, has_len, &kt);
+		int ret = check_node(c, n->kids[i], n, depth + 1, has_len, &kt);
 		if (ret)
 			return ret;
 		if (kt.base == VT_NONE)
@@ -604,9 +603,9 @@ struct vm_value {
 
 static void value_free(struct vm_value *v)
 {
-	size_t i;
-
 	if (v->type == VV_LIST) {
+		size_t i;
+
 		for (i = 0; i < v->n; i++)
 			value_free(&v->items[i]);
 		free(v->items);
@@ -682,12 +681,12 @@ static int table_new_row(struct vm_table *tab)
 static int table_add(struct vm_table *tab, const struct vm_value *cell)
 {
 	struct vm_row *row;
-	int ret;
 
 	if (tab->max_cells && tab->ncells >= tab->max_cells)
 		return -ENOSPC;
 	if (!tab->row_open) {
-		ret = table_new_row(tab);
+		int ret = table_new_row(tab);
+
 		if (ret)
 			return ret;
 	}
@@ -782,6 +781,25 @@ static int eval_io(struct vm_state *st, const struct vm_node *n,
 	return 0;
 }
 
+/*
+ * Evaluate kid in c and append its value to the list in v, which has
+ * room for cap values.  On failure v is freed.
+ */
+static int eval_push(struct vm_state *st, const struct vm_node *kid,
+		     const struct vm_ctx *c, uint64_t cap, struct vm_value *v)
+{
+	struct vm_value item;
+	int ret;
+
+	memset(&item, 0, sizeof(item));
+	ret = eval(st, kid, c, &item);
+	if (!ret)
+		ret = list_push(v, cap, &item);
+	if (ret)
+		value_free(v);
+	return ret;
+}
+
 /* Spread the bits of x so that nearby offsets pick unrelated orders. */
 static uint64_t mix64(uint64_t x)
 {
@@ -795,7 +813,6 @@ static int eval_off_series(struct vm_state *st, const struct vm_node *n,
 			   const struct vm_ctx *ctx, struct vm_value *v)
 {
 	uint64_t stride = n->stride_byte, count = n->count, key, i, pos;
-	struct vm_value item;
 	struct vm_ctx c = *ctx;
 	int ret;
 
@@ -831,12 +848,9 @@ static int eval_off_series(struct vm_state *st, const struct vm_node *n,
 				     "%s: offset overflows", vm_op_name(n->op));
 			goto out_free;
 		}
-		memset(&item, 0, sizeof(item));
-		ret = eval(st, n->kids[0], &c, &item);
-		if (!ret)
-			ret = list_push(v, count, &item);
+		ret = eval_push(st, n->kids[0], &c, count, v);
 		if (ret)
-			goto out_free;
+			return ret;
 	}
 	return 0;
 
@@ -849,22 +863,16 @@ static int eval_len_series(struct vm_state *st, const struct vm_node *n,
 			   const struct vm_ctx *ctx, struct vm_value *v)
 {
 	uint64_t lens[VM_MAX_POW2];
-	struct vm_value item;
 	struct vm_ctx c = *ctx;
-	size_t k, i;
-	int ret;
+	size_t k = pow2_lengths(n, lens), i;
 
-	k = pow2_lengths(n, lens);
 	for (i = 0; i < k; i++) {
+		int ret;
+
 		c.len_byte = lens[i];
-		memset(&item, 0, sizeof(item));
-		ret = eval(st, n->kids[0], &c, &item);
-		if (!ret)
-			ret = list_push(v, k, &item);
-		if (ret) {
-			value_free(v);
+		ret = eval_push(st, n->kids[0], &c, k, v);
+		if (ret)
 			return ret;
-		}
 	}
 	return 0;
 }
@@ -872,19 +880,13 @@ static int eval_len_series(struct vm_state *st, const struct vm_node *n,
 static int eval_repeat(struct vm_state *st, const struct vm_node *n,
 		       const struct vm_ctx *ctx, struct vm_value *v)
 {
-	struct vm_value item;
 	uint64_t i;
-	int ret;
 
 	for (i = 0; i < n->count; i++) {
-		memset(&item, 0, sizeof(item));
-		ret = eval(st, n->kids[0], ctx, &item);
-		if (!ret)
-			ret = list_push(v, n->count, &item);
-		if (ret) {
-			value_free(v);
+		int ret = eval_push(st, n->kids[0], ctx, n->count, v);
+
+		if (ret)
 			return ret;
-		}
 	}
 	return 0;
 }
@@ -892,19 +894,13 @@ static int eval_repeat(struct vm_state *st, const struct vm_node *n,
 static int eval_seq(struct vm_state *st, const struct vm_node *n,
 		    const struct vm_ctx *ctx, struct vm_value *v)
 {
-	struct vm_value item;
 	size_t i;
-	int ret;
 
 	for (i = 0; i < n->nkids; i++) {
-		memset(&item, 0, sizeof(item));
-		ret = eval(st, n->kids[i], ctx, &item);
-		if (!ret)
-			ret = list_push(v, n->nkids, &item);
-		if (ret) {
-			value_free(v);
+		int ret = eval_push(st, n->kids[i], ctx, n->nkids, v);
+
+		if (ret)
 			return ret;
-		}
 	}
 	return 0;
 }
@@ -920,9 +916,9 @@ struct vm_acc {
 static void reduce_walk(const struct vm_value *v, enum vm_op op,
 			struct vm_acc *a)
 {
-	size_t i;
-
 	if (v->type == VV_LIST) {
+		size_t i;
+
 		for (i = 0; i < v->n; i++)
 			reduce_walk(&v->items[i], op, a);
 		return;
@@ -991,10 +987,8 @@ static void eval_format(const struct vm_value *in, struct vm_value *v)
 
 static int eval_print(struct vm_state *st, const struct vm_value *cell)
 {
-	int ret;
-
 	if (st->tab) {
-		ret = table_add(st->tab, cell);
+		int ret = table_add(st->tab, cell);
 		if (ret == -ENOSPC)
 			return vm_err(st->err, st->err_len, ret,
 				      "result table too small (%zu cells)",
@@ -1009,11 +1003,10 @@ static int eval_print(struct vm_state *st, const struct vm_value *cell)
 
 static int eval_newline(struct vm_state *st)
 {
-	int ret;
-
 	if (st->tab) {
 		if (!st->tab->row_open) {
-			ret = table_new_row(st->tab);
+			int ret = table_new_row(st->tab);
+
 			if (ret)
 				return ret;
 		}

@@ -204,15 +204,17 @@ void vm_table_free(struct vm_table *tab);
 struct bench_opts;
 
 /*
- * Build the program of one writing test (a BENCH_* bit).  Returns 0 or
- * -EINVAL / -ENOMEM; *prog is freed with vm_free().
+ * Build the program of one writing test (a BENCH_* bit) as it runs on a
+ * device with 512-byte blocks.  Returns 0 or -EINVAL / -ENOMEM; *prog
+ * is freed with vm_free().
  */
 int progs_build(unsigned int test, const struct bench_opts *o,
 		struct vm_node **prog);
 
 /*
  * Run one writing test on dev: check its ranges fit the device, print
- * the program to o->log with o->verbose, then run it.  Returns 0 or
+ * the program to o->log with o->verbose, then run it.  -p stops at the
+ * device's logical block size when that is above 512.  Returns 0 or
  * -errno as vm_run() (err may be NULL).
  */
 int progs_run(struct device *dev, unsigned int test,

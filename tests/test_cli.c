@@ -1,7 +1,1007 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The front end: every bad command line is refused with one line naming
+ * the option, exit status 2 and no I/O at all; good ones run the tests
+ * asked for, in the classic order, with results where -o says.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "flashbench.h"
 #include "util.h"
+
+#define HINT "Try 'flashbench --help' for more information.\n"
+#define MAX_ARGS 32
+
+/* What one in-process run of flashbench_main() did. */
+struct fb_run {
+	int status;		/* return value of flashbench_main() */
+	char *out;		/* results stream, NUL-terminated */
+	char *err;		/* error stream, NUL-terminated */
+	uint64_t io_calls;	/* dev_* I/O calls on devices it opened */
+	unsigned int opens;	/* devices it opened */
+};
+
+/*
+ * Run flashbench with the space-separated arguments in args (no value
+ * contains a space) and collect what it did.
+ */
+static void fb_run(const char *args, struct fb_run *r)
+{
+	char *copy = strdup(args), *argv[MAX_ARGS + 1], *tok, *save = NULL;
+	size_t olen = 0, elen = 0;
+	FILE *out, *err;
+	int argc = 0;
+
+	ck_assert_ptr_nonnull(copy);
+	argv[argc++] = (char *)"flashbench";
+	for (tok = strtok_r(copy, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
+		ck_assert_int_lt(argc, MAX_ARGS);
+		argv[argc++] = tok;
+	}
+	argv[argc] = NULL;
+	memset(r, 0, sizeof(*r));
+	out = open_memstream(&r->out, &olen);
+	err = open_memstream(&r->err, &elen);
+	ck_assert_ptr_nonnull(out);
+	ck_assert_ptr_nonnull(err);
+	flashbench_io_calls = 0;
+	flashbench_dev_opens = 0;
+	r->status = flashbench_main(argc, argv, out, err);
+	r->io_calls = flashbench_io_calls;
+	r->opens = flashbench_dev_opens;
+	fclose(out);
+	fclose(err);
+	free(copy);
+}
+
+static void fb_free(struct fb_run *r)
+{
+	free(r->out);
+	free(r->err);
+}
+
+/* The n-th line (from 0) of text, copied into buf; NULL if none. */
+static const char *nth_line(const char *text, size_t n, char *buf,
+			    size_t len)
+{
+	const char *end;
+
+	while (n--) {
+		text = strchr(text, '\n');
+		if (!text)
+			return NULL;
+		text++;
+	}
+	if (!*text)
+		return NULL;
+	end = strchrnul(text, '\n');
+	snprintf(buf, len, "%.*s", (int)(end - text), text);
+	return buf;
+}
+
+/* Assert err is exactly one "flashbench: " line with want, then the hint. */
+static void assert_one_error(const char *args, const char *err,
+			     const char *want)
+{
+	const char *nl = strchr(err, '\n');
+
+	ck_assert_msg(strncmp(err, "flashbench: ", 12) == 0,
+		      "'%s': stderr does not start with 'flashbench: ': %s",
+		      args, err);
+	ck_assert_msg(nl && strcmp(nl + 1, HINT) == 0,
+		      "'%s': stderr is not one line plus the hint: %s", args,
+		      err);
+	ck_assert_msg(strstr(err, want) && strstr(err, want) < nl,
+		      "'%s': error line does not name '%s': %s", args, want,
+		      err);
+}
+
+/* A bad command line and what its one error line must contain. */
+struct bad_case {
+	const char *args;
+	const char *want;	/* substring of the error line */
+	int needs_device;	/* 1: only the device's size can tell */
+};
+
+static const struct bad_case bad_cases[] = {
+	/* not a number, junk, overflow, negative, zero */
+	{ "-a -b abc --simulate", "invalid --blocksize 'abc'", 0 },
+	{ "-a -b 4X --simulate", "invalid --blocksize '4X'", 0 },
+	{ "-a -b 16KX --simulate", "invalid --blocksize '16KX'", 0 },
+	{ "-a -b 99999999999999999999 --simulate",
+	  "invalid --blocksize '99999999999999999999': number too large", 0 },
+	{ "-a --blocksize=-512 --simulate", "invalid --blocksize '-512'", 0 },
+	{ "-a -b 0 --simulate", "invalid --blocksize '0'", 0 },
+	{ "-a -b= --simulate", "invalid --blocksize '='", 0 },
+	/* the shape of the block size */
+	{ "-a -b 1000 --simulate",
+	  "invalid --blocksize '1000': not a power of two", 0 },
+	{ "-a -b 1536 --simulate", "invalid --blocksize '1536'", 0 },
+	{ "-a -b 100 --simulate", "invalid --blocksize '100'", 0 },
+	{ "-a -b 256 --simulate", "invalid --blocksize '256'", 0 },
+	/* the shape of the erase size */
+	{ "-O -e 5M --simulate", "invalid --erasesize '5M'", 0 },
+	{ "-O -e 20M --simulate", "invalid --erasesize '20M'", 0 },
+	{ "-f --erasesize=0 --simulate", "invalid --erasesize '0'", 0 },
+	{ "-O -e 16K -b 16K --simulate", "invalid --erasesize '16K'", 0 },
+	{ "-f -e 6M -b 4M --simulate", "invalid --erasesize '6M'", 0 },
+	{ "-a -e 0x --simulate", "invalid --erasesize '0x'", 0 },
+	/* orders and counts */
+	{ "-s --scatter-order=0 --simulate", "invalid --scatter-order '0'", 0 },
+	{ "-s --scatter-order=25 --simulate", "invalid --scatter-order '25'",
+	  0 },
+	{ "-s --scatter-order=9x --simulate", "invalid --scatter-order '9x'",
+	  0 },
+	{ "-s --scatter-span=0 --simulate", "invalid --scatter-span '0'", 0 },
+	{ "-i --interval-order=4 --simulate", "invalid --interval-order '4'",
+	  0 },
+	{ "-i --interval-order=25 --simulate",
+	  "invalid --interval-order '25'", 0 },
+	{ "-a -c 0 --simulate", "invalid --count '0'", 0 },
+	{ "-a --count=many --simulate", "invalid --count 'many'", 0 },
+	{ "-a --count=-3 --simulate", "invalid --count '-3'", 0 },
+	{ "-a -c 99999999999 --simulate", "invalid --count '99999999999'", 0 },
+	{ "-O --open-au-nr=0 --simulate", "invalid --open-au-nr '0'", 0 },
+	{ "-f --fat-nr=0 --simulate", "invalid --fat-nr '0'", 0 },
+	{ "-O --offset=x --simulate", "invalid --offset 'x'", 0 },
+	/* arguments and options */
+	{ "-a", "missing DEVICE", 0 },
+	{ "-a /dev/one /dev/two", "'/dev/two'", 0 },
+	{ "/dev/one -a /dev/two", "'/dev/two'", 0 },
+	{ "-a --bogus --simulate", "'--bogus'", 0 },
+	{ "-a --bogus=1 --simulate", "'--bogus'", 0 },
+	{ "-a -Z --simulate", "'-Z'", 0 },
+	{ "-a --simulate -b", "'-b'", 0 },
+	{ "-a --simulate --blocksize", "'--blocksize'", 0 },
+	{ "--simulate", "need at least one test", 0 },
+	{ "-v -r -c 2 /dev/null", "need at least one test", 0 },
+	{ "-a --simulate /dev/null", "--simulate", 0 },
+	{ "/dev/null -a --simulate=size=64M", "'/dev/null'", 0 },
+	/* larger than the device */
+	{ "-a -b 8M --simulate=size=64M", "invalid --blocksize '8M'", 1 },
+	{ "-s -b 128M --simulate=size=64M", "invalid --blocksize '128M'", 1 },
+	{ "-s --scatter-order=13 --simulate=size=64M", "--scatter-order=13",
+	  1 },
+	{ "-s --scatter-order=12 --scatter-span=4097 --simulate=size=64M",
+	  "--scatter-span=4097", 1 },
+	{ "-i --interval-order=20 --simulate=size=64M", "--interval-order=20",
+	  1 },
+	{ "-i -c 100 --interval-order=16 --simulate=size=64M", "--count=100",
+	  1 },
+	{ "-O --offset=1000 --simulate=size=64M", "invalid --offset '1000'", 1 },
+};
+
+#define N_BAD (sizeof(bad_cases) / sizeof(bad_cases[0]))
+
+/* Each bad command line: status 2, one error line, no I/O, no results. */
+START_TEST(test_bad_in_process)
+{
+	const struct bad_case *c = &bad_cases[_i];
+	struct fb_run r;
+
+	fb_run(c->args, &r);
+	ck_assert_msg(r.status == 2, "'%s': status %d, stderr %s", c->args,
+		      r.status, r.err);
+	assert_one_error(c->args, r.err, c->want);
+	ck_assert_msg(r.io_calls == 0, "'%s': %llu I/O calls", c->args,
+		      (unsigned long long)r.io_calls);
+	if (!c->needs_device)
+		ck_assert_msg(r.opens == 0, "'%s': opened a device", c->args);
+	ck_assert_str_eq(r.out, "");
+	fb_free(&r);
+}
+END_TEST
+
+/* The same refusals from the real binary, through its exit status. */
+START_TEST(test_bad_binary)
+{
+	static const char *const picks[] = {
+		"-a -b 1000 --simulate",
+		"-a -b 99999999999999999999 --simulate",
+		"-O -e 5M --simulate",
+		"-a",
+		"--simulate",
+		"-a --bogus --simulate",
+		"-a -b 8M --simulate=size=64M",
+	};
+	const char *args = picks[_i];
+	const struct bad_case *c = NULL;
+	char *copy = strdup(args), *argv[MAX_ARGS + 1], *save = NULL, *tok;
+	struct cmd_result res;
+	size_t i;
+	int argc = 0;
+
+	for (i = 0; i < N_BAD; i++)
+		if (strcmp(bad_cases[i].args, args) == 0)
+			c = &bad_cases[i];
+	ck_assert_ptr_nonnull(c);
+	argv[argc++] = (char *)flashbench_bin();
+	for (tok = strtok_r(copy, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	ck_assert_int_eq(run_cmd(argv, &res), 0);
+	ck_assert_msg(res.status == 2, "'%s': exit %d", args, res.status);
+	assert_one_error(args, res.err, c->want);
+	ck_assert_str_eq(res.out, "");
+	cmd_result_free(&res);
+	free(copy);
+}
+END_TEST
+
+/* Counts lines of text that start with prefix. */
+static size_t count_lines_with(const char *text, const char *prefix)
+{
+	size_t n = 0, len = strlen(prefix);
+	const char *p = text;
+
+	while (*p) {
+		if (strncmp(p, prefix, len) == 0)
+			n++;
+		p = strchrnul(p, '\n');
+		if (*p)
+			p++;
+	}
+	return n;
+}
+
+static size_t count_lines(const char *text)
+{
+	return count_str(text, "\n");
+}
+
+/* -a: one row per alignment from align_max() down to 2 blocks. */
+START_TEST(test_align_runs)
+{
+	uint64_t maxalign = align_max(8ULL << 30, 1024), a;
+	size_t rows = 0, i = 0;
+	char line[256], want[64];
+	struct fb_run r;
+
+	fb_run("-a -b 1024 --simulate", &r);
+	ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+	ck_assert_str_eq(r.err, "");
+	for (a = maxalign; a >= 2048; a >>= 1) {
+		snprintf(want, sizeof(want), "align %llu\tpre ",
+			 (unsigned long long)a);
+		ck_assert_ptr_nonnull(nth_line(r.out, i++, line,
+					       sizeof(line)));
+		ck_assert_msg(strncmp(line, want, strlen(want)) == 0,
+			      "line %zu: %s", i, line);
+		ck_assert_ptr_nonnull(strstr(line, "\tdiff "));
+		rows++;
+	}
+	ck_assert_uint_eq(count_lines(r.out), rows);
+	/* 7 positions, 3 reads each, --count (8) times */
+	ck_assert_uint_eq(r.io_calls, rows * 7 * 3 * 8);
+	ck_assert_uint_eq(r.opens, 1);
+	fb_free(&r);
+}
+END_TEST
+
+/* -s: 2^order lines "%f\t%f" in offset order, count rounds. */
+START_TEST(test_scatter_runs)
+{
+	struct fb_run r;
+	char line[256];
+	size_t i;
+
+	fb_run("-s --scatter-order=6 -c 3 --simulate", &r);
+	ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+	ck_assert_uint_eq(count_lines(r.out), 64);
+	for (i = 0; i < 64; i++) {
+		double mib, ms;
+
+		ck_assert_ptr_nonnull(nth_line(r.out, i, line, sizeof(line)));
+		ck_assert_int_eq(sscanf(line, "%lf\t%lf", &mib, &ms), 2);
+		/* offsets are blocks of the default 16 KiB */
+		ck_assert_double_eq_tol(mib, i * 16384 / 1048576.0, 1e-6);
+		ck_assert(ms > 0);
+	}
+	ck_assert_uint_eq(r.io_calls, 64 * 3);
+	fb_free(&r);
+}
+END_TEST
+
+/* -i: one line per size, the regression line, one overhead per size. */
+START_TEST(test_interval_runs)
+{
+	struct fb_run r;
+	char line[256], want[64];
+	size_t k;
+
+	fb_run("-i --interval-order=8 --simulate", &r);
+	ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+	ck_assert_uint_eq(count_lines(r.out), 8 + 1 + 8);
+	for (k = 0; k < 8; k++) {
+		snprintf(want, sizeof(want), "%llu bytes: min ",
+			 512ULL << k);
+		nth_line(r.out, k, line, sizeof(line));
+		ck_assert_msg(strncmp(line, want, strlen(want)) == 0,
+			      "line %zu: %s", k, line);
+		snprintf(want, sizeof(want), "bytes %llu, time ", 512ULL << k);
+		nth_line(r.out, 9 + k, line, sizeof(line));
+		ck_assert_msg(strncmp(line, want, strlen(want)) == 0,
+			      "line %zu: %s", 9 + k, line);
+	}
+	nth_line(r.out, 8, line, sizeof(line));
+	ck_assert_ptr_nonnull(strstr(line, " MB/s, "));
+	ck_assert_ptr_nonnull(strstr(line, " access time"));
+	ck_assert_uint_eq(r.io_calls, 8 * 8);
+	fb_free(&r);
+}
+END_TEST
+
+/* Several tests given in any order run as -s, -a, -i. */
+START_TEST(test_classic_order)
+{
+	struct fb_run r;
+	char line[256];
+	size_t i, n;
+
+	fb_run("-i --interval-order=6 --simulate -a -b 1M -s --scatter-order=3 -c 1",
+	       &r);
+	ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+	n = count_lines(r.out);
+	/* 8 scatter lines, align rows 1GiB..2MiB (10), 6 + 1 + 6 interval */
+	ck_assert_uint_eq(n, 8 + 10 + 13);
+	for (i = 0; i < n; i++) {
+		double a, b;
+
+		nth_line(r.out, i, line, sizeof(line));
+		if (i < 8)
+			ck_assert_msg(sscanf(line, "%lf\t%lf", &a, &b) == 2 &&
+				      !strchr(line, ' '),
+				      "line %zu not scatter: %s", i, line);
+		else if (i < 18)
+			ck_assert_msg(strncmp(line, "align ", 6) == 0,
+				      "line %zu not align: %s", i, line);
+		else
+			ck_assert_msg(strstr(line, "bytes") ||
+				      strstr(line, "MB/s"),
+				      "line %zu not interval: %s", i, line);
+	}
+	ck_assert_uint_eq(count_lines_with(r.out, "align "), 10);
+	fb_free(&r);
+}
+END_TEST
+
+/* Every way of writing 4 MiB means 4 MiB: align's last row is 2 blocks. */
+START_TEST(test_size_suffixes)
+{
+	static const char *const spellings[] = {
+		"4M", "4MiB", "4mib", "4m", "4MB", "0x400000", "04194304",
+		"4096K", "4096kib", "4194304B",
+	};
+	char args[128], last[256];
+	struct fb_run r;
+
+	snprintf(args, sizeof(args), "-a -c 1 --simulate -b %s", spellings[_i]);
+	fb_run(args, &r);
+	ck_assert_msg(r.status == 0, "'%s': status %d: %s", args, r.status,
+		      r.err);
+	/* 7 * 1GiB + 4MiB fits 8GiB: rows 1GiB .. 8MiB */
+	ck_assert_uint_eq(count_lines(r.out), 8);
+	nth_line(r.out, 7, last, sizeof(last));
+	ck_assert_msg(strncmp(last, "align 8388608\t", 14) == 0, "'%s': %s",
+		      args, last);
+	fb_free(&r);
+}
+END_TEST
+
+/* Long options in every spelling, before and after the device. */
+START_TEST(test_option_spellings)
+{
+	struct fb_run a, b;
+
+	fb_run("-s --scatter-order=4 --scatter-span=2 -c 2 -b 8K --simulate",
+	       &a);
+	fb_run("--simulate --scatter --scatter-order 4 --scatter-span 2 --count=2 --blocksize 8192",
+	       &b);
+	ck_assert_int_eq(a.status, 0);
+	ck_assert_int_eq(b.status, 0);
+	ck_assert_uint_eq(count_lines(a.out), 16);
+	ck_assert_str_eq(a.out, b.out);
+	ck_assert_uint_eq(a.io_calls, 16 * 2);
+	fb_free(&a);
+	fb_free(&b);
+}
+END_TEST
+
+/* -v says more on stderr and changes nothing in the results. */
+START_TEST(test_verbose_to_err)
+{
+	struct fb_run q, v;
+
+	fb_run("-s --scatter-order=5 --simulate", &q);
+	fb_run("-v -v -s --scatter-order=5 --simulate --verbose", &v);
+	ck_assert_int_eq(q.status, 0);
+	ck_assert_int_eq(v.status, 0);
+	ck_assert_str_eq(q.err, "");
+	ck_assert_str_ne(v.err, "");
+	ck_assert_ptr_nonnull(strstr(v.err, "simulated card"));
+	ck_assert_str_eq(q.out, v.out);
+	fb_free(&q);
+	fb_free(&v);
+}
+END_TEST
+
+/* The long options the help must mention. */
+static const char *const long_names[] = {
+	"--align", "--scatter", "--scatter-order", "--scatter-span",
+	"--interval", "--interval-order", "--open-au", "--open-au-nr",
+	"--offset", "--random", "--find-fat", "--findfat", "--fat-nr",
+	"--program", "--count", "--blocksize", "--erasesize", "--out",
+	"--verbose", "--simulate", "--help", "--version",
+};
+
+START_TEST(test_help)
+{
+	const char *help, *ver;
+	struct fb_run r, s;
+	size_t i;
+
+	fb_run("--help", &r);
+	fb_run("-a -h /dev/whatever", &s);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(r.err, "");
+	ck_assert_uint_eq(r.opens, 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "Usage:\n flashbench "));
+	for (i = 0; i < sizeof(long_names) / sizeof(long_names[0]); i++)
+		ck_assert_msg(strstr(r.out, long_names[i]), "help lacks %s",
+			      long_names[i]);
+	ck_assert_ptr_nonnull(strstr(r.out, " -b, --blocksize <size> "));
+	/* --help and --version come last among the options */
+	help = strstr(r.out, " -h, --help ");
+	ver = strstr(r.out, "     --version ");
+	ck_assert_ptr_nonnull(help);
+	ck_assert_ptr_nonnull(ver);
+	ck_assert(ver > help);
+	for (i = 0; i < sizeof(long_names) / sizeof(long_names[0]) - 2; i++)
+		ck_assert_msg(strstr(r.out, long_names[i]) < help,
+			      "%s after --help", long_names[i]);
+	ck_assert_int_eq(s.status, 0);
+	ck_assert_str_eq(s.out, r.out);
+	fb_free(&r);
+	fb_free(&s);
+}
+END_TEST
+
+START_TEST(test_version)
+{
+	struct fb_run r;
+
+	fb_run("--version", &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(r.out, "flashbench " FLASHBENCH_VERSION "\n");
+	ck_assert_str_eq(r.err, "");
+	fb_free(&r);
+}
+END_TEST
+
+/* -o FILE gets the results, stdout nothing; "-o -" means stdout. */
+START_TEST(test_out_file)
+{
+	char path[] = "/tmp/fb_cli_outXXXXXX", args[128], *text;
+	struct fb_run r, s;
+	size_t len;
+	FILE *f;
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	snprintf(args, sizeof(args), "-s --scatter-order=5 -o %s --simulate",
+		 path);
+	fb_run(args, &r);
+	fb_run("-s --scatter-order=5 --out=- --simulate", &s);
+	ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+	ck_assert_str_eq(r.out, "");
+	ck_assert_str_eq(r.err, "");
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	text = calloc(1, 65536);
+	len = fread(text, 1, 65535, f);
+	fclose(f);
+	unlink(path);
+	ck_assert_uint_gt(len, 0);
+	ck_assert_int_eq(s.status, 0);
+	ck_assert_uint_eq(count_lines(s.out), 32);
+	ck_assert_str_eq(text, s.out);
+	free(text);
+	fb_free(&r);
+	fb_free(&s);
+}
+END_TEST
+
+/* A results stream that cannot be written is an error at the end. */
+START_TEST(test_out_full)
+{
+	struct fb_run r;
+
+	fb_run("-s --scatter-order=10 -o /dev/full --simulate", &r);
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_ptr_nonnull(strstr(r.err, "flashbench: write error on /dev/full: "));
+	ck_assert_uint_eq(count_lines(r.err), 1);
+	fb_free(&r);
+}
+END_TEST
+
+/* An -o FILE that cannot be created is refused before any I/O. */
+START_TEST(test_out_bad_path)
+{
+	struct fb_run r;
+
+	fb_run("-a -o /nonexistent/dir/file --simulate", &r);
+	ck_assert_int_eq(r.status, 2);
+	assert_one_error("-o /nonexistent/dir/file", r.err,
+			 "--out '/nonexistent/dir/file'");
+	ck_assert_uint_eq(r.io_calls, 0);
+	fb_free(&r);
+}
+END_TEST
+
+/*
+ * A device that fails: the simulated card with its read operation
+ * replaced by one that fails with EIO from the fail_at-th call on.
+ */
+static const struct dev_ops *real_ops;
+static struct dev_ops failing_ops;
+static unsigned int fail_at, reads_seen;
+static unsigned int hook_lbs;
+
+static int failing_read(struct device *dev, void *buf, size_t len, off_t off)
+{
+	if (++reads_seen >= fail_at)
+		return dev_fail(dev, "read", off, len, EIO);
+	return real_ops->read(dev, buf, len, off);
+}
+
+static void fail_hook(struct device *dev)
+{
+	real_ops = dev->ops;
+	failing_ops = *dev->ops;
+	failing_ops.read = failing_read;
+	dev->ops = &failing_ops;
+	reads_seen = 0;
+}
+
+static void lbs_hook(struct device *dev)
+{
+	dev->logical_block_size = hook_lbs;
+}
+
+static void unhook(void)
+{
+	flashbench_open_hook = NULL;
+}
+
+/* An I/O error: one line naming op, length, offset, device; exit 1. */
+START_TEST(test_io_error)
+{
+	char want[256];
+	struct fb_run r;
+
+	/*
+	 * All of scatter (order 3, one round), one align row (7 positions,
+	 * 3 reads each), then the first read of the second row fails: its
+	 * "pre" read at maxalign / 2 - blocksize, maxalign being 1 GiB.
+	 */
+	fail_at = 8 + 21 + 1;
+	flashbench_open_hook = fail_hook;
+	fb_run("-a -s --scatter-order=3 -c 1 --simulate", &r);
+	unhook();
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_uint_eq(count_lines(r.err), 1);
+	snprintf(want, sizeof(want),
+		 "flashbench: read of 16384 bytes at offset %llu on simulated card failed: %s\n",
+		 (512ULL << 20) - 16384, strerror(EIO));
+	ck_assert_str_eq(r.err, want);
+	/* what was measured before the failure is still there */
+	ck_assert_uint_eq(count_lines(r.out), 8 + 1);
+	ck_assert_uint_eq(count_lines_with(r.out, "align 1073741824\t"), 1);
+	fb_free(&r);
+}
+END_TEST
+
+/* A logical block larger than the tests' accesses is refused up front. */
+START_TEST(test_logical_block)
+{
+	static const struct bad_case cases[] = {
+		{ "-a -b 4096 --simulate", "invalid --blocksize '4096'", 1 },
+		{ "-s -b 2048 --simulate", "invalid --blocksize '2048'", 1 },
+		{ "-i --interval-order=8 --simulate", "--interval", 1 },
+		{ "-O -b 2K --simulate", "invalid --blocksize '2K'", 1 },
+		{ "-O --offset=16777728 --simulate",
+		  "invalid --offset '16777728'", 1 },
+	};
+	const struct bad_case *c = &cases[_i];
+	struct fb_run r;
+
+	hook_lbs = 4096;
+	flashbench_open_hook = lbs_hook;
+	fb_run(c->args, &r);
+	unhook();
+	ck_assert_msg(r.status == 2, "'%s': status %d: %s", c->args, r.status,
+		      r.err);
+	assert_one_error(c->args, r.err, c->want);
+	ck_assert_uint_eq(r.io_calls, 0);
+	fb_free(&r);
+}
+END_TEST
+
+/* With 4 KiB logical blocks, -a -b 8K still runs. */
+START_TEST(test_logical_block_ok)
+{
+	struct fb_run r;
+
+	hook_lbs = 4096;
+	flashbench_open_hook = lbs_hook;
+	fb_run("-a -b 8K -c 1 --simulate", &r);
+	unhook();
+	ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+	ck_assert_uint_gt(count_lines_with(r.out, "align "), 0);
+	fb_free(&r);
+}
+END_TEST
+
+/* flashbench_main can run many times: same arguments, same results. */
+START_TEST(test_reentrant)
+{
+	struct fb_run a, bad, b;
+
+	fb_run("-s --scatter-order=4 --simulate", &a);
+	fb_run("-s --scatter-order=99 --simulate", &bad);
+	fb_run("-s --scatter-order=4 --simulate", &b);
+	ck_assert_int_eq(a.status, 0);
+	ck_assert_int_eq(bad.status, 2);
+	ck_assert_int_eq(b.status, 0);
+	ck_assert_str_eq(a.out, b.out);
+	ck_assert_uint_eq(a.io_calls, b.io_calls);
+	fb_free(&a);
+	fb_free(&bad);
+	fb_free(&b);
+}
+END_TEST
+
+/* Writing tests that would reach past the end are refused before I/O. */
+START_TEST(test_bad_writes)
+{
+	static const struct bad_case cases[] = {
+		{ "-O --open-au-nr=10 --simulate=size=64M", "--open-au-nr=10",
+		  1 },
+		{ "-O --offset=60M --simulate=size=64M", "--offset=60M", 1 },
+		{ "-O -e 12M --open-au-nr=2 --simulate=size=64M",
+		  "--erasesize=12M", 1 },
+		{ "-f --fat-nr=17 --simulate=size=64M", "--fat-nr=17", 1 },
+		{ "-a -f -e 8M --fat-nr=9 --simulate=size=64M", "--fat-nr=9",
+		  1 },
+		{ "-p --simulate=size=16M", "--program", 1 },
+	};
+	const struct bad_case *c = &cases[_i];
+	struct fb_run r;
+
+	fb_run(c->args, &r);
+	ck_assert_msg(r.status == 2, "'%s': status %d: %s", c->args, r.status,
+		      r.err);
+	assert_one_error(c->args, r.err, c->want);
+	ck_assert_uint_eq(r.io_calls, 0);
+	ck_assert_str_eq(r.out, "");
+	fb_free(&r);
+}
+END_TEST
+
+/* The "will overwrite" lines of every range bench_write_ranges() gives. */
+static char *expected_warnings(unsigned int tests, const struct bench_opts *o,
+			       uint64_t size)
+{
+	static const enum bench_test order[] = {
+		BENCH_FIND_FAT, BENCH_OPEN_AU, BENCH_PROGRAM,
+	};
+	struct bench_range r[64];
+	char *text = NULL;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&text, &len);
+	int n, j;
+
+	ck_assert_ptr_nonnull(f);
+	for (i = 0; i < 3; i++) {
+		if (!(tests & order[i]))
+			continue;
+		n = bench_write_ranges(order[i], o, size, r, 64);
+		ck_assert_int_gt(n, 0);
+		for (j = 0; j < n; j++)
+			fprintf(f, "flashbench: will overwrite bytes %llu-%llu on simulated card\n",
+				(unsigned long long)r[j].start_byte,
+				(unsigned long long)r[j].end_byte);
+	}
+	fclose(f);
+	return text;
+}
+
+/* -O: the ranges announced on stderr, one table line per size. */
+START_TEST(test_open_au_runs)
+{
+	static const char *const sizes[] = {
+		"4MiB ", "2MiB ", "1MiB ", "512KiB ", "256KiB ",
+	};
+	struct bench_opts o;
+	struct fb_run r;
+	char line[256], *want;
+	size_t i;
+
+	bench_opts_default(&o);
+	o.blocksize_byte = 256 << 10;
+	o.open_au_nr = 3;
+	o.offset_byte = 16 << 20;	/* the default for 4 MiB AUs */
+	want = expected_warnings(BENCH_OPEN_AU, &o, 256 << 20);
+	ck_assert_uint_eq(count_lines(want), 3);
+	fb_run("-O -b 256K --open-au-nr=3 --simulate=size=256M", &r);
+	ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+	ck_assert_str_eq(r.err, want);
+	ck_assert_uint_eq(count_lines(r.out), 5);
+	for (i = 0; i < 5; i++) {
+		nth_line(r.out, i, line, sizeof(line));
+		ck_assert_msg(strncmp(line, sizes[i], strlen(sizes[i])) == 0,
+			      "line %zu: %s", i, line);
+		ck_assert_ptr_nonnull(strstr(line, "/s "));
+	}
+	ck_assert_uint_gt(r.io_calls, 0);
+	free(want);
+	fb_free(&r);
+}
+END_TEST
+
+/* The default --offset is 16 MiB rounded up to the erase size. */
+START_TEST(test_default_offset)
+{
+	struct bench_opts o;
+	struct fb_run r;
+	char *want;
+
+	bench_opts_default(&o);
+	o.erasesize_byte = 12 << 20;
+	o.open_au_nr = 1;
+	o.offset_byte = 24 << 20;
+	want = expected_warnings(BENCH_OPEN_AU, &o, 8ULL << 30);
+	ck_assert_ptr_nonnull(strstr(want, " bytes 25165824-"));
+	fb_run("-O -e 12M --open-au-nr=1 -b 1M --simulate", &r);
+	/* -b differs from o, but not the range an AU covers */
+	ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+	ck_assert_str_eq(r.err, want);
+	free(want);
+	fb_free(&r);
+}
+END_TEST
+
+/*
+ * All six tests at once run as -s -f -a -O -i -p, the warnings for every
+ * write come first, and a failing write stops the run after the results
+ * of the tests before it.
+ */
+START_TEST(test_all_tests_order)
+{
+	struct fb_run r;
+	char line[256];
+	size_t i, n;
+
+	fb_run("-p -i --interval-order=5 -O -a -f -s --scatter-order=2 -e 1M -b 256K --fat-nr=2 -c 1 --simulate=size=64M",
+	       &r);
+	ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+	/* -f 2 ranges merged into 1, -O 2, -p 1 */
+	ck_assert_uint_eq(count_lines_with(r.err, "flashbench: will overwrite bytes "),
+			  count_lines(r.err));
+	n = count_lines(r.out);
+	/* scatter 4, find-fat 3, align 5 (8M..512K), open-au 3,
+	 * interval 5 + 1 + 5, program 13 */
+	ck_assert_uint_eq(n, 4 + 3 + 5 + 3 + 11 + 13);
+	for (i = 0; i < n; i++) {
+		nth_line(r.out, i, line, sizeof(line));
+		if (i < 4)
+			ck_assert_msg(!strchr(line, ' '), "%zu: %s", i, line);
+		else if (i < 7)
+			ck_assert_msg(count_str(line, "/s ") == 2, "%zu: %s",
+				      i, line);
+		else if (i < 12)
+			ck_assert_msg(!strncmp(line, "align ", 6), "%zu: %s",
+				      i, line);
+		else if (i < 15)
+			ck_assert_msg(count_str(line, "/s ") == 1, "%zu: %s",
+				      i, line);
+		else if (i < 26)
+			ck_assert_msg(strstr(line, "bytes") ||
+				      strstr(line, "MB/s"), "%zu: %s", i,
+				      line);
+		else
+			ck_assert_msg(count_str(line, "/s ") == 8, "%zu: %s",
+				      i, line);
+	}
+	fb_free(&r);
+}
+END_TEST
+
+/* A write error: warnings first, then one line naming the write; exit 1. */
+static int failing_write(struct device *dev, const void *buf, size_t len,
+			 off_t off)
+{
+	(void)buf;
+	return dev_fail(dev, "write", off, len, ENOSPC);
+}
+
+static void fail_write_hook(struct device *dev)
+{
+	failing_ops = *dev->ops;
+	failing_ops.write = failing_write;
+	dev->ops = &failing_ops;
+}
+
+START_TEST(test_write_error)
+{
+	const char *last;
+	struct fb_run r;
+	char want[256];
+
+	flashbench_open_hook = fail_write_hook;
+	fb_run("-s --scatter-order=2 -f --fat-nr=1 --simulate", &r);
+	unhook();
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_uint_eq(count_lines(r.err), 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "flashbench: will overwrite bytes 0-4194304 on simulated card\n"));
+	last = strchr(r.err, '\n') + 1;
+	/* -f starts with the whole first AU in one write */
+	snprintf(want, sizeof(want),
+		 "flashbench: write of 4194304 bytes at offset 0 on simulated card failed: %s\n",
+		 strerror(ENOSPC));
+	ck_assert_str_eq(last, want);
+	/* scatter's results were printed before the failure */
+	ck_assert_uint_eq(count_lines(r.out), 4);
+	fb_free(&r);
+}
+END_TEST
+
+/* Run the real binary with argv[1..] = args (NULL-terminated). */
+static void bin_run(const char *const *args, struct cmd_result *res)
+{
+	char *argv[MAX_ARGS + 1];
+	int argc = 0;
+
+	argv[argc++] = (char *)flashbench_bin();
+	while (*args && argc < MAX_ARGS)
+		argv[argc++] = (char *)*args++;
+	argv[argc] = NULL;
+	ck_assert_int_eq(run_cmd(argv, res), 0);
+}
+
+/* A sparse 64 MiB regular file as DEVICE; path is filled in. */
+static void make_file_dev(char *path)
+{
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, 64 << 20), 0);
+	close(fd);
+}
+
+/* A regular file as DEVICE, with options before and after it. */
+START_TEST(test_file_device)
+{
+	char path[] = "/tmp/fb_cli_devXXXXXX";
+	struct cmd_result a, b;
+	size_t rows = 0;
+	uint64_t x;
+
+	make_file_dev(path);
+	{
+		const char *args[] = { "-a", "-b", "4096", "-c", "1", path,
+				       NULL };
+		const char *perm[] = { path, "-a", "-c", "1", "--blocksize",
+				       "4K", NULL };
+
+		bin_run(args, &a);
+		bin_run(perm, &b);
+	}
+	unlink(path);
+	ck_assert_msg(a.status == 0, "exit %d: %s", a.status, a.err);
+	ck_assert_msg(b.status == 0, "exit %d: %s", b.status, b.err);
+	/* 7 * 8MiB + 4KiB fits 64MiB: rows 8MiB .. 8KiB */
+	for (x = 8 << 20; x >= 8192; x >>= 1)
+		rows++;
+	ck_assert_uint_eq(count_lines_with(a.out, "align "), rows);
+	ck_assert_uint_eq(count_lines(a.out), rows);
+	ck_assert_uint_eq(count_lines_with(b.out, "align "), rows);
+	ck_assert_ptr_nonnull(strstr(a.out, "align 8388608\tpre "));
+	ck_assert_str_eq(a.err, "");
+	cmd_result_free(&a);
+	cmd_result_free(&b);
+}
+END_TEST
+
+/* Sizes past a real file's end are refused before anything is read. */
+START_TEST(test_file_device_too_small)
+{
+	char path[] = "/tmp/fb_cli_devXXXXXX";
+	struct cmd_result r;
+
+	make_file_dev(path);
+	{
+		const char *args[] = { "-s", "--scatter-order=13", path,
+				       NULL };
+
+		bin_run(args, &r);
+	}
+	unlink(path);
+	ck_assert_int_eq(r.status, 2);
+	assert_one_error("-s --scatter-order=13 FILE", r.err,
+			 "--scatter-order=13");
+	ck_assert_str_eq(r.out, "");
+	cmd_result_free(&r);
+}
+END_TEST
+
+/* A DEVICE that cannot be opened: one line naming it, exit 1. */
+START_TEST(test_missing_device)
+{
+	const char *args[] = { "-a", "/nonexistent/flashbench-dev", NULL };
+	struct cmd_result r;
+
+	bin_run(args, &r);
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_uint_eq(count_lines(r.err), 1);
+	ck_assert_ptr_nonnull(strstr(r.err, "flashbench: "));
+	ck_assert_ptr_nonnull(strstr(r.err, "/nonexistent/flashbench-dev"));
+	ck_assert_str_eq(r.out, "");
+	cmd_result_free(&r);
+}
+END_TEST
 
 Suite *cli_suite(void)
 {
-	return suite_create("cli");
+	Suite *s = suite_create("cli");
+	TCase *tc = tcase_create("bad");
+
+	tcase_add_loop_test(tc, test_bad_in_process, 0, N_BAD);
+	tcase_add_loop_test(tc, test_bad_binary, 0, 7);
+	tcase_add_loop_test(tc, test_logical_block, 0, 5);
+	tcase_add_test(tc, test_out_bad_path);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("good");
+	tcase_add_test(tc, test_align_runs);
+	tcase_add_test(tc, test_scatter_runs);
+	tcase_add_test(tc, test_interval_runs);
+	tcase_add_test(tc, test_classic_order);
+	tcase_add_loop_test(tc, test_size_suffixes, 0, 10);
+	tcase_add_test(tc, test_option_spellings);
+	tcase_add_test(tc, test_verbose_to_err);
+	tcase_add_test(tc, test_help);
+	tcase_add_test(tc, test_version);
+	tcase_add_test(tc, test_out_file);
+	tcase_add_test(tc, test_reentrant);
+	tcase_add_test(tc, test_logical_block_ok);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("failures");
+	tcase_add_test(tc, test_out_full);
+	tcase_add_test(tc, test_io_error);
+	tcase_add_test(tc, test_missing_device);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("writes");
+	tcase_add_loop_test(tc, test_bad_writes, 0, 6);
+	tcase_add_test(tc, test_open_au_runs);
+	tcase_add_test(tc, test_default_offset);
+	tcase_add_test(tc, test_all_tests_order);
+	tcase_add_test(tc, test_write_error);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("file");
+	tcase_add_test(tc, test_file_device);
+	tcase_add_test(tc, test_file_device_too_small);
+	suite_add_tcase(s, tc);
+	return s;
 }

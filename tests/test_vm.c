@@ -51,7 +51,6 @@ static int rec_log(struct device *dev, enum rec_op op, const void *buf,
 	struct rec_dev *r = (struct rec_dev *)dev;
 	const unsigned char *p = buf;
 	struct rec_io *io;
-	size_t i;
 
 	if (r->n == r->cap) {
 		r->cap = r->cap ? 2 * r->cap : 64;
@@ -65,6 +64,8 @@ static int rec_log(struct device *dev, enum rec_op op, const void *buf,
 	io->buf = buf;
 	io->pattern = -1;
 	if (op == REC_WRITE && len) {
+		size_t i;
+
 		io->pattern = p[0];
 		for (i = 1; i < len; i++)
 			if (p[i] != p[0]) {
@@ -383,7 +384,7 @@ static void check_rand_covers(uint64_t n)
 	struct rec_dev *r = rec_open(1ULL << 40);
 	unsigned char *seen = calloc(n, 1);
 	struct run res;
-	uint64_t i, pos;
+	uint64_t i;
 
 	ck_assert_ptr_nonnull(seen);
 	run_prog(&res, &r->dev,
@@ -394,9 +395,10 @@ static void check_rand_covers(uint64_t n)
 	ck_assert_int_eq(res.ret, 0);
 	ck_assert_uint_eq(r->n, n);
 	for (i = 0; i < n; i++) {
+		uint64_t pos = (r->log[i].off - 1024) / 4096;
+
 		ck_assert_uint_ge(r->log[i].off, 1024);
 		ck_assert_uint_eq((r->log[i].off - 1024) % 4096, 0);
-		pos = (r->log[i].off - 1024) / 4096;
 		ck_assert_uint_lt(pos, n);
 		ck_assert_msg(!seen[pos], "position %llu twice (n=%llu)",
 			      (unsigned long long)pos, (unsigned long long)n);
@@ -1062,6 +1064,7 @@ START_TEST(test_on_sim_card)
 	struct device *dev = sim_card("size=64M,erase=4M,noise=0,fat=0");
 	struct run res;
 	uint64_t t0 = dev_now_ns(dev);
+	double sum = 0;
 	size_t i;
 
 	/* 3 sizes x (1 + 2 + 4) reads over 8K; the sum of the times is
@@ -1076,13 +1079,9 @@ START_TEST(test_on_sim_card)
 	ck_assert_msg(res.ret == 0, "%s", res.err);
 	ck_assert_uint_eq(dev->io_count, 7);
 	ck_assert_uint_eq(res.tab.nrows, 3);
-	{
-		double sum = 0;
-
-		for (i = 0; i < 3; i++)
-			sum += res.tab.rows[i].cells[1].value;
-		ck_assert_double_eq(sum, (double)(dev_now_ns(dev) - t0));
-	}
+	for (i = 0; i < 3; i++)
+		sum += res.tab.rows[i].cells[1].value;
+	ck_assert_double_eq(sum, (double)(dev_now_ns(dev) - t0));
 	run_done(&res);
 	dev_close(dev);
 }

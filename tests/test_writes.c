@@ -284,6 +284,23 @@ START_TEST(test_open_au_random)
 }
 END_TEST
 
+START_TEST(test_open_au_noisy)
+{
+	const char *spec = "size=1G,erase=4M,open=5,open_random=3,noise=5,seed=7";
+	double large, small;
+
+	/* 5% timing noise does not blur the verdicts */
+	open_au_rates(spec, 4 * MiB, 5, 0, &large, &small);
+	ck_assert_double_ge(small * 2, large);
+	open_au_rates(spec, 4 * MiB, 6, 0, &large, &small);
+	ck_assert_double_le(small * 4, large);
+	open_au_rates(spec, 4 * MiB, 3, 1, &large, &small);
+	ck_assert_double_ge(small * 2, large);
+	open_au_rates(spec, 4 * MiB, 4, 1, &large, &small);
+	ck_assert_double_le(small * 4, large);
+}
+END_TEST
+
 START_TEST(test_open_au_sdxc_erase)
 {
 	static const char *const want[] = {
@@ -590,19 +607,26 @@ static int cmp_range(const void *a, const void *b)
 	return 0;
 }
 
-/* Run test on a recording device; its writes must be exactly ranges. */
-static void check_covers(unsigned int test, const struct bench_opts *o)
+static struct cover_dev *cover_open(unsigned int lbs)
 {
 	struct cover_dev *c = calloc(1, sizeof(*c));
-	struct bench_range want[16];
-	size_t i, m = 0;
-	int n;
 
 	ck_assert_ptr_nonnull(c);
 	c->dev.ops = &cover_ops;
 	c->dev.path = "cover";
 	c->dev.size_byte = 1ULL << 30;
-	c->dev.logical_block_size = 512;
+	c->dev.logical_block_size = lbs;
+	return c;
+}
+
+/* Run test on a recording device; its writes must be exactly ranges. */
+static void check_covers(unsigned int test, const struct bench_opts *o)
+{
+	struct cover_dev *c = cover_open(512);
+	struct bench_range want[16];
+	size_t i, m = 0;
+	int n;
+
 	n = bench_write_ranges(test, o, c->dev.size_byte, want, 16);
 	ck_assert_int_gt(n, 0);
 	ck_assert_int_eq(progs_run(&c->dev, test, o, NULL, NULL, NULL, 0), 0);
@@ -648,6 +672,33 @@ START_TEST(test_ranges_are_what_is_written)
 }
 END_TEST
 
+START_TEST(test_program_4k_sectors)
+{
+	struct cover_dev *c = cover_open(4096);
+	struct bench_opts o;
+	struct table t;
+	char *out = NULL;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&out, &len);
+
+	/* a 4Kn device cannot write 512 bytes: -p stops at 4KiB */
+	bench_opts_default(&o);
+	o.log = NULL;
+	ck_assert_int_eq(bench_program(&c->dev, &o, f), 0);
+	fclose(f);
+	split_table(out, &t);
+	ck_assert_uint_eq(t.nrows, 10);
+	ck_assert_str_eq(t.cell[0][0], "2MiB");
+	ck_assert_str_eq(t.cell[9][0], "4KiB");
+	for (i = 0; i < c->n; i++) {
+		ck_assert_uint_eq(c->w[i].start_byte % 4096, 0);
+		ck_assert_uint_eq(c->w[i].end_byte % 4096, 0);
+	}
+	free(out);
+	dev_close(&c->dev);
+}
+END_TEST
+
 START_TEST(test_refuses_past_end)
 {
 	struct device *dev = sim_card("size=64M,erase=4M,noise=0");
@@ -663,6 +714,10 @@ START_TEST(test_refuses_past_end)
 	ck_assert_ptr_nonnull(strstr(err, "past the end"));
 	o.fat_nr = 17;
 	ck_assert_int_eq(bench_find_fat(dev, &o, NULL), -EINVAL);
+	o.erasesize_byte = 8 * KiB;	/* smaller than 2 blocks */
+	ck_assert_int_eq(progs_run(dev, BENCH_FIND_FAT, &o, NULL, NULL, err,
+				   sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "invalid options for the test");
 	ck_assert_uint_eq(dev->io_count, 0);
 	dev_close(dev);
 }
@@ -679,6 +734,7 @@ Suite *writes_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_open_au_linear, 0, 24);
 	tcase_add_loop_test(tc, test_open_au_random, 0, 18);
+	tcase_add_test(tc, test_open_au_noisy);
 	tcase_add_test(tc, test_open_au_sdxc_erase);
 	tcase_add_test(tc, test_open_au_verbose);
 	suite_add_tcase(s, tc);
@@ -686,6 +742,7 @@ Suite *writes_suite(void)
 	tcase_add_test(tf, test_find_fat_elsewhere);
 	suite_add_tcase(s, tf);
 	tcase_add_test(tp, test_program);
+	tcase_add_test(tp, test_program_4k_sectors);
 	suite_add_tcase(s, tp);
 	tcase_add_test(tr, test_write_ranges);
 	tcase_add_test(tr, test_ranges_are_what_is_written);

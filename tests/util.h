@@ -15,6 +15,8 @@ Suite *vm_suite(void);
 Suite *writes_suite(void);
 Suite *cli_suite(void);
 Suite *loop_suite(void);
+Suite *auto_suite(void);
+Suite *analyze_suite(void);
 Suite *safe_suite(void);
 
 /* Print how many loop-device tests ran and how many were skipped. */

@@ -1,0 +1,838 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * --auto: the survey the classic tool's users did by hand, as decisions.
+ *
+ * 1. Align tables (read-only).  Alignments 2^n and 3 * 2^n are sampled at
+ *    positions i * 3 * 2^m, a multiple of every alignment measured, so a
+ *    boundary of an alignment A is an erase-block boundary exactly when A
+ *    is a multiple of the erase size, for SDXC's 3 * 2^n AUs as for powers
+ *    of two.  analyze_align() decides from the levels of the diff column.
+ *    Block size 1 KiB first; 4 KiB and 16 KiB only when that is unclear.
+ * 2. FAT area (writes).  Each of the first AUs is written whole and in
+ *    sixteen chunks; AUs clearly faster than the median are optimised.
+ * 3. Open AUs (writes), linear then random order.  A probe with nr AUs
+ *    writes the same chunk position into each AU in turn, position after
+ *    position.  While the card keeps nr AUs open a write costs what it
+ *    costs with one AU; one AU more and every turn forces garbage
+ *    collection, many times slower.  nr doubles until a probe collapses,
+ *    then bisection finds the last nr that holds.  A probe stops as soon as
+ *    it has clearly held or clearly collapsed, so the search costs a small
+ *    part of the classic procedure's device time.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "auto.h"
+#include "format.h"
+#include "vm.h"
+
+#define AUTO_AU_SPACING 12	/* probe AUs are every 12th AU, as -O */
+#define AUTO_MAX_NR 32		/* the open-AU search stops here */
+#define AUTO_WARMUP 2		/* chunk positions not measured */
+#define AUTO_POSITIONS 12	/* chunk positions measured at most */
+#define AUTO_COLLAPSE 4.0	/* slower than this: collapsed */
+#define AUTO_HOLD 1.5		/* faster than this: held */
+#define AUTO_CHUNK 16384	/* probe write size, at least a page */
+
+static uint64_t round_up(uint64_t x, uint64_t m)
+{
+	return (x + m - 1) / m * m;
+}
+
+/* The first AU of the open-AU probes: past the FAT probe and 16 MiB. */
+static uint64_t probe_base(uint64_t erase)
+{
+	uint64_t base = round_up(16 << 20, erase);
+
+	if (base < AUTO_FAT_SCAN * erase)
+		base = AUTO_FAT_SCAN * erase;
+	return base;
+}
+
+/* The largest nr the device has room for, at most AUTO_MAX_NR. */
+static unsigned int probe_max_nr(uint64_t dev_size, uint64_t erase)
+{
+	uint64_t base = probe_base(erase);
+	unsigned int nr = 0;
+
+	while (nr < AUTO_MAX_NR &&
+	       base + ((uint64_t)nr * AUTO_AU_SPACING + 1) * erase <= dev_size)
+		nr++;
+	return nr;
+}
+
+static unsigned int fat_scan(uint64_t dev_size, uint64_t erase)
+{
+	uint64_t n = dev_size / erase;
+
+	return n < AUTO_FAT_SCAN ? (unsigned int)n : AUTO_FAT_SCAN;
+}
+
+void auto_advise(uint64_t erase_byte, uint64_t page_byte,
+		 struct auto_advice *a)
+{
+	uint64_t start = round_up(1 << 20, erase_byte ? erase_byte : 1 << 20);
+	uint64_t stride = page_byte / 4096, segs = erase_byte / (2 << 20);
+
+	a->start_sector = start / 512;
+	a->ext4_stride = stride ? (unsigned int)stride : 1;
+	a->ext4_stripe_width = (unsigned int)(erase_byte / 4096);
+	a->f2fs_segs = segs ? (unsigned int)segs : 1;
+}
+
+int auto_write_ranges(uint64_t dev_size, uint64_t erase_byte,
+		      struct bench_range *ranges, size_t max)
+{
+	unsigned int nr = probe_max_nr(dev_size, erase_byte), i;
+	uint64_t base = probe_base(erase_byte);
+	size_t n = 0;
+
+	if (!max)
+		return -ENOSPC;
+	ranges[n].start_byte = 0;
+	ranges[n++].end_byte = fat_scan(dev_size, erase_byte) * erase_byte;
+	for (i = 0; i < nr; i++) {
+		uint64_t s = base + (uint64_t)i * AUTO_AU_SPACING * erase_byte;
+
+		if (n >= max)
+			return -ENOSPC;
+		ranges[n].start_byte = s;
+		ranges[n++].end_byte = s + erase_byte;
+	}
+	return (int)n;
+}
+
+static void say(const struct auto_hooks *h, const char *fmt, const char *a)
+{
+	if (h && h->progress) {
+		fprintf(h->progress, fmt, a);
+		fflush(h->progress);
+	}
+}
+
+/* ---- step 1: align ---- */
+
+/* Alignments 3 * 2^n and 2^n that divide spacing, descending. */
+static size_t align_list(uint64_t spacing, uint64_t min, uint64_t *a,
+			 size_t max)
+{
+	uint64_t p = spacing / 3;	/* the power of two in spacing */
+	size_t n = 0;
+
+	while (p >= 1 && n + 2 <= max) {
+		if (3 * p >= min)
+			a[n++] = 3 * p;
+		if (p >= min)
+			a[n++] = p;
+		p >>= 1;
+	}
+	return n;
+}
+
+static int align_table(struct device *dev, const struct bench_opts *o,
+		       uint64_t bs, struct auto_table *t)
+{
+	struct bench_opts ao = *o;
+	uint64_t spacing = 3, aligns[128];
+	size_t n;
+	int ret;
+
+	while (7 * (spacing << 1) + bs <= dev->size_byte &&
+	       (spacing << 1) <= (3ULL << 30))
+		spacing <<= 1;
+	if (7 * spacing + bs > dev->size_byte || spacing < 4 * bs)
+		return -EINVAL;
+	n = align_list(spacing, 2 * bs, aligns, 128);
+	ao.blocksize_byte = bs;
+	t->blocksize_byte = bs;
+	t->spacing_byte = spacing;
+	ret = bench_align_at(dev, &ao, spacing, aligns, n, &t->rows,
+			     &t->nrows);
+	if (ret)
+		return ret;
+	return analyze_align(t->rows, t->nrows, &t->verdict);
+}
+
+/* Pick erase size from the most confident table, page from agreeing ones. */
+static void align_choose(struct auto_result *r)
+{
+	size_t i, best = 0, page = 0;
+
+	for (i = 1; i < r->ntables; i++)
+		if (r->tables[i].verdict.erase.confidence >
+		    r->tables[best].verdict.erase.confidence)
+			best = i;
+	page = best;
+	for (i = 0; i < r->ntables; i++) {
+		const struct align_verdict *v = &r->tables[i].verdict;
+
+		if (v->erase.size_byte == r->tables[best].verdict.erase.size_byte &&
+		    v->page.confidence > r->tables[page].verdict.page.confidence)
+			page = i;
+	}
+	r->chosen = best;
+	r->align.erase = r->tables[best].verdict.erase;
+	r->align.page = r->tables[page].verdict.page;
+}
+
+static int auto_align(struct device *dev, const struct bench_opts *o,
+		      const struct auto_hooks *h, struct auto_result *r)
+{
+	static const uint64_t sizes[AUTO_MAX_TABLES] = { 1024, 4096, 16384 };
+	char buf[FMT_LEN];
+	size_t i;
+	int ret;
+
+	for (i = 0; i < AUTO_MAX_TABLES; i++) {
+		uint64_t bs = sizes[i];
+
+		if (bs < 2 * dev->logical_block_size)
+			bs = 2 * dev->logical_block_size;
+		if (i && bs <= r->tables[r->ntables - 1].blocksize_byte)
+			continue;
+		say(h, "auto: align test, block size %s\n", fmt_size(buf, bs));
+		ret = align_table(dev, o, bs, &r->tables[r->ntables]);
+		if (ret == -EINVAL && r->ntables)
+			break;		/* device too small for this size */
+		if (ret)
+			return ret;
+		r->ntables++;
+		align_choose(r);
+		if (r->align.erase.confidence == ANALYZE_CONF_HIGH &&
+		    r->align.page.confidence >= ANALYZE_CONF_MEDIUM)
+			break;
+	}
+	return 0;
+}
+
+/* ---- write programs ---- */
+
+/* Run prog and return the raw value of the only cell it prints. */
+static int run_cell(struct device *dev, struct vm_node *prog, double *val)
+{
+	struct vm_table tab = { 0 };
+	int ret;
+
+	if (!prog)
+		return -ENOMEM;
+	ret = vm_run(dev, prog, NULL, &tab, NULL, 0);
+	vm_free(prog);
+	if (!ret && (tab.nrows != 1 || tab.rows[0].ncells != 1))
+		ret = -EINVAL;
+	if (!ret)
+		*val = tab.rows[0].cells[0].value;
+	vm_table_free(&tab);
+	return ret;
+}
+
+/* print(format(reduce_total(kid))): the time of all writes in kid. */
+static struct vm_node *total_time(struct vm_node *kid)
+{
+	return vm_unary(VM_PRINT, vm_unary(VM_FORMAT,
+					   vm_unary(VM_REDUCE_TOTAL, kid)));
+}
+
+/* print(format(bps(reduce_total(kid)))): the throughput of kid. */
+static struct vm_node *total_bps(struct vm_node *kid)
+{
+	return vm_unary(VM_PRINT,
+			vm_unary(VM_FORMAT,
+				 vm_unary(VM_BPS,
+					  vm_unary(VM_REDUCE_TOTAL, kid))));
+}
+
+/* ---- step 2: FAT area ---- */
+
+static double median(double *v, size_t n)
+{
+	double tmp[AUTO_MAX_PROBES + AUTO_POSITIONS + AUTO_FAT_SCAN];
+	size_t i, j;
+
+	if (!n)
+		return 0;
+	memcpy(tmp, v, n * sizeof(*v));
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && tmp[j - 1] > tmp[j]; j--) {
+			double t = tmp[j];
+
+			tmp[j] = tmp[j - 1];
+			tmp[j - 1] = t;
+		}
+	return n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
+}
+
+static void fat_decide(struct auto_fat *f)
+{
+	double in_min = 1e9, out_max = 0;
+	unsigned int i;
+
+	f->found = 0;
+	for (i = 0; i < f->naus; i++)
+		if (f->ratio[i] > 1.25) {
+			f->found = 1;
+			f->start = i;
+			break;
+		}
+	f->count = 0;
+	if (f->found)
+		while (f->start + f->count < f->naus &&
+		       f->ratio[f->start + f->count] > 1.25)
+			f->count++;
+	for (i = 0; i < f->naus; i++) {
+		int in = f->found && i >= f->start && i < f->start + f->count;
+
+		if (in && f->ratio[i] < in_min)
+			in_min = f->ratio[i];
+		if (!in && f->ratio[i] > out_max)
+			out_max = f->ratio[i];
+	}
+	if (f->found)
+		f->confidence = in_min > 1.4 && out_max < 1.15 ?
+			ANALYZE_CONF_HIGH : in_min > 1.3 && out_max < 1.25 ?
+			ANALYZE_CONF_MEDIUM : ANALYZE_CONF_LOW;
+	else
+		f->confidence = out_max < 1.12 ? ANALYZE_CONF_HIGH :
+			out_max < 1.2 ? ANALYZE_CONF_MEDIUM : ANALYZE_CONF_LOW;
+}
+
+static int auto_fat(struct device *dev, uint64_t erase, struct auto_fat *f)
+{
+	double mf, mc;
+	unsigned int i;
+	int ret;
+
+	f->naus = fat_scan(dev->size_byte, erase);
+	for (i = 0; i < f->naus; i++) {
+		uint64_t off = (uint64_t)i * erase;
+
+		ret = run_cell(dev, total_bps(vm_len_fixed(erase,
+				vm_off_series(VM_OFF_LIN, off, VM_CUR_LEN, 1,
+					      vm_leaf(VM_WRITE_5A)))),
+			       &f->full_bps[i]);
+		if (ret)
+			return ret;
+		ret = run_cell(dev, total_bps(vm_len_fixed(erase / 16,
+				vm_off_series(VM_OFF_LIN, off, VM_CUR_LEN, 16,
+					      vm_leaf(VM_WRITE_5A)))),
+			       &f->chunk_bps[i]);
+		if (ret)
+			return ret;
+	}
+	mf = median(f->full_bps, f->naus);
+	mc = median(f->chunk_bps, f->naus);
+	for (i = 0; i < f->naus; i++) {
+		double a = f->full_bps[i] / mf, b = f->chunk_bps[i] / mc;
+
+		f->ratio[i] = a < b ? a : b;
+	}
+	f->measured = 1;
+	fat_decide(f);
+	return 0;
+}
+
+/* ---- step 3: open AUs ---- */
+
+struct probe_ctx {
+	struct device *dev;
+	uint64_t erase;
+	uint64_t chunk;
+	uint64_t base;
+	int random;
+	uint64_t *written;	/* bytes written to precondition */
+};
+
+/*
+ * Write nr AUs once, whole: every probe starts from the same state, and
+ * the AUs of an earlier probe no longer hold half-written data.
+ */
+static int precondition(const struct probe_ctx *c, unsigned int nr)
+{
+	double t;
+
+	*c->written += (uint64_t)nr * c->erase;
+	return run_cell(c->dev, total_time(vm_off_series(VM_OFF_LIN, c->base,
+				AUTO_AU_SPACING * c->erase, nr,
+				vm_len_fixed(c->erase, vm_leaf(VM_WRITE_5A)))),
+			&t);
+}
+
+/*
+ * The mean without its largest value (when there are enough): a card that
+ * collapses at only some positions still shows, a lone stall does not.
+ */
+static double trimmed_mean(const double *v, size_t n)
+{
+	double sum = 0, max = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		sum += v[i];
+		if (v[i] > max)
+			max = v[i];
+	}
+	if (n >= 4)
+		return (sum - max) / (double)(n - 1);
+	return n ? sum / (double)n : 0;
+}
+
+/* The typical time of one write with nr AUs written in turn. */
+static int probe(const struct probe_ctx *c, unsigned int nr, double ref_ns,
+		 struct auto_probe *p, double *mean_ns)
+{
+	const uint64_t npos = c->erase / c->chunk;
+	const uint64_t step = npos / (AUTO_WARMUP + AUTO_POSITIONS);
+	double per[AUTO_POSITIONS];
+	unsigned int i, m = 0, slow = 0, fast = 0;
+	int ret;
+
+	ret = precondition(c, nr);
+	if (ret)
+		return ret;
+	for (i = 0; i < AUTO_WARMUP + AUTO_POSITIONS && i < npos; i++) {
+		uint64_t pos = i;
+		double t;
+
+		/*
+		 * Random order: pseudo-random positions, visited from the end
+		 * of the AU down, so that every write after the first lands
+		 * below the previous one and the card sees out-of-order
+		 * writes at every step, not only when a shuffle happens to
+		 * step backwards.
+		 */
+		if (c->random && step)
+			pos = npos - 1 - (i * step +
+					  bench_shuffle(0, step, nr * 64 + i));
+
+		ret = run_cell(c->dev, total_time(vm_len_fixed(c->chunk,
+				vm_off_series(VM_OFF_RAND,
+					      c->base + pos * c->chunk,
+					      AUTO_AU_SPACING * c->erase, nr,
+					      vm_leaf(VM_WRITE_5A)))), &t);
+		if (ret)
+			return ret;
+		if (i < AUTO_WARMUP)
+			continue;
+		per[m++] = t / nr;
+		if (ref_ns > 0) {
+			slow += per[m - 1] > AUTO_COLLAPSE * ref_ns;
+			fast += per[m - 1] < AUTO_HOLD * ref_ns;
+			/* clearly collapsed or clearly held: stop early */
+			if ((m >= 3 && slow == m) || (m >= 4 && fast == m))
+				break;
+		}
+	}
+	*mean_ns = trimmed_mean(per, m);
+	p->nr = nr;
+	p->positions = m;
+	p->ratio = ref_ns > 0 ? *mean_ns / ref_ns : 1.0;
+	p->collapsed = p->ratio > 2.5;
+	return 0;
+}
+
+static enum analyze_confidence open_confidence(double held, double collapsed)
+{
+	if (held < AUTO_HOLD && collapsed > 2 * AUTO_COLLAPSE)
+		return ANALYZE_CONF_HIGH;
+	if (held < 2 && collapsed > AUTO_COLLAPSE)
+		return ANALYZE_CONF_MEDIUM;
+	return ANALYZE_CONF_LOW;
+}
+
+static int auto_open(struct device *dev, uint64_t erase, int random,
+		     uint64_t *written, struct auto_open *res)
+{
+	struct probe_ctx c = {
+		.dev = dev, .erase = erase, .random = random,
+		.base = probe_base(erase), .written = written,
+	};
+	unsigned int max = probe_max_nr(dev->size_byte, erase);
+	unsigned int held = 1, coll = 0, nr;
+	double held_ratio = 1, coll_ratio = 0, m;
+	struct auto_probe *p;
+	int ret;
+
+	c.chunk = AUTO_CHUNK;
+	while (c.chunk * 4 > erase && c.chunk > 512)
+		c.chunk /= 2;
+	res->chunk_byte = c.chunk;
+	if (max < 2)
+		return -EINVAL;
+	p = &res->probes[res->nprobes++];
+	ret = probe(&c, 1, 0, p, &res->ref_ns);
+	if (ret)
+		return ret;
+	/* doubling until it collapses, then bisection */
+	for (nr = 2; nr <= max; nr = nr * 2 > max && nr < max ? max : nr * 2) {
+		p = &res->probes[res->nprobes++];
+		ret = probe(&c, nr, res->ref_ns, p, &m);
+		if (ret)
+			return ret;
+		if (p->collapsed) {
+			coll = nr;
+			coll_ratio = p->ratio;
+			break;
+		}
+		held = nr;
+		held_ratio = p->ratio;
+	}
+	while (coll && coll - held > 1 && res->nprobes < AUTO_MAX_PROBES) {
+		nr = held + (coll - held) / 2;
+		p = &res->probes[res->nprobes++];
+		ret = probe(&c, nr, res->ref_ns, p, &m);
+		if (ret)
+			return ret;
+		if (p->collapsed) {
+			coll = nr;
+			coll_ratio = p->ratio;
+		} else {
+			held = nr;
+			held_ratio = p->ratio;
+		}
+	}
+	res->measured = 1;
+	res->nr = held;
+	res->at_least = !coll;
+	res->confidence = coll ? open_confidence(held_ratio, coll_ratio) :
+				 ANALYZE_CONF_LOW;
+	return 0;
+}
+
+int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
+	     const struct auto_hooks *h, struct auto_result *r)
+{
+	struct bench_range ranges[AUTO_MAX_NR + 1];
+	uint64_t t0 = dev_now_ns(dev), erase;
+	int ret, n;
+
+	memset(r, 0, sizeof(*r));
+	r->destructive = destructive;
+	ret = auto_align(dev, o, h, r);
+	if (ret)
+		goto out;
+	erase = r->align.erase.size_byte;
+	if (!destructive) {
+		r->skip_reason = "needs --destructive";
+		goto out;
+	}
+	if (!erase || r->align.erase.confidence < ANALYZE_CONF_MEDIUM) {
+		r->skip_reason = "no clear erase size to measure with";
+		goto out;
+	}
+	n = auto_write_ranges(dev->size_byte, erase, ranges,
+			      AUTO_MAX_NR + 1);
+	if (n < 0 || probe_max_nr(dev->size_byte, erase) < 2) {
+		r->skip_reason = "the device is too small for the write probes";
+		goto out;
+	}
+	if (h && h->before_write) {
+		ret = h->before_write(h->ctx, ranges, (size_t)n);
+		if (ret)
+			goto out;
+	}
+	say(h, "auto: %s\n", "FAT area probe (writes)");
+	ret = auto_fat(dev, erase, &r->fat);
+	if (ret)
+		goto out;
+	say(h, "auto: %s\n", "open-AU search, linear order (writes)");
+	ret = auto_open(dev, erase, 0, &r->precondition_byte,
+			&r->open_linear);
+	if (ret)
+		goto out;
+	say(h, "auto: %s\n", "open-AU search, random order (writes)");
+	ret = auto_open(dev, erase, 1, &r->precondition_byte,
+			&r->open_random);
+out:
+	r->device_ns = dev_now_ns(dev) - t0;
+	return ret;
+}
+
+void auto_free(struct auto_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->ntables; i++)
+		free(r->tables[i].rows);
+	r->ntables = 0;
+}
+
+/* ---- presentation ---- */
+
+static const char *conf(enum analyze_confidence c)
+{
+	return analyze_confidence_name(c);
+}
+
+/* What the kernel says beside a size we found. */
+static void print_sysfs_size(FILE *out, const struct sysfs_info *sysfs,
+			     const char *key, uint64_t found)
+{
+	const char *v = sysfs ? sysfs_get(sysfs, key) : NULL;
+	unsigned long long k;
+
+	if (!v)
+		return;
+	k = strtoull(v, NULL, 10);
+	fprintf(out, "  sysfs %s: %s", key, v);
+	if (found && k)
+		fprintf(out, " (%s)", k == found ? "agrees" :
+			(k > found && k % found == 0) || (found % k == 0) ?
+			"a multiple or divisor of it" : "disagrees");
+	fputc('\n', out);
+}
+
+static void print_open(FILE *out, const char *what, const struct auto_open *o)
+{
+	char c[FMT_LEN], t[FMT_LEN];
+	size_t i;
+
+	if (!o->measured) {
+		fprintf(out, "open AUs %s: skipped\n", what);
+		return;
+	}
+	fprintf(out, "open AUs %s: %s%u (confidence %s)\n", what,
+		o->at_least ? ">= " : "", o->nr, conf(o->confidence));
+	fprintf(out, "  evidence: %s writes, time per write against one AU (%s):",
+		fmt_size(c, o->chunk_byte), fmt_time(t, (int64_t)o->ref_ns));
+	for (i = 1; i < o->nprobes; i++)
+		fprintf(out, " %u AUs x%.3g %s%s", o->probes[i].nr,
+			o->probes[i].ratio,
+			o->probes[i].collapsed ? "collapsed" : "held",
+			i + 1 < o->nprobes ? "," : "");
+	fputc('\n', out);
+}
+
+static void print_fat(FILE *out, const struct auto_fat *f, uint64_t erase)
+{
+	char sz[FMT_LEN];
+	unsigned int i;
+
+	if (!f->measured) {
+		fprintf(out, "FAT area: skipped\n");
+		return;
+	}
+	if (f->found)
+		fprintf(out, "FAT area: %u AU%s from AU %u (bytes %llu-%llu) (confidence %s)\n",
+			f->count, f->count == 1 ? "" : "s", f->start,
+			(unsigned long long)(f->start * erase),
+			(unsigned long long)((f->start + f->count) * erase),
+			conf(f->confidence));
+	else
+		fprintf(out, "FAT area: none (confidence %s)\n",
+			conf(f->confidence));
+	fprintf(out, "  evidence: write speed of the first %u AUs (%s each) against their median:",
+		f->naus, fmt_size(sz, erase));
+	for (i = 0; i < f->naus; i++)
+		fprintf(out, " x%.2f", f->ratio[i]);
+	fputc('\n', out);
+}
+
+static void print_advice(FILE *out, const struct auto_result *r,
+			 const char *path)
+{
+	uint64_t erase = r->align.erase.size_byte;
+	struct auto_advice a;
+	char sz[FMT_LEN];
+
+	fprintf(out, "advice:\n");
+	if (!erase) {
+		fprintf(out, "  no erase size found: keep the usual 1MiB alignment (partitions at multiples of sector 2048)\n");
+		return;
+	}
+	auto_advise(erase, r->align.page.size_byte, &a);
+	fprintf(out, "  partition start: sector %llu (%s, the first multiple of the erase size from 1MiB), e.g. echo 'start=%llu' | sudo sfdisk %s\n",
+		(unsigned long long)a.start_sector,
+		fmt_size(sz, a.start_sector * 512),
+		(unsigned long long)a.start_sector,
+		strncmp(path, "--", 2) ? path : "DEVICE");
+	fprintf(out, "  ext4: mkfs.ext4 -b 4096 -E stride=%u,stripe_width=%u PARTITION\n",
+		a.ext4_stride, a.ext4_stripe_width);
+	fprintf(out, "  f2fs: mkfs.f2fs -s %u PARTITION\n", a.f2fs_segs);
+}
+
+void auto_print(FILE *out, const struct auto_result *r, const char *path,
+		const struct sysfs_info *sysfs)
+{
+	const struct auto_table *t = &r->tables[r->chosen];
+	char a[FMT_LEN], b[FMT_LEN], c[FMT_LEN];
+	size_t i;
+
+	fprintf(out, "erase size: %s (confidence %s)\n",
+		r->align.erase.size_byte ?
+			fmt_size(a, r->align.erase.size_byte) : "none",
+		conf(r->align.erase.confidence));
+	if (r->ntables)
+		fprintf(out, "  evidence: align at %s blocks, alignments 2^n and 3*2^n sampled %s apart\n",
+			fmt_size(b, t->blocksize_byte),
+			fmt_size(c, t->spacing_byte));
+	analyze_print_evidence(out, &r->align);
+	print_sysfs_size(out, sysfs, "preferred_erase_size",
+			 r->align.erase.size_byte);
+	print_sysfs_size(out, sysfs, "erase_size", 0);
+	print_sysfs_size(out, sysfs, "discard_granularity", 0);
+	print_sysfs_size(out, sysfs, "optimal_io_size", 0);
+	fprintf(out, "page size: %s (confidence %s)\n",
+		r->align.page.size_byte ?
+			fmt_size(a, r->align.page.size_byte) : "none",
+		conf(r->align.page.confidence));
+	print_open(out, "linear", &r->open_linear);
+	print_open(out, "random", &r->open_random);
+	print_fat(out, &r->fat, r->align.erase.size_byte);
+	if (r->precondition_byte)
+		fprintf(out, "preconditioned: each probed AU was written once, whole, before it was measured (%s in all)\n",
+			fmt_size(a, r->precondition_byte));
+	if (sysfs)
+		for (i = 0; i < sysfs->n; i++)
+			if (!strcmp(sysfs->e[i].key, "name") ||
+			    !strcmp(sysfs->e[i].key, "manfid") ||
+			    !strcmp(sysfs->e[i].key, "oemid"))
+				fprintf(out, "card %s: %s\n", sysfs->e[i].key,
+					sysfs->e[i].value);
+	print_advice(out, r, path);
+	if (r->skip_reason && !r->destructive)
+		fprintf(out, "skipped: open AUs and FAT area (they write to the device); run them with: flashbench --auto --destructive %s\n",
+			path);
+	else if (r->skip_reason)
+		fprintf(out, "skipped: open AUs and FAT area: %s\n",
+			r->skip_reason);
+	fprintf(out, "device time: %s\n", fmt_time(a, (int64_t)r->device_ns));
+}
+
+static void json_size_or_null(struct json *j, const char *key, uint64_t v)
+{
+	if (v)
+		json_u64(j, key, v);
+	else
+		json_null(j, key);
+}
+
+static void json_verdict(struct json *j, const struct align_verdict *v,
+			 const struct auto_result *r)
+{
+	int open_l = r && r->open_linear.measured;
+	int open_r = r && r->open_random.measured;
+	int fat = r && r->fat.measured;
+
+	json_object_begin(j, "verdict");
+	json_size_or_null(j, "erase_size", v->erase.size_byte);
+	json_size_or_null(j, "page_size", v->page.size_byte);
+	if (open_l)
+		json_u64(j, "open_au_linear", r->open_linear.nr);
+	else
+		json_null(j, "open_au_linear");
+	if (open_r)
+		json_u64(j, "open_au_random", r->open_random.nr);
+	else
+		json_null(j, "open_au_random");
+	if (fat && r->fat.found) {
+		json_u64(j, "fat_start", r->fat.start);
+		json_u64(j, "fat_erase_blocks", r->fat.count);
+	} else if (fat) {
+		json_null(j, "fat_start");
+		json_u64(j, "fat_erase_blocks", 0);
+	} else {
+		json_null(j, "fat_start");
+		json_null(j, "fat_erase_blocks");
+	}
+	json_object_begin(j, "confidence");
+	json_string(j, "erase_size", conf(v->erase.confidence));
+	json_string(j, "page_size", conf(v->page.confidence));
+	json_string(j, "open_au_linear",
+		    conf(open_l ? r->open_linear.confidence : 0));
+	json_string(j, "open_au_random",
+		    conf(open_r ? r->open_random.confidence : 0));
+	json_string(j, "fat_start", conf(fat ? r->fat.confidence : 0));
+	json_string(j, "fat_erase_blocks", conf(fat ? r->fat.confidence : 0));
+	json_object_end(j);
+	json_object_end(j);
+}
+
+void auto_json_verdict(struct json *j, const struct auto_result *r)
+{
+	json_verdict(j, &r->align, r);
+}
+
+void auto_json_align_verdict(struct json *j, const struct align_verdict *v)
+{
+	json_verdict(j, v, NULL);
+}
+
+static void json_open_probes(struct json *j, const char *key,
+			     const struct auto_open *o)
+{
+	size_t i;
+
+	json_object_begin(j, key);
+	json_bool(j, "measured", o->measured);
+	json_u64(j, "chunk_size", o->chunk_byte);
+	json_double(j, "reference_write_ns", o->ref_ns);
+	json_bool(j, "at_least", o->at_least);
+	json_array_begin(j, "probes");
+	for (i = 0; i < o->nprobes; i++) {
+		json_object_begin(j, NULL);
+		json_u64(j, "nr", o->probes[i].nr);
+		json_double(j, "ratio", o->probes[i].ratio);
+		json_bool(j, "collapsed", o->probes[i].collapsed);
+		json_u64(j, "positions", o->probes[i].positions);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_object_end(j);
+}
+
+void auto_json_results(struct json *j, const struct auto_result *r)
+{
+	size_t i, k;
+
+	json_array_begin(j, "results");
+	for (i = 0; i < r->ntables; i++) {
+		const struct auto_table *t = &r->tables[i];
+
+		json_object_begin(j, NULL);
+		json_string(j, "step", "align");
+		json_u64(j, "blocksize", t->blocksize_byte);
+		json_u64(j, "spacing", t->spacing_byte);
+		json_array_begin(j, "rows");
+		for (k = 0; k < t->nrows; k++) {
+			json_object_begin(j, NULL);
+			json_u64(j, "align", t->rows[k].align_byte);
+			json_i64(j, "pre_ns", t->rows[k].pre_ns);
+			json_i64(j, "on_ns", t->rows[k].on_ns);
+			json_i64(j, "post_ns", t->rows[k].post_ns);
+			json_i64(j, "diff_ns", t->rows[k].diff_ns);
+			json_object_end(j);
+		}
+		json_array_end(j);
+		json_object_end(j);
+	}
+	if (r->fat.measured) {
+		json_object_begin(j, NULL);
+		json_string(j, "step", "fat");
+		json_array_begin(j, "aus");
+		for (k = 0; k < r->fat.naus; k++) {
+			json_object_begin(j, NULL);
+			json_u64(j, "au", k);
+			json_double(j, "whole_bytes_per_s", r->fat.full_bps[k]);
+			json_double(j, "chunk_bytes_per_s", r->fat.chunk_bps[k]);
+			json_double(j, "ratio", r->fat.ratio[k]);
+			json_object_end(j);
+		}
+		json_array_end(j);
+		json_object_end(j);
+	}
+	if (r->open_linear.measured || r->open_random.measured) {
+		json_object_begin(j, NULL);
+		json_string(j, "step", "open_au");
+		json_open_probes(j, "linear", &r->open_linear);
+		json_open_probes(j, "random", &r->open_random);
+		json_object_end(j);
+	}
+	json_object_begin(j, NULL);
+	json_string(j, "step", "summary");
+	json_u64(j, "device_time_ns", r->device_ns);
+	json_u64(j, "precondition_bytes", r->precondition_byte);
+	json_string(j, "skipped", r->skip_reason);
+	json_object_end(j);
+	json_array_end(j);
+}

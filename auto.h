@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * --auto: the survey flow of the classic tool's users, automated.  Align
+ * tables at one or more block sizes give the erase and page size; with
+ * --destructive, short write probes find the number of open AUs (linear and
+ * random order, by doubling and bisection) and the FAT-optimised area.
+ */
+#ifndef FLASHBENCH_AUTO_H
+#define FLASHBENCH_AUTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "analyze.h"
+#include "bench.h"
+#include "json.h"
+#include "sysfs.h"
+
+#define AUTO_MAX_PROBES 24
+#define AUTO_FAT_SCAN 12	/* AUs the FAT probe looks at */
+#define AUTO_MAX_TABLES 3	/* align block sizes tried */
+
+/* One open-AU probe: nr AUs written in turn. */
+struct auto_probe {
+	unsigned int nr;		/* AUs written in turn */
+	double ratio;			/* median write time / reference */
+	int collapsed;			/* 1 collapsed, 0 held */
+	unsigned int positions;		/* chunk positions measured */
+};
+
+/* The open-AU search in one order. */
+struct auto_open {
+	int measured;			/* 0: skipped */
+	unsigned int nr;		/* AUs the card keeps open; 0 none */
+	int at_least;			/* nr is only a lower bound */
+	enum analyze_confidence confidence;
+	uint64_t chunk_byte;		/* write size of the probes */
+	double ref_ns;			/* median write time with one AU */
+	size_t nprobes;
+	struct auto_probe probes[AUTO_MAX_PROBES];
+};
+
+/* The FAT-area probe. */
+struct auto_fat {
+	int measured;			/* 0: skipped */
+	int found;			/* an optimised area stands out */
+	unsigned int start;		/* first optimised AU */
+	unsigned int count;		/* optimised AUs from start */
+	enum analyze_confidence confidence;
+	unsigned int naus;		/* AUs probed */
+	double full_bps[AUTO_FAT_SCAN];	/* whole-AU write, bytes/s */
+	double chunk_bps[AUTO_FAT_SCAN]; /* erase/16 chunks, bytes/s */
+	double ratio[AUTO_FAT_SCAN];	/* the smaller of both / median */
+};
+
+/* An align table measured by --auto. */
+struct auto_table {
+	uint64_t blocksize_byte;
+	uint64_t spacing_byte;
+	struct align_row *rows;		/* malloc'd */
+	size_t nrows;
+	struct align_verdict verdict;
+};
+
+/* Everything --auto found. */
+struct auto_result {
+	struct auto_table tables[AUTO_MAX_TABLES];
+	size_t ntables;
+	size_t chosen;			/* the table the verdict comes from */
+	struct align_verdict align;	/* erase and page size */
+	int destructive;		/* the write steps were allowed */
+	uint64_t precondition_byte;	/* bytes written to precondition */
+	struct auto_open open_linear;
+	struct auto_open open_random;
+	struct auto_fat fat;
+	const char *skip_reason;	/* why write steps did not run */
+	uint64_t device_ns;		/* device time the whole run took */
+};
+
+/* Partitioning and filesystem advice for an erase and page size. */
+struct auto_advice {
+	uint64_t start_sector;		/* 512-byte sectors */
+	unsigned int ext4_stride;	/* in 4 KiB blocks */
+	unsigned int ext4_stripe_width;	/* in 4 KiB blocks */
+	unsigned int f2fs_segs;		/* 2 MiB segments per section */
+};
+
+/* Compute the advice; page_byte 0 means unknown. */
+void auto_advise(uint64_t erase_byte, uint64_t page_byte,
+		 struct auto_advice *a);
+
+/* How auto_run talks to the front end. */
+struct auto_hooks {
+	FILE *progress;		/* one line per step (may be NULL) */
+	/*
+	 * Called once, after the read-only steps and before the first
+	 * write, with every range the write steps may overwrite; a non-zero
+	 * return cancels the write steps with that error.  May be NULL.
+	 */
+	int (*before_write)(void *ctx, const struct bench_range *ranges,
+			    size_t n);
+	void *ctx;
+};
+
+/*
+ * Run the survey on dev.  With destructive, also the write steps.
+ * Returns 0 or -errno (dev->last_error names a failed I/O); on error res
+ * holds what was found so far.  Free with auto_free().
+ */
+int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
+	     const struct auto_hooks *hooks, struct auto_result *res);
+void auto_free(struct auto_result *res);
+
+/*
+ * The ranges the write steps overwrite on a device of dev_size bytes with
+ * AUs of erase_byte, merged and sorted.  Returns how many (at most max),
+ * or -ENOSPC.
+ */
+int auto_write_ranges(uint64_t dev_size, uint64_t erase_byte,
+		      struct bench_range *ranges, size_t max);
+
+/*
+ * The verdict, evidence and advice as text; sysfs (may be NULL) is the
+ * kernel's view, shown beside the verdict.
+ */
+void auto_print(FILE *out, const struct auto_result *res, const char *path,
+		const struct sysfs_info *sysfs);
+
+/* The "verdict" member of the JSON document (also used by --analyze). */
+void auto_json_verdict(struct json *j, const struct auto_result *res);
+
+/* The "results" member: every table and probe, raw bytes and ns. */
+void auto_json_results(struct json *j, const struct auto_result *res);
+
+/* An align verdict as the JSON "verdict" member, writes not measured. */
+void auto_json_align_verdict(struct json *j, const struct align_verdict *v);
+
+#endif /* FLASHBENCH_AUTO_H */

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The flashbench front end as a function, so the tests can run it
+ * in-process as often as they like, plus two hooks that let them see
+ * (and interfere with) the devices it opens.
+ */
+#ifndef FLASHBENCH_FLASHBENCH_H
+#define FLASHBENCH_FLASHBENCH_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dev.h"
+
+/*
+ * Parse argv, check it, run the tests; results go to out, errors and -v
+ * detail to err.  Returns the exit status (0, 1 or 2); never exits.
+ */
+int flashbench_main(int argc, char **argv, FILE *out, FILE *err);
+
+/* Devices opened by flashbench_main (real or simulated), ever. */
+extern unsigned int flashbench_dev_opens;
+
+/* dev_* I/O calls (reads, writes, discards) on those devices, summed. */
+extern uint64_t flashbench_io_calls;
+
+/*
+ * Called with each device right after it is opened, before it is checked
+ * against the command line and before any I/O; a test may change its
+ * size or logical block size, or wrap dev->ops.  NULL when unused.
+ */
+extern void (*flashbench_open_hook)(struct device *dev);
+
+#endif /* FLASHBENCH_FLASHBENCH_H */

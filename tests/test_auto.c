@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * --auto on simulated cards: the verdict must be the geometry planted in
+ * the card, and a confident verdict must never be wrong.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "auto.h"
+#include "sim.h"
+#include "util.h"
+
+#define SWEEP_CARDS 200
+
+/* A deterministic generator for the sweep's card parameters. */
+static uint64_t sweep_rand(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+struct card {
+	uint64_t erase, page;
+	unsigned int open, open_random, fat, fat_start;
+	double noise;
+	char spec[256];
+};
+
+/* Card number i of the sweep: erase 1-16 MiB (some 3 * 2^n), page 4-64 KiB,
+ * open 1-16 and fewer in random order, fat 0-4 anywhere in the first AUs,
+ * noise 0-5 %. */
+static void sweep_card(unsigned int i, struct card *c)
+{
+	static const unsigned int erase_kib[] = {
+		1024, 2048, 4096, 8192, 16384, 3072, 6144, 12288,
+	};
+	static const unsigned int page_kib[] = { 4, 8, 16, 32, 64 };
+	uint64_t s = 1000 + i;
+
+	c->erase = (uint64_t)erase_kib[sweep_rand(&s) % 8] << 10;
+	c->page = (uint64_t)page_kib[sweep_rand(&s) % 5] << 10;
+	c->open = 1 + sweep_rand(&s) % 16;
+	c->open_random = c->open > 1 ? 1 + sweep_rand(&s) % (c->open - 1) : 1;
+	c->fat = sweep_rand(&s) % 5;
+	c->fat_start = c->fat ? sweep_rand(&s) % (9 - c->fat) : 0;
+	c->noise = (double)(sweep_rand(&s) % 11) / 2;	/* 0, 0.5 .. 5 */
+	snprintf(c->spec, sizeof(c->spec),
+		 "size=%llu,erase=%llu,page=%llu,open=%u,open_random=%u,fat=%u,fat_start=%u,noise=%g,seed=%u",
+		 (unsigned long long)(c->erase * 2048),
+		 (unsigned long long)c->erase, (unsigned long long)c->page,
+		 c->open, c->open_random, c->fat, c->fat_start, c->noise, i + 1);
+}
+
+enum field { F_ERASE, F_PAGE, F_OPEN_LIN, F_OPEN_RAND, F_FAT, F_NR };
+static const char *const field_names[F_NR] = {
+	"erase size", "page size", "open AUs linear", "open AUs random",
+	"FAT area",
+};
+
+/* right/wrong by confidence, per field */
+static unsigned int tally[F_NR][2][4];
+
+static void score(enum field f, int right, enum analyze_confidence c,
+		  int *all_right, int *all_high, const char *spec)
+{
+	tally[f][right][c]++;
+	if (!right)
+		*all_right = 0;
+	if (c != ANALYZE_CONF_HIGH)
+		*all_high = 0;
+	ck_assert_msg(right || c != ANALYZE_CONF_HIGH,
+		      "%s: wrong %s with high confidence", spec,
+		      field_names[f]);
+}
+
+START_TEST(test_sweep)
+{
+	unsigned int i, exact = 0, low_noise = 0, low_noise_high = 0;
+	struct bench_opts o;
+
+	memset(tally, 0, sizeof(tally));
+	bench_opts_default(&o);
+	for (i = 0; i < SWEEP_CARDS; i++) {
+		struct card c;
+		struct auto_result r;
+		struct device *dev;
+		int all_right = 1, all_high = 1, fat_right;
+
+		sweep_card(i, &c);
+		dev = sim_card(c.spec);
+		ck_assert_int_eq(auto_run(dev, &o, 1, NULL, &r), 0);
+		score(F_ERASE, r.align.erase.size_byte == c.erase,
+		      r.align.erase.confidence, &all_right, &all_high, c.spec);
+		score(F_PAGE, r.align.page.size_byte == c.page,
+		      r.align.page.confidence, &all_right, &all_high, c.spec);
+		score(F_OPEN_LIN, r.open_linear.measured &&
+		      r.open_linear.nr == c.open && !r.open_linear.at_least,
+		      r.open_linear.confidence, &all_right, &all_high, c.spec);
+		score(F_OPEN_RAND, r.open_random.measured &&
+		      r.open_random.nr == c.open_random &&
+		      !r.open_random.at_least,
+		      r.open_random.confidence, &all_right, &all_high, c.spec);
+		fat_right = r.fat.measured &&
+			    (c.fat ? r.fat.found && r.fat.start == c.fat_start &&
+					     r.fat.count == c.fat
+				   : !r.fat.found);
+		score(F_FAT, fat_right, r.fat.confidence, &all_right, &all_high,
+		      c.spec);
+		if (!all_right)
+			fprintf(stderr, "sweep: not exact: %s\n", c.spec);
+		exact += all_right;
+		if (c.noise <= 2) {
+			low_noise++;
+			low_noise_high += all_high;
+		}
+		auto_free(&r);
+		dev_close(dev);
+	}
+	printf("auto sweep: %u cards, %u exact (%.1f%%); noise <= 2%%: %u cards, %u all high confidence\n",
+	       SWEEP_CARDS, exact, 100.0 * exact / SWEEP_CARDS, low_noise,
+	       low_noise_high);
+	for (i = 0; i < F_NR; i++)
+		printf("  %-16s right: high %3u medium %3u low %3u none %3u | wrong: high %u medium %u low %u none %u\n",
+		       field_names[i], tally[i][1][3], tally[i][1][2],
+		       tally[i][1][1], tally[i][1][0], tally[i][0][3],
+		       tally[i][0][2], tally[i][0][1], tally[i][0][0]);
+	ck_assert_uint_ge(exact * 100, 95 * SWEEP_CARDS);
+	ck_assert_uint_ge(low_noise_high * 100, 80 * low_noise);
+}
+END_TEST
+
+/* Without --destructive nothing is written and the write steps say so. */
+START_TEST(test_read_only)
+{
+	struct device *dev = sim_card("erase=8M,page=32K,noise=1");
+	struct auto_result r;
+	struct bench_opts o;
+	char *text;
+	size_t len;
+	FILE *f = open_memstream(&text, &len);
+
+	bench_opts_default(&o);
+	ck_assert_int_eq(auto_run(dev, &o, 0, NULL, &r), 0);
+	ck_assert_uint_eq(r.align.erase.size_byte, 8 << 20);
+	ck_assert_uint_eq(r.align.page.size_byte, 32 << 10);
+	ck_assert(!r.open_linear.measured && !r.open_random.measured &&
+		  !r.fat.measured);
+	auto_print(f, &r, "/dev/card", NULL);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text, "erase size: 8MiB (confidence high)\n"));
+	ck_assert_ptr_nonnull(strstr(text, "page size: 32KiB (confidence"));
+	ck_assert_ptr_nonnull(strstr(text, "open AUs linear: skipped\n"));
+	ck_assert_ptr_nonnull(strstr(text, "open AUs random: skipped\n"));
+	ck_assert_ptr_nonnull(strstr(text, "FAT area: skipped\n"));
+	ck_assert_ptr_nonnull(strstr(text, "flashbench --auto --destructive /dev/card"));
+	ck_assert_ptr_nonnull(strstr(text, "sector 16384 "));
+	free(text);
+	auto_free(&r);
+	dev_close(dev);
+}
+END_TEST
+
+/* Partition start, ext4 and f2fs options for several erase sizes. */
+START_TEST(test_advice)
+{
+	static const struct {
+		uint64_t erase, page;
+		uint64_t sector;
+		unsigned int stride, stripe, segs;
+	} cases[] = {
+		{ 512 << 10, 8 << 10, 2048, 2, 128, 1 },
+		{ 1 << 20, 4 << 10, 2048, 1, 256, 1 },
+		{ 2 << 20, 16 << 10, 4096, 4, 512, 1 },
+		{ 4 << 20, 16 << 10, 8192, 4, 1024, 2 },
+		{ 4 << 20, 0, 8192, 1, 1024, 2 },
+		{ 8 << 20, 32 << 10, 16384, 8, 2048, 4 },
+		{ 12 << 20, 64 << 10, 24576, 16, 3072, 6 },
+		{ 16 << 20, 2 << 10, 32768, 1, 4096, 8 },
+		{ 24 << 20, 16 << 10, 49152, 4, 6144, 12 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct auto_advice a;
+
+		auto_advise(cases[i].erase, cases[i].page, &a);
+		ck_assert_uint_eq(a.start_sector, cases[i].sector);
+		ck_assert_uint_eq(a.ext4_stride, cases[i].stride);
+		ck_assert_uint_eq(a.ext4_stripe_width, cases[i].stripe);
+		ck_assert_uint_eq(a.f2fs_segs, cases[i].segs);
+	}
+}
+END_TEST
+
+/* The announced ranges cover every write of the write steps. */
+START_TEST(test_ranges_cover_writes)
+{
+	struct bench_range ranges[64];
+	int n = auto_write_ranges(8ULL << 30, 4 << 20, ranges, 64), i;
+
+	ck_assert_int_gt(n, 2);
+	ck_assert_uint_eq(ranges[0].start_byte, 0);
+	for (i = 1; i < n; i++) {
+		ck_assert_uint_ge(ranges[i].start_byte, ranges[i - 1].end_byte);
+		ck_assert_uint_eq(ranges[i].end_byte - ranges[i].start_byte,
+				  4 << 20);
+	}
+	ck_assert_uint_le(ranges[n - 1].end_byte, 8ULL << 30);
+}
+END_TEST
+
+Suite *auto_suite(void)
+{
+	Suite *s = suite_create("auto");
+	TCase *tc = tcase_create("auto");
+
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, test_advice);
+	tcase_add_test(tc, test_ranges_cover_writes);
+	tcase_add_test(tc, test_read_only);
+	tcase_add_test(tc, test_sweep);
+	suite_add_tcase(s, tc);
+	return s;
+}
