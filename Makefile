@@ -45,11 +45,11 @@ CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check)
 CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check)
 
 LIB_OBJS := dev.o sim.o format.o vm.o bench.o progs.o json.o sysfs.o \
-	    analyze.o auto.o
+	    analyze.o auto.o fault.o preserve.o
 TEST_OBJS := tests/check_main.o tests/test_format.o tests/test_sim.o \
 	     tests/test_bench.o tests/test_vm.o tests/test_writes.o \
 	     tests/test_cli.o tests/test_loop.o tests/test_analyze.o \
-	     tests/test_auto.o tests/util.o
+	     tests/test_auto.o tests/test_modes.o tests/test_safe.o tests/util.o
 
 all: flashbench erase
 
@@ -82,7 +82,7 @@ check: all tests/check_flashbench
 
 # Device time of --auto against the classic manual procedure (virtual
 # clock of the simulated card): see tests/bench_auto.c.
-tests/bench_auto: tests/bench_auto.o tests/util.o libflashbench.a
+tests/bench_auto: tests/bench_auto.o tests/util.o tests/cli.o libflashbench.a
 	$(CC) $(FB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(FB_LIBS)
 
 bench: tests/bench_auto

@@ -1424,6 +1424,45 @@ START_TEST(test_fb_program)
 END_TEST
 
 /* Writing tests refuse a mounted device; reading tests may look. */
+/*
+ * --auto on a loop device over a file: a file has no erase blocks, so the
+ * verdict must not invent one; the JSON document parses; nothing written.
+ */
+START_TEST(test_fb_auto)
+{
+	struct cmd_result res;
+	struct loop_fix fx;
+	char val[64];
+
+	if (!loop_setup(&fx, "fb_auto", 0, 0))
+		return;
+	run_fb(&res, "--auto", "--json", fx.dev, (char *)NULL);
+	check_read_only_run(&fx, &res);
+	ck_assert_int_eq(json_get(res.out, NULL, NULL, 0), 0);
+	ck_assert_int_eq(json_get(res.out, "test", val, sizeof(val)), 0);
+	ck_assert_str_eq(val, "\"auto\"");
+	ck_assert_int_eq(json_get(res.out, "verdict.erase_size", val,
+				  sizeof(val)), 0);
+	ck_assert_str_eq(val, "null");
+	ck_assert_int_eq(json_get(res.out, "verdict.confidence.erase_size", val,
+				  sizeof(val)), 0);
+	ck_assert_str_eq(val, "\"none\"");
+	ck_assert_int_eq(json_get(res.out, "device.size", val, sizeof(val)), 0);
+	ck_assert_uint_eq(strtoull(val, NULL, 10), fx.size_byte);
+	ck_assert_int_eq(json_get(res.out,
+				  "device.sysfs.logical_block_size", val,
+				  sizeof(val)), 0);
+	ck_assert_str_eq(val, "512");
+	cmd_result_free(&res);
+	run_fb(&res, "--auto", fx.dev, (char *)NULL);
+	check_read_only_run(&fx, &res);
+	ck_assert_ptr_nonnull(strstr(res.out,
+				     "erase size: none (confidence none)\n"));
+	ck_assert_ptr_nonnull(strstr(res.out, "--auto --destructive"));
+	cmd_result_free(&res);
+}
+END_TEST
+
 START_TEST(test_fb_mounted)
 {
 	struct cmd_result res;
@@ -1639,6 +1678,7 @@ Suite *loop_suite(void)
 	tcase_add_test(tc, test_fb_find_fat);
 	tcase_add_test(tc, test_fb_program);
 	tcase_add_test(tc, test_fb_mounted);
+	tcase_add_test(tc, test_fb_auto);
 	suite_add_tcase(s, tc);
 	return s;
 }

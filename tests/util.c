@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "flashbench.h"
 #include "sim.h"
 #include "util.h"
 
@@ -359,3 +360,44 @@ int json_get(const char *text, const char *path, char *out, size_t out_len)
 	}
 	return 0;
 }
+
+/*
+ * Run flashbench with the space-separated arguments in args (no value
+ * contains a space) and collect what it did.
+ */
+void fb_run(const char *args, struct fb_run *r)
+{
+	char *copy = strdup(args), *argv[FB_MAX_ARGS + 1], *tok, *save = NULL;
+	size_t olen = 0, elen = 0;
+	FILE *out, *err;
+	int argc = 0;
+
+	ck_assert_ptr_nonnull(copy);
+	argv[argc++] = (char *)"flashbench";
+	for (tok = strtok_r(copy, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
+		ck_assert_int_lt(argc, FB_MAX_ARGS);
+		argv[argc++] = tok;
+	}
+	argv[argc] = NULL;
+	memset(r, 0, sizeof(*r));
+	out = open_memstream(&r->out, &olen);
+	err = open_memstream(&r->err, &elen);
+	ck_assert_ptr_nonnull(out);
+	ck_assert_ptr_nonnull(err);
+	flashbench_io_calls = 0;
+	flashbench_dev_opens = 0;
+	r->status = flashbench_main(argc, argv, out, err);
+	r->io_calls = flashbench_io_calls;
+	r->opens = flashbench_dev_opens;
+	fclose(out);
+	fclose(err);
+	free(copy);
+}
+
+void fb_free(struct fb_run *r)
+{
+	free(r->out);
+	free(r->err);
+}
+
