@@ -312,11 +312,11 @@ static int auto_fat(struct device *dev, uint64_t erase, struct auto_fat *f)
 {
 	double mf;
 	unsigned int i;
-	int ret;
 
 	f->naus = fat_scan(dev->size_byte, erase);
 	for (i = 0; i < f->naus; i++) {
 		uint64_t off = (uint64_t)i * erase;
+		int ret;
 
 		ret = run_cell(dev, total_bps(vm_len_fixed(erase,
 				vm_off_series(VM_OFF_LIN, off, VM_CUR_LEN, 1,
@@ -711,17 +711,19 @@ void auto_print(FILE *out, const struct auto_result *r, const char *path,
 		const struct sysfs_info *sysfs)
 {
 	const struct auto_table *t = &r->tables[r->chosen];
-	char a[FMT_LEN], b[FMT_LEN], c[FMT_LEN];
-	size_t i;
+	char a[FMT_LEN];
 
 	fprintf(out, "erase size: %s (confidence %s)\n",
 		r->align.erase.size_byte ?
 			fmt_size(a, r->align.erase.size_byte) : "none",
 		conf(r->align.erase.confidence));
-	if (r->ntables)
+	if (r->ntables) {
+		char b[FMT_LEN], c[FMT_LEN];
+
 		fprintf(out, "  evidence: align at %s blocks, alignments 2^n and 3*2^n sampled %s apart\n",
 			fmt_size(b, t->blocksize_byte),
 			fmt_size(c, t->spacing_byte));
+	}
 	analyze_print_evidence(out, &r->align);
 	print_sysfs_size(out, sysfs, "preferred_erase_size",
 			 r->align.erase.size_byte);
@@ -738,13 +740,16 @@ void auto_print(FILE *out, const struct auto_result *r, const char *path,
 	if (r->precondition_byte)
 		fprintf(out, "preconditioned: each probed AU was written once, whole, before it was measured (%s in all)\n",
 			fmt_size(a, r->precondition_byte));
-	if (sysfs)
+	if (sysfs) {
+		size_t i;
+
 		for (i = 0; i < sysfs->n; i++)
 			if (!strcmp(sysfs->e[i].key, "name") ||
 			    !strcmp(sysfs->e[i].key, "manfid") ||
 			    !strcmp(sysfs->e[i].key, "oemid"))
-				fprintf(out, "card %s: %s\n", sysfs->e[i].key,
-					sysfs->e[i].value);
+				fprintf(out, "card %s: %s\n",
+					sysfs->e[i].key, sysfs->e[i].value);
+	}
 	print_advice(out, r, path);
 	if (r->skip_reason && !r->destructive)
 		fprintf(out, "skipped: open AUs and FAT area (they write to the device); run them with: flashbench --auto --destructive %s\n",
