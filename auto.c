@@ -816,7 +816,9 @@ void auto_json_verdict(struct json *j, const struct auto_result *r)
 
 void auto_json_align_verdict(struct json *j, const struct align_verdict *v)
 {
-	json_verdict(j, v, NULL);
+	static const struct auto_result none;	/* nothing measured */
+
+	json_verdict(j, v, &none);
 }
 
 static void json_open_probes(struct json *j, const char *key,
