@@ -88,11 +88,11 @@ static int read_min(struct device *dev, void *buf, size_t len, off_t off,
 {
 	uint64_t t;
 	unsigned int i;
-	int ret;
 
 	*min_ns = UINT64_MAX;
 	for (i = 0; i < count; i++) {
-		ret = dev_read(dev, buf, len, off, &t);
+		int ret = dev_read(dev, buf, len, off, &t);
+
 		if (ret)
 			return ret;
 		if (t < *min_ns)
