@@ -847,7 +847,6 @@ static void json_head(const struct cli *c, struct json *j, const char *test,
 {
 	const struct bench_opts *o = &c->o;
 	struct sysfs_info sysfs;
-	size_t i;
 
 	json_object_begin(j, NULL);
 	json_string(j, "version", FLASHBENCH_VERSION);
@@ -859,7 +858,9 @@ static void json_head(const struct cli *c, struct json *j, const char *test,
 		json_u64(j, "logical_block_size", dev->logical_block_size);
 		json_bool(j, "simulated", c->simulate);
 		json_object_begin(j, "sysfs");
-		if (!c->simulate && sysfs_read(dev->path, &sysfs))
+		if (!c->simulate && sysfs_read(dev->path, &sysfs)) {
+			size_t i;
+
 			for (i = 0; i < sysfs.n; i++) {
 				if (sysfs.e[i].numeric)
 					json_u64(j, sysfs.e[i].key,
@@ -869,6 +870,7 @@ static void json_head(const struct cli *c, struct json *j, const char *test,
 					json_string(j, sysfs.e[i].key,
 						    sysfs.e[i].value);
 			}
+		}
 		json_object_end(j);
 		json_object_end(j);
 	} else {
@@ -942,7 +944,6 @@ static int json_read_test(struct device *dev, const struct bench_opts *o,
 		free(pts);
 	} else if (test == BENCH_INTERVAL) {
 		struct interval_row *rows = NULL;
-		struct interval_fit fit;
 
 		ret = bench_interval(dev, o, &rows, &n);
 		for (i = 0; i < n; i++) {
@@ -954,7 +955,8 @@ static int json_read_test(struct device *dev, const struct bench_opts *o,
 			json_object_end(j);
 		}
 		if (n) {
-			fit = interval_regress(rows, n);
+			struct interval_fit fit = interval_regress(rows, n);
+
 			json_object_begin(j, NULL);
 			json_object_begin(j, "regression");
 			json_double(j, "bytes_per_s", fit.bytes_per_s);
