@@ -47,9 +47,9 @@ void json_write_escaped(FILE *f, const char *s)
 /* Separator, indentation and member name before a value. */
 static void json_member(struct json *j, const char *key)
 {
-	int i;
-
 	if (j->depth > 0) {
+		int i;
+
 		fputs(j->count[j->depth] ? ",\n" : "\n", j->f);
 		for (i = 0; i < j->depth; i++)
 			fputs("  ", j->f);
@@ -72,11 +72,13 @@ static void json_open(struct json *j, const char *key, char c)
 
 static void json_close(struct json *j, char c)
 {
-	int i, had = j->count[j->depth];
+	int had = j->count[j->depth];
 
 	if (j->depth > 0)
 		j->depth--;
 	if (had) {
+		int i;
+
 		fputc('\n', j->f);
 		for (i = 0; i < j->depth; i++)
 			fputs("  ", j->f);
