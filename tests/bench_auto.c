@@ -104,13 +104,14 @@ static double compare(const char *name, const char *spec, uint64_t erase,
 
 int main(void)
 {
-	double def, worst = 0, r;
+	double def, worst = 0;
 	unsigned int i;
 	char name[16];
 
 	def = compare("default", "", 4 << 20, 4);
 	for (i = 0; i < 10; i++) {
 		struct sweep_card c;
+		double r;
 
 		sweep_card(i, &c);
 		snprintf(name, sizeof(name), "sweep %u", i);
