@@ -617,11 +617,11 @@ START_TEST(test_write_fat)
 	static const uint64_t sizes[] = { 4 * MiB, 256 * KiB, 16 * KiB,
 					  4 * KiB, 512 };
 	struct device *dev = sim_card(T_SPEC ",fat=2,fat_start=3");
-	uint64_t fat, plain, before, after;
 	unsigned int i;
 
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		uint64_t n = 4 * MiB / sizes[i], prog = sizes[i];
+		uint64_t fat, plain, before, after;
 
 		before = fill_au(dev, 2, sizes[i]);
 		fat = fill_au(dev, 3, sizes[i]);
