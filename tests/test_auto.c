@@ -11,7 +11,7 @@
 #include "sim.h"
 #include "util.h"
 
-#define SWEEP_CARDS 200
+#define SWEEP_CARDS 200u
 
 enum field { F_ERASE, F_PAGE, F_OPEN_LIN, F_OPEN_RAND, F_FAT, F_NR };
 static const char *const field_names[F_NR] = {
