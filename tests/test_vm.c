@@ -894,7 +894,8 @@ START_TEST(test_bad_nesting)
 
 	check_refused(NULL, "empty program");
 	check_refused(vm_unary(VM_PRINT, NULL), "print: missing operand");
-	check_refused(vm_len_fixed(512, vm_seq(3, leaf(VM_NEWLINE), NULL,
+	check_refused(vm_len_fixed(512, vm_seq(3, leaf(VM_NEWLINE),
+					       (struct vm_node *)NULL,
 					       leaf(VM_NEWLINE))),
 		      "seq: missing operand 2");
 	check_refused(vm_seq(0), "seq without operands");
