@@ -167,7 +167,6 @@ size_t count_str(const char *hay, const char *needle)
  */
 struct jp {
 	const char *p;
-	const char *want;	/* path still to match, NULL: not looking */
 	const char *found;	/* start of the value at the path */
 	size_t found_len;
 };
