@@ -103,8 +103,8 @@ clean:
 # "make fuzz" runs each harness for FUZZ_SECONDS, keeping what it finds
 # in tests/fuzz/build/corpus-NAME and crashes as tests/fuzz/build/
 # crash-NAME-*; "make fuzz-replay" (CI) runs each over the committed
-# corpus only.  "make fuzz-corpus" merges what a campaign found into the
-# committed corpus, keeping one input per new coverage feature.
+# corpus only.  "make fuzz-corpus" folds what a campaign found into the
+# committed corpus, small (see below).
 
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 600
@@ -164,7 +164,7 @@ fuzz: $(FUZZ_BINS)
 			$(FUZZ_DIR)/corpus/$$t \
 			>$(FUZZ_BUILD)/fuzz-$$t.log 2>&1 || \
 			{ tail -n 60 $(FUZZ_BUILD)/fuzz-$$t.log; exit 1; }; \
-		grep -E '^#[0-9]+ +DONE|^stat::number_of_executed_units' \
+		grep -E '^#[0-9]+[[:space:]]+DONE|^stat::number_of_executed_units' \
 			$(FUZZ_BUILD)/fuzz-$$t.log; \
 	done
 
@@ -179,18 +179,23 @@ fuzz-replay: $(FUZZ_BINS)
 			{ tail -n 60 $(FUZZ_BUILD)/replay-$$t.log; exit 1; }; \
 	done
 
-# Fold a campaign's finds into the committed corpus, minimised.
+# Fold a campaign's finds into the committed corpus: libFuzzer records
+# each input's coverage edges, setcover.py keeps the named seeds and then
+# the inputs that cover the most edges, at most FUZZ_CORPUS_MAX of them.
+FUZZ_CORPUS_MAX ?= 60
 fuzz-corpus: $(FUZZ_BINS)
-	@set -e; for t in $(FUZZ_TARGETS); do \
-		rm -rf $(FUZZ_BUILD)/merged-$$t; \
-		mkdir -p $(FUZZ_BUILD)/merged-$$t $(FUZZ_BUILD)/corpus-$$t; \
-		$(FUZZ_BUILD)/fuzz_$$t -merge=1 -timeout=30 \
-			$(FUZZ_BUILD)/merged-$$t $(FUZZ_DIR)/corpus/$$t \
-			$(FUZZ_BUILD)/corpus-$$t \
-			>$(FUZZ_BUILD)/merge-$$t.log 2>&1; \
+	@set -e; b=$(FUZZ_BUILD); for t in $(FUZZ_TARGETS); do \
+		rm -rf $$b/merged-$$t $$b/picked-$$t $$b/merge-$$t.ctl; \
+		mkdir -p $$b/merged-$$t $$b/corpus-$$t; \
+		$$b/fuzz_$$t -merge=1 -use_counters=0 -timeout=30 \
+			-merge_control_file=$$b/merge-$$t.ctl \
+			$$b/merged-$$t $(FUZZ_DIR)/corpus/$$t $$b/corpus-$$t \
+			>$$b/merge-$$t.log 2>&1; \
+		printf 'corpus %s: ' $$t; \
+		python3 $(FUZZ_DIR)/setcover.py $$b/merge-$$t.ctl \
+			$$b/picked-$$t $(FUZZ_CORPUS_MAX); \
 		rm -rf $(FUZZ_DIR)/corpus/$$t; \
-		mv $(FUZZ_BUILD)/merged-$$t $(FUZZ_DIR)/corpus/$$t; \
-		echo "corpus $$t: $$(ls $(FUZZ_DIR)/corpus/$$t | wc -l) inputs"; \
+		mv $$b/picked-$$t $(FUZZ_DIR)/corpus/$$t; \
 	done
 
 fuzz-clean:
