@@ -14,16 +14,23 @@ static struct {
 	struct device *dev;		/* the rationed device, or NULL */
 	const struct dev_ops *ops;	/* its own operations */
 	uint64_t left;			/* I/O calls it may still make */
+	uint64_t bytes_left;		/* bytes it may still transfer */
 } budget;
 
 uint64_t fuzz_budget_refused;
 
-/* Take one I/O call from the budget; 0 or -EIO (recorded in dev). */
+/*
+ * Take one I/O call (moving len bytes unless it is a discard) from the
+ * budget; 0 or -EIO (recorded in dev).
+ */
 static int budget_take(struct device *dev, const char *op, off_t off,
 		       uint64_t len)
 {
-	if (budget.left) {
+	uint64_t moved = op[0] == 'd' ? 0 : len;
+
+	if (budget.left && moved <= budget.bytes_left) {
 		budget.left--;
+		budget.bytes_left -= moved;
 		return 0;
 	}
 	fuzz_budget_refused++;
@@ -84,6 +91,7 @@ void fuzz_budget(struct device *dev, uint64_t max_io)
 	budget.dev = dev;
 	budget.ops = dev->ops;
 	budget.left = max_io;
+	budget.bytes_left = FUZZ_MAX_BYTES;
 	dev->ops = &budget_ops;
 }
 

@@ -15,11 +15,13 @@
 
 /* I/O calls a device may make before each further one fails with EIO. */
 #define FUZZ_MAX_IO 20000
+/* Bytes it may read or write so (the card fills every read buffer). */
+#define FUZZ_MAX_BYTES (512ULL << 20)
 
 /*
  * Ration dev (one device at a time): after max_io read, write or discard
- * calls every further one fails with -EIO.  Returns nothing; the device
- * is restored when it is closed.
+ * calls, or FUZZ_MAX_BYTES read or written, every further call fails with
+ * -EIO.  Returns nothing; the device is restored when it is closed.
  */
 void fuzz_budget(struct device *dev, uint64_t max_io);
 

@@ -4,7 +4,7 @@
  * program tree built with the vm.h constructors (every operation, unknown
  * ones too, NULL operands, wrong constructors for an operation, lengths
  * and offsets both sensible and absurd), then vm_check() judges it and
- * vm_run() runs it on a small simulated card (64 MiB, 1 MiB AUs) whose
+ * vm_run() runs it on a small simulated card (16 MiB, 1 MiB AUs) whose
  * I/O calls are rationed.  A program whose evaluation would visit too
  * many nodes is only checked, never run, so every input ends quickly.
  *
@@ -22,7 +22,7 @@
 #include "fuzz_util.h"
 #include "vm.h"
 
-#define VM_FUZZ_CARD "size=64M,erase=1M,page=16K"
+#define VM_FUZZ_CARD "size=16M,erase=1M,page=16K"
 /* Nodes built per input, at most. */
 #define VM_FUZZ_MAX_NODES 200
 /* Nesting of the built tree, at most (vm_check's own limit is lower). */
@@ -84,8 +84,8 @@ static uint64_t get_len(struct reader *r)
 		return (uint64_t)k * 512;
 	case 12:
 		return k;
-	case 13:
-		return k & 1 ? 64ULL << 20 : 32ULL << 20;
+	case 13:	/* the whole card, half of it */
+		return k & 1 ? 16ULL << 20 : 8ULL << 20;
 	case 14:
 		return absurd(r);
 	default:
@@ -102,7 +102,7 @@ static uint64_t get_off(struct reader *r)
 	case 0:
 		return 0;
 	case 5:
-		return (uint64_t)k << 20;	/* past the end from 64 up */
+		return (uint64_t)k << 20;	/* past the end from 16 up */
 	case 6:
 		return (uint64_t)k * 512 + (b >> 3);
 	case 7:
@@ -341,8 +341,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		vm_free(prog);
 		prog = NULL;
 	}
-	vm_print_prog(fuzz_null(), prog);
+	/* FUZZ_VM_PRINT=1 shows the program (triage) */
+	vm_print_prog(getenv("FUZZ_VM_PRINT") ? stderr : fuzz_null(), prog);
 	checked = vm_check(prog, err, sizeof(err));
+	if (getenv("FUZZ_VM_PRINT"))
+		fprintf(stderr, "vm_check: %d %s\n", checked,
+			checked ? err : "");
 	if (checked && checked != -EINVAL)
 		fuzz_fail("vm_check: %d", checked);
 	if (checked)
