@@ -6,7 +6,7 @@
  * Input: one mode byte, then the arguments separated by newlines or NULs;
  * after the first pair of NULs, the content that --analyze reads.  Mode
  * bits: 0-1 pick the card, 2 puts --simulate=<card> first, 3 gives the
- * card 4096-byte logical blocks.
+ * card 4096-byte logical blocks, 4 runs the same command line twice.
  *
  * Nothing real is touched: this object is linked against a copy of
  * flashbench.o whose dev_open(), dev_quiet_system() and fopen() are
@@ -19,7 +19,9 @@
  * Checked: the exit status is 0, 1 or 2; 2 comes with a "flashbench: "
  * line and without any I/O; 1 only when the harness made the card or the
  * open fail (so a test that sends the card an I/O it refuses is caught);
- * any failure says something on stderr.
+ * any failure says something on stderr; run twice, flashbench_main()
+ * prints the same (the simulated card is deterministic, so a difference
+ * is state left over from the first run, or uninitialised memory).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -127,15 +129,51 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
+/* What one call of flashbench_main() printed and returned. */
+struct run {
+	int ret;
+	char *out, *err;	/* malloc'd by open_memstream() */
+	size_t out_len, err_len;
+};
+
+/* Run flashbench_main() on a copy of argv (getopt permutes it). */
+static int run(int argc, char *const *argv, struct run *r)
+{
+	char *args[CLI_MAX_ARGS + 3];
+	FILE *out, *err;
+
+	memcpy(args, argv, (size_t)(argc + 1) * sizeof(*args));
+	memset(r, 0, sizeof(*r));
+	out = open_memstream(&r->out, &r->out_len);
+	if (!out)
+		return -1;
+	err = open_memstream(&r->err, &r->err_len);
+	if (!err) {
+		fclose(out);
+		free(r->out);
+		return -1;
+	}
+	r->ret = flashbench_main(argc, args, out, err);
+	fclose(out);
+	fclose(err);
+	return 0;
+}
+
+static void run_free(struct run *r)
+{
+	free(r->out);
+	free(r->err);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *argv[CLI_MAX_ARGS + 3], *text, *p, *end, *errbuf = NULL;
+	char *argv[CLI_MAX_ARGS + 3], *text, *p, *end;
 	char simarg[64];
-	size_t errlen = 0, text_len;
+	size_t text_len;
 	uint64_t io, refused;
-	int argc = 0, ret;
+	struct run r, again;
+	int argc = 0;
 	uint8_t mode;
-	FILE *err;
 
 	if (!size)
 		return 0;
@@ -177,31 +215,37 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	argv[argc] = NULL;
 
-	err = open_memstream(&errbuf, &errlen);
-	if (!err) {
-		free(text);
-		return 0;
-	}
 	io = flashbench_io_calls;
 	refused = fuzz_budget_refused;
-	ret = flashbench_main(argc, argv, fuzz_null(), err);
-	fclose(err);
-
-	if (ret < 0 || ret > 2)
-		fuzz_fail("exit status %d", ret);
-	if (ret && !errlen)
-		fuzz_fail("exit status %d and nothing on stderr", ret);
-	if (ret == 2 && strncmp(errbuf, "flashbench: ", 12))
+	if (run(argc, argv, &r))
+		goto out_free_text;
+	if (r.ret < 0 || r.ret > 2)
+		fuzz_fail("exit status %d", r.ret);
+	if (r.ret && !r.err_len)
+		fuzz_fail("exit status %d and nothing on stderr", r.ret);
+	if (r.ret == 2 && strncmp(r.err, "flashbench: ", 12))
 		fuzz_fail("usage error without a 'flashbench: ' line: %s",
-			  errbuf);
-	if (ret == 2 && flashbench_io_calls != io)
+			  r.err);
+	if (r.ret == 2 && flashbench_io_calls != io)
 		fuzz_fail("usage error after %llu I/O calls: %s",
 			  (unsigned long long)(flashbench_io_calls - io),
-			  errbuf);
-	if (ret == 1 && fuzz_budget_refused == refused && !cur.refused)
+			  r.err);
+	if (r.ret == 1 && fuzz_budget_refused == refused && !cur.refused)
 		fuzz_fail("exit status 1 on a card that refused nothing: %s",
-			  errbuf);
-	free(errbuf);
+			  r.err);
+	if (mode & 16 && !run(argc, argv, &again)) {
+		if (again.ret != r.ret || again.out_len != r.out_len ||
+		    again.err_len != r.err_len ||
+		    memcmp(again.out, r.out, r.out_len) ||
+		    memcmp(again.err, r.err, r.err_len))
+			fuzz_fail("a second run differs: status %d/%d\n"
+				  "--- out\n%s--- again\n%s--- err\n%s"
+				  "--- again\n%s", r.ret, again.ret, r.out,
+				  again.out, r.err, again.err);
+		run_free(&again);
+	}
+	run_free(&r);
+out_free_text:
 	free(text);
 	return 0;
 }

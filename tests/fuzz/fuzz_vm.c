@@ -12,7 +12,8 @@
  * vm_run() refuses exactly what vm_check() refuses, then before any I/O
  * and with an empty table; a run ends with 0 or a known error, -EIO only
  * when the ration ran out; the table it fills is consistent and within
- * max_cells.
+ * max_cells; a second run on a fresh card gives the same result, table
+ * and I/O count (the card and the VM's random orders are deterministic).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -318,6 +319,52 @@ static void check_table(const struct vm_table *tab)
 		fuzz_fail("a row left open after the run");
 }
 
+/* Do two runs agree cell by cell? */
+static int same_table(const struct vm_table *a, const struct vm_table *b)
+{
+	size_t i, j;
+
+	if (a->nrows != b->nrows || a->ncells != b->ncells)
+		return 0;
+	for (i = 0; i < a->nrows; i++) {
+		const struct vm_row *x = &a->rows[i], *y = &b->rows[i];
+
+		if (x->ncells != y->ncells)
+			return 0;
+		for (j = 0; j < x->ncells; j++)
+			if (strcmp(x->cells[j].text, y->cells[j].text) ||
+			    memcmp(&x->cells[j].value, &y->cells[j].value,
+				   sizeof(double)) ||
+			    x->cells[j].unit != y->cells[j].unit)
+				return 0;
+	}
+	return 1;
+}
+
+/* Run prog once more on a fresh card: the same as the first run? */
+static void run_again(const struct vm_node *prog, int ret, const char *err,
+		      const struct vm_table *tab, uint64_t io_count)
+{
+	struct vm_table again;
+	struct device *dev;
+	char err2[256];
+	int ret2;
+
+	if (fuzz_sim_open(&dev, VM_FUZZ_CARD))
+		fuzz_fail("cannot open the simulated card");
+	memset(&again, 0, sizeof(again));
+	again.max_cells = tab->max_cells;
+	ret2 = vm_run(dev, prog, NULL, &again, err2, sizeof(err2));
+	if (ret2 != ret || (ret && strcmp(err, err2)) ||
+	    dev->io_count != io_count || !same_table(tab, &again))
+		fuzz_fail("second run differs: %d '%s' (%llu I/O), then %d '%s' (%llu)",
+			  ret, ret ? err : "", (unsigned long long)io_count,
+			  ret2, ret2 ? err2 : "",
+			  (unsigned long long)dev->io_count);
+	vm_table_free(&again);
+	dev_close(dev);
+}
+
 static void one_line(const char *err, size_t len, const char *what)
 {
 	if (!memchr(err, '\0', len) || !err[0] || strchr(err, '\n'))
@@ -331,7 +378,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct vm_table tab;
 	struct vm_node *prog;
 	struct device *dev;
-	uint64_t refused;
+	uint64_t refused, io;
 	char err[256];
 	uint8_t flags = get8(&r);
 	int checked, ret;
@@ -385,8 +432,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ret == -ENOSPC && !tab.max_cells)
 		fuzz_fail("vm_run: -ENOSPC without a cell limit");
 	check_table(&tab);
-	vm_table_free(&tab);
+	io = dev->io_count;
 	dev_close(dev);
+	/* with the table, or the second run would see fewer cells */
+	if (flags & 8 && flags & 4)
+		run_again(prog, ret, err, &tab, io);
+	vm_table_free(&tab);
 out_free:
 	vm_free(prog);
 	return 0;
