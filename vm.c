@@ -972,12 +972,15 @@ static void eval_format(const struct vm_value *in, struct vm_value *v)
 		v->num = in->num;
 		v->unit = in->unit;
 	}
+	/* a double past the integer's range does not convert: saturate */
 	switch (v->unit) {
 	case VM_UNIT_BYTES:
-		fmt_size(v->text, (uint64_t)v->num);
+		fmt_size(v->text, v->num < 0x1p64 ? (uint64_t)v->num
+						  : UINT64_MAX);
 		break;
 	case VM_UNIT_NS:
-		fmt_time(v->text, (int64_t)v->num);
+		fmt_time(v->text, v->num < 0x1p63 ? (int64_t)v->num
+						  : INT64_MAX);
 		break;
 	default:
 		fmt_rate(v->text, v->num);
