@@ -790,6 +790,12 @@ static int open_real(struct cli *c, struct device **devp)
 		fprintf(c->err, "flashbench: %s: %s\n", c->device, holder);
 		return EXIT_DEVICE;
 	}
+	/* not a device at all: a bad command line, not a failing device */
+	if (ret == -EISDIR || ret == -ENOTBLK)
+		return usage_error(c->err, "invalid DEVICE '%s': %s",
+				   c->device, ret == -ENOTBLK ?
+				   "neither a block device nor a regular file" :
+				   "a directory");
 	if (ret) {
 		fprintf(c->err, "flashbench: cannot open %s: %s\n", c->device,
 			strerror(-ret));
