@@ -197,8 +197,10 @@ static void draw(struct progress *p, double frac, uint64_t now)
 		snprintf(line, sizeof(line), "flashbench: %s: %s, %s elapsed",
 			 p->name, p->label[0] ? p->label : "running", t);
 	} else if (frac >= 0.005 && frac < 1) {
+		/* round up: "0:00 left" would be a promise */
 		fmt_clock(t, sizeof(t),
-			  (uint64_t)((double)elapsed * (1 - frac) / frac));
+			  (uint64_t)((double)elapsed * (1 - frac) / frac) +
+				  999999999ULL);
 		snprintf(line, sizeof(line), "flashbench: %s: %s, %2d%%, %s left",
 			 p->name, p->label, (int)(frac * 100), t);
 	} else {
