@@ -43,11 +43,11 @@ CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check)
 CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check)
 
 LIB_OBJS := dev.o sim.o format.o vm.o bench.o progs.o json.o sysfs.o \
-	    analyze.o auto.o plot.o progress.o
+	    analyze.o auto.o fault.o preserve.o plot.o progress.o
 TEST_OBJS := tests/check_main.o tests/test_format.o tests/test_sim.o \
 	     tests/test_bench.o tests/test_vm.o tests/test_writes.o \
 	     tests/test_cli.o tests/test_loop.o tests/test_analyze.o \
-	     tests/test_auto.o tests/test_modes.o tests/util.o
+	     tests/test_auto.o tests/test_modes.o tests/test_safe.o tests/util.o
 
 all: flashbench erase
 
