@@ -21,6 +21,7 @@ CFLAGS ?= -O2 -g
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 
 FB_CFLAGS := -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
 	     -DFLASHBENCH_VERSION='"$(VERSION)"' -MMD -MP
@@ -89,6 +90,11 @@ bench: tests/bench_auto
 install: all
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 755 flashbench erase $(DESTDIR)$(BINDIR)
+	install -d $(DESTDIR)$(MANDIR)/man1
+	install -m 644 flashbench.1 erase.1 $(DESTDIR)$(MANDIR)/man1
+	install -d $(DESTDIR)$(BASHCOMPDIR)
+	install -m 644 completion/flashbench.bash \
+		$(DESTDIR)$(BASHCOMPDIR)/flashbench
 
 clean:
 	rm -f flashbench erase libflashbench.a *.o *.d tests/*.o tests/*.d \
