@@ -48,7 +48,8 @@ LIB_OBJS := dev.o sim.o format.o vm.o bench.o progs.o json.o sysfs.o \
 TEST_OBJS := tests/check_main.o tests/test_format.o tests/test_sim.o \
 	     tests/test_bench.o tests/test_vm.o tests/test_writes.o \
 	     tests/test_cli.o tests/test_loop.o tests/test_analyze.o \
-	     tests/test_auto.o tests/test_modes.o tests/test_safe.o tests/util.o
+	     tests/test_auto.o tests/test_modes.o tests/test_safe.o \
+	     tests/test_docs.o tests/util.o
 
 all: flashbench erase
 
