@@ -43,7 +43,8 @@ struct chart {
 	double w, h;		/* size of the plot area, px */
 	struct axis x, y;
 	unsigned int nseries;	/* series drawn so far, for colours */
-	unsigned int nlegend;	/* legend entries so far */
+	double legend_x;	/* where the next legend entry goes, px */
+	unsigned int legend_row; /* legend rows above the first */
 };
 
 static const char *const palette[] = {
@@ -273,16 +274,24 @@ static void chart_frame(struct chart *c)
 	fputs("</text>\n</g>\n", f);
 }
 
-/* One legend entry above the plot area. */
+/*
+ * One legend entry above the plot area, after the ones before it; rows
+ * that are full continue upwards.
+ */
 static void legend(struct chart *c, const char *color, const char *name)
 {
-	double x = c->x0 + 10 + 130.0 * (c->nlegend % 6);
-	double y = c->y0 - 10 - 16.0 * (c->nlegend / 6);
+	/* about 7 px per character of the 12 px sans-serif font */
+	double w = 34 + 7.0 * (double)strlen(name), y;
 
+	if (c->legend_x > 0 && c->legend_x + w > c->w) {
+		c->legend_x = 0;
+		c->legend_row++;
+	}
+	y = c->y0 - 10 - 16.0 * c->legend_row;
 	fprintf(c->f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"4\" fill=\"%s\"/>\n",
-		x, y - 5, color);
-	text_at(c->f, x + 18, y, "start", "legend", name);
-	c->nlegend++;
+		c->x0 + 10 + c->legend_x, y - 5, color);
+	text_at(c->f, c->x0 + 28 + c->legend_x, y, "start", "legend", name);
+	c->legend_x += w;
 }
 
 /* Sort an index by x (insertion sort: series are short and nearly sorted). */
