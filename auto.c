@@ -162,7 +162,23 @@ static int align_table(struct device *dev, const struct bench_opts *o,
 	return analyze_align(t->rows, t->nrows, &t->verdict);
 }
 
-/* Pick erase size from the most confident table, page from agreeing ones. */
+/* How many tables found this erase size with at least low confidence. */
+static size_t erase_votes(const struct auto_result *r, uint64_t size)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->ntables; i++)
+		n += r->tables[i].verdict.erase.size_byte == size &&
+		     r->tables[i].verdict.erase.confidence >= ANALYZE_CONF_LOW;
+	return n;
+}
+
+/*
+ * Pick the erase size from the most confident table, the page size from
+ * the tables that agree with it.  A weak step that no second table
+ * confirms is what noise looks like (a loop device over a file has no
+ * erase blocks at all): it is reported as none.
+ */
 static void align_choose(struct auto_result *r)
 {
 	size_t i, best = 0, page = 0;
@@ -182,6 +198,13 @@ static void align_choose(struct auto_result *r)
 	r->chosen = best;
 	r->align.erase = r->tables[best].verdict.erase;
 	r->align.page = r->tables[page].verdict.page;
+	if (r->align.erase.confidence == ANALYZE_CONF_LOW &&
+	    r->ntables > 1 && erase_votes(r, r->align.erase.size_byte) < 2) {
+		r->align.erase.size_byte = 0;
+		r->align.erase.confidence = ANALYZE_CONF_NONE;
+		r->align.page.size_byte = 0;
+		r->align.page.confidence = ANALYZE_CONF_NONE;
+	}
 }
 
 static int auto_align(struct device *dev, const struct bench_opts *o,

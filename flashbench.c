@@ -11,6 +11,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@
 #include "format.h"
 #include "json.h"
 #include "plot.h"
+#include "preserve.h"
 #include "progress.h"
 #include "sim.h"
 #include "sysfs.h"
@@ -103,6 +105,9 @@ enum {
 	OPT_JSON,
 	OPT_ANALYZE,
 	OPT_PLOT,
+	OPT_PRESERVE,
+	OPT_JOURNAL,
+	OPT_RESTORE,
 };
 
 static const char short_opts[] = ":asiOrfpqc:b:e:o:vh";
@@ -134,6 +139,9 @@ static const struct option long_opts[] = {
 	{ "analyze", required_argument, NULL, OPT_ANALYZE },
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "preserve", no_argument, NULL, OPT_PRESERVE },
+	{ "journal", required_argument, NULL, OPT_JOURNAL },
+	{ "restore", required_argument, NULL, OPT_RESTORE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -158,8 +166,22 @@ struct cli {
 	struct plot_out *plot;		/* the open --plot file, or NULL */
 	int quiet;			/* -q: no progress line */
 	struct progress *prog;		/* the progress line (NULL: none) */
+	int preserve;			/* --preserve (or --journal) */
+	const char *journal;		/* --journal FILE, or NULL */
+	const char *restore;		/* --restore JOURNAL, or NULL */
+	char journal_buf[PATH_MAX];	/* the journal actually used */
+	struct preserve *saved;		/* what --preserve saved */
+	int restore_failed;		/* writing it back failed */
 	FILE *err;			/* where messages go */
 };
+
+/* The signal that asked us to stop (SIGINT, SIGTERM, SIGHUP), or 0. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+	stop_signal = sig;
+}
 
 /* One line naming what is wrong, the usage hint; returns EXIT_USAGE. */
 static int usage_error(FILE *err, const char *fmt, ...)
@@ -297,6 +319,13 @@ static const char help_text[] =
 "                               state erase and page size, no device\n"
 "     --json                  one JSON document instead of the table\n"
 "     --plot <file.svg>       also draw the results as an SVG chart\n"
+"     --preserve              save what the writing tests overwrite and\n"
+"                               write it back when they end, fail or\n"
+"                               are interrupted\n"
+"     --journal <file>        where --preserve keeps its copy (default\n"
+"                               ./flashbench-<device name>.journal)\n"
+"     --restore <journal>     put a journal back on DEVICE after a\n"
+"                               crash or power loss\n"
 "\n"
 "Options:\n"
 " -b, --blocksize <size>      smallest access size (default 16KiB)\n"
@@ -438,6 +467,16 @@ static int parse_args(struct cli *c, int argc, char **argv, FILE *out)
 		case 'q':
 			c->quiet = 1;
 			break;
+		case OPT_PRESERVE:
+			c->preserve = 1;
+			break;
+		case OPT_JOURNAL:
+			c->preserve = 1;
+			c->journal = optarg;
+			break;
+		case OPT_RESTORE:
+			c->restore = optarg;
+			break;
 		case 'h':
 			print_help(out);
 			return 0;
@@ -483,15 +522,21 @@ static uint64_t round_up(uint64_t x, uint64_t m)
 static int check_args(struct cli *c)
 {
 	enum cli_value v;
-	int modes = c->autorun + !!c->analyze_path;
+	int modes = c->autorun + !!c->analyze_path + !!c->restore;
 
 	if (modes > 1)
 		return usage_error(c->err,
-				   "--auto and --analyze exclude each other");
+				   "--auto, --analyze and --restore exclude each other");
 	if (modes && c->tests)
 		return usage_error(c->err,
 				   "--%s runs on its own, without test options such as -a",
-				   c->autorun ? "auto" : "analyze");
+				   c->autorun ? "auto" : c->restore ? "restore" :
+				   "analyze");
+	if (c->preserve && !(c->tests & BENCH_WRITING) &&
+	    !(c->autorun && c->destructive))
+		return usage_error(c->err,
+				   "--%s needs a writing test (-O, -f, -p or --auto --destructive)",
+				   c->journal ? "journal" : "preserve");
 	if (c->destructive && !c->autorun)
 		return usage_error(c->err, "--destructive needs --auto");
 	if (c->json && (c->tests & (c->tests - 1)))
@@ -500,6 +545,8 @@ static int check_args(struct cli *c)
 	if (c->plot_path && (c->tests & (c->tests - 1)))
 		return usage_error(c->err,
 				   "--plot takes one test at a time");
+	if (c->plot_path && c->restore)
+		return usage_error(c->err, "--plot draws tests, not --restore");
 	if (c->analyze_path && c->device)
 		return usage_error(c->err,
 				   "--analyze reads saved tables: DEVICE '%s' is not used",
@@ -515,7 +562,7 @@ static int check_args(struct cli *c)
 				   c->device);
 	if (!c->simulate && !c->device)
 		return usage_error(c->err, "missing DEVICE");
-	if (!c->tests && !c->autorun)
+	if (!c->tests && !c->autorun && !c->restore)
 		return usage_error(c->err, "need at least one test");
 	if (!c->arg[V_OFFSET])
 		c->o.offset_byte = round_up(DEFAULT_OFFSET_BYTE,
@@ -758,13 +805,19 @@ static int open_real(struct cli *c, struct device **devp)
 	char holder[256] = "";
 	int ret;
 
-	if ((c->tests & BENCH_WRITING) || c->destructive)
+	if ((c->tests & BENCH_WRITING) || c->destructive || c->restore)
 		flags = DEV_WRITE | DEV_EXCL;
 	ret = dev_open(devp, c->device, flags, holder, sizeof(holder));
 	if (ret && holder[0]) {
 		fprintf(c->err, "flashbench: %s: %s\n", c->device, holder);
 		return EXIT_DEVICE;
 	}
+	/* not a device at all: a bad command line, not a failing device */
+	if (ret == -EISDIR || ret == -ENOTBLK)
+		return usage_error(c->err, "invalid DEVICE '%s': %s",
+				   c->device, ret == -ENOTBLK ?
+				   "neither a block device nor a regular file" :
+				   "a directory");
 	if (ret) {
 		fprintf(c->err, "flashbench: cannot open %s: %s\n", c->device,
 			strerror(-ret));
@@ -1139,9 +1192,9 @@ static int run_json(struct cli *c, struct device *dev, enum bench_test t,
 		ret = json_read_test(dev, &c->o, t, &j, c->plot);
 	json_array_end(&j);
 	json_null(&j, "verdict");
-	if (ret)
+	if (ret && !stop_signal)
 		json_string(&j, "error", strerror(-ret));
-	json_tail(&j, 0);
+	json_tail(&j, stop_signal != 0);
 	return ret;
 }
 
@@ -1179,6 +1232,8 @@ static int run_tests(struct cli *c, struct device *dev, FILE *out)
 		progress_done(c->prog);
 		if (ret) {
 			fflush(out);
+			if (stop_signal)
+				return 128 + stop_signal;
 			return test_failed(c, dev, run_order[i].option, ret);
 		}
 	}
@@ -1221,17 +1276,112 @@ static int finish_output(struct cli *c, FILE *f, int ours)
 	return EXIT_DEVICE;
 }
 
+/* ---- --preserve and --restore ---- */
+
+/*
+ * Save the ranges about to be overwritten, once, before the first write.
+ * Returns 0, or an exit status after saying why.
+ */
+static int save_ranges(struct cli *c, struct device *dev,
+		       const struct bench_range *r, size_t n)
+{
+	char why[512] = "";
+	int ret;
+
+	if (!c->preserve || c->saved || !n)
+		return 0;
+	if (c->journal)
+		snprintf(c->journal_buf, sizeof(c->journal_buf), "%s",
+			 c->journal);
+	else if (preserve_journal_name(c->journal_buf,
+				       sizeof(c->journal_buf), dev->path))
+		snprintf(c->journal_buf, sizeof(c->journal_buf),
+			 "flashbench.journal");
+	ret = preserve_save(&c->saved, dev, r, n, c->journal_buf, why,
+			    sizeof(why));
+	if (ret) {
+		fprintf(c->err, "flashbench: --preserve: %s\n",
+			why[0] ? why : strerror(-ret));
+		return stop_signal ? 128 + stop_signal : EXIT_DEVICE;
+	}
+	if (c->o.verbose)
+		fprintf(c->err, "flashbench: saved what will be overwritten in %s\n",
+			c->journal_buf);
+	return 0;
+}
+
+/* Save the union of the writing tests' ranges; 0 or an exit status. */
+static int save_tests(struct cli *c, struct device *dev)
+{
+	struct bench_range *r = NULL;
+	size_t n = 0;
+	int ret;
+
+	if (!c->preserve || !(c->tests & BENCH_WRITING))
+		return 0;
+	ret = preserve_ranges(c->tests, &c->o, dev->size_byte, &r, &n);
+	if (ret) {
+		fprintf(c->err, "flashbench: --preserve: %s\n", strerror(-ret));
+		return EXIT_DEVICE;
+	}
+	ret = save_ranges(c, dev, r, n);
+	free(r);
+	return ret;
+}
+
+/* Write back what --preserve saved; returns 0 or EXIT_DEVICE. */
+static int restore_saved(struct cli *c, const struct device *dev)
+{
+	char why[512] = "";
+	int ret;
+
+	if (!c->saved)
+		return 0;
+	dev_set_stop_flag(NULL);	/* a stop must not stop the restore */
+	ret = preserve_restore(c->saved, why, sizeof(why));
+	preserve_free(c->saved);
+	c->saved = NULL;
+	if (ret) {
+		c->restore_failed = 1;
+		fprintf(c->err,
+			"flashbench: restoring %s failed: %s; the saved data stays in %s: run flashbench --restore=%s %s\n",
+			dev->path, why[0] ? why : strerror(-ret), c->journal_buf,
+			c->journal_buf, dev->path);
+		return EXIT_DEVICE;
+	}
+	if (c->o.verbose)
+		fprintf(c->err, "flashbench: restored what the tests overwrote on %s\n",
+			dev->path);
+	return 0;
+}
+
+/* --restore=JOURNAL DEVICE; returns the exit status. */
+static int run_restore(struct cli *c, struct device *dev, FILE *res)
+{
+	char why[512] = "";
+	int ret;
+
+	ret = preserve_restore_journal(c->restore, dev, why, sizeof(why));
+	if (ret) {
+		fprintf(c->err, "flashbench: --restore=%s: %s\n", c->restore,
+			why[0] ? why : strerror(-ret));
+		return EXIT_DEVICE;
+	}
+	fprintf(res, "restored %s from %s\n", dev->path, c->restore);
+	return 0;
+}
+
 /* ---- --auto ---- */
 
-/* What auto_run's hook needs to announce the writes. */
+/* What auto_run's hook needs to announce (and save) the writes. */
 struct announce_ctx {
-	const struct cli *c;
-	const struct device *dev;
+	struct cli *c;
+	struct device *dev;
 };
 
 static int announce_ranges(void *ctx, const struct bench_range *r, size_t n)
 {
-	const struct announce_ctx *a = ctx;
+	struct announce_ctx *a = ctx;
 	size_t i;
 
 	progress_clear(a->c->prog);
@@ -1240,7 +1390,7 @@ static int announce_ranges(void *ctx, const struct bench_range *r, size_t n)
 		fprintf(a->c->err,
 			"flashbench: will overwrite bytes %" PRIu64 "-%" PRIu64 " on %s\n",
 			r[i].start_byte, r[i].end_byte, a->dev->path);
-	return 0;
+	return save_ranges(a->c, a->dev, r, n) ? -ECANCELED : 0;
 }
 
 /* Run --auto and print its verdict; returns 0 or an exit status. */
@@ -1279,15 +1429,19 @@ static int run_auto(struct cli *c, struct device *dev, FILE *res)
 		json_head(c, &j, "auto", dev);
 		auto_json_results(&j, &r);
 		auto_json_verdict(&j, &r);
-		if (ret)
+		if (ret && !stop_signal)
 			json_string(&j, "error", strerror(-ret));
-		json_tail(&j, 0);
+		json_tail(&j, stop_signal != 0);
 	} else {
 		auto_print(res, &r, target, c->simulate ? NULL : &sysfs);
 	}
 	auto_free(&r);
 	if (ret) {
 		fflush(res);
+		if (stop_signal)
+			return 128 + stop_signal;
+		if (ret == -ECANCELED)	/* --preserve said why */
+			return EXIT_DEVICE;
 		return test_failed(c, dev, "--auto", ret);
 	}
 	return 0;
@@ -1484,11 +1638,19 @@ static int run(struct cli *c, FILE *out)
 	c->prog = progress_new(c->err, c->quiet);
 	progress_attach(c->prog, dev);
 	res = progress_wrap(c->prog, res);
-	ret = c->autorun ? run_auto(c, dev, res) : run_tests(c, dev, res);
+	if (c->restore)
+		ret = run_restore(c, dev, res);
+	else if (c->autorun)
+		ret = run_auto(c, dev, res);
+	else if (!(ret = save_tests(c, dev)))
+		ret = run_tests(c, dev, res);
 	res = progress_unwrap(c->prog, res);
 	progress_detach(c->prog);
 	progress_free(c->prog);
 	c->prog = NULL;
+	/* whatever happened, put back what was saved */
+	if (restore_saved(c, dev))
+		ret = EXIT_DEVICE;
 	if (plot_close(c) && !ret)
 		ret = EXIT_DEVICE;
 	if (finish_output(c, res, res != out) && !ret)
@@ -1497,6 +1659,38 @@ out_close_dev:
 	close_device(dev);
 	for (i = 0; i < N_WRITE_TESTS; i++)
 		free(plan[i].ranges);
+	return ret;
+}
+
+/*
+ * run() with SIGINT, SIGTERM and SIGHUP turned into a stop within one
+ * I/O: what was measured is printed, what --preserve saved is put back,
+ * and the exit status is 128 + the signal (1 if the restore failed).
+ */
+static int run_stoppable(struct cli *c, FILE *out)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa, old[3];
+	size_t i;
+	int ret;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	stop_signal = 0;
+	for (i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+	dev_set_stop_flag(&stop_signal);
+	ret = run(c, out);
+	dev_set_stop_flag(NULL);
+	for (i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	if (stop_signal) {
+		fprintf(c->err, "flashbench: stopped by %s\n",
+			strsignal(stop_signal));
+		if (!c->restore_failed)
+			ret = 128 + stop_signal;
+	}
 	return ret;
 }
 
@@ -1519,7 +1713,7 @@ int flashbench_main(int argc, char **argv, FILE *out, FILE *err)
 		return ret;
 	if (c.analyze_path)
 		return run_analyze(&c, out);
-	return run(&c, out);
+	return run_stoppable(&c, out);
 }
 
 #ifndef FLASHBENCH_NO_MAIN

@@ -20,7 +20,7 @@ static const struct {
 	{ "--analyze=tests/data/seed000.txt -a --simulate",
 	  "--analyze runs on its own" },
 	{ "--auto --analyze=tests/data/seed000.txt",
-	  "--auto and --analyze exclude each other" },
+	  "--auto, --analyze and --restore exclude each other" },
 	{ "--destructive -a --simulate", "--destructive needs --auto" },
 	{ "--destructive --simulate", "--destructive needs --auto" },
 	{ "--json -a -s --simulate", "--json takes one test at a time" },
@@ -32,6 +32,26 @@ static const struct {
 	{ "--analyze=/nonexistent/table", "invalid --analyze '/nonexistent" },
 	{ "--auto", "missing DEVICE" },
 	{ "--auto /dev/a /dev/b", "only one DEVICE" },
+	{ "--preserve -a --simulate", "--preserve needs a writing test" },
+	{ "--journal=/tmp/j -i --simulate", "--journal needs a writing test" },
+	{ "--preserve --auto --simulate", "--preserve needs a writing test" },
+	{ "--restore=/tmp/j -a /dev/null", "--restore runs on its own" },
+	{ "--restore=/tmp/j --auto /dev/null",
+	  "--auto, --analyze and --restore exclude each other" },
+	{ "--restore=/tmp/j", "missing DEVICE" },
+	/* bad --simulate specs */
+	{ "-a --simulate=erase=4M,page=3K", "page=3K" },
+	{ "-a --simulate=foo=1", "unknown key 'foo'" },
+	{ "-a --simulate=erase=4M,page=8M", "--simulate 'erase=4M,page=8M'" },
+	{ "-a --simulate=erase=5M", "erase=5M" },
+	{ "-a --simulate=noise=-1", "noise" },
+	{ "-a --simulate=open=4,open_random=9", "open_random" },
+	{ "-a --simulate=size=", "size" },
+	{ "-a --simulate=seed", "seed" },
+	/* a DEVICE that is no device */
+	{ "-a /tmp", "invalid DEVICE '/tmp': a directory" },
+	{ "-a /dev/null", "invalid DEVICE '/dev/null': neither a block device" },
+	{ "-O /dev/zero", "invalid DEVICE '/dev/zero'" },
 };
 
 START_TEST(test_conflicts)
@@ -47,6 +67,7 @@ START_TEST(test_conflicts)
 	ck_assert_uint_eq(r.io_calls, 0);
 	ck_assert_uint_eq(r.opens, 0);
 	ck_assert_str_eq(r.out, "");
+	ck_assert_uint_eq(count_str(r.err, "\n"), 2);	/* and the hint */
 	fb_free(&r);
 }
 END_TEST
