@@ -297,12 +297,12 @@ static void legend(struct chart *c, const char *color, const char *name)
 /* Sort an index by x (insertion sort: series are short and nearly sorted). */
 static void sort_by_x(size_t *idx, const double *x, size_t n)
 {
-	size_t i, j, k;
+	size_t i, j;
 
 	for (i = 0; i < n; i++)
 		idx[i] = i;
 	for (i = 1; i < n; i++) {
-		k = idx[i];
+		size_t k = idx[i];
 		for (j = i; j > 0 && x[idx[j - 1]] > x[k]; j--)
 			idx[j] = idx[j - 1];
 		idx[j] = k;
@@ -412,7 +412,7 @@ static int align_chart(FILE *f, double top, double w, double h,
 		       const struct align_verdict *v)
 {
 	static const char *const names[4] = { "pre", "on", "post", "diff" };
-	double *x = calloc(n ? n : 1, sizeof(double) * 5), *y = x + n;
+	double *x = calloc(n ? n : 1, sizeof(double) * 5), *y;
 	char **tips = calloc(n ? n : 1, sizeof(char *));
 	double lo = 0, hi = 0, amin = 0, amax = 0;
 	char a[FMT_LEN], t[FMT_LEN];
@@ -424,6 +424,7 @@ static int align_chart(FILE *f, double top, double w, double h,
 		ret = -ENOMEM;
 		goto out_free;
 	}
+	y = x + n;
 	for (i = 0; i < n; i++) {
 		const int64_t vals[4] = { rows[i].pre_ns, rows[i].on_ns,
 					  rows[i].post_ns, rows[i].diff_ns };
@@ -475,11 +476,12 @@ out_free:
 int plot_align(FILE *f, const char *title, const struct align_row *rows,
 	       size_t n, const struct align_verdict *v)
 {
-	char sub[160], e[FMT_LEN], p[FMT_LEN];
 	int ret;
 
 	page_begin(f, PAGE_W, PAGE_H, title);
 	if (v) {
+		char sub[160], e[FMT_LEN], p[FMT_LEN];
+
 		snprintf(sub, sizeof(sub),
 			 "diff = on - (pre + post) / 2; erase size %s, page size %s",
 			 v->erase.size_byte ? fmt_size(e, v->erase.size_byte) :
@@ -497,13 +499,14 @@ int plot_align(FILE *f, const char *title, const struct align_row *rows,
 int plot_scatter(FILE *f, const char *title,
 		 const struct scatter_point *pts, size_t n)
 {
-	double *x = calloc(n ? 2 * n : 1, sizeof(double)), *y = x + n;
+	double *x = calloc(n ? 2 * n : 1, sizeof(double)), *y;
 	double xmax = 0, ymax = 0;
 	struct chart c;
 	size_t i;
 
 	if (!x)
 		return -ENOMEM;
+	y = x + n;
 	for (i = 0; i < n; i++) {
 		x[i] = pts[i].off_byte / (1024.0 * 1024.0);
 		y[i] = (double)pts[i].time_ns;
@@ -530,16 +533,16 @@ int plot_interval(FILE *f, const char *title,
 		  const struct interval_row *rows, size_t n)
 {
 	static const char *const names[3] = { "min", "avg", "max" };
-	double *x = calloc(n ? 4 * n : 1, sizeof(double)), *y = x + n;
+	double *x = calloc(n ? 4 * n : 1, sizeof(double)), *y;
 	struct interval_fit fit = interval_regress(rows, n);
-	double lo = 0, hi = 0, xs, t;
+	double lo = 0, hi = 0;
 	char sub[160], r[FMT_LEN], a[FMT_LEN];
 	struct chart c;
 	size_t i, k;
-	int first = 1;
 
 	if (!x)
 		return -ENOMEM;
+	y = x + n;
 	for (i = 0; i < n; i++) {
 		const uint64_t v[3] = { rows[i].min_ns, rows[i].avg_ns,
 					rows[i].max_ns };
@@ -567,11 +570,14 @@ int plot_interval(FILE *f, const char *title,
 		chart_series(&c, names[k], x, y + k * n, n, 1, NULL);
 	/* the line time = access + size / rate, drawn where it is positive */
 	if (fit.bytes_per_s > 0) {
+		int first = 1;
+
 		fprintf(f, "<g class=\"fit\" data-bytes-per-s=\"%g\" data-access-ns=\"%g\">\n<polyline fill=\"none\" stroke=\"#000\" stroke-width=\"1.5\" stroke-dasharray=\"4 3\" points=\"",
 			fit.bytes_per_s, fit.access_ns);
 		for (i = 0; i <= 64; i++) {
-			xs = c.x.lo * pow(c.x.hi / c.x.lo, i / 64.0);
-			t = fit.access_ns + xs * 1e9 / fit.bytes_per_s;
+			double xs = c.x.lo * pow(c.x.hi / c.x.lo, i / 64.0);
+			double t = fit.access_ns + xs * 1e9 / fit.bytes_per_s;
+
 			if (t < c.y.lo || t > c.y.hi)
 				continue;
 			fprintf(f, "%s%.1f,%.1f", first ? "" : " ", px_x(&c, xs),
@@ -804,7 +810,6 @@ static void fat_panel(FILE *f, const struct auto_result *r, double top,
 {
 	const struct auto_fat *fat = &r->fat;
 	double x[AUTO_FAT_SCAN], y[AUTO_FAT_SCAN], ymax = 1;
-	char text[64];
 	struct chart c;
 	unsigned int i;
 
@@ -829,6 +834,8 @@ static void fat_panel(FILE *f, const struct auto_result *r, double top,
 	chart_frame(&c);
 	chart_series(&c, "whole-AU write", x, y, i, 1, NULL);
 	if (fat->found) {
+		char text[64];
+
 		if (fat->count > 1)
 			snprintf(text, sizeof(text), "FAT area: AUs %u-%u",
 				 fat->start, fat->start + fat->count - 1);
@@ -844,12 +851,13 @@ int plot_auto(FILE *f, const char *title, const struct auto_result *r)
 {
 	const double h = 1240;
 	const struct auto_table *t = &r->tables[r->chosen];
-	char sub[128], bs[FMT_LEN];
 	int ret = 0;
 
 	page_begin(f, PAGE_W, h, title);
 	verdict_lines(f, r, 56);
 	if (r->ntables) {
+		char sub[128], bs[FMT_LEN];
+
 		snprintf(sub, sizeof(sub),
 			 "align test with %s blocks (the table the verdict comes from)",
 			 fmt_size(bs, t->blocksize_byte));

@@ -439,10 +439,11 @@ static void plan_reads(struct seg_list *l, enum bench_test test,
 {
 	const uint64_t bs = o->blocksize_byte;
 	char label[32], size[FMT_LEN];
-	uint64_t a;
 	unsigned int i;
 
 	if (test == BENCH_ALIGN) {
+		uint64_t a;
+
 		for (a = align_max(dev->size_byte, bs); a >= 2 * bs && a;
 		     a >>= 1) {
 			snprintf(label, sizeof(label), "align %s",
