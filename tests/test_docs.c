@@ -963,6 +963,30 @@ START_TEST(test_plot_auto)
 }
 END_TEST
 
+/* --json and --plot together: one document on stdout, the chart beside. */
+START_TEST(test_plot_json)
+{
+	struct svg_info info;
+	char *out, *svg, v[64];
+
+	svg = plot_run("json-open-au", "-O --json -b 256K --simulate", &info,
+		       &out);
+	ck_assert_int_eq(json_get(out, "results.4.size", v, sizeof(v)), 0);
+	ck_assert_int_eq(json_get(out, "results.5.size", v, sizeof(v)), -2);
+	ck_assert_int_eq(series(&info, "write")->counted, 5);	/* 4M..256K */
+	ck_assert(!strstr(out, "<svg"));
+	free(out);
+	free(svg);
+	svg = plot_run("json-align", "-a --json -b 64K --simulate", &info,
+		       &out);
+	ck_assert_int_eq(json_get(out, "results.0.align", v, sizeof(v)), 0);
+	ck_assert_int_eq(json_get(out, "verdict", v, sizeof(v)), 0);
+	ck_assert_ptr_nonnull(mark(&info, "erase"));
+	free(out);
+	free(svg);
+}
+END_TEST
+
 START_TEST(test_plot_analyze)
 {
 	char args[4400];
@@ -1417,6 +1441,7 @@ Suite *docs_suite(void)
 	tcase_add_test(tc, test_plot_interval);
 	tcase_add_test(tc, test_plot_writes);
 	tcase_add_test(tc, test_plot_auto);
+	tcase_add_test(tc, test_plot_json);
 	tcase_add_test(tc, test_plot_analyze);
 	tcase_add_test(tc, test_plot_errors);
 	tcase_set_timeout(tc, 300);
