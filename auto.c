@@ -873,15 +873,7 @@ void auto_json_results(struct json *j, const struct auto_result *r)
 		json_u64(j, "blocksize", t->blocksize_byte);
 		json_u64(j, "spacing", t->spacing_byte);
 		json_array_begin(j, "rows");
-		for (k = 0; k < t->nrows; k++) {
-			json_object_begin(j, NULL);
-			json_u64(j, "align", t->rows[k].align_byte);
-			json_i64(j, "pre_ns", t->rows[k].pre_ns);
-			json_i64(j, "on_ns", t->rows[k].on_ns);
-			json_i64(j, "post_ns", t->rows[k].post_ns);
-			json_i64(j, "diff_ns", t->rows[k].diff_ns);
-			json_object_end(j);
-		}
+		json_align(j, t->rows, t->nrows);
 		json_array_end(j);
 		json_object_end(j);
 	}

@@ -11,6 +11,7 @@
 
 #include "bench.h"
 #include "format.h"
+#include "json.h"
 
 void bench_opts_default(struct bench_opts *o)
 {
@@ -203,6 +204,21 @@ void print_align(FILE *out, const struct align_row *rows, size_t nrows)
 			fmt_time(on, rows[i].on_ns),
 			fmt_time(post, rows[i].post_ns),
 			fmt_time(diff, rows[i].diff_ns));
+}
+
+void json_align(struct json *j, const struct align_row *rows, size_t nrows)
+{
+	size_t i;
+
+	for (i = 0; i < nrows; i++) {
+		json_object_begin(j, NULL);
+		json_u64(j, "align", rows[i].align_byte);
+		json_i64(j, "pre_ns", rows[i].pre_ns);
+		json_i64(j, "on_ns", rows[i].on_ns);
+		json_i64(j, "post_ns", rows[i].post_ns);
+		json_i64(j, "diff_ns", rows[i].diff_ns);
+		json_object_end(j);
+	}
 }
 
 int bench_scatter(struct device *dev, const struct bench_opts *o,

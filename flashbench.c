@@ -1076,22 +1076,6 @@ static void json_tail(struct json *j, int interrupted)
 	json_object_end(j);
 }
 
-static void json_align_rows(struct json *j, const struct align_row *rows,
-			    size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		json_object_begin(j, NULL);
-		json_u64(j, "align", rows[i].align_byte);
-		json_i64(j, "pre_ns", rows[i].pre_ns);
-		json_i64(j, "on_ns", rows[i].on_ns);
-		json_i64(j, "post_ns", rows[i].post_ns);
-		json_i64(j, "diff_ns", rows[i].diff_ns);
-		json_object_end(j);
-	}
-}
-
 /* Results of a read test as JSON; returns 0 or -errno. */
 static int json_read_test(struct device *dev, const struct bench_opts *o,
 			  enum bench_test test, struct json *j,
@@ -1104,7 +1088,7 @@ static int json_read_test(struct device *dev, const struct bench_opts *o,
 		struct align_row *rows = NULL;
 
 		ret = bench_align(dev, o, &rows, &n);
-		json_align_rows(j, rows, n);
+		json_align(j, rows, n);
 		plot_read(plot, test, rows, n);
 		free(rows);
 	} else if (test == BENCH_SCATTER) {
@@ -1511,7 +1495,7 @@ static int analyze_json(struct cli *c, FILE *res, const char *text,
 		json_object_begin(&j, NULL);
 		json_u64(&j, "table", i + 1);
 		json_array_begin(&j, "rows");
-		json_align_rows(&j, t[i].rows, t[i].nrows);
+		json_align(&j, t[i].rows, t[i].nrows);
 		json_array_end(&j);
 		auto_json_align_verdict(&j, &v);
 		json_object_end(&j);

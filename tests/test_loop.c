@@ -1543,6 +1543,25 @@ static int bg_finish(struct bg_run *bg, char **out)
 /* The writing tests, long enough on a loop device to be interrupted. */
 #define SLOW_WRITES "-f", "-O", "-p", "-e", "1M", "-b", "512", "--fat-nr=2"
 
+/*
+ * Start the slow writing tests with --preserve on fx and return once they
+ * are well under way (the overwrite warnings printed, 0.3 s later).
+ */
+static void start_slow_writes(struct loop_fix *fx, char *journal,
+			      size_t len, struct bg_run *bg)
+{
+	snprintf(journal, len, "%s.journal", fx->img);
+	{
+		char *const argv[] = { (char *)flashbench_bin(), SLOW_WRITES,
+				       "--preserve", "--journal", journal,
+				       fx->dev, NULL };
+
+		bg_start(bg, argv);
+	}
+	ck_assert(bg_wait_for(bg, "will overwrite"));
+	usleep(300000);
+}
+
 /* With --preserve every writing test leaves the device bit-identical. */
 START_TEST(test_fb_preserve)
 {
@@ -1592,16 +1611,7 @@ START_TEST(test_fb_preserve_signal)
 
 	if (!loop_setup(&fx, "fb_preserve_signal", 0, 0))
 		return;
-	snprintf(journal, sizeof(journal), "%s.journal", fx.img);
-	{
-		char *const argv[] = { (char *)flashbench_bin(), SLOW_WRITES,
-				       "--preserve", "--journal", journal,
-				       fx.dev, NULL };
-
-		bg_start(&bg, argv);
-	}
-	ck_assert(bg_wait_for(&bg, "will overwrite"));
-	usleep(300000);			/* well inside the tests */
+	start_slow_writes(&fx, journal, sizeof(journal), &bg);			/* well inside the tests */
 	kill(bg.pid, sig);
 	status = bg_finish(&bg, &out);
 	ck_assert_int_eq(status, 128 + sig);
@@ -1657,16 +1667,7 @@ START_TEST(test_fb_restore_after_kill)
 
 	if (!loop_setup(&fx, "fb_restore_after_kill", 0, 0))
 		return;
-	snprintf(journal, sizeof(journal), "%s.journal", fx.img);
-	{
-		char *const argv[] = { (char *)flashbench_bin(), SLOW_WRITES,
-				       "--preserve", "--journal", journal,
-				       fx.dev, NULL };
-
-		bg_start(&bg, argv);
-	}
-	ck_assert(bg_wait_for(&bg, "will overwrite"));
-	usleep(300000);
+	start_slow_writes(&fx, journal, sizeof(journal), &bg);
 	kill(bg.pid, SIGKILL);
 	ck_assert_int_eq(bg_finish(&bg, &out), 128 + SIGKILL);
 	free(out);
