@@ -330,10 +330,9 @@ int bench_interval(struct device *dev, const struct bench_opts *o,
 		}
 		r[k].avg_ns = sum / o->count;
 	}
-	if (ret)
-		goto out_free;
+	/* the sizes measured before a failure are still worth printing */
 	*rows = r;
-	*nrows = order;
+	*nrows = ret ? k - 1 : order;
 	r = NULL;
 out_free:
 	free(r);

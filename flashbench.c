@@ -42,7 +42,7 @@
 
 unsigned int flashbench_dev_opens;
 uint64_t flashbench_io_calls;
-void (*flashbench_open_hook)(struct device *dev);
+struct device *(*flashbench_open_hook)(struct device *dev);
 
 /* The options that take a value; they index cli.arg[]. */
 enum cli_value {
@@ -837,7 +837,7 @@ static int open_device(struct cli *c, struct device **devp)
 		return ret;
 	flashbench_dev_opens++;
 	if (flashbench_open_hook)
-		flashbench_open_hook(*devp);
+		*devp = flashbench_open_hook(*devp);
 	return 0;
 }
 
