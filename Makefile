@@ -21,6 +21,7 @@ CFLAGS ?= -O2 -g
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 
 FB_CFLAGS := -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
 	     -DFLASHBENCH_VERSION='"$(VERSION)"' -MMD -MP
@@ -43,11 +44,12 @@ CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check)
 CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check)
 
 LIB_OBJS := dev.o sim.o format.o vm.o bench.o progs.o json.o sysfs.o \
-	    analyze.o auto.o fault.o preserve.o
+	    analyze.o auto.o fault.o preserve.o plot.o progress.o
 TEST_OBJS := tests/check_main.o tests/test_format.o tests/test_sim.o \
 	     tests/test_bench.o tests/test_vm.o tests/test_writes.o \
 	     tests/test_cli.o tests/test_loop.o tests/test_analyze.o \
-	     tests/test_auto.o tests/test_modes.o tests/test_safe.o tests/util.o
+	     tests/test_auto.o tests/test_modes.o tests/test_safe.o \
+	     tests/test_docs.o tests/util.o
 
 all: flashbench erase
 
@@ -89,6 +91,11 @@ bench: tests/bench_auto
 install: all
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 755 flashbench erase $(DESTDIR)$(BINDIR)
+	install -d $(DESTDIR)$(MANDIR)/man1
+	install -m 644 flashbench.1 erase.1 $(DESTDIR)$(MANDIR)/man1
+	install -d $(DESTDIR)$(BASHCOMPDIR)
+	install -m 644 completion/flashbench.bash \
+		$(DESTDIR)$(BASHCOMPDIR)/flashbench
 
 clean:
 	rm -f flashbench erase libflashbench.a *.o *.d tests/*.o tests/*.d \

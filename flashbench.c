@@ -24,7 +24,9 @@
 #include "flashbench.h"
 #include "format.h"
 #include "json.h"
+#include "plot.h"
 #include "preserve.h"
+#include "progress.h"
 #include "sim.h"
 #include "sysfs.h"
 #include "vm.h"
@@ -102,12 +104,13 @@ enum {
 	OPT_DESTRUCTIVE,
 	OPT_JSON,
 	OPT_ANALYZE,
+	OPT_PLOT,
 	OPT_PRESERVE,
 	OPT_JOURNAL,
 	OPT_RESTORE,
 };
 
-static const char short_opts[] = ":asiOrfpc:b:e:o:vh";
+static const char short_opts[] = ":asiOrfpqc:b:e:o:vh";
 
 static const struct option long_opts[] = {
 	{ "align", no_argument, NULL, 'a' },
@@ -134,6 +137,8 @@ static const struct option long_opts[] = {
 	{ "destructive", no_argument, NULL, OPT_DESTRUCTIVE },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "analyze", required_argument, NULL, OPT_ANALYZE },
+	{ "plot", required_argument, NULL, OPT_PLOT },
+	{ "quiet", no_argument, NULL, 'q' },
 	{ "preserve", no_argument, NULL, OPT_PRESERVE },
 	{ "journal", required_argument, NULL, OPT_JOURNAL },
 	{ "restore", required_argument, NULL, OPT_RESTORE },
@@ -157,6 +162,10 @@ struct cli {
 	int destructive;		/* --destructive */
 	int json;			/* --json */
 	const char *analyze_path;	/* --analyze FILE ("-": stdin) */
+	const char *plot_path;		/* --plot FILE.svg, or NULL */
+	struct plot_out *plot;		/* the open --plot file, or NULL */
+	int quiet;			/* -q: no progress line */
+	struct progress *prog;		/* the progress line (NULL: none) */
 	int preserve;			/* --preserve (or --journal) */
 	const char *journal;		/* --journal FILE, or NULL */
 	const char *restore;		/* --restore JOURNAL, or NULL */
@@ -309,6 +318,7 @@ static const char help_text[] =
 "     --analyze <file>        read saved align tables ('-': stdin) and\n"
 "                               state erase and page size, no device\n"
 "     --json                  one JSON document instead of the table\n"
+"     --plot <file.svg>       also draw the results as an SVG chart\n"
 "     --preserve              save what the writing tests overwrite and\n"
 "                               write it back when they end, fail or\n"
 "                               are interrupted\n"
@@ -334,6 +344,7 @@ static const char help_text[] =
 "     --fat-nr <num>          erase blocks looked at by -f (default 6)\n"
 " -o, --out <file>            write results to <file> ('-': stdout)\n"
 " -v, --verbose               more detail on stderr; repeatable\n"
+" -q, --quiet                 no progress line on the terminal\n"
 "     --simulate[=<spec>]     test a simulated card instead of a\n"
 "                               device; <spec> is key=value,...\n"
 "                               (size, erase, page, open, open_random,\n"
@@ -450,6 +461,12 @@ static int parse_args(struct cli *c, int argc, char **argv, FILE *out)
 		case OPT_ANALYZE:
 			c->analyze_path = optarg;
 			break;
+		case OPT_PLOT:
+			c->plot_path = optarg;
+			break;
+		case 'q':
+			c->quiet = 1;
+			break;
 		case OPT_PRESERVE:
 			c->preserve = 1;
 			break;
@@ -525,6 +542,11 @@ static int check_args(struct cli *c)
 	if (c->json && (c->tests & (c->tests - 1)))
 		return usage_error(c->err,
 				   "--json takes one test at a time");
+	if (c->plot_path && (c->tests & (c->tests - 1)))
+		return usage_error(c->err,
+				   "--plot takes one test at a time");
+	if (c->plot_path && c->restore)
+		return usage_error(c->err, "--plot draws tests, not --restore");
 	if (c->analyze_path && c->device)
 		return usage_error(c->err,
 				   "--analyze reads saved tables: DEVICE '%s' is not used",
@@ -844,9 +866,109 @@ static int test_failed(struct cli *c, const struct device *dev,
 	return EXIT_DEVICE;
 }
 
+/* ---- --plot ---- */
+
+/* The open --plot file and what went wrong writing it. */
+struct plot_out {
+	FILE *f;
+	char title[320];	/* "flashbench --align /dev/sdb" */
+	int ret;		/* first error of a plot_* function */
+};
+
+/* Keep the first error of a plot function. */
+static void plot_note(struct plot_out *p, int ret)
+{
+	if (p && !p->ret)
+		p->ret = ret;
+}
+
+/* Open --plot before any I/O, as -o is; returns 0 or an exit status. */
+static int plot_open(struct cli *c)
+{
+	if (!c->plot_path)
+		return 0;
+	c->plot = calloc(1, sizeof(*c->plot));
+	if (!c->plot) {
+		fprintf(c->err, "flashbench: --plot: %s\n", strerror(ENOMEM));
+		return EXIT_DEVICE;
+	}
+	c->plot->f = fopen(c->plot_path, "w");
+	if (!c->plot->f) {
+		free(c->plot);
+		c->plot = NULL;
+		return usage_error(c->err, "invalid --plot '%s': %s",
+				   c->plot_path, strerror(errno));
+	}
+	return 0;
+}
+
+/* Close the --plot file; returns 0 or EXIT_DEVICE. */
+static int plot_close(struct cli *c)
+{
+	struct plot_out *p = c->plot;
+	int ret;
+
+	if (!p)
+		return 0;
+	ret = p->ret;
+	if (ferror(p->f) && !ret)
+		ret = -EIO;
+	if (fclose(p->f) == EOF && !ret)
+		ret = -errno;
+	free(p);
+	c->plot = NULL;
+	if (!ret)
+		return 0;
+	fprintf(c->err, "flashbench: cannot write the plot %s: %s\n",
+		c->plot_path, strerror(-ret));
+	return EXIT_DEVICE;
+}
+
+/* A writing test that keeps its table for the plot; 0 or -errno. */
+static int plot_write_test(struct cli *c, struct device *dev,
+			   enum bench_test t, FILE *out)
+{
+	struct vm_table tab = { 0 };
+	char err[256];
+	int ret;
+
+	ret = progs_run(dev, t, &c->o, out, &tab, err, sizeof(err));
+	if (ret == -EINVAL && err[0])
+		fprintf(c->err, "flashbench: %s\n", err);
+	plot_note(c->plot, plot_table(c->plot->f, c->plot->title, t, &tab));
+	vm_table_free(&tab);
+	return ret;
+}
+
+/* The align verdict of rows for the plot (NULL if it cannot be had). */
+static const struct align_verdict *plot_verdict(const struct align_row *rows,
+						size_t n,
+						struct align_verdict *v)
+{
+	return n && !analyze_align(rows, n, v) ? v : NULL;
+}
+
+/* Plot a read test's results if asked to. */
+static void plot_read(struct plot_out *p, enum bench_test test,
+		      const void *res, size_t n)
+{
+	struct align_verdict v;
+
+	if (!p)
+		return;
+	if (test == BENCH_ALIGN)
+		plot_note(p, plot_align(p->f, p->title, res, n,
+					plot_verdict(res, n, &v)));
+	else if (test == BENCH_SCATTER)
+		plot_note(p, plot_scatter(p->f, p->title, res, n));
+	else if (test == BENCH_INTERVAL)
+		plot_note(p, plot_interval(p->f, p->title, res, n));
+}
+
 /* Run one read test and print its results; returns 0 or -errno. */
 static int run_read_test(struct device *dev, const struct bench_opts *o,
-			 enum bench_test test, FILE *out)
+			 enum bench_test test, FILE *out,
+			 struct plot_out *plot)
 {
 	int ret = -EINVAL;
 
@@ -857,6 +979,7 @@ static int run_read_test(struct device *dev, const struct bench_opts *o,
 		/* rows measured before a failure are still printed */
 		ret = bench_align(dev, o, &rows, &n);
 		print_align(out, rows, n);
+		plot_read(plot, test, rows, n);
 		free(rows);
 	} else if (test == BENCH_SCATTER) {
 		struct scatter_point *pts = NULL;
@@ -864,6 +987,7 @@ static int run_read_test(struct device *dev, const struct bench_opts *o,
 
 		ret = bench_scatter(dev, o, &pts, &n);
 		print_scatter(out, pts, n);
+		plot_read(plot, test, pts, n);
 		free(pts);
 	} else if (test == BENCH_INTERVAL) {
 		struct interval_row *rows = NULL;
@@ -872,6 +996,7 @@ static int run_read_test(struct device *dev, const struct bench_opts *o,
 		ret = bench_interval(dev, o, &rows, &n);
 		if (n)
 			print_interval(out, rows, n);
+		plot_read(plot, test, rows, n);
 		free(rows);
 	}
 	return ret;
@@ -953,7 +1078,8 @@ static void json_tail(struct json *j, int interrupted)
 
 /* Results of a read test as JSON; returns 0 or -errno. */
 static int json_read_test(struct device *dev, const struct bench_opts *o,
-			  enum bench_test test, struct json *j)
+			  enum bench_test test, struct json *j,
+			  struct plot_out *plot)
 {
 	int ret = -EINVAL;
 	size_t i, n = 0;
@@ -963,6 +1089,7 @@ static int json_read_test(struct device *dev, const struct bench_opts *o,
 
 		ret = bench_align(dev, o, &rows, &n);
 		json_align(j, rows, n);
+		plot_read(plot, test, rows, n);
 		free(rows);
 	} else if (test == BENCH_SCATTER) {
 		struct scatter_point *pts = NULL;
@@ -974,6 +1101,7 @@ static int json_read_test(struct device *dev, const struct bench_opts *o,
 			json_u64(j, "time_ns", pts[i].time_ns);
 			json_object_end(j);
 		}
+		plot_read(plot, test, pts, n);
 		free(pts);
 	} else if (test == BENCH_INTERVAL) {
 		struct interval_row *rows = NULL;
@@ -997,6 +1125,7 @@ static int json_read_test(struct device *dev, const struct bench_opts *o,
 			json_object_end(j);
 			json_object_end(j);
 		}
+		plot_read(plot, test, rows, n);
 		free(rows);
 	}
 	return ret;
@@ -1004,7 +1133,8 @@ static int json_read_test(struct device *dev, const struct bench_opts *o,
 
 /* Results of a writing test as JSON, from the VM's table of cells. */
 static int json_write_test(struct device *dev, const struct bench_opts *o,
-			   enum bench_test test, struct json *j)
+			   enum bench_test test, struct json *j,
+			   struct plot_out *plot)
 {
 	struct vm_table tab = { 0 };
 	size_t r, k;
@@ -1024,6 +1154,8 @@ static int json_write_test(struct device *dev, const struct bench_opts *o,
 		json_array_end(j);
 		json_object_end(j);
 	}
+	if (plot)
+		plot_note(plot, plot_table(plot->f, plot->title, test, &tab));
 	vm_table_free(&tab);
 	return ret;
 }
@@ -1039,9 +1171,9 @@ static int run_json(struct cli *c, struct device *dev, enum bench_test t,
 	json_head(c, &j, option + 2, dev);
 	json_array_begin(&j, "results");
 	if (t & BENCH_WRITING)
-		ret = json_write_test(dev, &c->o, t, &j);
+		ret = json_write_test(dev, &c->o, t, &j, c->plot);
 	else
-		ret = json_read_test(dev, &c->o, t, &j);
+		ret = json_read_test(dev, &c->o, t, &j, c->plot);
 	json_array_end(&j);
 	json_null(&j, "verdict");
 	if (ret && !stop_signal)
@@ -1064,8 +1196,15 @@ static int run_tests(struct cli *c, struct device *dev, FILE *out)
 		if (c->o.verbose)
 			fprintf(c->err, "flashbench: running %s on %s\n",
 				run_order[i].option, dev->path);
+		if (c->plot)
+			snprintf(c->plot->title, sizeof(c->plot->title),
+				 "flashbench %s %s", run_order[i].option,
+				 dev->path);
+		progress_plan_test(c->prog, t, &c->o, dev);
 		if (c->json)
 			ret = run_json(c, dev, t, run_order[i].option, out);
+		else if (c->plot && (t & BENCH_WRITING))
+			ret = plot_write_test(c, dev, t, out);
 		else if (t == BENCH_FIND_FAT)
 			ret = bench_find_fat(dev, &c->o, out);
 		else if (t == BENCH_OPEN_AU)
@@ -1073,7 +1212,8 @@ static int run_tests(struct cli *c, struct device *dev, FILE *out)
 		else if (t == BENCH_PROGRAM)
 			ret = bench_program(dev, &c->o, out);
 		else
-			ret = run_read_test(dev, &c->o, t, out);
+			ret = run_read_test(dev, &c->o, t, out, c->plot);
+		progress_done(c->prog);
 		if (ret) {
 			fflush(out);
 			if (stop_signal)
@@ -1228,6 +1368,8 @@ static int announce_ranges(void *ctx, const struct bench_range *r, size_t n)
 	struct announce_ctx *a = ctx;
 	size_t i;
 
+	progress_clear(a->c->prog);
+
 	for (i = 0; i < n; i++)
 		fprintf(a->c->err,
 			"flashbench: will overwrite bytes %" PRIu64 "-%" PRIu64 " on %s\n",
@@ -1240,7 +1382,7 @@ static int run_auto(struct cli *c, struct device *dev, FILE *res)
 {
 	struct announce_ctx actx = { c, dev };
 	struct auto_hooks h = {
-		.progress = c->o.verbose ? c->err : NULL,
+		.progress = progress_log(c->prog, c->o.verbose ? c->err : NULL),
 		.before_write = announce_ranges,
 		.ctx = &actx,
 	};
@@ -1257,7 +1399,15 @@ static int run_auto(struct cli *c, struct device *dev, FILE *res)
 		snprintf(target, sizeof(target), "%s", dev->path);
 	if (!c->simulate)
 		sysfs_read(dev->path, &sysfs);
+	progress_start(c->prog, "--auto", NULL, 0);
 	ret = auto_run(dev, &c->o, c->destructive, &h, &r);
+	progress_unwrap(c->prog, h.progress);
+	progress_done(c->prog);
+	if (c->plot) {
+		snprintf(c->plot->title, sizeof(c->plot->title),
+			 "flashbench --auto %.280s", target);
+		plot_note(c->plot, plot_auto(c->plot->f, c->plot->title, &r));
+	}
 	if (c->json) {
 		json_init(&j, res);
 		json_head(c, &j, "auto", dev);
@@ -1360,6 +1510,26 @@ static int analyze_json(struct cli *c, FILE *res, const char *text,
 	return ret;
 }
 
+/* Plot the first align table of text (an empty chart if none). */
+static void plot_analyze(struct cli *c, const char *text, size_t len)
+{
+	struct align_verdict v;
+	struct align_table *t = NULL;
+	size_t n = 0;
+	int ret;
+
+	snprintf(c->plot->title, sizeof(c->plot->title),
+		 "flashbench --analyze %s", c->analyze_path);
+	ret = analyze_parse(text, len, &t, &n);
+	if (!ret)
+		ret = plot_align(c->plot->f, c->plot->title, n ? t[0].rows : NULL,
+				 n ? t[0].nrows : 0,
+				 n ? plot_verdict(t[0].rows, t[0].nrows, &v) :
+				     NULL);
+	plot_note(c->plot, ret);
+	analyze_free_tables(t, n);
+}
+
 /* Read saved align tables and state their verdicts; returns the status. */
 static int run_analyze(struct cli *c, FILE *out)
 {
@@ -1380,6 +1550,15 @@ static int run_analyze(struct cli *c, FILE *out)
 					   c->out_path, strerror(errno));
 		}
 	}
+	ret = plot_open(c);
+	if (ret) {
+		free(text);
+		if (res != out)
+			fclose(res);
+		return ret;
+	}
+	if (c->plot)
+		plot_analyze(c, text, len);
 	if (c->json) {
 		ret = analyze_json(c, res, text, len);
 	} else {
@@ -1393,6 +1572,8 @@ static int run_analyze(struct cli *c, FILE *out)
 	free(text);
 	if (ret)
 		fprintf(c->err, "flashbench: --analyze: %s\n", strerror(-ret));
+	if (plot_close(c) && !ret)
+		ret = -EIO;
 	if (finish_output(c, res, res != out) && !ret)
 		return EXIT_DEVICE;
 	return ret ? EXIT_DEVICE : 0;
@@ -1429,17 +1610,32 @@ static int run(struct cli *c, FILE *out)
 			goto out_close_dev;
 		}
 	}
+	ret = plot_open(c);
+	if (ret) {
+		if (res != out)
+			fclose(res);
+		goto out_close_dev;
+	}
 	if (!c->simulate)
 		dev_quiet_system(c->o.verbose ? c->err : NULL);
 	announce_writes(c, dev, plan);
+	c->prog = progress_new(c->err, c->quiet);
+	progress_attach(c->prog, dev);
+	res = progress_wrap(c->prog, res);
 	if (c->restore)
 		ret = run_restore(c, dev, res);
 	else if (c->autorun)
 		ret = run_auto(c, dev, res);
 	else if (!(ret = save_tests(c, dev)))
 		ret = run_tests(c, dev, res);
+	res = progress_unwrap(c->prog, res);
+	progress_detach(c->prog);
+	progress_free(c->prog);
+	c->prog = NULL;
 	/* whatever happened, put back what was saved */
 	if (restore_saved(c, dev))
+		ret = EXIT_DEVICE;
+	if (plot_close(c) && !ret)
 		ret = EXIT_DEVICE;
 	if (finish_output(c, res, res != out) && !ret)
 		ret = EXIT_DEVICE;
