@@ -58,10 +58,11 @@ CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check)
 CHECK_LIBS = $(shell $(PKG_CONFIG) $(PKG_STATIC) --libs check)
 
 LIB_OBJS := dev.o sim.o format.o vm.o bench.o progs.o json.o sysfs.o \
-	    analyze.o auto.o
+	    analyze.o auto.o fault.o preserve.o
 TEST_OBJS := tests/check_main.o tests/test_format.o tests/test_sim.o \
 	     tests/test_bench.o tests/test_vm.o tests/test_writes.o \
-	     tests/test_cli.o tests/test_loop.o tests/test_auto.o tests/util.o
+	     tests/test_cli.o tests/test_loop.o tests/test_analyze.o \
+	     tests/test_auto.o tests/test_modes.o tests/test_safe.o tests/util.o
 
 all: flashbench erase
 
@@ -90,7 +91,15 @@ tests/check_flashbench: $(TEST_OBJS) tests/cli.o libflashbench.a
 
 check: all tests/check_flashbench
 	FLASHBENCH_BIN=$(CURDIR)/flashbench ERASE_BIN=$(CURDIR)/erase \
-		tests/check_flashbench
+		tests/check_flashbench tests/bench_auto
+
+# Device time of --auto against the classic manual procedure (virtual
+# clock of the simulated card): see tests/bench_auto.c.
+tests/bench_auto: tests/bench_auto.o tests/util.o tests/cli.o libflashbench.a
+	$(CC) $(FB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(FB_LIBS)
+
+bench: tests/bench_auto
+	tests/bench_auto
 
 install: all
 	install -d $(DESTDIR)$(BINDIR)
@@ -100,6 +109,6 @@ clean:
 	rm -f flashbench erase libflashbench.a *.o *.d tests/*.o tests/*.d \
 		tests/check_flashbench
 
-.PHONY: all check install clean
+.PHONY: all check bench install clean
 
 -include $(wildcard *.d tests/*.d)

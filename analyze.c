@@ -17,6 +17,12 @@ enum { GRP_LO, GRP_MID, GRP_HI, GRP_NR };
 
 /* 1.4826 * MAD estimates a normal standard deviation. */
 #define MAD_TO_SIGMA 1.4826
+/* A row this many sigmas beyond every level is a spike, not a level. */
+#define OUTLIER_SIGMA 5.0
+/* A row this many sigmas below its level contradicts the model. */
+#define DROP_SIGMA 4.0
+/* Smaller erase sizes are not believed (see decide()). */
+#define MIN_ERASE_BYTE (128 * 1024)
 /* The standard error of a median is sqrt(pi / 2) times that of a mean. */
 #define MEDIAN_SE 1.2533
 
@@ -31,15 +37,15 @@ enum { GRP_LO, GRP_MID, GRP_HI, GRP_NR };
  * one.
  */
 static const struct {
-	double t;
-	double ratio;
-	double rel;
-	double misfit;		/* most rows allowed nearer the other level */
-	double spikes;		/* largest chance that spikes made the step */
+	double t;		/* robust t */
+	double ratio;		/* upper level / lower level */
+	double rel;		/* step / read time */
+	double misfit;		/* share of rows nearer the other level */
+	double spikes;		/* chance that spikes made the step */
 } need[] = {
-	[ANALYZE_CONF_LOW] = { 5.0, 1.25, 0.01, 0.34, 0.1 },
-	[ANALYZE_CONF_MEDIUM] = { 8.0, 1.5, 0.02, 0.25, 0.01 },
-	[ANALYZE_CONF_HIGH] = { 15.0, 1.6, 0.04, 0.10, 0.001 },
+	[ANALYZE_CONF_LOW] = { 5.0, 1.25, 0.03, 0.20, 0.1 },
+	[ANALYZE_CONF_MEDIUM] = { 8.0, 1.5, 0.04, 0.15, 0.01 },
+	[ANALYZE_CONF_HIGH] = { 15.0, 1.6, 0.05, 0.06, 0.001 },
 };
 
 /* The table under analysis and scratch space for the fits. */
@@ -50,6 +56,8 @@ struct actx {
 	const double *diff;	/* ns */
 	double read_ns;		/* median read time; 0 if unknown */
 	double *scratch;	/* n values */
+	unsigned char *skip;	/* rows set aside as outliers */
+	size_t nskip;
 };
 
 /* One fitted level model. */
@@ -87,19 +95,29 @@ static int group_of(uint64_t align, uint64_t erase, uint64_t page)
 	return GRP_LO;
 }
 
+/* Group of row i under a model with these sizes; -1 if set aside. */
+static int row_group(const struct actx *c, size_t i, uint64_t erase,
+		     uint64_t page)
+{
+	if (c->skip[i])
+		return -1;
+	return group_of(c->align[i], erase, page);
+}
+
 /* Fit the model with these sizes: medians per group and the L1 cost. */
 static void fit_model(struct actx *c, uint64_t erase, uint64_t page,
 		      struct fit *f)
 {
-	size_t i, k, g;
+	size_t i, g;
 
 	memset(f, 0, sizeof(*f));
 	f->erase = erase;
 	f->page = page;
 	for (g = 0; g < GRP_NR; g++) {
-		k = 0;
+		size_t k = 0;
+
 		for (i = 0; i < c->n; i++)
-			if (group_of(c->align[i], erase, page) == (int)g)
+			if (row_group(c, i, erase, page) == (int)g)
 				c->scratch[k++] = c->diff[i];
 		f->cnt[g] = k;
 		if (!k)
@@ -123,7 +141,8 @@ static void fit_model(struct actx *c, uint64_t erase, uint64_t page,
 static enum analyze_confidence judge(const struct analyze_step *s)
 {
 	size_t nmin = s->n_upper < s->n_lower ? s->n_upper : s->n_lower;
-	double misfit = (double)s->n_misfit / (double)(s->n_upper + s->n_lower);
+	double misfit = (double)s->n_misfit /
+			(double)(s->n_upper + s->n_lower + s->n_skipped);
 	enum analyze_confidence conf = ANALYZE_CONF_NONE;
 	int l;
 
@@ -137,62 +156,96 @@ static enum analyze_confidence judge(const struct analyze_step *s)
 			break;
 		conf = l;
 	}
+	/* a row that contradicts the model: a guess at best */
+	if (s->n_drop && conf > ANALYZE_CONF_LOW)
+		conf = ANALYZE_CONF_LOW;
 	/* one row alone can be an outlier: never more than low */
 	if (nmin < 2 && conf > ANALYZE_CONF_LOW)
 		conf = ANALYZE_CONF_LOW;
 	return conf;
 }
 
+/* Robust sigma of the rows of group g of fit f around its median. */
+static double group_sigma(struct actx *c, const struct fit *f, int g)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < c->n; i++)
+		if (row_group(c, i, f->erase, f->page) == g)
+			c->scratch[k++] = fabs(c->diff[i] - f->med[g]);
+	return k ? MAD_TO_SIGMA * median(c->scratch, k) : 0;
+}
+
 /*
- * Test the step between groups up and down of fit f: robust t of the
- * difference of medians with the noise taken from the residuals of both
- * groups (pooled MAD; not of the whole table, as reads crossing an erase
- * boundary are noisier than the rest), the level ratio, and the step
- * next to a read.
+ * Test the step between groups up and down of fit f: a robust Welch t
+ * (difference of medians over the standard error from each group's own
+ * MAD: reads crossing an erase boundary are noisier than the rest), the
+ * level ratio, the step next to a read, and how likely spikes made it.
  */
 static void step_test(struct actx *c, const struct fit *f, int up, int down,
 		      uint64_t size, struct analyze_step *s)
 {
-	double mu = f->med[up], md = f->med[down], d, sigma, floor_ns, spike;
-	size_t i, k = 0;
+	double mu = f->med[up], md = f->med[down], d, su, sd, pooled;
+	double floor_ns, spike;
+	size_t i, k = 0, nu = f->cnt[up], nd = f->cnt[down], nu_off = 0;
 	int g;
 
 	memset(s, 0, sizeof(*s));
 	s->candidate_byte = size;
+	s->n_misfit = c->nskip;
+	s->n_skipped = c->nskip;
 	for (i = 0; i < c->n; i++) {
-		g = group_of(c->align[i], f->erase, f->page);
+		g = row_group(c, i, f->erase, f->page);
 		if (g != up && g != down)
 			continue;
 		c->scratch[k++] = fabs(c->diff[i] - f->med[g]);
-		if (g == up && fabs(c->diff[i] - md) < fabs(c->diff[i] - mu))
+		if (g == up && fabs(c->diff[i] - md) < fabs(c->diff[i] - mu)) {
 			s->n_misfit++;
+			nu_off++;
+		}
 		if (g == down && fabs(c->diff[i] - mu) < fabs(c->diff[i] - md))
 			s->n_misfit++;
 	}
-	sigma = MAD_TO_SIGMA * median(c->scratch, k);
+	pooled = MAD_TO_SIGMA * median(c->scratch, k);
+	/* a MAD of one or two rows says nothing: use both groups' */
+	su = nu >= 3 ? group_sigma(c, f, up) : pooled;
+	sd = nd >= 3 ? group_sigma(c, f, down) : pooled;
 	/* printed values carry 3 significant digits: noise is never 0 */
 	floor_ns = 0.005 * fmax(fabs(mu), fabs(md)) + 1.0;
-	sigma = fmax(sigma, floor_ns);
+	su = fmax(su, floor_ns);
+	sd = fmax(sd, floor_ns);
 	d = mu - md;
 	s->upper_ns = mu;
 	s->lower_ns = md;
-	s->sigma_ns = sigma;
-	s->n_upper = f->cnt[up];
-	s->n_lower = f->cnt[down];
-	s->t = d / (sigma * MEDIAN_SE *
-		    sqrt(1.0 / (double)s->n_upper + 1.0 / (double)s->n_lower));
-	s->ratio = mu > 0 ? mu / fmax(md, sigma) : 0;
+	s->sigma_ns = fmax(su, sd);
+	s->n_upper = nu;
+	s->n_lower = nd;
+	/* rows far below their level: a read is never that much faster */
+	for (i = 0; i < c->n; i++) {
+		g = row_group(c, i, f->erase, f->page);
+		if ((g == up && c->diff[i] < mu - DROP_SIGMA * su) ||
+		    (g == down && c->diff[i] < md - DROP_SIGMA * sd))
+			s->n_drop++;
+	}
+	s->t = d / (MEDIAN_SE * sqrt(su * su / (double)nu +
+				     sd * sd / (double)nd));
+	/*
+	 * Over a lower level near zero (or below), the ratio is taken to
+	 * twice the noise instead: a flat table's best split has an upper
+	 * level of a sigma or two and must not pass as a step.
+	 */
+	s->ratio = mu > 0 ? mu / fmax(md, fmax(2 * pooled, floor_ns)) : 0;
 	s->rel = c->read_ns > 0 ? d / c->read_ns : 0;
 	/*
 	 * Real tables have single rows far off their level (seed 003 has
 	 * two rows at erase level deep down among the small ones).  With
 	 * such spikes at the rate this table shows (rule of succession over
 	 * the rows nearer the other level), how likely is it that all the
-	 * upper rows spiked, at any of the candidate splits?
+	 * upper rows at the upper level spiked, at any candidate split?
 	 */
-	spike = (double)(s->n_misfit + 1) /
-		(double)(s->n_upper + s->n_lower + 2);
-	s->spike_p = fmin(1, (double)c->ncand * pow(spike, (double)s->n_upper));
+	spike = (double)(s->n_misfit + 1) / (double)(nu + nd + c->nskip + 2);
+	s->spike_p = fmin(1, (double)c->ncand *
+			     pow(spike, (double)(nu - nu_off)));
 	s->confidence = judge(s);
 	if (s->confidence != ANALYZE_CONF_NONE)
 		s->size_byte = size;
@@ -261,9 +314,12 @@ static int best_fit(struct actx *c, const uint64_t *cand, size_t nc,
 	return found;
 }
 
-/* Decide the sizes; c is filled, v zeroed. */
-static void decide(struct actx *c, const uint64_t *cand, size_t nc,
-		   struct align_verdict *v)
+/*
+ * One pass of the decision; v zeroed on entry.  Returns 1 and the model
+ * behind the verdict in *model if an erase size was found, else 0.
+ */
+static int decide_once(struct actx *c, const uint64_t *cand, size_t nc,
+		       struct align_verdict *v, struct fit *model)
 {
 	struct analyze_step hi, lo;
 	struct fit f1, f2, fp;
@@ -271,30 +327,148 @@ static void decide(struct actx *c, const uint64_t *cand, size_t nc,
 
 	have1 = best_fit(c, cand, nc, 0, 0, &f1);
 	have2 = best_fit(c, cand, nc, 0, 1, &f2);
-	if (have2) {
+	if (have1 && have2) {
 		step_test(c, &f2, GRP_HI, GRP_MID, f2.erase, &hi);
 		step_test(c, &f2, GRP_MID, GRP_LO, f2.page, &lo);
-		/*
-		 * Three levels need both steps, a better fit than two
-		 * levels, and to agree with the two-level fit on where one
-		 * of the steps is; otherwise the middle level is noise
-		 * (the median of two rows sits anywhere between them).
-		 */
-		if (hi.confidence && lo.confidence && have1 &&
-		    f2.cost < f1.cost &&
-		    (f2.erase == f1.erase || f2.page == f1.erase)) {
+		/* three levels need both steps and a better fit than two */
+		if (hi.confidence && lo.confidence && f2.cost < f1.cost) {
 			v->erase = hi;
 			v->page = lo;
-			return;
+			*model = f2;
+			return 1;
 		}
 	}
 	if (!have1)
-		return;
+		return 0;
 	step_test(c, &f1, GRP_HI, GRP_LO, f1.erase, &v->erase);
 	if (!v->erase.confidence)
-		return;
-	if (best_fit(c, cand, nc, f1.erase, 1, &fp))
+		return 0;
+	*model = f1;
+	if (best_fit(c, cand, nc, f1.erase, 1, &fp)) {
 		step_test(c, &fp, GRP_MID, GRP_LO, fp.page, &v->page);
+		if (v->page.confidence)
+			*model = fp;
+	}
+	return 1;
+}
+
+/*
+ * Set aside the rows model does not explain: rows above their own level
+ * and nearer a higher one, and rows far above the highest level (a spike
+ * on top of the erase level).  A read can be slowed by anything, but not
+ * sped up beyond what the flash does: a row below its level is evidence
+ * against the model, not a spike, and stays.  Returns how many.
+ */
+static size_t mark_outliers(struct actx *c, const struct fit *f)
+{
+	double top = -INFINITY, bottom = INFINITY, sigma, x, own;
+	size_t i, k = 0, nout = 0;
+	int g, l;
+
+	for (l = 0; l < GRP_NR; l++)
+		if (f->cnt[l]) {
+			top = fmax(top, f->med[l]);
+			bottom = fmin(bottom, f->med[l]);
+		}
+	for (i = 0; i < c->n; i++) {
+		g = row_group(c, i, f->erase, f->page);
+		if (g >= 0)
+			c->scratch[k++] = fabs(c->diff[i] - f->med[g]);
+	}
+	if (!k)
+		return 0;
+	sigma = fmax(MAD_TO_SIGMA * median(c->scratch, k),
+		     0.005 * fmax(fabs(top), fabs(bottom)) + 1.0);
+	for (i = 0; i < c->n; i++) {
+		g = row_group(c, i, f->erase, f->page);
+		if (g < 0)
+			continue;
+		x = c->diff[i];
+		own = fabs(x - f->med[g]);
+		if (x <= f->med[g])
+			continue;
+		for (l = 0; l < GRP_NR; l++)
+			if (l != g && f->cnt[l] && fabs(x - f->med[l]) < own)
+				break;
+		if (l < GRP_NR || x > top + OUTLIER_SIGMA * sigma) {
+			c->skip[i] = 1;
+			nout++;
+		}
+	}
+	return nout;
+}
+
+/*
+ * Is model f told apart from the model with sizes erase2/page2 by a row
+ * that is not set aside and sits within 3 sigma of its level?
+ */
+static int told_apart(const struct actx *c, const struct fit *f,
+		      uint64_t erase2, uint64_t page2, double sigma)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++) {
+		int g = row_group(c, i, f->erase, f->page);
+
+		if (g >= 0 && g != group_of(c->align[i], erase2, page2) &&
+		    fabs(c->diff[i] - f->med[g]) <= 3 * sigma)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The rows that tell a size from another may all be set aside or far off
+ * their level (a spike on the row at half the erase size leaves nothing
+ * between the two): then the size is a guess among several.
+ */
+static void cap_ambiguous(const struct actx *c, const struct fit *f,
+			  const uint64_t *cand, size_t nc,
+			  struct align_verdict *v)
+{
+	uint64_t e = v->erase.size_byte, p = v->page.size_byte;
+	size_t i;
+
+	for (i = 0; i < nc; i++) {
+		uint64_t x = cand[i];
+
+		if (e && x != e && (!p || (x > p && x % p == 0)) &&
+		    !told_apart(c, f, x, p, v->erase.sigma_ns) &&
+		    v->erase.confidence > ANALYZE_CONF_LOW)
+			v->erase.confidence = ANALYZE_CONF_LOW;
+		if (p && x != p && x < e && e % x == 0 &&
+		    !told_apart(c, f, e, x, v->page.sigma_ns) &&
+		    v->page.confidence > ANALYZE_CONF_LOW)
+			v->page.confidence = ANALYZE_CONF_LOW;
+	}
+}
+
+/*
+ * Decide the sizes; c is filled, v zeroed.  A first pass fits the level
+ * model to every row; rows it cannot explain are set aside and a second
+ * pass decides without them.
+ */
+static void decide(struct actx *c, const uint64_t *cand, size_t nc,
+		   struct align_verdict *v)
+{
+	struct fit model;
+
+	if (!decide_once(c, cand, nc, v, &model))
+		return;
+	c->nskip = mark_outliers(c, &model);
+	if (c->nskip) {
+		memset(v, 0, sizeof(*v));
+		if (!decide_once(c, cand, nc, v, &model))
+			return;
+	}
+	cap_ambiguous(c, &model, cand, nc, v);
+	/*
+	 * No flash erases less than 128 KiB at a time; a step that small
+	 * is a page step with the erase step lost in the noise above it.
+	 */
+	if (v->erase.size_byte && v->erase.size_byte < MIN_ERASE_BYTE &&
+	    v->erase.confidence > ANALYZE_CONF_LOW)
+		v->erase.confidence = ANALYZE_CONF_LOW;
 }
 
 int analyze_align(const struct align_row *rows, size_t n,
@@ -303,6 +477,7 @@ int analyze_align(const struct align_row *rows, size_t n,
 	struct actx c = { .n = n };
 	uint64_t *align, *cand;
 	double *diff, *scratch;
+	unsigned char *skip;
 	size_t i, nc;
 	int ret = -ENOMEM;
 
@@ -315,7 +490,8 @@ int analyze_align(const struct align_row *rows, size_t n,
 	cand = calloc(n, sizeof(*cand));
 	diff = calloc(n, sizeof(*diff));
 	scratch = calloc(n, sizeof(*scratch));
-	if (!align || !cand || !diff || !scratch)
+	skip = calloc(n, sizeof(*skip));
+	if (!align || !cand || !diff || !scratch || !skip)
 		goto out_free;
 	for (i = 0; i < n; i++) {
 		align[i] = rows[i].align_byte;
@@ -326,12 +502,14 @@ int analyze_align(const struct align_row *rows, size_t n,
 	c.align = align;
 	c.diff = diff;
 	c.scratch = scratch;
+	c.skip = skip;
 	c.read_ns = fmax(median(scratch, n), 0);
 	nc = candidates(&c, cand);
 	c.ncand = nc;
 	decide(&c, cand, nc, v);
 	ret = 0;
 out_free:
+	free(skip);
 	free(scratch);
 	free(diff);
 	free(cand);
@@ -386,14 +564,16 @@ static void print_step(FILE *out, const char *what,
 		fprintf(out, "  %s: no step to test\n", what);
 		return;
 	}
-	fprintf(out,
-		"  %s: %s %s: diff %s on %zu rows vs %s on %zu rows, noise %s, ratio %.3g, t %.3g, step %.3g%% of a read, %zu misfits, spike chance %.2g\n",
+	fprintf(out, "  %s: %s %s: diff %s on %zu rows vs %s on %zu rows, ",
 		what, s->size_byte ? "step at" : "rejected",
 		fmt_size(sz, s->candidate_byte),
 		fmt_time(up, (int64_t)llround(s->upper_ns)), s->n_upper,
-		fmt_time(lo, (int64_t)llround(s->lower_ns)), s->n_lower,
+		fmt_time(lo, (int64_t)llround(s->lower_ns)), s->n_lower);
+	fprintf(out, "noise %s, ratio %.3g, t %.3g, step %.3g%% of a read, ",
 		fmt_time(sg, (int64_t)llround(s->sigma_ns)), s->ratio, s->t,
-		100 * s->rel, s->n_misfit, s->spike_p);
+		100 * s->rel);
+	fprintf(out, "%zu misfits, %zu far below, spike chance %.2g\n",
+		s->n_misfit, s->n_drop, s->spike_p);
 }
 
 void analyze_print_evidence(FILE *out, const struct align_verdict *v)
@@ -435,10 +615,11 @@ static long tokenize(const char *text, size_t len, struct tok **toks)
 {
 	const unsigned char *p = (const unsigned char *)text;
 	struct tok *t = NULL, *nt;
-	size_t i = 0, start, sp, n = 0, cap = 0;
+	size_t i = 0, start, n = 0, cap = 0;
 
 	while (i < len) {
-		sp = space_len(p + i, len - i);
+		size_t sp = space_len(p + i, len - i);
+
 		if (sp) {
 			i += sp;
 			continue;
@@ -508,19 +689,22 @@ static double unit_ns(const char *s, size_t len, int glued)
 static size_t parse_number(const char *s, size_t len, double *val)
 {
 	size_t i = 0, digits = 0;
-	double v = 0, scale = 1;
+	double v = 0;
 	int neg = 0;
 
 	if (i < len && (s[i] == '-' || s[i] == '+'))
 		neg = s[i++] == '-';
 	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++, digits++)
 		v = v * 10 + (s[i] - '0');
-	if (i < len && s[i] == '.')
+	if (i < len && s[i] == '.') {
+		double scale = 1;
+
 		for (i++; i < len && s[i] >= '0' && s[i] <= '9';
 		     i++, digits++) {
 			scale /= 10;
 			v += scale * (s[i] - '0');
 		}
+	}
 	if (!digits)
 		return 0;
 	*val = neg ? -v : v;
@@ -606,6 +790,7 @@ static int parse_record(const struct tok *t, size_t nt, size_t i,
 	size_t f;
 	double re;
 
+	memset(row, 0, sizeof(*row));
 	if (i + 9 >= nt || !tok_is(&t[i], "align") ||
 	    parse_align(&t[i + 1], &row->align_byte))
 		return -EINVAL;

@@ -35,16 +35,19 @@ struct analyze_step {
 	uint64_t size_byte;		/* erase or page size; 0 = none */
 	uint64_t candidate_byte;	/* best split tried, even if rejected */
 	enum analyze_confidence confidence;
-	double upper_ns;		/* median diff of the rows above */
-	double lower_ns;		/* median diff of the rows below */
-	double sigma_ns;		/* robust noise: 1.4826 * pooled MAD */
-	double ratio;			/* upper / lower (lower floored) */
-	double t;			/* robust t of upper - lower, unitless */
-	double rel;			/* (upper - lower) / read; 0: unknown */
+	double upper_ns;		/* median diff, rows above */
+	double lower_ns;		/* median diff, rows below */
+	double sigma_ns;		/* robust noise (1.4826 * MAD) */
+	double ratio;			/* upper / lower, floored */
+	double t;			/* robust Welch t, unitless */
+	double rel;			/* step / read; 0: unknown */
 	size_t n_upper;			/* rows in the upper group */
 	size_t n_lower;			/* rows in the lower group */
-	size_t n_misfit;		/* rows nearer the other level */
-	double spike_p;			/* chance outliers made the step */
+	size_t n_misfit;		/* rows nearer the other level
+					   or set aside as outliers */
+	size_t n_skipped;		/* rows set aside as outliers */
+	size_t n_drop;			/* rows far below their level */
+	double spike_p;			/* chance spikes made the step */
 };
 
 /* What one align table says. */

@@ -8,8 +8,8 @@
  *    is a multiple of the erase size, for SDXC's 3 * 2^n AUs as for powers
  *    of two.  analyze_align() decides from the levels of the diff column.
  *    Block size 1 KiB first; 4 KiB and 16 KiB only when that is unclear.
- * 2. FAT area (writes).  Each of the first AUs is written whole and in
- *    sixteen chunks; AUs clearly faster than the median are optimised.
+ * 2. FAT area (writes).  Each of the first AUs is written whole; AUs
+ *    clearly faster than the median are optimised.
  * 3. Open AUs (writes), linear then random order.  A probe with nr AUs
  *    writes the same chunk position into each AU in turn, position after
  *    position.  While the card keeps nr AUs open a write costs what it
@@ -30,11 +30,13 @@
 
 #define AUTO_AU_SPACING 12	/* probe AUs are every 12th AU, as -O */
 #define AUTO_MAX_NR 32		/* the open-AU search stops here */
-#define AUTO_WARMUP 2		/* chunk positions not measured */
+#define AUTO_WARMUP 1		/* chunk positions not measured */
 #define AUTO_POSITIONS 12	/* chunk positions measured at most */
 #define AUTO_COLLAPSE 4.0	/* slower than this: collapsed */
 #define AUTO_HOLD 1.5		/* faster than this: held */
 #define AUTO_CHUNK 16384	/* probe write size, at least a page */
+#define AUTO_ALIGN_COUNT 4	/* reads per align position (min kept) */
+#define AUTO_ALIGN_TOP (192ULL << 20)	/* largest alignment: 3 * 64 MiB */
 
 static uint64_t round_up(uint64_t x, uint64_t m)
 {
@@ -145,7 +147,12 @@ static int align_table(struct device *dev, const struct bench_opts *o,
 	if (7 * spacing + bs > dev->size_byte || spacing < 4 * bs)
 		return -EINVAL;
 	n = align_list(spacing, 2 * bs, aligns, 128);
+	/* no card has AUs above 64 MiB: larger alignments cost time only */
+	while (n > 8 && aligns[0] > AUTO_ALIGN_TOP) {
+		memmove(aligns, aligns + 1, --n * sizeof(aligns[0]));
+	}
 	ao.blocksize_byte = bs;
+	ao.count = AUTO_ALIGN_COUNT;
 	t->blocksize_byte = bs;
 	t->spacing_byte = spacing;
 	ret = bench_align_at(dev, &ao, spacing, aligns, n, &t->rows,
@@ -155,7 +162,23 @@ static int align_table(struct device *dev, const struct bench_opts *o,
 	return analyze_align(t->rows, t->nrows, &t->verdict);
 }
 
-/* Pick erase size from the most confident table, page from agreeing ones. */
+/* How many tables found this erase size with at least low confidence. */
+static size_t erase_votes(const struct auto_result *r, uint64_t size)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->ntables; i++)
+		n += r->tables[i].verdict.erase.size_byte == size &&
+		     r->tables[i].verdict.erase.confidence >= ANALYZE_CONF_LOW;
+	return n;
+}
+
+/*
+ * Pick the erase size from the most confident table, the page size from
+ * the tables that agree with it.  A weak step that no second table
+ * confirms is what noise looks like (a loop device over a file has no
+ * erase blocks at all): it is reported as none.
+ */
 static void align_choose(struct auto_result *r)
 {
 	size_t i, best = 0, page = 0;
@@ -175,6 +198,13 @@ static void align_choose(struct auto_result *r)
 	r->chosen = best;
 	r->align.erase = r->tables[best].verdict.erase;
 	r->align.page = r->tables[page].verdict.page;
+	if (r->align.erase.confidence == ANALYZE_CONF_LOW &&
+	    r->ntables > 1 && erase_votes(r, r->align.erase.size_byte) < 2) {
+		r->align.erase.size_byte = 0;
+		r->align.erase.confidence = ANALYZE_CONF_NONE;
+		r->align.page.size_byte = 0;
+		r->align.page.confidence = ANALYZE_CONF_NONE;
+	}
 }
 
 static int auto_align(struct device *dev, const struct bench_opts *o,
@@ -245,9 +275,13 @@ static struct vm_node *total_bps(struct vm_node *kid)
 
 /* ---- step 2: FAT area ---- */
 
-static double median(double *v, size_t n)
+/*
+ * The value a quarter of the way up: the speed of an ordinary AU even
+ * when up to half of those probed are FAT-optimised.
+ */
+static double lower_quartile(const double *v, size_t n)
 {
-	double tmp[AUTO_MAX_PROBES + AUTO_POSITIONS + AUTO_FAT_SCAN];
+	double tmp[AUTO_FAT_SCAN];
 	size_t i, j;
 
 	if (!n)
@@ -260,7 +294,7 @@ static double median(double *v, size_t n)
 			tmp[j] = tmp[j - 1];
 			tmp[j - 1] = t;
 		}
-	return n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
+	return tmp[n / 4];
 }
 
 static void fat_decide(struct auto_fat *f)
@@ -299,7 +333,7 @@ static void fat_decide(struct auto_fat *f)
 
 static int auto_fat(struct device *dev, uint64_t erase, struct auto_fat *f)
 {
-	double mf, mc;
+	double mf;
 	unsigned int i;
 	int ret;
 
@@ -313,20 +347,10 @@ static int auto_fat(struct device *dev, uint64_t erase, struct auto_fat *f)
 			       &f->full_bps[i]);
 		if (ret)
 			return ret;
-		ret = run_cell(dev, total_bps(vm_len_fixed(erase / 16,
-				vm_off_series(VM_OFF_LIN, off, VM_CUR_LEN, 16,
-					      vm_leaf(VM_WRITE_5A)))),
-			       &f->chunk_bps[i]);
-		if (ret)
-			return ret;
 	}
-	mf = median(f->full_bps, f->naus);
-	mc = median(f->chunk_bps, f->naus);
-	for (i = 0; i < f->naus; i++) {
-		double a = f->full_bps[i] / mf, b = f->chunk_bps[i] / mc;
-
-		f->ratio[i] = a < b ? a : b;
-	}
+	mf = lower_quartile(f->full_bps, f->naus);
+	for (i = 0; i < f->naus; i++)
+		f->ratio[i] = f->full_bps[i] / mf;
 	f->measured = 1;
 	fat_decide(f);
 	return 0;
@@ -340,22 +364,54 @@ struct probe_ctx {
 	uint64_t chunk;
 	uint64_t base;
 	int random;
+	uint64_t used;		/* chunk positions used since preconditioned */
+	unsigned int *ready;	/* AUs preconditioned so far */
 	uint64_t *written;	/* bytes written to precondition */
 };
 
 /*
- * Write nr AUs once, whole: every probe starts from the same state, and
- * the AUs of an earlier probe no longer hold half-written data.
+ * Write probe AUs [from, to) once, whole: they start from a known state,
+ * with nothing half-written that a garbage collection would have to copy
+ * in the middle of a measurement.
  */
-static int precondition(const struct probe_ctx *c, unsigned int nr)
+static int precondition(const struct probe_ctx *c, unsigned int from,
+			unsigned int to)
 {
 	double t;
 
-	*c->written += (uint64_t)nr * c->erase;
-	return run_cell(c->dev, total_time(vm_off_series(VM_OFF_LIN, c->base,
-				AUTO_AU_SPACING * c->erase, nr,
+	*c->written += (uint64_t)(to - from) * c->erase;
+	return run_cell(c->dev, total_time(vm_off_series(VM_OFF_LIN,
+				c->base + from * AUTO_AU_SPACING * c->erase,
+				AUTO_AU_SPACING * c->erase, to - from,
 				vm_len_fixed(c->erase, vm_leaf(VM_WRITE_5A)))),
 			&t);
+}
+
+/*
+ * The chunk position of the next pass.  Linear order walks up the AU;
+ * random order walks down it with pseudo-random gaps, so that every write
+ * lands below the previous one in its AU and the card sees out-of-order
+ * writes at every step.  Positions are never reused until the AUs are
+ * preconditioned again: a later probe never writes below where an earlier
+ * one stopped, which would look like random order to the card.
+ */
+static uint64_t next_position(struct probe_ctx *c)
+{
+	const uint64_t npos = c->erase / c->chunk;
+	uint64_t slot = c->used++;
+
+	if (!c->random)
+		return slot;
+	return npos - 1 - 2 * slot - bench_shuffle(slot, 2, npos);
+}
+
+/* Positions one probe may use at most, in units of next_position(). */
+static uint64_t positions_left(const struct probe_ctx *c)
+{
+	const uint64_t npos = c->erase / c->chunk;
+	uint64_t per = c->random ? 2 : 1;
+
+	return npos / per > c->used ? npos / per - c->used : 0;
 }
 
 /*
@@ -378,48 +434,62 @@ static double trimmed_mean(const double *v, size_t n)
 }
 
 /* The typical time of one write with nr AUs written in turn. */
-static int probe(const struct probe_ctx *c, unsigned int nr, double ref_ns,
+static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 		 struct auto_probe *p, double *mean_ns)
 {
-	const uint64_t npos = c->erase / c->chunk;
-	const uint64_t step = npos / (AUTO_WARMUP + AUTO_POSITIONS);
+	const unsigned int passes = AUTO_WARMUP + AUTO_POSITIONS;
 	double per[AUTO_POSITIONS];
-	unsigned int i, m = 0, slow = 0, fast = 0;
-	int ret;
+	unsigned int i, m = 0, fast = 0, slow = 0;
+	int ret, stop = 0;
 
-	ret = precondition(c, nr);
-	if (ret)
-		return ret;
-	for (i = 0; i < AUTO_WARMUP + AUTO_POSITIONS && i < npos; i++) {
-		uint64_t pos = i;
-		double t;
-
-		/*
-		 * Random order: pseudo-random positions, visited from the end
-		 * of the AU down, so that every write after the first lands
-		 * below the previous one and the card sees out-of-order
-		 * writes at every step, not only when a shuffle happens to
-		 * step backwards.
-		 */
-		if (c->random && step)
-			pos = npos - 1 - (i * step +
-					  bench_shuffle(0, step, nr * 64 + i));
-
-		ret = run_cell(c->dev, total_time(vm_len_fixed(c->chunk,
-				vm_off_series(VM_OFF_RAND,
-					      c->base + pos * c->chunk,
-					      AUTO_AU_SPACING * c->erase, nr,
-					      vm_leaf(VM_WRITE_5A)))), &t);
+	if (nr > *c->ready) {
+		ret = precondition(c, *c->ready, nr);
 		if (ret)
 			return ret;
-		if (i < AUTO_WARMUP)
+		*c->ready = nr;
+	}
+	if (positions_left(c) < passes) {
+		ret = precondition(c, 0, *c->ready);
+		if (ret)
+			return ret;
+		c->used = 0;
+	}
+	for (i = 0; i < passes && positions_left(c) && !stop; i++) {
+		uint64_t pos = next_position(c);
+		double sum = 0, t;
+		unsigned int k;
+
+		/* one write at a time, so that a collapse stops the probe at
+		 * once: each collapsed write costs a whole garbage collection */
+		for (k = 0; k < nr && !stop; k++) {
+			uint64_t au = bench_shuffle(k, nr, 1);
+
+			ret = run_cell(c->dev, total_time(vm_len_fixed(c->chunk,
+					vm_off_series(VM_OFF_LIN,
+						c->base + pos * c->chunk +
+						au * AUTO_AU_SPACING * c->erase,
+						0, 1, vm_leaf(VM_WRITE_5A)))), &t);
+			if (ret)
+				return ret;
+			sum += t;
+			if (i < AUTO_WARMUP || ref_ns <= 0)
+				continue;
+			slow += t > AUTO_COLLAPSE * ref_ns;
+			/* clearly collapsed: several writes as slow as a
+			 * garbage collection (a card in random mode may
+			 * collapse at only some of them) */
+			if (slow >= 3 && slow >= (nr + 1) / 2) {
+				per[m++] = sum / (k + 1);
+				stop = 1;
+			}
+		}
+		if (i < AUTO_WARMUP || stop)
 			continue;
-		per[m++] = t / nr;
+		per[m++] = sum / nr;
 		if (ref_ns > 0) {
-			slow += per[m - 1] > AUTO_COLLAPSE * ref_ns;
 			fast += per[m - 1] < AUTO_HOLD * ref_ns;
-			/* clearly collapsed or clearly held: stop early */
-			if ((m >= 3 && slow == m) || (m >= 4 && fast == m))
+			/* clearly held: four fast passes */
+			if (m >= 4 && fast == m)
 				break;
 		}
 	}
@@ -441,11 +511,12 @@ static enum analyze_confidence open_confidence(double held, double collapsed)
 }
 
 static int auto_open(struct device *dev, uint64_t erase, int random,
-		     uint64_t *written, struct auto_open *res)
+		     unsigned int *ready, uint64_t *written,
+		     struct auto_open *res)
 {
 	struct probe_ctx c = {
 		.dev = dev, .erase = erase, .random = random,
-		.base = probe_base(erase), .written = written,
+		.base = probe_base(erase), .ready = ready, .written = written,
 	};
 	unsigned int max = probe_max_nr(dev->size_byte, erase);
 	unsigned int held = 1, coll = 0, nr;
@@ -503,12 +574,14 @@ int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 	     const struct auto_hooks *h, struct auto_result *r)
 {
 	struct bench_range ranges[AUTO_MAX_NR + 1];
-	uint64_t t0 = dev_now_ns(dev), erase;
+	uint64_t t0 = dev_now_ns(dev), t1, erase;
+	unsigned int ready = 0;		/* probe AUs preconditioned */
 	int ret, n;
 
 	memset(r, 0, sizeof(*r));
 	r->destructive = destructive;
 	ret = auto_align(dev, o, h, r);
+	r->step_ns[0] = dev_now_ns(dev) - t0;
 	if (ret)
 		goto out;
 	erase = r->align.erase.size_byte;
@@ -532,17 +605,23 @@ int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 			goto out;
 	}
 	say(h, "auto: %s\n", "FAT area probe (writes)");
+	t1 = dev_now_ns(dev);
 	ret = auto_fat(dev, erase, &r->fat);
+	r->step_ns[1] = dev_now_ns(dev) - t1;
 	if (ret)
 		goto out;
 	say(h, "auto: %s\n", "open-AU search, linear order (writes)");
-	ret = auto_open(dev, erase, 0, &r->precondition_byte,
+	t1 = dev_now_ns(dev);
+	ret = auto_open(dev, erase, 0, &ready, &r->precondition_byte,
 			&r->open_linear);
+	r->step_ns[2] = dev_now_ns(dev) - t1;
 	if (ret)
 		goto out;
 	say(h, "auto: %s\n", "open-AU search, random order (writes)");
-	ret = auto_open(dev, erase, 1, &r->precondition_byte,
+	t1 = dev_now_ns(dev);
+	ret = auto_open(dev, erase, 1, &ready, &r->precondition_byte,
 			&r->open_random);
+	r->step_ns[3] = dev_now_ns(dev) - t1;
 out:
 	r->device_ns = dev_now_ns(dev) - t0;
 	return ret;
@@ -621,7 +700,7 @@ static void print_fat(FILE *out, const struct auto_fat *f, uint64_t erase)
 	else
 		fprintf(out, "FAT area: none (confidence %s)\n",
 			conf(f->confidence));
-	fprintf(out, "  evidence: write speed of the first %u AUs (%s each) against their median:",
+	fprintf(out, "  evidence: write speed of the first %u AUs (%s each) against an ordinary one (lower quartile):",
 		f->naus, fmt_size(sz, erase));
 	for (i = 0; i < f->naus; i++)
 		fprintf(out, " x%.2f", f->ratio[i]);
@@ -644,7 +723,8 @@ static void print_advice(FILE *out, const struct auto_result *r,
 	fprintf(out, "  partition start: sector %llu (%s, the first multiple of the erase size from 1MiB), e.g. echo 'start=%llu' | sudo sfdisk %s\n",
 		(unsigned long long)a.start_sector,
 		fmt_size(sz, a.start_sector * 512),
-		(unsigned long long)a.start_sector, path);
+		(unsigned long long)a.start_sector,
+		strncmp(path, "--", 2) ? path : "DEVICE");
 	fprintf(out, "  ext4: mkfs.ext4 -b 4096 -E stride=%u,stripe_width=%u PARTITION\n",
 		a.ext4_stride, a.ext4_stripe_width);
 	fprintf(out, "  f2fs: mkfs.f2fs -s %u PARTITION\n", a.f2fs_segs);
@@ -813,7 +893,6 @@ void auto_json_results(struct json *j, const struct auto_result *r)
 			json_object_begin(j, NULL);
 			json_u64(j, "au", k);
 			json_double(j, "whole_bytes_per_s", r->fat.full_bps[k]);
-			json_double(j, "chunk_bytes_per_s", r->fat.chunk_bps[k]);
 			json_double(j, "ratio", r->fat.ratio[k]);
 			json_object_end(j);
 		}

@@ -18,7 +18,7 @@
 #include "sysfs.h"
 
 #define AUTO_MAX_PROBES 24
-#define AUTO_FAT_SCAN 12	/* AUs the FAT probe looks at */
+#define AUTO_FAT_SCAN 8		/* AUs the FAT probe looks at */
 #define AUTO_MAX_TABLES 3	/* align block sizes tried */
 
 /* One open-AU probe: nr AUs written in turn. */
@@ -50,8 +50,7 @@ struct auto_fat {
 	enum analyze_confidence confidence;
 	unsigned int naus;		/* AUs probed */
 	double full_bps[AUTO_FAT_SCAN];	/* whole-AU write, bytes/s */
-	double chunk_bps[AUTO_FAT_SCAN]; /* erase/16 chunks, bytes/s */
-	double ratio[AUTO_FAT_SCAN];	/* the smaller of both / median */
+	double ratio[AUTO_FAT_SCAN];	/* full_bps / its lower quartile */
 };
 
 /* An align table measured by --auto. */
@@ -76,6 +75,8 @@ struct auto_result {
 	struct auto_fat fat;
 	const char *skip_reason;	/* why write steps did not run */
 	uint64_t device_ns;		/* device time the whole run took */
+	uint64_t step_ns[4];		/* of it: align, FAT, open linear,
+					   open random */
 };
 
 /* Partitioning and filesystem advice for an erase and page size. */

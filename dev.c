@@ -49,12 +49,21 @@ int dev_fail(struct device *dev, const char *op, off_t off, uint64_t len,
 	return -err;
 }
 
+static volatile sig_atomic_t *dev_stop;
+
+void dev_set_stop_flag(volatile sig_atomic_t *flag)
+{
+	dev_stop = flag;
+}
+
 int dev_read(struct device *dev, void *buf, size_t len, off_t off,
 	     uint64_t *time_ns)
 {
 	uint64_t t0, t1;
 	int ret;
 
+	if (dev_stop && *dev_stop)
+		return dev_fail(dev, "read", off, len, EINTR);
 	dev->io_count++;
 	t0 = dev->ops->now_ns(dev);
 	ret = dev->ops->read(dev, buf, len, off);
@@ -70,6 +79,8 @@ int dev_write(struct device *dev, const void *buf, size_t len, off_t off,
 	uint64_t t0, t1;
 	int ret;
 
+	if (dev_stop && *dev_stop)
+		return dev_fail(dev, "write", off, len, EINTR);
 	dev->io_count++;
 	t0 = dev->ops->now_ns(dev);
 	ret = dev->ops->write(dev, buf, len, off);
@@ -85,6 +96,8 @@ int dev_discard(struct device *dev, off_t off, uint64_t len,
 	uint64_t t0, t1;
 	int ret;
 
+	if (dev_stop && *dev_stop)
+		return dev_fail(dev, "discard", off, len, EINTR);
 	dev->io_count++;
 	t0 = dev->ops->now_ns(dev);
 	ret = dev->ops->discard(dev, off, len);
@@ -155,7 +168,7 @@ struct dev_node {
 	char name[64];			/* sysfs name, e.g. "loop3p1" */
 };
 
-/* The nodes to check: a whole device and its partitions. */
+/* The nodes to check: a device, its partitions, its whole device. */
 struct dev_nodes {
 	struct dev_node *v;		/* array of n nodes */
 	size_t n;			/* number of nodes */
@@ -171,7 +184,7 @@ static int nodes_add(struct dev_nodes *nodes, dev_t rdev, const char *name)
 		return -ENOMEM;
 	nodes->v = v;
 	v[nodes->n].rdev = rdev;
-	snprintf(v[nodes->n].name, sizeof(v->name), "%s", name);
+	snprintf(v[nodes->n].name, sizeof(v->name), "%.63s", name);
 	nodes->n++;
 	return 0;
 }
@@ -206,9 +219,33 @@ static int sysfs_read_devt(const char *file, dev_t *rdev)
 }
 
 /*
- * List the whole device rdev and its partitions from
- * /sys/dev/block/MAJ:MIN.  Without sysfs only the device itself is
- * listed, named after path.  Returns 0 or -ENOMEM.
+ * A partition is not free while its whole device is mounted (a
+ * "superfloppy" card): add the disk that sysfs dir is a partition of.
+ * link is where dir points, ".../block/mmcblk0/mmcblk0p1".  Returns 0 or
+ * -ENOMEM.
+ */
+static int nodes_add_disk(struct dev_nodes *nodes, const char *dir,
+			  char *link)
+{
+	char file[128], *slash;
+	dev_t disk;
+
+	snprintf(file, sizeof(file), "%s/partition", dir);
+	if (access(file, F_OK))
+		return 0;
+	snprintf(file, sizeof(file), "%s/../dev", dir);
+	slash = strrchr(link, '/');
+	if (sysfs_read_devt(file, &disk) || !slash)
+		return 0;
+	*slash = '\0';
+	slash = strrchr(link, '/');
+	return nodes_add(nodes, disk, slash ? slash + 1 : link);
+}
+
+/*
+ * List the device rdev, its partitions, and the whole device if it is a
+ * partition, from /sys/dev/block/MAJ:MIN.  Without sysfs only the device
+ * itself is listed, named after path.  Returns 0 or -ENOMEM.
  */
 static int nodes_list(struct dev_nodes *nodes, dev_t rdev, const char *path)
 {
@@ -228,6 +265,8 @@ static int nodes_list(struct dev_nodes *nodes, dev_t rdev, const char *path)
 		name = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
 	}
 	ret = nodes_add(nodes, rdev, name);
+	if (!ret && n > 0)
+		ret = nodes_add_disk(nodes, dir, link);
 	if (ret)
 		return ret;
 	d = opendir(dir);
@@ -291,7 +330,7 @@ static int check_mounts(const struct dev_nodes *nodes, char *holder,
 			size_t holder_len)
 {
 	const struct dev_node *hit;
-	char *line = NULL, *tok[8], *sep, *save;
+	char *line = NULL, *tok[8], *save;
 	unsigned int maj, min;
 	size_t cap = 0;
 	int ret = 0, i;
@@ -301,6 +340,8 @@ static int check_mounts(const struct dev_nodes *nodes, char *holder,
 	if (!f)
 		return 0;	/* O_EXCL still stops the write */
 	while (!ret && getline(&line, &cap, f) > 0) {
+		char *sep;
+
 		line[strcspn(line, "\n")] = '\0';
 		sep = strstr(line, " - ");
 		if (!sep)
@@ -335,7 +376,7 @@ static int check_swaps(const struct dev_nodes *nodes, char *holder,
 		       size_t holder_len)
 {
 	const struct dev_node *hit;
-	char *line = NULL, *name, *save;
+	char *line = NULL, *save;
 	size_t cap = 0;
 	int ret = 0;
 	FILE *f;
@@ -344,7 +385,8 @@ static int check_swaps(const struct dev_nodes *nodes, char *holder,
 	if (!f)
 		return 0;
 	while (!ret && getline(&line, &cap, f) > 0) {
-		name = strtok_r(line, " \t\n", &save);
+		char *name = strtok_r(line, " \t\n", &save);
+
 		if (!name)
 			continue;
 		unescape_octal(name);
@@ -372,9 +414,10 @@ static int check_holders(const struct dev_nodes *nodes, char *holder,
 	struct dirent *de;
 	size_t i;
 	FILE *f;
-	DIR *d;
 
 	for (i = 0; i < nodes->n; i++) {
+		DIR *d;
+
 		snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u/holders",
 			 major(nodes->v[i].rdev), minor(nodes->v[i].rdev));
 		d = opendir(dir);
@@ -406,6 +449,45 @@ static int check_holders(const struct dev_nodes *nodes, char *holder,
 	return 0;
 }
 
+/*
+ * Is any node the backing device of a loop device (say, a card being
+ * imaged)?  The kernel lets that loop device and us write at the same
+ * time, so only sysfs tells.  Returns 0 or -EBUSY.
+ */
+static int check_loop_backing(const struct dev_nodes *nodes, char *holder,
+			      size_t holder_len)
+{
+	const struct dev_node *hit = NULL;
+	char file[300], back[PATH_MAX];
+	struct dirent *de;
+	DIR *d = opendir("/sys/class/block");
+	FILE *f;
+
+	if (!d)
+		return 0;
+	while (!hit && (de = readdir(d))) {
+		if (strncmp(de->d_name, "loop", 4))
+			continue;
+		snprintf(file, sizeof(file),
+			 "/sys/class/block/%.200s/loop/backing_file",
+			 de->d_name);
+		f = fopen(file, "re");
+		if (!f)
+			continue;
+		if (fgets(back, sizeof(back), f)) {
+			back[strcspn(back, "\n")] = '\0';
+			hit = nodes_find_path(nodes, back);
+		}
+		fclose(f);
+		if (hit)
+			snprintf(holder, holder_len,
+				 "/dev/%s is the backing device of /dev/%.200s",
+				 hit->name, de->d_name);
+	}
+	closedir(d);
+	return hit ? -EBUSY : 0;
+}
+
 int dev_check_unused(const char *path, char *holder, size_t holder_len)
 {
 	struct dev_nodes nodes = { NULL, 0 };
@@ -426,6 +508,8 @@ int dev_check_unused(const char *path, char *holder, size_t holder_len)
 		ret = check_swaps(&nodes, reason, sizeof(reason));
 	if (!ret)
 		ret = check_holders(&nodes, reason, sizeof(reason));
+	if (!ret)
+		ret = check_loop_backing(&nodes, reason, sizeof(reason));
 	if (ret == -EBUSY && holder && holder_len)
 		snprintf(holder, holder_len, "%s", reason);
 	free(nodes.v);
@@ -517,7 +601,6 @@ static int blk_write(struct device *dev, const void *buf, size_t len,
 static int blk_discard(struct device *dev, off_t off, uint64_t len)
 {
 	struct blk_device *b = (struct blk_device *)dev;
-	uint64_t range[2] = { (uint64_t)off, len };
 	int ret;
 
 	ret = blk_check(dev, "discard", NULL, len, off);
@@ -525,12 +608,15 @@ static int blk_discard(struct device *dev, off_t off, uint64_t len)
 		return ret;
 	if (!b->writable)
 		return dev_fail(dev, "discard", off, len, EBADF);
-	if (b->is_blk)
+	if (b->is_blk) {
+		uint64_t range[2] = { (uint64_t)off, len };
+
 		ret = ioctl(b->fd, BLKDISCARD, range);
-	else
+	} else {
 		ret = fallocate(b->fd,
 				FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
 				off, (off_t)len);
+	}
 	if (ret)
 		return dev_fail(dev, "discard", off, len, errno);
 	return 0;
@@ -581,6 +667,20 @@ static int blk_geometry(struct blk_device *b, const struct stat *st)
 	return 0;
 }
 
+/*
+ * Recent kernels open a read-only block device (an SD card with its
+ * write-protect switch set) for writing and fail each write instead, so
+ * ask.  Returns 0 or -EROFS.
+ */
+static int blk_check_writable(struct blk_device *b)
+{
+	int ro = 0;
+
+	if (b->writable && b->is_blk && !ioctl(b->fd, BLKROGET, &ro) && ro)
+		return -EROFS;
+	return 0;
+}
+
 int dev_open(struct device **devp, const char *path, unsigned int flags,
 	     char *holder, size_t holder_len)
 {
@@ -621,9 +721,10 @@ int dev_open(struct device **devp, const char *path, unsigned int flags,
 				 path);
 		return ret;
 	}
-	/* the path may have been replaced since stat() */
+	/* the path may have been replaced since it was checked */
 	if (fstat(fd, &fst) ||
-	    (fst.st_mode & S_IFMT) != (st.st_mode & S_IFMT)) {
+	    (fst.st_mode & S_IFMT) != (st.st_mode & S_IFMT) ||
+	    (S_ISBLK(st.st_mode) && fst.st_rdev != st.st_rdev)) {
 		ret = -EAGAIN;
 		goto out_close;
 	}
@@ -643,6 +744,9 @@ int dev_open(struct device **devp, const char *path, unsigned int flags,
 	b->dev.ops = &blk_ops;
 	b->dev.path = b->path;
 	ret = blk_geometry(b, &fst);
+	if (ret)
+		goto out_free_path;
+	ret = blk_check_writable(b);
 	if (ret)
 		goto out_free_path;
 	*devp = &b->dev;

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <signal.h>
 #include <sys/types.h>
 
 struct device;
@@ -47,6 +48,12 @@ struct device {
 	uint64_t size_byte;		/* usable size */
 	unsigned int logical_block_size; /* bytes; reads/writes align to it */
 	uint64_t io_count;		/* read/write/discard calls issued */
+	/*
+	 * Non-zero while I/O is not part of a measurement (backing up and
+	 * restoring with --preserve): a virtual clock neither advances nor
+	 * draws noise, so the measurements come out as without it.
+	 */
+	int untimed;
 	struct dev_error last_error;	/* filled when an operation fails */
 };
 
@@ -69,7 +76,8 @@ enum dev_pattern {
  * partition, exclusive opener), or an empty string.
  * -EISDIR for a directory, -ENOTBLK for anything neither a block device
  * nor a regular file, -EBUSY when DEV_EXCL finds the device in use,
- * -EINVAL when the file system of a regular file refuses O_DIRECT.  A
+ * -EROFS for a write-protected device opened with DEV_WRITE, -EINVAL when
+ * the file system of a regular file refuses O_DIRECT.  A
  * regular file has 512-byte logical blocks and its size is rounded down
  * to whole blocks.  Reads and writes need offset and length aligned to
  * the logical block size, a 512-byte aligned buffer, and the range inside
@@ -80,8 +88,9 @@ int dev_open(struct device **devp, const char *path, unsigned int flags,
 
 /*
  * Is the block device at path unused: neither it nor any of its
- * partitions mounted (/proc/self/mountinfo), active swap (/proc/swaps) or
- * held by another block device such as device-mapper (sysfs holders/)?
+ * partitions (nor, for a partition, its whole device) mounted
+ * (/proc/self/mountinfo), active swap (/proc/swaps), held by another block
+ * device such as device-mapper (sysfs holders/) or backing a loop device?
  * Returns 0 (also for a regular file), -EBUSY with a one-line reason in
  * holder such as "/dev/loop3p1 is mounted on /mnt/x" or "/dev/loop3 is
  * held by dm-0 (vg-root)", or -errno if path cannot be examined.  Used
@@ -104,6 +113,13 @@ int dev_write(struct device *dev, const void *buf, size_t len, off_t off,
 	      uint64_t *time_ns);
 int dev_discard(struct device *dev, off_t off, uint64_t len,
 		uint64_t *time_ns);
+
+/*
+ * From now on dev_read(), dev_write() and dev_discard() fail with -EINTR,
+ * before any I/O, while *flag is non-zero (flag NULL: never).  A signal
+ * handler sets the flag; the test running stops within one I/O.
+ */
+void dev_set_stop_flag(volatile sig_atomic_t *flag);
 
 /* The device's clock in ns (virtual for the simulated card). */
 uint64_t dev_now_ns(struct device *dev);

@@ -50,9 +50,9 @@ static void bad_usage(const char *fmt, ...)
 
 static void bad_usage(const char *fmt, ...)
 {
-	va_list ap;
-
 	if (fmt) {
+		va_list ap;
+
 		fprintf(stderr, "%s: ", prog);
 		va_start(ap, fmt);
 		vfprintf(stderr, fmt, ap);
@@ -101,6 +101,11 @@ static struct device *open_device(const char *path)
 		fprintf(stderr, "%s: %s: %s\n", prog, path, holder);
 		exit(EXIT_FAILURE);
 	}
+	if (ret == -EROFS) {
+		fprintf(stderr, "%s: %s: the device is write-protected\n", prog,
+			path);
+		exit(EXIT_FAILURE);
+	}
 	if (ret == -ENOTBLK) {
 		fprintf(stderr, "%s: %s: not a block device\n", prog, path);
 		exit(EXIT_FAILURE);
@@ -121,14 +126,14 @@ static void check_range(struct device *dev, uint64_t start, uint64_t len)
 	if (start % lbs || len % lbs) {
 		fprintf(stderr,
 			"%s: %s: %s %" PRIu64 " is not aligned to the logical block size (%u bytes)\n",
-			prog, dev->path, start % lbs ? "start" : "length",
-			start % lbs ? start : len, lbs);
+			prog, dev->path, (start % lbs) ? "start" : "length",
+			(start % lbs) ? start : len, lbs);
 		goto out_close;
 	}
 	if (start > dev->size_byte || len > dev->size_byte - start) {
 		fprintf(stderr,
-			"%s: %s: range %" PRIu64 "-%" PRIu64 " is beyond the end of the device (%" PRIu64 " bytes)\n",
-			prog, dev->path, start, start + len, dev->size_byte);
+			"%s: %s: %" PRIu64 " bytes from %" PRIu64 " is beyond the end of the device (%" PRIu64 " bytes)\n",
+			prog, dev->path, len, start, dev->size_byte);
 		goto out_close;
 	}
 	return;
@@ -150,7 +155,7 @@ int main(int argc, char **argv)
 	const char *path;
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			usage(stdout);
@@ -184,7 +189,7 @@ int main(int argc, char **argv)
 	if (ret) {
 		fprintf(stderr, "%s: %s: discard of bytes %" PRIu64 "-%" PRIu64
 			" failed: %s\n", prog, path, start, start + len,
-			ret == -EOPNOTSUPP ? "the device does not support discard"
+			ret == -EOPNOTSUPP ? "the device cannot discard"
 					   : strerror(-ret));
 		dev_close(dev);
 		return close_stdout(EXIT_FAILURE);

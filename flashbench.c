@@ -11,16 +11,23 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze.h"
+#include "auto.h"
 #include "bench.h"
 #include "dev.h"
 #include "flashbench.h"
 #include "format.h"
+#include "json.h"
+#include "preserve.h"
 #include "sim.h"
+#include "sysfs.h"
+#include "vm.h"
 
 #define EXIT_USAGE	2	/* bad command line, found before any I/O */
 #define EXIT_DEVICE	1	/* the device failed or refused */
@@ -91,6 +98,13 @@ enum {
 	OPT_FAT_NR,
 	OPT_SIMULATE,
 	OPT_VERSION,
+	OPT_AUTO,
+	OPT_DESTRUCTIVE,
+	OPT_JSON,
+	OPT_ANALYZE,
+	OPT_PRESERVE,
+	OPT_JOURNAL,
+	OPT_RESTORE,
 };
 
 static const char short_opts[] = ":asiOrfpc:b:e:o:vh";
@@ -116,6 +130,13 @@ static const struct option long_opts[] = {
 	{ "out", required_argument, NULL, 'o' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "simulate", optional_argument, NULL, OPT_SIMULATE },
+	{ "auto", no_argument, NULL, OPT_AUTO },
+	{ "destructive", no_argument, NULL, OPT_DESTRUCTIVE },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "analyze", required_argument, NULL, OPT_ANALYZE },
+	{ "preserve", no_argument, NULL, OPT_PRESERVE },
+	{ "journal", required_argument, NULL, OPT_JOURNAL },
+	{ "restore", required_argument, NULL, OPT_RESTORE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -132,8 +153,26 @@ struct cli {
 	int simulate;			/* --simulate given */
 	const char *sim_spec;		/* its SPEC, or NULL */
 	const char *out_path;		/* -o FILE, or NULL for out */
+	int autorun;			/* --auto */
+	int destructive;		/* --destructive */
+	int json;			/* --json */
+	const char *analyze_path;	/* --analyze FILE ("-": stdin) */
+	int preserve;			/* --preserve (or --journal) */
+	const char *journal;		/* --journal FILE, or NULL */
+	const char *restore;		/* --restore JOURNAL, or NULL */
+	char journal_buf[PATH_MAX];	/* the journal actually used */
+	struct preserve *saved;		/* what --preserve saved */
+	int restore_failed;		/* writing it back failed */
 	FILE *err;			/* where messages go */
 };
+
+/* The signal that asked us to stop (SIGINT, SIGTERM, SIGHUP), or 0. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+	stop_signal = sig;
+}
 
 /* One line naming what is wrong, the usage hint; returns EXIT_USAGE. */
 static int usage_error(FILE *err, const char *fmt, ...)
@@ -262,6 +301,22 @@ static const char help_text[] =
 "                               (writes!)\n"
 " -p, --program               fixed write/read pattern table (writes!)\n"
 "\n"
+"Beyond the classic tests:\n"
+"     --auto                  find erase size, page size, open AUs and\n"
+"                               FAT area and say what to do with them;\n"
+"                               read-only unless --destructive\n"
+"     --destructive           let --auto run its write steps (writes!)\n"
+"     --analyze <file>        read saved align tables ('-': stdin) and\n"
+"                               state erase and page size, no device\n"
+"     --json                  one JSON document instead of the table\n"
+"     --preserve              save what the writing tests overwrite and\n"
+"                               write it back when they end, fail or\n"
+"                               are interrupted\n"
+"     --journal <file>        where --preserve keeps its copy (default\n"
+"                               ./flashbench-<device name>.journal)\n"
+"     --restore <journal>     put a journal back on DEVICE after a\n"
+"                               crash or power loss\n"
+"\n"
 "Options:\n"
 " -b, --blocksize <size>      smallest access size (default 16KiB)\n"
 " -e, --erasesize <size>      erase block (AU) size for -O and -f\n"
@@ -383,6 +438,28 @@ static int parse_args(struct cli *c, int argc, char **argv, FILE *out)
 			c->simulate = 1;
 			c->sim_spec = optarg;
 			break;
+		case OPT_AUTO:
+			c->autorun = 1;
+			break;
+		case OPT_DESTRUCTIVE:
+			c->destructive = 1;
+			break;
+		case OPT_JSON:
+			c->json = 1;
+			break;
+		case OPT_ANALYZE:
+			c->analyze_path = optarg;
+			break;
+		case OPT_PRESERVE:
+			c->preserve = 1;
+			break;
+		case OPT_JOURNAL:
+			c->preserve = 1;
+			c->journal = optarg;
+			break;
+		case OPT_RESTORE:
+			c->restore = optarg;
+			break;
 		case 'h':
 			print_help(out);
 			return 0;
@@ -428,14 +505,42 @@ static uint64_t round_up(uint64_t x, uint64_t m)
 static int check_args(struct cli *c)
 {
 	enum cli_value v;
+	int modes = c->autorun + !!c->analyze_path + !!c->restore;
 
+	if (modes > 1)
+		return usage_error(c->err,
+				   "--auto, --analyze and --restore exclude each other");
+	if (modes && c->tests)
+		return usage_error(c->err,
+				   "--%s runs on its own, without test options such as -a",
+				   c->autorun ? "auto" : c->restore ? "restore" :
+				   "analyze");
+	if (c->preserve && !(c->tests & BENCH_WRITING) &&
+	    !(c->autorun && c->destructive))
+		return usage_error(c->err,
+				   "--%s needs a writing test (-O, -f, -p or --auto --destructive)",
+				   c->journal ? "journal" : "preserve");
+	if (c->destructive && !c->autorun)
+		return usage_error(c->err, "--destructive needs --auto");
+	if (c->json && (c->tests & (c->tests - 1)))
+		return usage_error(c->err,
+				   "--json takes one test at a time");
+	if (c->analyze_path && c->device)
+		return usage_error(c->err,
+				   "--analyze reads saved tables: DEVICE '%s' is not used",
+				   c->device);
+	if (c->analyze_path && c->simulate)
+		return usage_error(c->err,
+				   "--analyze and --simulate exclude each other");
+	if (c->analyze_path)
+		return 0;
 	if (c->simulate && c->device)
 		return usage_error(c->err,
 				   "--simulate and DEVICE '%s' exclude each other",
 				   c->device);
 	if (!c->simulate && !c->device)
 		return usage_error(c->err, "missing DEVICE");
-	if (!c->tests)
+	if (!c->tests && !c->autorun && !c->restore)
 		return usage_error(c->err, "need at least one test");
 	if (!c->arg[V_OFFSET])
 		c->o.offset_byte = round_up(DEFAULT_OFFSET_BYTE,
@@ -678,13 +783,19 @@ static int open_real(struct cli *c, struct device **devp)
 	char holder[256] = "";
 	int ret;
 
-	if (c->tests & BENCH_WRITING)
+	if ((c->tests & BENCH_WRITING) || c->destructive || c->restore)
 		flags = DEV_WRITE | DEV_EXCL;
 	ret = dev_open(devp, c->device, flags, holder, sizeof(holder));
 	if (ret && holder[0]) {
 		fprintf(c->err, "flashbench: %s: %s\n", c->device, holder);
 		return EXIT_DEVICE;
 	}
+	/* not a device at all: a bad command line, not a failing device */
+	if (ret == -EISDIR || ret == -ENOTBLK)
+		return usage_error(c->err, "invalid DEVICE '%s': %s",
+				   c->device, ret == -ENOTBLK ?
+				   "neither a block device nor a regular file" :
+				   "a directory");
 	if (ret) {
 		fprintf(c->err, "flashbench: cannot open %s: %s\n", c->device,
 			strerror(-ret));
@@ -779,6 +890,182 @@ static const struct {
 	{ BENCH_PROGRAM, "--program" },
 };
 
+/* ---- --json ---- */
+
+/* version, test, device and options: the head of every JSON document. */
+static void json_head(const struct cli *c, struct json *j, const char *test,
+		      const struct device *dev)
+{
+	const struct bench_opts *o = &c->o;
+	struct sysfs_info sysfs;
+	size_t i;
+
+	json_object_begin(j, NULL);
+	json_string(j, "version", FLASHBENCH_VERSION);
+	json_string(j, "test", test);
+	if (dev) {
+		json_object_begin(j, "device");
+		json_string(j, "path", dev->path);
+		json_u64(j, "size", dev->size_byte);
+		json_u64(j, "logical_block_size", dev->logical_block_size);
+		json_bool(j, "simulated", c->simulate);
+		json_object_begin(j, "sysfs");
+		if (!c->simulate && sysfs_read(dev->path, &sysfs))
+			for (i = 0; i < sysfs.n; i++) {
+				if (sysfs.e[i].numeric)
+					json_u64(j, sysfs.e[i].key,
+						 strtoull(sysfs.e[i].value,
+							  NULL, 10));
+				else
+					json_string(j, sysfs.e[i].key,
+						    sysfs.e[i].value);
+			}
+		json_object_end(j);
+		json_object_end(j);
+	} else {
+		json_null(j, "device");
+	}
+	json_object_begin(j, "options");
+	json_u64(j, "blocksize", o->blocksize_byte);
+	json_u64(j, "erasesize", o->erasesize_byte);
+	json_u64(j, "count", o->count);
+	json_u64(j, "scatter_order", o->scatter_order);
+	json_u64(j, "scatter_span", o->scatter_span);
+	json_u64(j, "interval_order", o->interval_order);
+	json_u64(j, "open_au_nr", o->open_au_nr);
+	json_u64(j, "offset", o->offset_byte);
+	json_u64(j, "fat_nr", o->fat_nr);
+	json_bool(j, "random", o->random);
+	json_bool(j, "destructive", c->destructive);
+	if (c->simulate)
+		json_string(j, "simulate", c->sim_spec ? c->sim_spec : "");
+	else
+		json_null(j, "simulate");
+	json_object_end(j);
+}
+
+/* The end of every document. */
+static void json_tail(struct json *j, int interrupted)
+{
+	json_bool(j, "interrupted", interrupted);
+	json_object_end(j);
+}
+
+static void json_align_rows(struct json *j, const struct align_row *rows,
+			    size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		json_object_begin(j, NULL);
+		json_u64(j, "align", rows[i].align_byte);
+		json_i64(j, "pre_ns", rows[i].pre_ns);
+		json_i64(j, "on_ns", rows[i].on_ns);
+		json_i64(j, "post_ns", rows[i].post_ns);
+		json_i64(j, "diff_ns", rows[i].diff_ns);
+		json_object_end(j);
+	}
+}
+
+/* Results of a read test as JSON; returns 0 or -errno. */
+static int json_read_test(struct device *dev, const struct bench_opts *o,
+			  enum bench_test test, struct json *j)
+{
+	int ret = -EINVAL;
+	size_t i, n = 0;
+
+	if (test == BENCH_ALIGN) {
+		struct align_row *rows = NULL;
+
+		ret = bench_align(dev, o, &rows, &n);
+		json_align_rows(j, rows, n);
+		free(rows);
+	} else if (test == BENCH_SCATTER) {
+		struct scatter_point *pts = NULL;
+
+		ret = bench_scatter(dev, o, &pts, &n);
+		for (i = 0; i < n; i++) {
+			json_object_begin(j, NULL);
+			json_u64(j, "offset", pts[i].off_byte);
+			json_u64(j, "time_ns", pts[i].time_ns);
+			json_object_end(j);
+		}
+		free(pts);
+	} else if (test == BENCH_INTERVAL) {
+		struct interval_row *rows = NULL;
+		struct interval_fit fit;
+
+		ret = bench_interval(dev, o, &rows, &n);
+		for (i = 0; i < n; i++) {
+			json_object_begin(j, NULL);
+			json_u64(j, "bytes", rows[i].len_byte);
+			json_u64(j, "min_ns", rows[i].min_ns);
+			json_u64(j, "avg_ns", rows[i].avg_ns);
+			json_u64(j, "max_ns", rows[i].max_ns);
+			json_object_end(j);
+		}
+		if (n) {
+			fit = interval_regress(rows, n);
+			json_object_begin(j, NULL);
+			json_object_begin(j, "regression");
+			json_double(j, "bytes_per_s", fit.bytes_per_s);
+			json_double(j, "access_ns", fit.access_ns);
+			json_object_end(j);
+			json_object_end(j);
+		}
+		free(rows);
+	}
+	return ret;
+}
+
+/* Results of a writing test as JSON, from the VM's table of cells. */
+static int json_write_test(struct device *dev, const struct bench_opts *o,
+			   enum bench_test test, struct json *j)
+{
+	struct vm_table tab = { 0 };
+	size_t r, k;
+	int ret;
+
+	ret = progs_run(dev, test, o, NULL, &tab, NULL, 0);
+	for (r = 0; r < tab.nrows; r++) {
+		const struct vm_row *row = &tab.rows[r];
+
+		if (!row->ncells)
+			continue;
+		json_object_begin(j, NULL);
+		json_u64(j, "size", (uint64_t)row->cells[0].value);
+		json_array_begin(j, "bytes_per_s");
+		for (k = 1; k < row->ncells; k++)
+			json_double(j, NULL, row->cells[k].value);
+		json_array_end(j);
+		json_object_end(j);
+	}
+	vm_table_free(&tab);
+	return ret;
+}
+
+/* Run the one test of a --json run; returns 0 or -errno. */
+static int run_json(struct cli *c, struct device *dev, enum bench_test t,
+		    const char *option, FILE *out)
+{
+	struct json j;
+	int ret;
+
+	json_init(&j, out);
+	json_head(c, &j, option + 2, dev);
+	json_array_begin(&j, "results");
+	if (t & BENCH_WRITING)
+		ret = json_write_test(dev, &c->o, t, &j);
+	else
+		ret = json_read_test(dev, &c->o, t, &j);
+	json_array_end(&j);
+	json_null(&j, "verdict");
+	if (ret && !stop_signal)
+		json_string(&j, "error", strerror(-ret));
+	json_tail(&j, stop_signal != 0);
+	return ret;
+}
+
 /* Run the tests asked for; returns 0 or an exit status. */
 static int run_tests(struct cli *c, struct device *dev, FILE *out)
 {
@@ -793,7 +1080,9 @@ static int run_tests(struct cli *c, struct device *dev, FILE *out)
 		if (c->o.verbose)
 			fprintf(c->err, "flashbench: running %s on %s\n",
 				run_order[i].option, dev->path);
-		if (t == BENCH_FIND_FAT)
+		if (c->json)
+			ret = run_json(c, dev, t, run_order[i].option, out);
+		else if (t == BENCH_FIND_FAT)
 			ret = bench_find_fat(dev, &c->o, out);
 		else if (t == BENCH_OPEN_AU)
 			ret = bench_open_au(dev, &c->o, out);
@@ -803,6 +1092,8 @@ static int run_tests(struct cli *c, struct device *dev, FILE *out)
 			ret = run_read_test(dev, &c->o, t, out);
 		if (ret) {
 			fflush(out);
+			if (stop_signal)
+				return 128 + stop_signal;
 			return test_failed(c, dev, run_order[i].option, ret);
 		}
 	}
@@ -845,6 +1136,284 @@ static int finish_output(struct cli *c, FILE *f, int ours)
 	return EXIT_DEVICE;
 }
 
+/* ---- --preserve and --restore ---- */
+
+/*
+ * Save the ranges about to be overwritten, once, before the first write.
+ * Returns 0, or an exit status after saying why.
+ */
+static int save_ranges(struct cli *c, struct device *dev,
+		       const struct bench_range *r, size_t n)
+{
+	char why[512] = "";
+	int ret;
+
+	if (!c->preserve || c->saved || !n)
+		return 0;
+	if (c->journal)
+		snprintf(c->journal_buf, sizeof(c->journal_buf), "%s",
+			 c->journal);
+	else if (preserve_journal_name(c->journal_buf,
+				       sizeof(c->journal_buf), dev->path))
+		snprintf(c->journal_buf, sizeof(c->journal_buf),
+			 "flashbench.journal");
+	ret = preserve_save(&c->saved, dev, r, n, c->journal_buf, why,
+			    sizeof(why));
+	if (ret) {
+		fprintf(c->err, "flashbench: --preserve: %s\n",
+			why[0] ? why : strerror(-ret));
+		return stop_signal ? 128 + stop_signal : EXIT_DEVICE;
+	}
+	if (c->o.verbose)
+		fprintf(c->err, "flashbench: saved what will be overwritten in %s\n",
+			c->journal_buf);
+	return 0;
+}
+
+/* Save the union of the writing tests' ranges; 0 or an exit status. */
+static int save_tests(struct cli *c, struct device *dev)
+{
+	struct bench_range *r = NULL;
+	size_t n = 0;
+	int ret;
+
+	if (!c->preserve || !(c->tests & BENCH_WRITING))
+		return 0;
+	ret = preserve_ranges(c->tests, &c->o, dev->size_byte, &r, &n);
+	if (ret) {
+		fprintf(c->err, "flashbench: --preserve: %s\n", strerror(-ret));
+		return EXIT_DEVICE;
+	}
+	ret = save_ranges(c, dev, r, n);
+	free(r);
+	return ret;
+}
+
+/* Write back what --preserve saved; returns 0 or EXIT_DEVICE. */
+static int restore_saved(struct cli *c, const struct device *dev)
+{
+	char why[512] = "";
+	int ret;
+
+	if (!c->saved)
+		return 0;
+	dev_set_stop_flag(NULL);	/* a stop must not stop the restore */
+	ret = preserve_restore(c->saved, why, sizeof(why));
+	preserve_free(c->saved);
+	c->saved = NULL;
+	if (ret) {
+		c->restore_failed = 1;
+		fprintf(c->err,
+			"flashbench: restoring %s failed: %s; the saved data stays in %s: run flashbench --restore=%s %s\n",
+			dev->path, why[0] ? why : strerror(-ret), c->journal_buf,
+			c->journal_buf, dev->path);
+		return EXIT_DEVICE;
+	}
+	if (c->o.verbose)
+		fprintf(c->err, "flashbench: restored what the tests overwrote on %s\n",
+			dev->path);
+	return 0;
+}
+
+/* --restore=JOURNAL DEVICE; returns the exit status. */
+static int run_restore(struct cli *c, struct device *dev, FILE *res)
+{
+	char why[512] = "";
+	int ret;
+
+	ret = preserve_restore_journal(c->restore, dev, why, sizeof(why));
+	if (ret) {
+		fprintf(c->err, "flashbench: --restore=%s: %s\n", c->restore,
+			why[0] ? why : strerror(-ret));
+		return EXIT_DEVICE;
+	}
+	fprintf(res, "restored %s from %s\n", dev->path, c->restore);
+	return 0;
+}
+
+/* ---- --auto ---- */
+
+/* What auto_run's hook needs to announce (and save) the writes. */
+struct announce_ctx {
+	struct cli *c;
+	struct device *dev;
+};
+
+static int announce_ranges(void *ctx, const struct bench_range *r, size_t n)
+{
+	struct announce_ctx *a = ctx;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		fprintf(a->c->err,
+			"flashbench: will overwrite bytes %" PRIu64 "-%" PRIu64 " on %s\n",
+			r[i].start_byte, r[i].end_byte, a->dev->path);
+	return save_ranges(a->c, a->dev, r, n) ? -ECANCELED : 0;
+}
+
+/* Run --auto and print its verdict; returns 0 or an exit status. */
+static int run_auto(struct cli *c, struct device *dev, FILE *res)
+{
+	struct announce_ctx actx = { c, dev };
+	struct auto_hooks h = {
+		.progress = c->o.verbose ? c->err : NULL,
+		.before_write = announce_ranges,
+		.ctx = &actx,
+	};
+	struct sysfs_info sysfs = { 0 };
+	struct auto_result r;
+	char target[512];
+	struct json j;
+	int ret;
+
+	if (c->simulate)
+		snprintf(target, sizeof(target), "--simulate%s%s",
+			 c->sim_spec ? "=" : "", c->sim_spec ? c->sim_spec : "");
+	else
+		snprintf(target, sizeof(target), "%s", dev->path);
+	if (!c->simulate)
+		sysfs_read(dev->path, &sysfs);
+	ret = auto_run(dev, &c->o, c->destructive, &h, &r);
+	if (c->json) {
+		json_init(&j, res);
+		json_head(c, &j, "auto", dev);
+		auto_json_results(&j, &r);
+		auto_json_verdict(&j, &r);
+		if (ret && !stop_signal)
+			json_string(&j, "error", strerror(-ret));
+		json_tail(&j, stop_signal != 0);
+	} else {
+		auto_print(res, &r, target, c->simulate ? NULL : &sysfs);
+	}
+	auto_free(&r);
+	if (ret) {
+		fflush(res);
+		if (stop_signal)
+			return 128 + stop_signal;
+		if (ret == -ECANCELED)	/* --preserve said why */
+			return EXIT_DEVICE;
+		return test_failed(c, dev, "--auto", ret);
+	}
+	return 0;
+}
+
+/* ---- --analyze ---- */
+
+/* Read all of path ("-": stdin) into *text; returns 0 or -errno. */
+static int slurp(const char *path, char **text, size_t *len)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	size_t cap = 0, n;
+	char *buf = NULL, *p;
+	int ret = 0;
+
+	*len = 0;
+	if (!f)
+		return -errno;
+	do {
+		if (cap - *len < 65536) {
+			cap = cap * 2 + 65536;
+			p = realloc(buf, cap);
+			if (!p) {
+				ret = -ENOMEM;
+				break;
+			}
+			buf = p;
+		}
+		n = fread(buf + *len, 1, cap - *len - 1, f);
+		*len += n;
+	} while (n > 0);
+	if (!ret && ferror(f))
+		ret = -EIO;
+	if (f != stdin)
+		fclose(f);
+	if (ret) {
+		free(buf);
+		return ret;
+	}
+	buf[*len] = '\0';
+	*text = buf;
+	return 0;
+}
+
+/* --analyze as JSON: every table with its verdict; the first on top. */
+static int analyze_json(struct cli *c, FILE *res, const char *text,
+			size_t len)
+{
+	struct align_verdict v, first;
+	struct align_table *t;
+	size_t i, n;
+	struct json j;
+	int ret;
+
+	ret = analyze_parse(text, len, &t, &n);
+	if (ret)
+		return ret;
+	json_init(&j, res);
+	json_head(c, &j, "analyze", NULL);
+	json_array_begin(&j, "results");
+	for (i = 0; i < n && !ret; i++) {
+		ret = analyze_align(t[i].rows, t[i].nrows, &v);
+		if (ret)
+			break;
+		if (!i)
+			first = v;
+		json_object_begin(&j, NULL);
+		json_u64(&j, "table", i + 1);
+		json_array_begin(&j, "rows");
+		json_align_rows(&j, t[i].rows, t[i].nrows);
+		json_array_end(&j);
+		auto_json_align_verdict(&j, &v);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	if (n && !ret)
+		auto_json_align_verdict(&j, &first);
+	else
+		json_null(&j, "verdict");
+	json_tail(&j, 0);
+	analyze_free_tables(t, n);
+	return ret;
+}
+
+/* Read saved align tables and state their verdicts; returns the status. */
+static int run_analyze(struct cli *c, FILE *out)
+{
+	FILE *res = out;
+	char *text = NULL;
+	size_t len = 0;
+	int ret;
+
+	ret = slurp(c->analyze_path, &text, &len);
+	if (ret)
+		return usage_error(c->err, "invalid --analyze '%s': %s",
+				   c->analyze_path, strerror(-ret));
+	if (c->out_path) {
+		res = fopen(c->out_path, "w");
+		if (!res) {
+			free(text);
+			return usage_error(c->err, "invalid --out '%s': %s",
+					   c->out_path, strerror(errno));
+		}
+	}
+	if (c->json) {
+		ret = analyze_json(c, res, text, len);
+	} else {
+		ret = analyze_text(res, text, len, c->o.verbose);
+		if (ret == 0)
+			fprintf(res, "no align table found in %s\n",
+				strcmp(c->analyze_path, "-") ?
+					c->analyze_path : "standard input");
+		ret = ret < 0 ? ret : 0;
+	}
+	free(text);
+	if (ret)
+		fprintf(c->err, "flashbench: --analyze: %s\n", strerror(-ret));
+	if (finish_output(c, res, res != out) && !ret)
+		return EXIT_DEVICE;
+	return ret ? EXIT_DEVICE : 0;
+}
+
 /* Check everything against the device, then run; returns the status. */
 static int run(struct cli *c, FILE *out)
 {
@@ -879,13 +1448,53 @@ static int run(struct cli *c, FILE *out)
 	if (!c->simulate)
 		dev_quiet_system(c->o.verbose ? c->err : NULL);
 	announce_writes(c, dev, plan);
-	ret = run_tests(c, dev, res);
+	if (c->restore)
+		ret = run_restore(c, dev, res);
+	else if (c->autorun)
+		ret = run_auto(c, dev, res);
+	else if (!(ret = save_tests(c, dev)))
+		ret = run_tests(c, dev, res);
+	/* whatever happened, put back what was saved */
+	if (restore_saved(c, dev))
+		ret = EXIT_DEVICE;
 	if (finish_output(c, res, res != out) && !ret)
 		ret = EXIT_DEVICE;
 out_close_dev:
 	close_device(dev);
 	for (i = 0; i < N_WRITE_TESTS; i++)
 		free(plan[i].ranges);
+	return ret;
+}
+
+/*
+ * run() with SIGINT, SIGTERM and SIGHUP turned into a stop within one
+ * I/O: what was measured is printed, what --preserve saved is put back,
+ * and the exit status is 128 + the signal (1 if the restore failed).
+ */
+static int run_stoppable(struct cli *c, FILE *out)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa, old[3];
+	size_t i;
+	int ret;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	stop_signal = 0;
+	for (i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+	dev_set_stop_flag(&stop_signal);
+	ret = run(c, out);
+	dev_set_stop_flag(NULL);
+	for (i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	if (stop_signal) {
+		fprintf(c->err, "flashbench: stopped by %s\n",
+			strsignal(stop_signal));
+		if (!c->restore_failed)
+			ret = 128 + stop_signal;
+	}
 	return ret;
 }
 
@@ -906,7 +1515,9 @@ int flashbench_main(int argc, char **argv, FILE *out, FILE *err)
 	ret = check_args(&c);
 	if (ret)
 		return ret;
-	return run(&c, out);
+	if (c.analyze_path)
+		return run_analyze(&c, out);
+	return run_stoppable(&c, out);
 }
 
 #ifndef FLASHBENCH_NO_MAIN

@@ -20,6 +20,9 @@ int main(void)
 	srunner_add_suite(sr, cli_suite());
 	srunner_add_suite(sr, auto_suite());
 	srunner_add_suite(sr, loop_suite());
+	srunner_add_suite(sr, analyze_suite());
+	srunner_add_suite(sr, modes_suite());
+	srunner_add_suite(sr, safe_suite());
 	srunner_run_all(sr, CK_ENV);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

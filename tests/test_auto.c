@@ -13,48 +13,6 @@
 
 #define SWEEP_CARDS 200
 
-/* A deterministic generator for the sweep's card parameters. */
-static uint64_t sweep_rand(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-struct card {
-	uint64_t erase, page;
-	unsigned int open, open_random, fat, fat_start;
-	double noise;
-	char spec[256];
-};
-
-/* Card number i of the sweep: erase 1-16 MiB (some 3 * 2^n), page 4-64 KiB,
- * open 1-16 and fewer in random order, fat 0-4 anywhere in the first AUs,
- * noise 0-5 %. */
-static void sweep_card(unsigned int i, struct card *c)
-{
-	static const unsigned int erase_kib[] = {
-		1024, 2048, 4096, 8192, 16384, 3072, 6144, 12288,
-	};
-	static const unsigned int page_kib[] = { 4, 8, 16, 32, 64 };
-	uint64_t s = 1000 + i;
-
-	c->erase = (uint64_t)erase_kib[sweep_rand(&s) % 8] << 10;
-	c->page = (uint64_t)page_kib[sweep_rand(&s) % 5] << 10;
-	c->open = 1 + sweep_rand(&s) % 16;
-	c->open_random = c->open > 1 ? 1 + sweep_rand(&s) % (c->open - 1) : 1;
-	c->fat = sweep_rand(&s) % 5;
-	c->fat_start = c->fat ? sweep_rand(&s) % (9 - c->fat) : 0;
-	c->noise = (double)(sweep_rand(&s) % 11) / 2;	/* 0, 0.5 .. 5 */
-	snprintf(c->spec, sizeof(c->spec),
-		 "size=%llu,erase=%llu,page=%llu,open=%u,open_random=%u,fat=%u,fat_start=%u,noise=%g,seed=%u",
-		 (unsigned long long)(c->erase * 2048),
-		 (unsigned long long)c->erase, (unsigned long long)c->page,
-		 c->open, c->open_random, c->fat, c->fat_start, c->noise, i + 1);
-}
-
 enum field { F_ERASE, F_PAGE, F_OPEN_LIN, F_OPEN_RAND, F_FAT, F_NR };
 static const char *const field_names[F_NR] = {
 	"erase size", "page size", "open AUs linear", "open AUs random",
@@ -85,7 +43,7 @@ START_TEST(test_sweep)
 	memset(tally, 0, sizeof(tally));
 	bench_opts_default(&o);
 	for (i = 0; i < SWEEP_CARDS; i++) {
-		struct card c;
+		struct sweep_card c;
 		struct auto_result r;
 		struct device *dev;
 		int all_right = 1, all_high = 1, fat_right;

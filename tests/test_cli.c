@@ -17,55 +17,6 @@
 #define HINT "Try 'flashbench --help' for more information.\n"
 #define MAX_ARGS 32
 
-/* What one in-process run of flashbench_main() did. */
-struct fb_run {
-	int status;		/* return value of flashbench_main() */
-	char *out;		/* results stream, NUL-terminated */
-	char *err;		/* error stream, NUL-terminated */
-	uint64_t io_calls;	/* dev_* I/O calls on devices it opened */
-	unsigned int opens;	/* devices it opened */
-};
-
-/*
- * Run flashbench with the space-separated arguments in args (no value
- * contains a space) and collect what it did.
- */
-static void fb_run(const char *args, struct fb_run *r)
-{
-	char *copy = strdup(args), *argv[MAX_ARGS + 1], *tok, *save = NULL;
-	size_t olen = 0, elen = 0;
-	FILE *out, *err;
-	int argc = 0;
-
-	ck_assert_ptr_nonnull(copy);
-	argv[argc++] = (char *)"flashbench";
-	for (tok = strtok_r(copy, " ", &save); tok;
-	     tok = strtok_r(NULL, " ", &save)) {
-		ck_assert_int_lt(argc, MAX_ARGS);
-		argv[argc++] = tok;
-	}
-	argv[argc] = NULL;
-	memset(r, 0, sizeof(*r));
-	out = open_memstream(&r->out, &olen);
-	err = open_memstream(&r->err, &elen);
-	ck_assert_ptr_nonnull(out);
-	ck_assert_ptr_nonnull(err);
-	flashbench_io_calls = 0;
-	flashbench_dev_opens = 0;
-	r->status = flashbench_main(argc, argv, out, err);
-	r->io_calls = flashbench_io_calls;
-	r->opens = flashbench_dev_opens;
-	fclose(out);
-	fclose(err);
-	free(copy);
-}
-
-static void fb_free(struct fb_run *r)
-{
-	free(r->out);
-	free(r->err);
-}
-
 /* The n-th line (from 0) of text, copied into buf; NULL if none. */
 static const char *nth_line(const char *text, size_t n, char *buf,
 			    size_t len)

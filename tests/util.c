@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "flashbench.h"
 #include "sim.h"
 #include "util.h"
 
@@ -112,6 +113,38 @@ struct device *sim_card(const char *spec)
 		ck_abort_msg("bad simulate spec '%s': %s", spec, err);
 	ck_assert_int_eq(sim_open(&dev, &p), 0);
 	return dev;
+}
+
+/* A deterministic generator for the sweep's card parameters. */
+static uint64_t sweep_rand(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+void sweep_card(unsigned int i, struct sweep_card *c)
+{
+	static const unsigned int erase_kib[] = {
+		1024, 2048, 4096, 8192, 16384, 3072, 6144, 12288,
+	};
+	static const unsigned int page_kib[] = { 4, 8, 16, 32, 64 };
+	uint64_t s = 1000 + i;
+
+	c->erase = (uint64_t)erase_kib[sweep_rand(&s) % 8] << 10;
+	c->page = (uint64_t)page_kib[sweep_rand(&s) % 5] << 10;
+	c->open = 1 + sweep_rand(&s) % 16;
+	c->open_random = c->open > 1 ? 1 + sweep_rand(&s) % (c->open - 1) : 1;
+	c->fat = sweep_rand(&s) % 5;
+	c->fat_start = c->fat ? sweep_rand(&s) % (9 - c->fat) : 0;
+	c->noise = (double)(sweep_rand(&s) % 11) / 2;	/* 0, 0.5 .. 5 */
+	snprintf(c->spec, sizeof(c->spec),
+		 "size=%llu,erase=%llu,page=%llu,open=%u,open_random=%u,fat=%u,fat_start=%u,noise=%g,seed=%u",
+		 (unsigned long long)(c->erase * 2048),
+		 (unsigned long long)c->erase, (unsigned long long)c->page,
+		 c->open, c->open_random, c->fat, c->fat_start, c->noise, i + 1);
 }
 
 size_t count_str(const char *hay, const char *needle)
@@ -327,3 +360,44 @@ int json_get(const char *text, const char *path, char *out, size_t out_len)
 	}
 	return 0;
 }
+
+/*
+ * Run flashbench with the space-separated arguments in args (no value
+ * contains a space) and collect what it did.
+ */
+void fb_run(const char *args, struct fb_run *r)
+{
+	char *copy = strdup(args), *argv[FB_MAX_ARGS + 1], *tok, *save = NULL;
+	size_t olen = 0, elen = 0;
+	FILE *out, *err;
+	int argc = 0;
+
+	ck_assert_ptr_nonnull(copy);
+	argv[argc++] = (char *)"flashbench";
+	for (tok = strtok_r(copy, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
+		ck_assert_int_lt(argc, FB_MAX_ARGS);
+		argv[argc++] = tok;
+	}
+	argv[argc] = NULL;
+	memset(r, 0, sizeof(*r));
+	out = open_memstream(&r->out, &olen);
+	err = open_memstream(&r->err, &elen);
+	ck_assert_ptr_nonnull(out);
+	ck_assert_ptr_nonnull(err);
+	flashbench_io_calls = 0;
+	flashbench_dev_opens = 0;
+	r->status = flashbench_main(argc, argv, out, err);
+	r->io_calls = flashbench_io_calls;
+	r->opens = flashbench_dev_opens;
+	fclose(out);
+	fclose(err);
+	free(copy);
+}
+
+void fb_free(struct fb_run *r)
+{
+	free(r->out);
+	free(r->err);
+}
+

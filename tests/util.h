@@ -5,6 +5,7 @@
 
 #include <check.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "dev.h"
 
@@ -16,6 +17,9 @@ Suite *writes_suite(void);
 Suite *cli_suite(void);
 Suite *loop_suite(void);
 Suite *auto_suite(void);
+Suite *analyze_suite(void);
+Suite *modes_suite(void);
+Suite *safe_suite(void);
 
 /* Print how many loop-device tests ran and how many were skipped. */
 void loop_report(void);
@@ -40,6 +44,39 @@ const char *erase_bin(void);
 
 /* A simulated card built from SPEC; fails the test if SPEC is bad. */
 struct device *sim_card(const char *spec);
+
+/* One card of the --auto sweep, with the geometry planted in it. */
+struct sweep_card {
+	uint64_t erase, page;
+	unsigned int open, open_random, fat, fat_start;
+	double noise;
+	char spec[256];		/* --simulate SPEC of the card */
+};
+
+/*
+ * Card number i of the sweep: erase 1-16 MiB (some 3 * 2^n), page
+ * 4-64 KiB, open 1-16 and fewer in random order, fat 0-4 at various
+ * starts, noise 0-5 %; the same i always gives the same card.
+ */
+void sweep_card(unsigned int i, struct sweep_card *c);
+
+#define FB_MAX_ARGS 32
+
+/* What one in-process run of flashbench_main() did. */
+struct fb_run {
+	int status;		/* return value of flashbench_main() */
+	char *out;		/* results stream, NUL-terminated */
+	char *err;		/* error stream, NUL-terminated */
+	uint64_t io_calls;	/* dev_* I/O calls on devices it opened */
+	unsigned int opens;	/* devices it opened */
+};
+
+/*
+ * Run flashbench_main() with the space-separated arguments in args (no
+ * value contains a space) and collect what it did; free with fb_free().
+ */
+void fb_run(const char *args, struct fb_run *r);
+void fb_free(struct fb_run *r);
 
 /* Count how often needle occurs in hay. */
 size_t count_str(const char *hay, const char *needle);

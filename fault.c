@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The fault-injecting device.  It stacks on any device: each operation is
+ * numbered, checked against the plan, and either forwarded to the inner
+ * device or failed the way real hardware fails.
+ *
+ * The device interface moves whole requests (dev.h: "transfer exactly
+ * len bytes"), so a short transfer cannot be returned as a count.  It is
+ * modelled as what the real backend makes of a device whose transfer
+ * stops early: the first part reaches the inner device, then the
+ * operation fails with EIO (ENOSPC for a full device), recorded for the
+ * whole request.  A short read leaves a poison pattern in the part of
+ * the buffer it did not fill, so a caller that ignores the error reads
+ * garbage rather than stale data that looks right.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fault.h"
+
+/* What a short read leaves in the bytes it did not transfer. */
+#define FAULT_POISON	0xa5
+
+/* A device with faults planted in front of another one. */
+struct fault_device {
+	struct device dev;		/* must be first */
+	struct device *inner;		/* does the I/O; owned */
+	struct fault_plan plan;		/* what to break */
+	uint64_t ops;			/* operations seen so far */
+	int gone;			/* ENODEV happened: all ops fail */
+	struct fault_stats st;		/* for fault_get_stats() */
+};
+
+static const struct dev_ops fault_ops;
+
+void fault_plan_init(struct fault_plan *plan)
+{
+	memset(plan, 0, sizeof(*plan));
+	plan->enodev_op = FAULT_NEVER;
+	plan->eio_op = FAULT_NEVER;
+	plan->eio_byte = FAULT_NEVER;
+	plan->eio_kinds = FAULT_ALL;
+	plan->short_op = FAULT_NEVER;
+	plan->enospc_byte = FAULT_NEVER;
+	plan->lost_byte = FAULT_NEVER;
+	plan->stop = NULL;
+}
+
+/* Returns 0 if plan can be followed, else -EINVAL. */
+static int fault_plan_check(const struct fault_plan *plan)
+{
+	if (plan->eio_kinds & ~(unsigned int)FAULT_ALL)
+		return -EINVAL;
+	if (!plan->enodev_op || !plan->eio_op || !plan->short_op)
+		return -EINVAL;	/* operations count from 1 */
+	return 0;
+}
+
+/* Does [off, off + len) contain byte? */
+static int fault_covers(off_t off, uint64_t len, uint64_t byte)
+{
+	return byte != FAULT_NEVER && (uint64_t)off <= byte &&
+	       byte - (uint64_t)off < len;
+}
+
+/* len rounded down to whole logical blocks of dev. */
+static uint64_t fault_round(const struct device *dev, uint64_t len)
+{
+	return len - len % dev->logical_block_size;
+}
+
+/*
+ * Decide the fate of one operation of kind (FAULT_READ ...) on
+ * [off, off + len).  Returns 0 to forward it whole, or the positive errno
+ * it must fail with, after forwarding the first *part bytes.
+ */
+static int fault_decide(struct fault_device *f, unsigned int kind, off_t off,
+			uint64_t len, uint64_t *part)
+{
+	const struct fault_plan *p = &f->plan;
+	uint64_t op = ++f->ops;
+
+	*part = 0;
+	if (p->stop && *p->stop)
+		return EINTR;
+	if (f->gone || op >= p->enodev_op) {
+		f->gone = 1;
+		return ENODEV;
+	}
+	if (op == p->eio_op)
+		return EIO;
+	if ((p->eio_kinds & kind) && fault_covers(off, len, p->eio_byte))
+		return EIO;
+	if (kind != FAULT_DISCARD && op == p->short_op) {
+		*part = fault_round(&f->dev, p->short_byte < len ?
+					     p->short_byte : len);
+		return EIO;
+	}
+	if (kind == FAULT_WRITE && p->enospc_byte != FAULT_NEVER &&
+	    (uint64_t)off + len > p->enospc_byte) {
+		if (p->enospc_byte > (uint64_t)off)
+			*part = fault_round(&f->dev,
+					    p->enospc_byte - (uint64_t)off);
+		return ENOSPC;
+	}
+	return 0;
+}
+
+/* Pass inner's failure on: the caller looks at the outer device. */
+static int fault_inner_failed(struct fault_device *f, int ret)
+{
+	f->dev.last_error = f->inner->last_error;
+	return ret;
+}
+
+static int fault_read(struct device *dev, void *buf, size_t len, off_t off)
+{
+	struct fault_device *f = (struct fault_device *)dev;
+	uint64_t part;
+	int err;
+
+	f->st.reads++;
+	err = fault_decide(f, FAULT_READ, off, len, &part);
+	if (!err)
+		part = len;
+	if (part) {
+		int ret;
+
+		f->inner->io_count++;
+		ret = f->inner->ops->read(f->inner, buf, part, off);
+		if (ret)
+			return fault_inner_failed(f, ret);
+	}
+	if (!err)
+		return 0;
+	if (buf && part < len)
+		memset((char *)buf + part, FAULT_POISON, len - part);
+	f->st.injected++;
+	return dev_fail(dev, "read", off, len, err);
+}
+
+static int fault_write(struct device *dev, const void *buf, size_t len,
+		       off_t off)
+{
+	struct fault_device *f = (struct fault_device *)dev;
+	uint64_t part, lost = f->plan.lost_byte;
+	int err;
+
+	f->st.writes++;
+	err = fault_decide(f, FAULT_WRITE, off, len, &part);
+	if (!err) {
+		part = len;
+		if (lost != FAULT_NEVER && (uint64_t)off + len > lost) {
+			part = lost > (uint64_t)off ?
+				       fault_round(dev, lost - (uint64_t)off) :
+				       0;
+			f->st.lost_byte += len - part;
+			f->st.injected++;
+		}
+	}
+	if (part) {
+		int ret;
+
+		f->inner->io_count++;
+		ret = f->inner->ops->write(f->inner, buf, part, off);
+		if (ret)
+			return fault_inner_failed(f, ret);
+		f->st.written_byte += part;
+	}
+	if (!err)
+		return 0;
+	f->st.injected++;
+	return dev_fail(dev, "write", off, len, err);
+}
+
+static int fault_discard(struct device *dev, off_t off, uint64_t len)
+{
+	struct fault_device *f = (struct fault_device *)dev;
+	uint64_t part;
+	int err, ret;
+
+	f->st.discards++;
+	err = fault_decide(f, FAULT_DISCARD, off, len, &part);
+	if (err) {
+		f->st.injected++;
+		return dev_fail(dev, "discard", off, len, err);
+	}
+	f->inner->io_count++;
+	ret = f->inner->ops->discard(f->inner, off, len);
+	if (ret)
+		return fault_inner_failed(f, ret);
+	return 0;
+}
+
+/* The clock is the inner device's: a wrapper takes no time of its own. */
+static uint64_t fault_now_ns(struct device *dev)
+{
+	struct fault_device *f = (struct fault_device *)dev;
+
+	return f->inner->ops->now_ns(f->inner);
+}
+
+static void fault_destroy(struct device *dev)
+{
+	struct fault_device *f = (struct fault_device *)dev;
+
+	dev_close(f->inner);
+	free(f);
+}
+
+static const struct dev_ops fault_ops = {
+	.read = fault_read,
+	.write = fault_write,
+	.discard = fault_discard,
+	.now_ns = fault_now_ns,
+	.destroy = fault_destroy,
+};
+
+int fault_wrap(struct device **out, struct device *inner,
+	       const struct fault_plan *plan)
+{
+	struct fault_device *f;
+	struct fault_plan none;
+
+	*out = NULL;
+	if (!inner)
+		return -EINVAL;
+	if (!plan) {
+		fault_plan_init(&none);
+		plan = &none;
+	}
+	if (fault_plan_check(plan))
+		return -EINVAL;
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	f->inner = inner;
+	f->plan = *plan;
+	f->dev.ops = &fault_ops;
+	f->dev.path = inner->path;
+	f->dev.size_byte = inner->size_byte;
+	f->dev.logical_block_size = inner->logical_block_size;
+	*out = &f->dev;
+	return 0;
+}
+
+int fault_get_stats(const struct device *dev, struct fault_stats *st)
+{
+	if (!dev || dev->ops != &fault_ops)
+		return -EINVAL;
+	*st = ((const struct fault_device *)dev)->st;
+	return 0;
+}
+
+int fault_set_plan(struct device *dev, const struct fault_plan *plan)
+{
+	if (!dev || dev->ops != &fault_ops || !plan || fault_plan_check(plan))
+		return -EINVAL;
+	((struct fault_device *)dev)->plan = *plan;
+	return 0;
+}

@@ -1,0 +1,1018 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Saving and restoring the ranges a writing test overwrites.  The format
+ * of the journal and the fingerprint are described in preserve.h.
+ *
+ * The order of events is what makes it safe: the journal is written to a
+ * temporary name, fsync'd, renamed into place and its directory fsync'd
+ * before preserve_save() returns, so the device is never written while
+ * the only copy of its data is in memory.  The journal goes only after
+ * the data has been written back, flushed to the device and read back
+ * equal.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "preserve.h"
+
+/* Largest single read or write, a size any device takes in one go. */
+#define PRESERVE_CHUNK		(1024 * 1024)
+
+/* Fingerprint windows: first and last MiB, and samples in between. */
+#define FP_EDGE_BYTE		(1024 * 1024)
+#define FP_SAMPLES		30
+#define FP_SAMPLE_BYTE		(64 * 1024)
+
+/* Journal layout, see preserve.h. */
+#define J_MAGIC			"FBJOURNL"
+#define J_END_MAGIC		"FBJ-END\n"
+#define J_MAGIC_BYTE		8
+#define J_PATH_BYTE		128
+#define J_HDR_BYTE		192
+#define J_HDR_HASHED		(J_HDR_BYTE - 8)
+#define J_REC_BYTE		24
+#define J_TRAILER_BYTE		24
+
+/* One saved range. */
+struct preserve_range {
+	uint64_t off_byte;		/* where it starts on the device */
+	uint64_t len_byte;		/* its length */
+	unsigned char *data;		/* the saved bytes, I/O-aligned */
+	uint64_t hash;			/* range_hash() of the data */
+};
+
+struct preserve {
+	struct device *dev;		/* the device saved from */
+	char *journal;			/* journal path, malloc'd */
+	struct preserve_range *r;	/* n ranges */
+	size_t n;			/* number of ranges */
+	uint64_t total_byte;		/* sum of range lengths */
+	uint64_t fingerprint;		/* of dev, see preserve.h */
+	unsigned char *buf;		/* chunk_byte I/O buffer */
+	size_t chunk_byte;		/* largest single transfer */
+};
+
+/* ---- hashing ---- */
+
+/*
+ * A 64-bit streaming hash: one multiply-rotate lane over little-endian
+ * words and a final avalanche.  Fast enough for tens of MiB, good at
+ * catching accidental changes; not cryptographic.
+ */
+struct phash {
+	uint64_t acc;			/* running state */
+	uint64_t len_byte;		/* bytes hashed so far */
+	unsigned char tail[8];		/* bytes short of a word */
+	unsigned int ntail;		/* how many wait */
+};
+
+#define PH_P1	0x9e3779b185ebca87ULL
+#define PH_P2	0xc2b2ae3d27d4eb4fULL
+#define PH_P3	0x165667b19e3779f9ULL
+
+static uint64_t get_le64(const unsigned char *b)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 7; i >= 0; i--)
+		v = v << 8 | b[i];
+	return v;
+}
+
+static uint32_t get_le32(const unsigned char *b)
+{
+	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+	       (uint32_t)b[3] << 24;
+}
+
+static void put_le64(unsigned char *b, uint64_t v)
+{
+	int i;
+
+	for (i = 0; i < 8; i++, v >>= 8)
+		b[i] = (unsigned char)v;
+}
+
+static void put_le32(unsigned char *b, uint32_t v)
+{
+	int i;
+
+	for (i = 0; i < 4; i++, v >>= 8)
+		b[i] = (unsigned char)v;
+}
+
+static uint64_t rotl64(uint64_t x, unsigned int r)
+{
+	return x << r | x >> (64 - r);
+}
+
+static void ph_init(struct phash *h, uint64_t seed)
+{
+	h->acc = seed + PH_P3;
+	h->len_byte = 0;
+	h->ntail = 0;
+}
+
+static void ph_word(struct phash *h, uint64_t w)
+{
+	h->acc = rotl64(h->acc + w * PH_P2, 31) * PH_P1;
+}
+
+static void ph_update(struct phash *h, const void *p, size_t len)
+{
+	const unsigned char *b = p;
+
+	h->len_byte += len;
+	while (len && h->ntail) {
+		h->tail[h->ntail++] = *b++;
+		len--;
+		if (h->ntail == 8) {
+			ph_word(h, get_le64(h->tail));
+			h->ntail = 0;
+		}
+	}
+	for (; len >= 8; b += 8, len -= 8)
+		ph_word(h, get_le64(b));
+	memcpy(h->tail, b, len);
+	h->ntail = (unsigned int)len;
+}
+
+static void ph_u64(struct phash *h, uint64_t v)
+{
+	unsigned char b[8];
+
+	put_le64(b, v);
+	ph_update(h, b, sizeof(b));
+}
+
+static uint64_t ph_final(const struct phash *h)
+{
+	uint64_t x = h->acc ^ h->len_byte * PH_P1;
+	unsigned int i;
+
+	for (i = 0; i < h->ntail; i++)
+		x = rotl64(x ^ h->tail[i] * PH_P3, 11) * PH_P1;
+	x ^= x >> 33;
+	x *= PH_P2;
+	x ^= x >> 29;
+	x *= PH_P3;
+	x ^= x >> 32;
+	return x;
+}
+
+/* The hash a record carries: of its offset, length and data. */
+static uint64_t range_hash(const struct preserve_range *r)
+{
+	struct phash h;
+
+	ph_init(&h, 0);
+	ph_u64(&h, r->off_byte);
+	ph_u64(&h, r->len_byte);
+	ph_update(&h, r->data, r->len_byte);
+	return ph_final(&h);
+}
+
+/* ---- small helpers ---- */
+
+/* Put a formatted reason into why (may be NULL); returns ret. */
+static int say(char *why, size_t why_len, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int say(char *why, size_t why_len, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!why || !why_len)
+		return ret;
+	va_start(ap, fmt);
+	vsnprintf(why, why_len, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+/* The larger of a and b. */
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+/* fsync the directory holding path; returns 0 or -errno. */
+static int sync_dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	int fd, ret = 0;
+
+	if (!slash)
+		dir = strdup(".");
+	else if (slash == path)
+		dir = strdup("/");
+	else
+		dir = strndup(path, (size_t)(slash - path));
+	if (!dir)
+		return -ENOMEM;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || fsync(fd))
+		ret = -errno;
+	if (fd >= 0)
+		close(fd);
+	free(dir);
+	return ret;
+}
+
+/*
+ * Flush what was written to dev out of any volatile cache before the
+ * journal goes: O_DIRECT writes may still sit in the card's or the
+ * file's cache.  The device interface has no flush, so the device path
+ * is opened once more and fsync'd; a path that names nothing of dev's
+ * size (the simulated card) has nothing to flush.  Returns 0 or -errno.
+ */
+static int sync_device(const struct device *dev)
+{
+	struct stat st;
+	int fd, ret = 0;
+
+	if (!dev->path || stat(dev->path, &st))
+		return 0;
+	if (!S_ISBLK(st.st_mode) &&
+	    !(S_ISREG(st.st_mode) &&
+	      ((uint64_t)st.st_size & ~(uint64_t)511) == dev->size_byte))
+		return 0;
+	fd = open(dev->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* Is every range non-empty, block-aligned and inside dev? */
+static int check_ranges(const struct device *dev,
+			const struct preserve_range *r, size_t n, char *why,
+			size_t why_len)
+{
+	uint64_t lbs = dev->logical_block_size;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!r[i].len_byte || r[i].off_byte % lbs ||
+		    r[i].len_byte % lbs || r[i].off_byte > dev->size_byte ||
+		    r[i].len_byte > dev->size_byte - r[i].off_byte)
+			return say(why, why_len, -EINVAL,
+				   "bytes %" PRIu64 "-%" PRIu64
+				   " are not whole %" PRIu64
+				   "-byte blocks inside %s (%" PRIu64
+				   " bytes)",
+				   r[i].off_byte,
+				   r[i].off_byte + r[i].len_byte, lbs,
+				   dev->path, dev->size_byte);
+	}
+	return 0;
+}
+
+/* An empty preserve for n ranges on a device of lbs-byte blocks. */
+static struct preserve *preserve_alloc(size_t n, uint64_t lbs)
+{
+	struct preserve *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->chunk_byte = (size_t)max_u64(PRESERVE_CHUNK, lbs);
+	p->r = calloc(n ? n : 1, sizeof(*p->r));
+	p->buf = dev_alloc_buf(p->chunk_byte);
+	if (!p->r || !p->buf) {
+		preserve_free(p);
+		return NULL;
+	}
+	return p;
+}
+
+void preserve_free(struct preserve *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; p->r && i < p->n; i++)
+		dev_free_buf(p->r[i].data);
+	free(p->r);
+	dev_free_buf(p->buf);
+	free(p->journal);
+	free(p);
+}
+
+uint64_t preserve_bytes(const struct preserve *p)
+{
+	return p->total_byte;
+}
+
+const char *preserve_journal(const struct preserve *p)
+{
+	return p->journal;
+}
+
+int preserve_journal_name(char *buf, size_t len, const char *dev_path)
+{
+	const char *base = strrchr(dev_path, '/');
+	size_t i, at;
+	int n;
+
+	base = base ? base + 1 : dev_path;
+	if (!*base)
+		base = "device";
+	n = snprintf(buf, len, "./flashbench-%s.journal", base);
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	at = strlen("./flashbench-");
+	for (i = 0; base[i]; i++) {
+		char c = base[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '.' || c == '-' ||
+		      c == '_'))
+			buf[at + i] = '_';
+	}
+	return 0;
+}
+
+/* Order ranges by start for qsort(). */
+static int range_cmp(const void *a, const void *b)
+{
+	const struct bench_range *x = a, *y = b;
+
+	if (x->start_byte != y->start_byte)
+		return x->start_byte < y->start_byte ? -1 : 1;
+	return 0;
+}
+
+int preserve_ranges(unsigned int tests, const struct bench_opts *o,
+		    uint64_t dev_size, struct bench_range **ranges,
+		    size_t *n)
+{
+	static const enum bench_test writing[] = {
+		BENCH_FIND_FAT, BENCH_OPEN_AU, BENCH_PROGRAM,
+	};
+	struct bench_range *r = NULL, *grown;
+	size_t i, nr = 0, m;
+	int cnt;
+
+	*ranges = NULL;
+	*n = 0;
+	for (i = 0; i < sizeof(writing) / sizeof(writing[0]); i++) {
+		if (!(tests & writing[i]))
+			continue;
+		cnt = bench_write_ranges(writing[i], o, dev_size, NULL, 0);
+		if (cnt < 0)
+			goto out_fail;
+		grown = realloc(r, (nr + (size_t)cnt + 1) * sizeof(*r));
+		if (!grown) {
+			cnt = -ENOMEM;
+			goto out_fail;
+		}
+		r = grown;
+		cnt = bench_write_ranges(writing[i], o, dev_size, r + nr,
+					 (size_t)cnt);
+		if (cnt < 0)
+			goto out_fail;
+		nr += (size_t)cnt;
+	}
+	if (!nr) {
+		free(r);
+		return 0;
+	}
+	qsort(r, nr, sizeof(*r), range_cmp);
+	for (i = 1, m = 0; i < nr; i++) {
+		if (r[i].start_byte <= r[m].end_byte) {
+			if (r[i].end_byte > r[m].end_byte)
+				r[m].end_byte = r[i].end_byte;
+		} else {
+			r[++m] = r[i];
+		}
+	}
+	*ranges = r;
+	*n = m + 1;
+	return 0;
+
+out_fail:
+	free(r);
+	return cnt;
+}
+
+/* ---- fingerprint ---- */
+
+/* Zero the bytes of buf (holding [off, off + len)) that lie in ranges. */
+static void mask_ranges(unsigned char *buf, uint64_t off, uint64_t len,
+			const struct preserve_range *r, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t a = max_u64(off, r[i].off_byte);
+		uint64_t b = min_u64(off + len, r[i].off_byte + r[i].len_byte);
+
+		if (a < b)
+			memset(buf + (a - off), 0, b - a);
+	}
+}
+
+/* Hash one window of dev into h, ranges masked; returns 0 or -errno. */
+static int fp_window(struct phash *h, struct preserve *p, uint64_t off,
+		     uint64_t len, char *why, size_t why_len)
+{
+	uint64_t done, step;
+
+	ph_u64(h, off);
+	ph_u64(h, len);
+	for (done = 0; done < len; done += step) {
+		int ret;
+
+		step = min_u64(p->chunk_byte, len - done);
+		ret = dev_read(p->dev, p->buf, step, (off_t)(off + done), NULL);
+		if (ret)
+			return say(why, why_len, ret,
+				   "reading bytes %" PRIu64 "-%" PRIu64
+				   " of %s: %s", off + done, off + done + step,
+				   p->dev->path, strerror(-ret));
+		mask_ranges(p->buf, off + done, step, p->r, p->n);
+		ph_update(h, p->buf, step);
+	}
+	return 0;
+}
+
+/* The fingerprint of p->dev with p's ranges masked (see preserve.h). */
+static int fingerprint(struct preserve *p, uint64_t *fp, char *why,
+		       size_t why_len)
+{
+	uint64_t size = p->dev->size_byte, lbs = p->dev->logical_block_size;
+	uint64_t edge = min_u64(max_u64(FP_EDGE_BYTE, lbs), size);
+	uint64_t sample = max_u64(FP_SAMPLE_BYTE, lbs);
+	struct phash h;
+	int ret, k;
+
+	ph_init(&h, 0x666c617368ULL);
+	ph_u64(&h, size);
+	ph_u64(&h, lbs);
+	ret = fp_window(&h, p, 0, edge, why, why_len);
+	for (k = 1; !ret && k <= FP_SAMPLES; k++) {
+		uint64_t off = size / (FP_SAMPLES + 1) * (uint64_t)k;
+
+		off -= off % lbs;
+		ret = fp_window(&h, p, off, min_u64(sample, size - off), why,
+				why_len);
+	}
+	if (!ret)
+		ret = fp_window(&h, p, size - edge, edge, why, why_len);
+	*fp = ph_final(&h);
+	return ret;
+}
+
+/* ---- the journal ---- */
+
+/* Build the header for p into hdr[J_HDR_BYTE]. */
+static void journal_header(const struct preserve *p, unsigned char *hdr)
+{
+	struct phash h;
+
+	memset(hdr, 0, J_HDR_BYTE);
+	memcpy(hdr, J_MAGIC, J_MAGIC_BYTE);
+	put_le32(hdr + 8, PRESERVE_VERSION);
+	put_le32(hdr + 12, p->dev->logical_block_size);
+	put_le64(hdr + 16, p->dev->size_byte);
+	put_le64(hdr + 24, p->fingerprint);
+	put_le64(hdr + 32, p->n);
+	put_le64(hdr + 40, p->total_byte);
+	put_le64(hdr + 48, (uint64_t)time(NULL));
+	if (p->dev->path)
+		strncpy((char *)hdr + 56, p->dev->path, J_PATH_BYTE - 1);
+	ph_init(&h, 0);
+	ph_update(&h, hdr, J_HDR_HASHED);
+	put_le64(hdr + J_HDR_HASHED, ph_final(&h));
+}
+
+/* Write header, records and trailer to f; returns 0 or -errno. */
+static int journal_put(const struct preserve *p, FILE *f)
+{
+	unsigned char hdr[J_HDR_BYTE], rec[J_REC_BYTE];
+	struct phash chain;
+	size_t i;
+
+	journal_header(p, hdr);
+	ph_init(&chain, 0);
+	ph_update(&chain, hdr + J_HDR_HASHED, 8);
+	if (fwrite(hdr, sizeof(hdr), 1, f) != 1)
+		return -errno;
+	for (i = 0; i < p->n; i++) {
+		put_le64(rec, p->r[i].off_byte);
+		put_le64(rec + 8, p->r[i].len_byte);
+		put_le64(rec + 16, p->r[i].hash);
+		ph_u64(&chain, p->r[i].hash);
+		if (fwrite(rec, sizeof(rec), 1, f) != 1 ||
+		    fwrite(p->r[i].data, p->r[i].len_byte, 1, f) != 1)
+			return -errno;
+	}
+	memcpy(rec, J_END_MAGIC, J_MAGIC_BYTE);
+	put_le64(rec + 8, p->n);
+	put_le64(rec + 16, ph_final(&chain));
+	if (fwrite(rec, sizeof(rec), 1, f) != 1)
+		return -errno;
+	return 0;
+}
+
+/*
+ * Give the finished journal tmp its name without ever replacing a
+ * journal that appeared meanwhile: link() refuses an existing name
+ * atomically; where the file system has no hard links (vfat), check
+ * and rename.  Returns 0 or -errno (-EEXIST).
+ */
+static int journal_place(const char *tmp, const char *journal)
+{
+	if (!link(tmp, journal)) {
+		unlink(tmp);
+		return 0;
+	}
+	if (errno == EEXIST || !access(journal, F_OK))
+		return -EEXIST;
+	return rename(tmp, journal) ? -errno : 0;
+}
+
+/*
+ * Write p's journal durably: to "JOURNAL.tmp", fsync, give it its name
+ * without replacing anything, fsync the directory.  Returns 0 or -errno.
+ */
+static int journal_write(const struct preserve *p, char *why,
+			 size_t why_len)
+{
+	char *tmp;
+	FILE *f;
+	int fd, ret;
+
+	if (asprintf(&tmp, "%s.tmp", p->journal) < 0)
+		return -ENOMEM;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		ret = say(why, why_len, -errno, "cannot create %s: %s", tmp,
+			  strerror(errno));
+		goto out_free_tmp;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		ret = -errno;
+		close(fd);
+		goto out_unlink;
+	}
+	ret = journal_put(p, f);
+	if (!ret && (fflush(f) || fsync(fileno(f))))
+		ret = -errno;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (ret) {
+		say(why, why_len, ret, "writing journal %s: %s", tmp,
+		    strerror(-ret));
+		goto out_unlink;
+	}
+	ret = journal_place(tmp, p->journal);
+	if (ret) {
+		say(why, why_len, ret, "cannot rename %s to %s: %s", tmp,
+		    p->journal, strerror(-ret));
+		goto out_unlink;
+	}
+	ret = sync_dir_of(p->journal);
+	if (ret) {
+		say(why, why_len, ret, "syncing the directory of %s: %s",
+		    p->journal, strerror(-ret));
+		unlink(p->journal);
+	}
+	goto out_free_tmp;
+
+out_unlink:
+	unlink(tmp);
+out_free_tmp:
+	free(tmp);
+	return ret;
+}
+
+/* ---- save ---- */
+
+/* Read every range of p from its device; returns 0 or -errno. */
+static int read_ranges(struct preserve *p, char *why, size_t why_len)
+{
+	uint64_t done, step;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < p->n; i++) {
+		struct preserve_range *r = &p->r[i];
+
+		for (done = 0; done < r->len_byte; done += step) {
+			step = min_u64(p->chunk_byte, r->len_byte - done);
+			ret = dev_read(p->dev, r->data + done, step,
+				       (off_t)(r->off_byte + done), NULL);
+			if (ret)
+				return say(why, why_len, ret,
+					   "saving bytes %" PRIu64 "-%" PRIu64
+					   " of %s: %s", r->off_byte + done,
+					   r->off_byte + done + step,
+					   p->dev->path, strerror(-ret));
+		}
+		r->hash = range_hash(r);
+	}
+	return 0;
+}
+
+int preserve_save(struct preserve **pp, struct device *dev,
+		  const struct bench_range *ranges, size_t n,
+		  const char *journal_path, char *why, size_t why_len)
+{
+	struct preserve *p;
+	struct stat st;
+	size_t i;
+	int ret;
+
+	*pp = NULL;
+	if (why && why_len)
+		why[0] = '\0';
+	if (!dev || !ranges || !n || !journal_path || !*journal_path)
+		return say(why, why_len, -EINVAL, "nothing to preserve");
+	if (!lstat(journal_path, &st))
+		return say(why, why_len, -EEXIST,
+			   "journal %s already exists: it may hold another run's data; restore it with --restore=%s first",
+			   journal_path, journal_path);
+	if (errno != ENOENT)
+		return say(why, why_len, -errno, "cannot use journal %s: %s",
+			   journal_path, strerror(errno));
+	p = preserve_alloc(n, dev->logical_block_size);
+	if (!p)
+		return -ENOMEM;
+	p->dev = dev;
+	for (i = 0; i < n; i++) {
+		p->r[i].off_byte = ranges[i].start_byte;
+		if (ranges[i].end_byte > ranges[i].start_byte)
+			p->r[i].len_byte = ranges[i].end_byte -
+					   ranges[i].start_byte;
+	}
+	p->n = n;
+	ret = check_ranges(dev, p->r, n, why, why_len);
+	if (ret)
+		goto out_free;
+	ret = -ENOMEM;
+	p->journal = strdup(journal_path);
+	if (!p->journal)
+		goto out_free;
+	for (i = 0; i < n; i++) {
+		if (p->r[i].len_byte > SIZE_MAX)
+			goto out_free;
+		p->r[i].data = dev_alloc_buf((size_t)p->r[i].len_byte);
+		if (!p->r[i].data) {
+			say(why, why_len, ret,
+			    "no memory to save %" PRIu64 " bytes",
+			    p->r[i].len_byte);
+			goto out_free;
+		}
+		p->total_byte += p->r[i].len_byte;
+	}
+	dev->untimed++;
+	ret = read_ranges(p, why, why_len);
+	if (!ret)
+		ret = fingerprint(p, &p->fingerprint, why, why_len);
+	dev->untimed--;
+	if (!ret)
+		ret = journal_write(p, why, why_len);
+	if (ret)
+		goto out_free;
+	*pp = p;
+	return 0;
+
+out_free:
+	preserve_free(p);
+	return ret;
+}
+
+/* ---- restore ---- */
+
+/* Write every range back; returns 0 or the first -errno. */
+static int write_ranges(struct preserve *p, char *why, size_t why_len)
+{
+	uint64_t done, step;
+	int ret, first = 0;
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		struct preserve_range *r = &p->r[i];
+
+		for (done = 0; done < r->len_byte; done += step) {
+			step = min_u64(p->chunk_byte, r->len_byte - done);
+			ret = dev_write(p->dev, r->data + done, step,
+					(off_t)(r->off_byte + done), NULL);
+			if (!ret)
+				continue;
+			/* go on with the other ranges: restore all we can */
+			if (!first)
+				first = say(why, why_len, ret,
+					    "restoring bytes %" PRIu64
+					    "-%" PRIu64 " of %s: %s",
+					    r->off_byte + done,
+					    r->off_byte + done + step,
+					    p->dev->path, strerror(-ret));
+			break;
+		}
+	}
+	return first;
+}
+
+/* Read every range back and compare; returns 0, -EIO or -errno. */
+static int verify_ranges(struct preserve *p, char *why, size_t why_len)
+{
+	uint64_t done, step;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < p->n; i++) {
+		struct preserve_range *r = &p->r[i];
+
+		for (done = 0; done < r->len_byte; done += step) {
+			step = min_u64(p->chunk_byte, r->len_byte - done);
+			ret = dev_read(p->dev, p->buf, step,
+				       (off_t)(r->off_byte + done), NULL);
+			if (ret)
+				return say(why, why_len, ret,
+					   "reading back bytes %" PRIu64
+					   "-%" PRIu64 " of %s: %s",
+					   r->off_byte + done,
+					   r->off_byte + done + step,
+					   p->dev->path, strerror(-ret));
+			if (memcmp(p->buf, r->data + done, step))
+				return say(why, why_len, -EIO,
+					   "bytes %" PRIu64 "-%" PRIu64
+					   " of %s read back differ from what was restored",
+					   r->off_byte + done,
+					   r->off_byte + done + step,
+					   p->dev->path);
+		}
+	}
+	return 0;
+}
+
+/* Write back, flush, verify, remove the journal; signals held off. */
+static int restore_all(struct preserve *p, char *why, size_t why_len)
+{
+	sigset_t block, old;
+	int ret;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	p->dev->untimed++;
+	ret = write_ranges(p, why, why_len);
+	if (!ret) {
+		ret = sync_device(p->dev);
+		if (ret)
+			say(why, why_len, ret, "flushing %s: %s", p->dev->path,
+			    strerror(-ret));
+	}
+	if (!ret)
+		ret = verify_ranges(p, why, why_len);
+	p->dev->untimed--;
+	if (!ret && unlink(p->journal) && errno != ENOENT)
+		ret = say(why, why_len, -errno,
+			  "restored and verified, but cannot remove journal %s: %s",
+			  p->journal, strerror(errno));
+	if (!ret)
+		sync_dir_of(p->journal);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return ret;
+}
+
+int preserve_restore(struct preserve *p, char *why, size_t why_len)
+{
+	if (why && why_len)
+		why[0] = '\0';
+	if (!p)
+		return -EINVAL;
+	return restore_all(p, why, why_len);
+}
+
+/* ---- restore from a journal ---- */
+
+/* Read exactly len bytes from f; returns 0 or -EINVAL when short. */
+static int get_bytes(FILE *f, void *buf, size_t len)
+{
+	return fread(buf, 1, len, f) == len ? 0 : -EINVAL;
+}
+
+/* What a journal header says. */
+struct journal_info {
+	uint64_t size_byte;		/* device size */
+	uint32_t lbs;			/* logical block size, bytes */
+	uint64_t fingerprint;		/* of the device, see preserve.h */
+	uint64_t nr;			/* number of ranges */
+	uint64_t total_byte;		/* sum of their lengths */
+	uint64_t hdr_hash;		/* hash of the header */
+};
+
+/* Read and check the header into *ji.  Returns 0 or -EINVAL. */
+static int journal_get_header(FILE *f, uint64_t file_byte,
+			      const char *journal, struct journal_info *ji,
+			      char *why, size_t why_len)
+{
+	unsigned char hdr[J_HDR_BYTE];
+	struct phash h;
+
+	if (get_bytes(f, hdr, sizeof(hdr)))
+		return say(why, why_len, -EINVAL,
+			   "%s is too short for a flashbench journal",
+			   journal);
+	if (memcmp(hdr, J_MAGIC, J_MAGIC_BYTE))
+		return say(why, why_len, -EINVAL,
+			   "%s is not a flashbench journal", journal);
+	if (get_le32(hdr + 8) != PRESERVE_VERSION)
+		return say(why, why_len, -EINVAL,
+			   "%s is a version %" PRIu32
+			   " journal; this flashbench reads version %d",
+			   journal, get_le32(hdr + 8), PRESERVE_VERSION);
+	ph_init(&h, 0);
+	ph_update(&h, hdr, J_HDR_HASHED);
+	ji->hdr_hash = get_le64(hdr + J_HDR_HASHED);
+	if (ph_final(&h) != ji->hdr_hash)
+		return say(why, why_len, -EINVAL,
+			   "the header of journal %s is corrupt", journal);
+	ji->lbs = get_le32(hdr + 12);
+	ji->size_byte = get_le64(hdr + 16);
+	ji->fingerprint = get_le64(hdr + 24);
+	ji->nr = get_le64(hdr + 32);
+	ji->total_byte = get_le64(hdr + 40);
+	if (ji->lbs < 512 || ji->lbs > (1U << 26) ||
+	    (ji->lbs & (ji->lbs - 1)))
+		return say(why, why_len, -EINVAL,
+			   "journal %s is damaged: block size %" PRIu32,
+			   journal, ji->lbs);
+	/* the size must be exactly header + records + data + trailer */
+	if (!ji->nr || ji->nr > file_byte / J_REC_BYTE ||
+	    ji->total_byte > file_byte ||
+	    J_HDR_BYTE + ji->nr * J_REC_BYTE + ji->total_byte +
+			    J_TRAILER_BYTE != file_byte)
+		return say(why, why_len, -EINVAL,
+			   "journal %s is truncated or damaged (%" PRIu64
+			   " bytes where the header promises %" PRIu64
+			   " ranges of %" PRIu64 " bytes)",
+			   journal, file_byte, ji->nr, ji->total_byte);
+	return 0;
+}
+
+/* Read and check records and trailer into p; returns 0 or -errno. */
+static int journal_get_records(FILE *f, struct preserve *p, uint64_t nr,
+			       uint64_t hdr_hash, char *why, size_t why_len)
+{
+	unsigned char rec[J_REC_BYTE];
+	uint64_t left = p->total_byte;
+	struct phash chain;
+	size_t i;
+
+	ph_init(&chain, 0);
+	ph_u64(&chain, hdr_hash);
+	for (i = 0; i < nr; i++) {
+		struct preserve_range *r = &p->r[i];
+
+		if (get_bytes(f, rec, sizeof(rec)))
+			goto out_damaged;
+		r->off_byte = get_le64(rec);
+		r->len_byte = get_le64(rec + 8);
+		if (!r->len_byte || r->len_byte > left ||
+		    r->len_byte > SIZE_MAX)
+			goto out_damaged;
+		left -= r->len_byte;
+		r->data = dev_alloc_buf((size_t)r->len_byte);
+		if (!r->data)
+			return -ENOMEM;
+		p->n = i + 1;
+		if (get_bytes(f, r->data, (size_t)r->len_byte))
+			goto out_damaged;
+		r->hash = get_le64(rec + 16);
+		if (range_hash(r) != r->hash)
+			return say(why, why_len, -EINVAL,
+				   "journal %s is corrupt: the data of bytes %"
+				   PRIu64 "-%" PRIu64 " fail their checksum",
+				   p->journal, r->off_byte,
+				   r->off_byte + r->len_byte);
+		ph_u64(&chain, r->hash);
+	}
+	if (get_bytes(f, rec, sizeof(rec)) ||
+	    memcmp(rec, J_END_MAGIC, J_MAGIC_BYTE) ||
+	    get_le64(rec + 8) != nr || get_le64(rec + 16) != ph_final(&chain))
+		goto out_damaged;
+	return 0;
+
+out_damaged:
+	return say(why, why_len, -EINVAL,
+		   "journal %s is truncated or damaged", p->journal);
+}
+
+/* Load and check a whole journal; returns 0 or -errno. */
+static int journal_load(const char *journal, struct preserve **pp,
+			struct journal_info *ji, char *why, size_t why_len)
+{
+	struct preserve *p = NULL;
+	struct stat st;
+	FILE *f;
+	int ret;
+
+	*pp = NULL;
+	f = fopen(journal, "rbe");
+	if (!f)
+		return say(why, why_len, -errno, "cannot open journal %s: %s",
+			   journal, strerror(errno));
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+		ret = say(why, why_len, -EINVAL, "%s is not a regular file",
+			  journal);
+		goto out_close;
+	}
+	ret = journal_get_header(f, (uint64_t)st.st_size, journal, ji, why,
+				 why_len);
+	if (ret)
+		goto out_close;
+	ret = -ENOMEM;
+	p = preserve_alloc((size_t)ji->nr, ji->lbs);
+	if (!p)
+		goto out_close;
+	p->journal = strdup(journal);
+	if (!p->journal)
+		goto out_free;
+	p->fingerprint = ji->fingerprint;
+	p->total_byte = ji->total_byte;
+	ret = journal_get_records(f, p, ji->nr, ji->hdr_hash, why, why_len);
+	if (ret)
+		goto out_free;
+	*pp = p;
+	goto out_close;
+
+out_free:
+	preserve_free(p);
+out_close:
+	fclose(f);
+	return ret;
+}
+
+int preserve_restore_journal(const char *journal, struct device *dev,
+			     char *why, size_t why_len)
+{
+	struct journal_info ji = { 0 };
+	struct preserve *p;
+	uint64_t fp = 0;
+	int ret;
+
+	if (why && why_len)
+		why[0] = '\0';
+	if (!journal || !dev)
+		return -EINVAL;
+	ret = journal_load(journal, &p, &ji, why, why_len);
+	if (ret)
+		return ret;
+	if (ji.size_byte != dev->size_byte ||
+	    ji.lbs != dev->logical_block_size) {
+		ret = say(why, why_len, -ESTALE,
+			  "journal %s belongs to another device: it was made on %"
+			  PRIu64 " bytes of %" PRIu32 "-byte blocks, %s has %"
+			  PRIu64 " bytes of %u-byte blocks",
+			  journal, ji.size_byte, ji.lbs, dev->path,
+			  dev->size_byte,
+			  dev->logical_block_size);
+		goto out_free;
+	}
+	p->dev = dev;
+	ret = check_ranges(dev, p->r, p->n, why, why_len);
+	if (ret)
+		goto out_free;
+	dev->untimed++;
+	ret = fingerprint(p, &fp, why, why_len);
+	dev->untimed--;
+	if (ret)
+		goto out_free;
+	if (fp != p->fingerprint) {
+		ret = say(why, why_len, -ESTALE,
+			  "journal %s belongs to another device: the contents of %s outside the saved ranges differ from the device it was made on",
+			  journal, dev->path);
+		goto out_free;
+	}
+	ret = restore_all(p, why, why_len);
+
+out_free:
+	preserve_free(p);
+	return ret;
+}

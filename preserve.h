@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Save what a writing test overwrites and put it back: --preserve,
+ * --journal=FILE and --restore=JOURNAL.
+ *
+ * Before the first write, preserve_save() reads every range the test
+ * announced into memory and into a journal file, fsync'd with its
+ * directory.  When the test ends, fails or is interrupted,
+ * preserve_restore() writes the ranges back, reads them back to verify
+ * and only then removes the journal.  After a crash or power loss,
+ * preserve_restore_journal() does the same from the journal alone,
+ * refusing a journal made on another device.
+ *
+ * None of this is timed: the backup is taken before the test and written
+ * back after it, with untimed reads and writes, so measured speeds never
+ * include it.  Functions return 0 or -errno and never print; where they
+ * take a why buffer they put a one-line reason there on failure.
+ *
+ * Signals.  Nothing here may be called from a signal handler.  The front
+ * end's handler sets a flag; a fault wrapper (fault.h) with plan.stop
+ * pointing at that flag makes the test's next I/O fail with EINTR, the
+ * test returns within one I/O, and the front end calls
+ * preserve_restore() from normal context.  preserve_restore() blocks
+ * SIGINT, SIGTERM and SIGHUP while it writes, so a second ^C cannot cut
+ * a restore in half (SIGKILL and power loss are what the journal is for).
+ *
+ * Journal format (version 1, all integers little-endian):
+ *   header  192 bytes: magic "FBJOURNL", u32 version, u32 logical block
+ *           size, u64 device size, u64 fingerprint, u64 number of
+ *           ranges, u64 data bytes, u64 creation time (s since the
+ *           epoch), char[128] device path (NUL-padded, for messages
+ *           only), u64 hash of the 184 bytes before it;
+ *   records one per range: u64 offset, u64 length, u64 hash of
+ *           (offset, length, data), then length bytes of data;
+ *   trailer 24 bytes: magic "FBJ-END\n", u64 number of ranges, u64 hash
+ *           of the header hash and every record hash.
+ * A journal is complete only with its trailer and only if its size is
+ * exactly what the header and records say.
+ *
+ * Fingerprint: a 64-bit hash of the device size, the logical block size
+ * and the contents of sample windows (the first and last MiB, where
+ * partition tables live, and 30 windows of 64 KiB spread evenly), with
+ * every byte inside a saved range counted as zero: the test overwrites
+ * those, the rest of the device it never touches.  The device path is
+ * not part of it (a card may come back as /dev/sdc instead of /dev/sdb).
+ * Two blank cards of one size look alike; nothing can tell them apart.
+ * The hashes guard against accidents (truncation, bit rot, the wrong
+ * card), not against someone forging a journal.
+ */
+#ifndef FLASHBENCH_PRESERVE_H
+#define FLASHBENCH_PRESERVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench.h"
+#include "dev.h"
+
+/* The journal format version this code writes and reads. */
+#define PRESERVE_VERSION	1
+
+/* Saved ranges of one device, in memory and in a journal. */
+struct preserve;
+
+/*
+ * The default journal path for a device: "./flashbench-NAME.journal"
+ * where NAME is the device path's last component, with anything but
+ * letters, digits, '.', '-' and '_' replaced by '_'.  Returns 0 or
+ * -ENAMETOOLONG.
+ */
+int preserve_journal_name(char *buf, size_t len, const char *dev_path);
+
+/*
+ * The union of the ranges every writing test in tests (BENCH_* bits;
+ * read-only ones are ignored) overwrites on a device of dev_size bytes,
+ * sorted and merged: what to save once before the first writing test
+ * and to restore once after the last, so that no restore disturbs a
+ * later test.  *ranges is malloc'd (NULL and *n = 0 when no test
+ * writes).  Returns 0, -EINVAL if a test reaches past the end, -ENOMEM.
+ */
+int preserve_ranges(unsigned int tests, const struct bench_opts *o,
+		    uint64_t dev_size, struct bench_range **ranges,
+		    size_t *n);
+
+/*
+ * Read the n ranges (aligned to the logical block size, inside the
+ * device) of dev into memory and into a new journal at journal_path,
+ * fsync'd with its directory.  Refuses (-EEXIST) to replace an existing
+ * journal: it may hold the only copy of another run's data.  dev must
+ * stay open until preserve_free().  Returns 0 or -errno (-EINVAL for a
+ * bad range, device errors as recorded in dev->last_error).
+ */
+int preserve_save(struct preserve **pp, struct device *dev,
+		  const struct bench_range *ranges, size_t n,
+		  const char *journal_path, char *why, size_t why_len);
+
+/*
+ * Write every saved range back, read it back and compare, then remove
+ * the journal.  Keeps going past a failed range so as much as possible
+ * is restored; the journal stays unless everything verified.  Returns 0,
+ * -EIO if data read back differs, or the first -errno.
+ */
+int preserve_restore(struct preserve *p, char *why, size_t why_len);
+
+/* Bytes saved; the journal's path. */
+uint64_t preserve_bytes(const struct preserve *p);
+const char *preserve_journal(const struct preserve *p);
+
+/* Free the memory copy; the journal file is left where it is. */
+void preserve_free(struct preserve *p);
+
+/*
+ * The --restore path: check the whole journal before touching dev, then
+ * restore, verify and remove the journal as preserve_restore() does.
+ * Returns 0; -EINVAL for a truncated, corrupt or foreign file; -ESTALE
+ * when the journal belongs to another device (size, block size or
+ * fingerprint differ); -EIO or another -errno when writing back failed,
+ * in which case the journal is kept.  Nothing is written unless the
+ * journal is whole and matches dev.
+ */
+int preserve_restore_journal(const char *journal, struct device *dev,
+			     char *why, size_t why_len);
+
+#endif /* FLASHBENCH_PRESERVE_H */

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * make bench: device time of --auto --destructive against the classic
+ * manual procedure on the same simulated card, read off the card's
+ * virtual clock so the figures do not depend on this machine's load.
+ *
+ * The classic procedure is what the README taught: -a -b 1024, then -O
+ * with the (now known) erase size and -b 16384 for nr = 1 .. open+1,
+ * linear and then with -r, then -f --fat-nr=6.  Goal: ratio <= 0.1.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "auto.h"
+#include "sim.h"
+#include "util.h"
+
+#define GOAL 0.1
+
+static struct device *card(const char *spec)
+{
+	struct sim_params p;
+	struct device *dev;
+	char err[256];
+
+	sim_params_default(&p);
+	if (sim_parse_spec(&p, spec, err, sizeof(err)) || sim_open(&dev, &p)) {
+		fprintf(stderr, "bench: bad card %s: %s\n", spec, err);
+		exit(2);
+	}
+	return dev;
+}
+
+/* Device ns of the classic procedure on a fresh card. */
+static double classic_ns(const char *spec, uint64_t erase, unsigned int open)
+{
+	struct device *dev = card(spec);
+	struct align_row *rows;
+	struct bench_opts o;
+	unsigned int nr;
+	uint64_t t0 = dev_now_ns(dev);
+	size_t n;
+	FILE *null = fopen("/dev/null", "w");
+	int r;
+
+	bench_opts_default(&o);
+	o.log = NULL;
+	o.blocksize_byte = 1024;
+	if (bench_align(dev, &o, &rows, &n))
+		exit(1);
+	free(rows);
+	o.blocksize_byte = 16384;
+	o.erasesize_byte = erase;
+	o.offset_byte = (16ULL << 20) / erase * erase;
+	if (o.offset_byte < 16ULL << 20)
+		o.offset_byte += erase;
+	for (r = 0; r < 2; r++) {
+		o.random = r;
+		for (nr = 1; nr <= open + 1; nr++) {
+			o.open_au_nr = nr;
+			if (bench_open_au(dev, &o, null))
+				exit(1);
+		}
+	}
+	o.random = 0;
+	o.fat_nr = 6;
+	if (bench_find_fat(dev, &o, null))
+		exit(1);
+	fclose(null);
+	t0 = dev_now_ns(dev) - t0;
+	dev_close(dev);
+	return (double)t0;
+}
+
+/* Device ns of --auto --destructive on a fresh card. */
+static double auto_ns(const char *spec)
+{
+	struct device *dev = card(spec);
+	struct auto_result r;
+	struct bench_opts o;
+	double t;
+
+	bench_opts_default(&o);
+	if (auto_run(dev, &o, 1, NULL, &r))
+		exit(1);
+	t = (double)r.device_ns;
+	printf("  auto steps: align %.1fs, FAT %.1fs, open linear %.1fs, open random %.1fs\n",
+	       r.step_ns[0] / 1e9, r.step_ns[1] / 1e9, r.step_ns[2] / 1e9,
+	       r.step_ns[3] / 1e9);
+	auto_free(&r);
+	dev_close(dev);
+	return t;
+}
+
+static double compare(const char *name, const char *spec, uint64_t erase,
+		      unsigned int open)
+{
+	double a = auto_ns(spec), c = classic_ns(spec, erase, open);
+
+	printf("%-12s auto %8.1fs  classic %9.1fs  ratio %.4f  (%s)\n", name,
+	       a / 1e9, c / 1e9, a / c, spec);
+	return a / c;
+}
+
+int main(void)
+{
+	double def, worst = 0, r;
+	unsigned int i;
+	char name[16];
+
+	def = compare("default", "", 4 << 20, 4);
+	for (i = 0; i < 10; i++) {
+		struct sweep_card c;
+
+		sweep_card(i, &c);
+		snprintf(name, sizeof(name), "sweep %u", i);
+		r = compare(name, c.spec, c.erase, c.open);
+		if (r > worst)
+			worst = r;
+	}
+	printf("ratio (device time, --auto --destructive / classic): default card %.4f, worst of 10 sweep cards %.4f; goal <= %.2f: %s\n",
+	       def, worst, GOAL, def <= GOAL && worst <= GOAL ? "met" : "MISSED");
+	return def <= GOAL && worst <= GOAL ? 0 : 1;
+}

@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The modes beyond the classic tests, through the front end: --auto,
+ * --analyze and --json, their conflicts, and the JSON document's shape.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+
+/* Conflicting modes: exit 2, one message naming them, and no I/O. */
+static const struct {
+	const char *args;
+	const char *says;
+} conflicts[] = {
+	{ "--auto -a --simulate", "--auto runs on its own" },
+	{ "--auto -O --simulate", "--auto runs on its own" },
+	{ "--analyze=tests/data/seed000.txt -a --simulate",
+	  "--analyze runs on its own" },
+	{ "--auto --analyze=tests/data/seed000.txt",
+	  "--auto, --analyze and --restore exclude each other" },
+	{ "--destructive -a --simulate", "--destructive needs --auto" },
+	{ "--destructive --simulate", "--destructive needs --auto" },
+	{ "--json -a -s --simulate", "--json takes one test at a time" },
+	{ "--json -O -f --simulate", "--json takes one test at a time" },
+	{ "--analyze=tests/data/seed000.txt /dev/null",
+	  "DEVICE '/dev/null' is not used" },
+	{ "--analyze=tests/data/seed000.txt --simulate",
+	  "--analyze and --simulate exclude each other" },
+	{ "--analyze=/nonexistent/table", "invalid --analyze '/nonexistent" },
+	{ "--auto", "missing DEVICE" },
+	{ "--auto /dev/a /dev/b", "only one DEVICE" },
+	{ "--preserve -a --simulate", "--preserve needs a writing test" },
+	{ "--journal=/tmp/j -i --simulate", "--journal needs a writing test" },
+	{ "--preserve --auto --simulate", "--preserve needs a writing test" },
+	{ "--restore=/tmp/j -a /dev/null", "--restore runs on its own" },
+	{ "--restore=/tmp/j --auto /dev/null",
+	  "--auto, --analyze and --restore exclude each other" },
+	{ "--restore=/tmp/j", "missing DEVICE" },
+	/* bad --simulate specs */
+	{ "-a --simulate=erase=4M,page=3K", "page=3K" },
+	{ "-a --simulate=foo=1", "unknown key 'foo'" },
+	{ "-a --simulate=erase=4M,page=8M", "--simulate 'erase=4M,page=8M'" },
+	{ "-a --simulate=erase=5M", "erase=5M" },
+	{ "-a --simulate=noise=-1", "noise" },
+	{ "-a --simulate=open=4,open_random=9", "open_random" },
+	{ "-a --simulate=size=", "size" },
+	{ "-a --simulate=seed", "seed" },
+	/* a DEVICE that is no device */
+	{ "-a /tmp", "invalid DEVICE '/tmp': a directory" },
+	{ "-a /dev/null", "invalid DEVICE '/dev/null': neither a block device" },
+	{ "-O /dev/zero", "invalid DEVICE '/dev/zero'" },
+};
+
+START_TEST(test_conflicts)
+{
+	struct fb_run r;
+
+	fb_run(conflicts[_i].args, &r);
+	ck_assert_msg(r.status == 2, "%s: status %d", conflicts[_i].args,
+		      r.status);
+	ck_assert_msg(strstr(r.err, conflicts[_i].says), "%s: '%s'",
+		      conflicts[_i].args, r.err);
+	ck_assert_uint_eq(count_str(r.err, "flashbench: "), 1);
+	ck_assert_uint_eq(r.io_calls, 0);
+	ck_assert_uint_eq(r.opens, 0);
+	ck_assert_str_eq(r.out, "");
+	ck_assert_uint_eq(count_str(r.err, "\n"), 2);	/* and the hint */
+	fb_free(&r);
+}
+END_TEST
+
+/* The value at path in a JSON document, as text. */
+static const char *jget(const char *doc, const char *path, char *buf,
+			size_t len)
+{
+	int ret = json_get(doc, path, buf, len);
+
+	ck_assert_msg(ret == 0, "JSON path %s: %d in %.300s", path, ret, doc);
+	return buf;
+}
+
+/* Every test's --json document has the shape of SPEC section 5. */
+static const struct {
+	const char *args;
+	const char *test;
+	size_t results;		/* elements of "results" */
+} json_runs[] = {
+	{ "-a -b 1024 --simulate=size=1G", "align", 17 },	/* 128MiB..2KiB */
+	{ "-s --scatter-order=6 --simulate=size=1G", "scatter", 64 },
+	{ "-i --interval-order=8 --simulate=size=1G", "interval", 9 },
+	{ "-O -b 256K --open-au-nr=3 --simulate=size=1G", "open-au", 5 },
+	{ "-f -b 1M --fat-nr=4 --simulate=size=1G", "find-fat", 3 },
+	{ "-p --simulate=size=1G", "program", 13 },
+};
+
+START_TEST(test_json_shape)
+{
+	char args[256], buf[128], path[64];
+	struct fb_run r;
+	size_t n;
+
+	snprintf(args, sizeof(args), "--json %s", json_runs[_i].args);
+	fb_run(args, &r);
+	ck_assert_msg(r.status == 0, "%s: %d %s", args, r.status, r.err);
+	ck_assert_int_eq(json_get(r.out, NULL, NULL, 0), 0);
+	ck_assert_str_eq(jget(r.out, "version", buf, sizeof(buf)),
+			 "\"" FLASHBENCH_VERSION "\"");
+	snprintf(path, sizeof(path), "\"%s\"", json_runs[_i].test);
+	ck_assert_str_eq(jget(r.out, "test", buf, sizeof(buf)), path);
+	ck_assert_str_eq(jget(r.out, "device.size", buf, sizeof(buf)),
+			 "1073741824");
+	ck_assert_str_eq(jget(r.out, "device.logical_block_size", buf,
+			      sizeof(buf)), "512");
+	jget(r.out, "device.path", buf, sizeof(buf));
+	jget(r.out, "device.sysfs", buf, sizeof(buf));
+	jget(r.out, "options.blocksize", buf, sizeof(buf));
+	ck_assert_str_eq(jget(r.out, "verdict", buf, sizeof(buf)), "null");
+	ck_assert_str_eq(jget(r.out, "interrupted", buf, sizeof(buf)),
+			 "false");
+	for (n = 0;; n++) {
+		snprintf(path, sizeof(path), "results.%zu", n);
+		if (json_get(r.out, path, NULL, 0))
+			break;
+	}
+	ck_assert_uint_eq(n, json_runs[_i].results);
+	/* nothing but the document on the results stream */
+	ck_assert_int_eq(r.out[0], '{');
+	fb_free(&r);
+}
+END_TEST
+
+/* Raw numbers: the align rows in ns match the table's on the same card. */
+START_TEST(test_json_raw_numbers)
+{
+	struct fb_run text, js;
+	char buf[64], want[64];
+
+	fb_run("-a -b 1024 --simulate=size=1G,noise=0", &text);
+	fb_run("-a -b 1024 --json --simulate=size=1G,noise=0", &js);
+	ck_assert_int_eq(text.status, 0);
+	ck_assert_int_eq(js.status, 0);
+	ck_assert_str_eq(jget(js.out, "results.0.align", buf, sizeof(buf)),
+			 "134217728");
+	/* the last table line is the 2KiB row; compare its diff */
+	jget(js.out, "results.16.diff_ns", buf, sizeof(buf));
+	ck_assert_str_eq(jget(js.out, "results.16.align", want, sizeof(want)),
+			 "2048");
+	ck_assert_ptr_nonnull(strstr(text.out, "align 2048\t"));
+	ck_assert_int_lt(llabs(atoll(buf)), 1000);	/* below the page */
+	jget(js.out, "results.10.diff_ns", buf, sizeof(buf));
+	ck_assert_int_gt(atoll(buf), 100000);		/* 128KiB: a page */
+	fb_free(&text);
+	fb_free(&js);
+}
+END_TEST
+
+/* --auto --destructive on simulated cards: the verdict is what was planted. */
+static const struct {
+	const char *spec;
+	const char *erase, *page, *open_lin, *open_rand, *fat_start, *fat_nr;
+} auto_cards[] = {
+	{ "", "4194304", "16384", "4", "2", "0", "1" },
+	{ "erase=8M,page=32K,open=6,open_random=3,fat=2,fat_start=1,noise=2",
+	  "8388608", "32768", "6", "3", "1", "2" },
+	{ "size=12G,erase=12M,page=16K,open=3,open_random=1,fat=0,noise=1",
+	  "12582912", "16384", "3", "1", "null", "0" },
+	{ "erase=2M,page=8K,open=9,open_random=5,fat=4,fat_start=2,noise=3,seed=7",
+	  "2097152", "8192", "9", "5", "2", "4" },
+};
+
+START_TEST(test_auto_json_verdict)
+{
+	char args[256], buf[64];
+	struct fb_run r;
+
+	snprintf(args, sizeof(args), "--auto --destructive --json --simulate%s%s",
+		 auto_cards[_i].spec[0] ? "=" : "", auto_cards[_i].spec);
+	fb_run(args, &r);
+	ck_assert_msg(r.status == 0, "%s: %d %s", args, r.status, r.err);
+	ck_assert_int_eq(json_get(r.out, NULL, NULL, 0), 0);
+	ck_assert_str_eq(jget(r.out, "test", buf, sizeof(buf)), "\"auto\"");
+	ck_assert_str_eq(jget(r.out, "verdict.erase_size", buf, sizeof(buf)),
+			 auto_cards[_i].erase);
+	ck_assert_str_eq(jget(r.out, "verdict.page_size", buf, sizeof(buf)),
+			 auto_cards[_i].page);
+	ck_assert_str_eq(jget(r.out, "verdict.open_au_linear", buf,
+			      sizeof(buf)), auto_cards[_i].open_lin);
+	ck_assert_str_eq(jget(r.out, "verdict.open_au_random", buf,
+			      sizeof(buf)), auto_cards[_i].open_rand);
+	ck_assert_str_eq(jget(r.out, "verdict.fat_start", buf, sizeof(buf)),
+			 auto_cards[_i].fat_start);
+	ck_assert_str_eq(jget(r.out, "verdict.fat_erase_blocks", buf,
+			      sizeof(buf)), auto_cards[_i].fat_nr);
+	ck_assert_str_eq(jget(r.out, "verdict.confidence.erase_size", buf,
+			      sizeof(buf)), "\"high\"");
+	/* the writes were announced before they happened */
+	ck_assert_ptr_nonnull(strstr(r.err, "flashbench: will overwrite bytes 0-"));
+	fb_free(&r);
+}
+END_TEST
+
+/* Without --destructive: read-only, and the text says how to go on. */
+START_TEST(test_auto_read_only_text)
+{
+	struct fb_run r;
+
+	fb_run("--auto --simulate=erase=8M,page=32K", &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "erase size: 8MiB (confidence high)\n"));
+	ck_assert_ptr_nonnull(strstr(r.out, "page size: 32KiB (confidence "));
+	ck_assert_ptr_nonnull(strstr(r.out, "open AUs linear: skipped\n"));
+	ck_assert_ptr_nonnull(strstr(r.out,
+		"flashbench --auto --destructive --simulate=erase=8M,page=32K"));
+	ck_assert_ptr_nonnull(strstr(r.out, "mkfs.ext4 -b 4096 -E stride=8,stripe_width=2048"));
+	ck_assert_ptr_nonnull(strstr(r.out, "mkfs.f2fs -s 4"));
+	ck_assert_ptr_null(strstr(r.err, "will overwrite"));
+	fb_free(&r);
+}
+END_TEST
+
+/* --analyze on the users' real tables: the erase size their authors saw. */
+static const struct {
+	const char *file;
+	size_t tables;
+	const char *erase;	/* every table's */
+} seeds[] = {
+	{ "tests/data/seed000.txt", 1, "erase size 4MiB" },
+	{ "tests/data/seed001.txt", 1, "erase size 8MiB" },
+	{ "tests/data/seed003.txt", 1, "erase size 8MiB" },
+	{ "tests/data/seed004.txt", 7, "erase size 4MiB" },
+	{ "tests/data/seed002.txt", 0, NULL },
+};
+
+START_TEST(test_analyze_seeds)
+{
+	char args[128], buf[64];
+	struct fb_run r;
+
+	snprintf(args, sizeof(args), "--analyze=%s", seeds[_i].file);
+	fb_run(args, &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_uint_eq(r.opens, 0);
+	ck_assert_uint_eq(count_str(r.out, ": erase size "), seeds[_i].tables);
+	if (seeds[_i].erase)
+		ck_assert_uint_eq(count_str(r.out, seeds[_i].erase),
+				  seeds[_i].tables);
+	else
+		ck_assert_ptr_nonnull(strstr(r.out, "no align table found"));
+	fb_free(&r);
+	snprintf(args, sizeof(args), "--analyze=%s --json", seeds[_i].file);
+	fb_run(args, &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_int_eq(json_get(r.out, NULL, NULL, 0), 0);
+	ck_assert_str_eq(jget(r.out, "device", buf, sizeof(buf)), "null");
+	if (seeds[_i].tables)
+		ck_assert_str_eq(jget(r.out, "verdict.erase_size", buf,
+				      sizeof(buf)),
+				 seeds[_i].erase[11] == '4' ? "4194304" :
+							     "8388608");
+	else
+		ck_assert_str_eq(jget(r.out, "verdict", buf, sizeof(buf)),
+				 "null");
+	fb_free(&r);
+}
+END_TEST
+
+/* A table with no step gives "none", not an invented size. */
+START_TEST(test_analyze_flat)
+{
+	char path[] = "/tmp/flashbench-flat-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+	unsigned long long a;
+	struct fb_run r;
+	char args[64];
+	int i = 0;
+
+	ck_assert_ptr_nonnull(f);
+	for (a = 1ULL << 30; a >= 2048; a >>= 1, i++)
+		fprintf(f, "align %llu\tpre 741µs\ton %dµs\tpost 742µs\tdiff %.3gµs\n",
+			a, 741 + i % 3, (i % 3) - 0.5);
+	fclose(f);
+	snprintf(args, sizeof(args), "--analyze=%s", path);
+	fb_run(args, &r);
+	unlink(path);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "table 1: erase size none"));
+	fb_free(&r);
+}
+END_TEST
+
+#define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+Suite *modes_suite(void)
+{
+	Suite *s = suite_create("modes");
+	TCase *tc = tcase_create("modes");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, test_conflicts, 0, N(conflicts));
+	tcase_add_loop_test(tc, test_json_shape, 0, N(json_runs));
+	tcase_add_test(tc, test_json_raw_numbers);
+	tcase_add_loop_test(tc, test_auto_json_verdict, 0, N(auto_cards));
+	tcase_add_test(tc, test_auto_read_only_text);
+	tcase_add_loop_test(tc, test_analyze_seeds, 0, N(seeds));
+	tcase_add_test(tc, test_analyze_flat);
+	suite_add_tcase(s, tc);
+	return s;
+}

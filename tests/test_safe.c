@@ -1,0 +1,1625 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The safety wrappers: the fault-injecting device (every fault at the
+ * planned operation or byte, errors recorded, ENODEV sticky, a transparent
+ * pass-through otherwise) and --preserve (save, scribble, restore to the
+ * bit on regular files and loop devices; journals of other devices and
+ * damaged journals refused without a single write; a failing device keeps
+ * the journal; the simulated card's times unchanged by a backup).
+ */
+#include <ftw.h>
+#include <signal.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fault.h"
+#include "preserve.h"
+#include "sim.h"
+#include "util.h"
+
+#define KiB (1024ULL)
+#define MiB (1024ULL * KiB)
+
+/* Size of the test files and loop devices. */
+#define T_SIZE		(8 * MiB)
+
+/* The ranges the preserve tests save: first blocks, a long run crossing
+ * several I/O chunks at an odd block, the last blocks. */
+static const struct bench_range t_ranges[] = {
+	{ 0, 8 * KiB },
+	{ 1 * MiB + 512, 4 * MiB + 512 },
+	{ T_SIZE - 4 * KiB, T_SIZE },
+};
+#define T_NRANGES (sizeof(t_ranges) / sizeof(t_ranges[0]))
+
+/* ---- helpers ---- */
+
+/* Temporary directory of the test case, and of the running test. */
+static char t_base[64];
+static char t_dir[96];
+
+/* A path in the test directory. */
+static const char *t_path(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "%s/%s", t_dir, name);
+	return buf;
+}
+
+/* Does path exist? */
+static int t_exists(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st);
+}
+
+/* Write len bytes from buf to a new file at path. */
+static void t_write_file(const char *path, const void *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	ck_assert_msg(fd >= 0, "create %s: %s", path, strerror(errno));
+	ck_assert_int_eq(write(fd, buf, len), (ssize_t)len);
+	ck_assert_int_eq(fsync(fd), 0);
+	close(fd);
+}
+
+/* The whole content of a file, malloc'd; *len gets its size. */
+static unsigned char *t_read_file(const char *path, size_t *len)
+{
+	unsigned char *buf;
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	ck_assert_msg(fd >= 0, "open %s: %s", path, strerror(errno));
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	*len = (size_t)st.st_size;
+	buf = malloc(*len ? *len : 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_eq(read(fd, buf, *len), (ssize_t)*len);
+	close(fd);
+	return buf;
+}
+
+/* A file of size bytes of pseudo-random content from seed. */
+static void t_make_file(const char *path, size_t size, uint64_t seed)
+{
+	unsigned char *buf = malloc(size);
+
+	ck_assert_ptr_nonnull(buf);
+	dev_fill(buf, size, DEV_PAT_RANDOM, seed);
+	t_write_file(path, buf, size);
+	free(buf);
+}
+
+/* Open path read-write as a device. */
+static struct device *t_open(const char *path)
+{
+	struct device *dev = NULL;
+	int ret = dev_open(&dev, path, DEV_WRITE, NULL, 0);
+
+	ck_assert_msg(!ret, "dev_open %s: %s", path, strerror(-ret));
+	return dev;
+}
+
+/* Everything on dev, read with O_DIRECT (malloc'd, dev->size_byte). */
+static unsigned char *t_snapshot(struct device *dev)
+{
+	unsigned char *all = malloc(dev->size_byte);
+	unsigned char *buf = dev_alloc_buf(MiB);
+	uint64_t off, step;
+
+	ck_assert_ptr_nonnull(all);
+	ck_assert_ptr_nonnull(buf);
+	for (off = 0; off < dev->size_byte; off += step) {
+		step = dev->size_byte - off < MiB ? dev->size_byte - off : MiB;
+		ck_assert_int_eq(dev_read(dev, buf, step, (off_t)off, NULL), 0);
+		memcpy(all + off, buf, step);
+	}
+	dev_free_buf(buf);
+	return all;
+}
+
+/* Does dev hold exactly want (dev->size_byte bytes)? */
+static int t_same(struct device *dev, const unsigned char *want)
+{
+	unsigned char *now = t_snapshot(dev);
+	int same = !memcmp(now, want, dev->size_byte);
+
+	free(now);
+	return same;
+}
+
+/* Overwrite every test range with 0x5a. */
+static void t_scribble(struct device *dev)
+{
+	size_t i;
+
+	for (i = 0; i < T_NRANGES; i++) {
+		size_t len = t_ranges[i].end_byte - t_ranges[i].start_byte;
+		unsigned char *buf = dev_alloc_buf(len);
+
+		ck_assert_ptr_nonnull(buf);
+		dev_fill(buf, len, DEV_PAT_5A, 0);
+		ck_assert_int_eq(dev_write(dev, buf, len,
+					   (off_t)t_ranges[i].start_byte,
+					   NULL), 0);
+		dev_free_buf(buf);
+	}
+}
+
+/* Save the test ranges of dev into journal; the save must work. */
+static struct preserve *t_save(struct device *dev, const char *journal)
+{
+	struct preserve *p = NULL;
+	char why[256];
+	int ret;
+
+	ret = preserve_save(&p, dev, t_ranges, T_NRANGES, journal, why,
+			    sizeof(why));
+	ck_assert_msg(!ret, "preserve_save: %s (%s)", strerror(-ret), why);
+	ck_assert_ptr_nonnull(p);
+	return p;
+}
+
+/* Wrap dev in a fault device following plan (NULL: none). */
+static struct device *t_wrap(struct device *dev,
+			     const struct fault_plan *plan)
+{
+	struct device *f = NULL;
+
+	ck_assert_int_eq(fault_wrap(&f, dev, plan), 0);
+	ck_assert_ptr_nonnull(f);
+	return f;
+}
+
+/*
+ * Make the test case's directory in the parent (an unchecked fixture, so
+ * that its teardown runs even after a test failed in its child).
+ */
+static void t_base_setup(void)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(t_base, sizeof(t_base), "%s/fbsafe-XXXXXX",
+		 tmp && *tmp && strlen(tmp) < 40 ? tmp : "/var/tmp");
+	if (!mkdtemp(t_base))
+		ck_abort_msg("mkdtemp %s: %s", t_base, strerror(errno));
+}
+
+/* Each test gets a fresh directory of its own inside it. */
+static void t_dir_setup(void)
+{
+	snprintf(t_dir, sizeof(t_dir), "%s/t-XXXXXX", t_base);
+	if (!mkdtemp(t_dir))
+		ck_abort_msg("mkdtemp %s: %s", t_dir, strerror(errno));
+}
+
+/* The losetup binary, or NULL. */
+static const char *t_losetup(void)
+{
+	static const char *const where[] = { "/usr/sbin/losetup",
+					     "/sbin/losetup",
+					     "/usr/bin/losetup" };
+	size_t i;
+
+	for (i = 0; i < sizeof(where) / sizeof(where[0]); i++)
+		if (!access(where[i], X_OK))
+			return where[i];
+	return NULL;
+}
+
+/* Detach every loop device still backed by file (after a failure). */
+static void t_loop_detach_file(const char *file)
+{
+	char *argv[] = { (char *)t_losetup(), "-j", (char *)file, NULL };
+	struct cmd_result res;
+	char *line, *save;
+
+	if (!argv[0] || run_cmd(argv, &res))
+		return;
+	for (line = strtok_r(res.out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *del[] = { argv[0], "-d", line, NULL };
+		struct cmd_result r2;
+		char *colon = strchr(line, ':');
+
+		if (!colon)
+			continue;
+		*colon = '\0';
+		if (!run_cmd(del, &r2))
+			cmd_result_free(&r2);
+	}
+	cmd_result_free(&res);
+}
+
+/* Remove one thing left under the base directory. */
+static int t_rm(const char *path, const struct stat *st, int type,
+		struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (type == FTW_DP) {
+		rmdir(path);
+		return 0;
+	}
+	t_loop_detach_file(path);
+	unlink(path);
+	return 0;
+}
+
+/* Remove the test case's directory and everything in it. */
+static void t_base_teardown(void)
+{
+	nftw(t_base, t_rm, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* ---- fault: pass-through ---- */
+
+/* One operation of the pass-through workload. */
+struct t_op {
+	unsigned int kind;	/* FAULT_READ, FAULT_WRITE, FAULT_DISCARD */
+	uint64_t off_byte;
+	uint64_t len_byte;
+};
+
+static const struct t_op t_workload[] = {
+	{ FAULT_READ, 0, 4 * KiB },
+	{ FAULT_WRITE, 16 * MiB, 64 * KiB },
+	{ FAULT_WRITE, 16 * MiB + 64 * KiB, 16 * KiB },
+	{ FAULT_READ, 4 * MiB - 8 * KiB, 16 * KiB },
+	{ FAULT_WRITE, 48 * MiB, 512 },
+	{ FAULT_DISCARD, 32 * MiB, 4 * MiB },
+	{ FAULT_WRITE, 64 * MiB, 4 * MiB },
+	{ FAULT_READ, 64 * MiB, 1 * MiB },
+	{ FAULT_WRITE, 80 * MiB + 512, 3 * KiB },
+};
+#define T_NWORK (sizeof(t_workload) / sizeof(t_workload[0]))
+
+/* The name dev_error gives an operation kind. */
+static const char *t_op_name(unsigned int kind)
+{
+	if (kind == FAULT_READ)
+		return "read";
+	return kind == FAULT_WRITE ? "write" : "discard";
+}
+
+/* Run op on dev; returns its result, its time in *t. */
+static int t_do(struct device *dev, const struct t_op *op, void *buf,
+		uint64_t *t)
+{
+	switch (op->kind) {
+	case FAULT_READ:
+		return dev_read(dev, buf, op->len_byte, (off_t)op->off_byte, t);
+	case FAULT_WRITE:
+		return dev_write(dev, buf, op->len_byte, (off_t)op->off_byte,
+				 t);
+	default:
+		return dev_discard(dev, (off_t)op->off_byte, op->len_byte, t);
+	}
+}
+
+START_TEST(test_fault_passthrough)
+{
+	struct device *plain = sim_card("size=1G,noise=3,seed=7");
+	struct device *inner = sim_card("size=1G,noise=3,seed=7");
+	struct device *f = t_wrap(inner, NULL);
+	unsigned char *buf = dev_alloc_buf(4 * MiB);
+	struct fault_stats st;
+	uint64_t ta, tb;
+	size_t i;
+
+	ck_assert_ptr_nonnull(buf);
+	dev_fill(buf, 4 * MiB, DEV_PAT_ZERO, 0);
+	ck_assert_uint_eq(f->size_byte, plain->size_byte);
+	ck_assert_uint_eq(f->logical_block_size, plain->logical_block_size);
+	ck_assert_str_eq(f->path, inner->path);
+	for (i = 0; i < T_NWORK; i++) {
+		ck_assert_int_eq(t_do(plain, &t_workload[i], buf, &ta), 0);
+		ck_assert_int_eq(t_do(f, &t_workload[i], buf, &tb), 0);
+		ck_assert_msg(ta == tb, "op %zu: %llu ns plain, %llu wrapped",
+			      i, (unsigned long long)ta,
+			      (unsigned long long)tb);
+		ck_assert_uint_eq(dev_now_ns(f), dev_now_ns(inner));
+		ck_assert_uint_eq(dev_now_ns(f), dev_now_ns(plain));
+	}
+	ck_assert_int_eq(fault_get_stats(f, &st), 0);
+	ck_assert_uint_eq(st.reads, 3);
+	ck_assert_uint_eq(st.writes, 5);
+	ck_assert_uint_eq(st.discards, 1);
+	ck_assert_uint_eq(st.injected, 0);
+	ck_assert_uint_eq(st.written_byte,
+			  64 * KiB + 16 * KiB + 512 + 4 * MiB + 3 * KiB);
+	ck_assert_uint_eq(f->io_count, T_NWORK);
+	ck_assert_uint_eq(inner->io_count, T_NWORK);
+	ck_assert_int_eq(fault_get_stats(plain, &st), -EINVAL);
+	dev_free_buf(buf);
+	dev_close(plain);
+	dev_close(f);		/* closes inner too (else ASan: leak) */
+}
+END_TEST
+
+START_TEST(test_fault_bad_plan)
+{
+	struct device *inner = sim_card("size=1G");
+	struct device *f = (struct device *)1;
+	struct fault_plan plan;
+
+	fault_plan_init(&plan);
+	plan.eio_kinds = 0x10;
+	ck_assert_int_eq(fault_wrap(&f, inner, &plan), -EINVAL);
+	ck_assert_ptr_null(f);
+	fault_plan_init(&plan);
+	plan.eio_op = 0;	/* operations count from 1 */
+	ck_assert_int_eq(fault_wrap(&f, inner, &plan), -EINVAL);
+	ck_assert_int_eq(fault_wrap(&f, NULL, NULL), -EINVAL);
+	dev_close(inner);	/* still ours after a failed wrap */
+}
+END_TEST
+
+/* ---- fault: each kind at the planned operation or byte ---- */
+
+/* Check the last error of dev. */
+static void t_err(struct device *dev, const char *op, uint64_t off,
+		  uint64_t len, int err)
+{
+	ck_assert_str_eq(dev->last_error.op, op);
+	ck_assert_uint_eq(dev->last_error.off_byte, off);
+	ck_assert_uint_eq(dev->last_error.len_byte, len);
+	ck_assert_int_eq(dev->last_error.err, err);
+}
+
+START_TEST(test_fault_eio_op)
+{
+	struct device *inner = sim_card("size=1G,noise=0"), *f;
+	unsigned char *buf = dev_alloc_buf(64 * KiB);
+	struct fault_plan plan;
+	struct fault_stats st;
+	uint64_t before;
+
+	fault_plan_init(&plan);
+	plan.eio_op = 3;
+	f = t_wrap(inner, &plan);
+	dev_fill(buf, 64 * KiB, DEV_PAT_ZERO, 0);
+	ck_assert_int_eq(dev_read(f, buf, 4 * KiB, 0, NULL), 0);
+	ck_assert_int_eq(dev_write(f, buf, 4 * KiB, 0, NULL), 0);
+	before = dev_now_ns(f);
+	ck_assert_int_eq(dev_write(f, buf, 8 * KiB, 12 * MiB, NULL), -EIO);
+	t_err(f, "write", 12 * MiB, 8 * KiB, EIO);
+	/* the failed operation never reached the card */
+	ck_assert_uint_eq(dev_now_ns(f), before);
+	ck_assert_uint_eq(inner->io_count, 2);
+	/* one failure, not a dead device */
+	ck_assert_int_eq(dev_read(f, buf, 64 * KiB, 0, NULL), 0);
+	ck_assert_int_eq(dev_discard(f, 0, 4 * MiB, NULL), 0);
+	ck_assert_int_eq(fault_get_stats(f, &st), 0);
+	ck_assert_uint_eq(st.injected, 1);
+	ck_assert_uint_eq(inner->io_count, 4);
+	dev_free_buf(buf);
+	dev_close(f);
+}
+END_TEST
+
+/* eio_byte and eio_kinds: which operations touching the byte fail. */
+static const struct t_eio_case {
+	unsigned int kinds;	/* plan.eio_kinds */
+	unsigned int kind;	/* operation tried */
+	uint64_t off_byte;
+	uint64_t len_byte;
+	int want;		/* its result */
+} t_eio_byte[] = {
+	{ FAULT_ALL, FAULT_READ, 1 * MiB, 8 * KiB, -EIO },
+	{ FAULT_ALL, FAULT_READ, 1 * MiB + 8 * KiB, 8 * KiB, 0 },
+	{ FAULT_ALL, FAULT_READ, 1 * MiB + 4 * KiB, 512, -EIO },
+	{ FAULT_ALL, FAULT_READ, 1 * MiB + 4 * KiB + 512, 512, 0 },
+	{ FAULT_ALL, FAULT_READ, 1 * MiB - 8 * KiB, 8 * KiB, 0 },
+	{ FAULT_ALL, FAULT_WRITE, 0, 4 * MiB, -EIO },
+	{ FAULT_ALL, FAULT_DISCARD, 0, 4 * MiB, -EIO },
+	{ FAULT_WRITE, FAULT_READ, 1 * MiB, 8 * KiB, 0 },
+	{ FAULT_WRITE, FAULT_WRITE, 1 * MiB, 8 * KiB, -EIO },
+	{ FAULT_WRITE, FAULT_DISCARD, 0, 4 * MiB, 0 },
+	{ FAULT_READ | FAULT_DISCARD, FAULT_DISCARD, 1 * MiB, 4 * MiB, -EIO },
+	{ FAULT_READ | FAULT_DISCARD, FAULT_WRITE, 1 * MiB, 4 * MiB, 0 },
+};
+
+START_TEST(test_fault_eio_byte)
+{
+	const uint64_t bad = 1 * MiB + 4 * KiB + 100;
+	struct device *f, *inner = sim_card("size=1G,noise=0");
+	unsigned char *buf = dev_alloc_buf(4 * MiB);
+	struct fault_plan plan;
+	struct t_op op;
+
+	fault_plan_init(&plan);
+	plan.eio_byte = bad;
+	plan.eio_kinds = t_eio_byte[_i].kinds;
+	f = t_wrap(inner, &plan);
+	dev_fill(buf, 4 * MiB, DEV_PAT_ONES, 0);
+	op.kind = t_eio_byte[_i].kind;
+	op.off_byte = t_eio_byte[_i].off_byte;
+	op.len_byte = t_eio_byte[_i].len_byte;
+	ck_assert_int_eq(t_do(f, &op, buf, NULL), t_eio_byte[_i].want);
+	if (t_eio_byte[_i].want)
+		t_err(f, t_op_name(op.kind), op.off_byte, op.len_byte, EIO);
+	else
+		ck_assert_ptr_null(f->last_error.op);
+	/* the same byte fails again: a bad sector stays bad */
+	ck_assert_int_eq(t_do(f, &op, buf, NULL), t_eio_byte[_i].want);
+	dev_free_buf(buf);
+	dev_close(f);
+}
+END_TEST
+
+/*
+ * The first byte of b[0, len) that is not val inside [lo, hi) and zero
+ * outside, or len.  (Tests assert once on the result: every assertion
+ * is a message to the parent process.)
+ */
+static size_t t_bad_byte(const unsigned char *b, size_t len, size_t lo,
+			 size_t hi, unsigned char val)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (b[i] != (i >= lo && i < hi ? val : 0))
+			break;
+	return i;
+}
+
+/* A 1 MiB file of zeros in the test directory, opened as a device. */
+static struct device *t_zero_file(const char *name, char *path, size_t len)
+{
+	unsigned char *zero = calloc(1, 1 * MiB);
+
+	ck_assert_ptr_nonnull(zero);
+	t_path(path, len, name);
+	t_write_file(path, zero, 1 * MiB);
+	free(zero);
+	return t_open(path);
+}
+
+START_TEST(test_fault_short)
+{
+	char path[256];
+	struct device *f, *inner = t_zero_file("short", path, sizeof(path));
+	unsigned char *buf = dev_alloc_buf(8 * KiB), *file;
+	struct fault_plan plan;
+	struct fault_stats st;
+	size_t len, i;
+
+	fault_plan_init(&plan);
+	plan.short_op = 1;
+	plan.short_byte = 1536 + 100;	/* rounded down to 3 blocks */
+	f = t_wrap(inner, &plan);
+	dev_fill(buf, 8 * KiB, DEV_PAT_5A, 0);
+	ck_assert_int_eq(dev_write(f, buf, 8 * KiB, 64 * KiB, NULL), -EIO);
+	t_err(f, "write", 64 * KiB, 8 * KiB, EIO);
+	ck_assert_int_eq(fault_get_stats(f, &st), 0);
+	ck_assert_uint_eq(st.written_byte, 1536);
+	ck_assert_uint_eq(st.injected, 1);
+	/* exactly the first 1536 bytes reached the file */
+	file = t_read_file(path, &len);
+	ck_assert_uint_eq(len, 1 * MiB);
+	i = t_bad_byte(file, len, 64 * KiB, 64 * KiB + 1536, 0x5a);
+	ck_assert_msg(i == len, "byte %zu is %#x", i, file[i]);
+	free(file);
+
+	/* a short read: the head is data, the rest poison */
+	plan.short_op = 2;
+	plan.short_byte = 1024;
+	ck_assert_int_eq(fault_set_plan(f, &plan), 0);
+	memset(buf, 0x11, 8 * KiB);
+	ck_assert_int_eq(dev_read(f, buf, 4 * KiB, 64 * KiB, NULL), -EIO);
+	t_err(f, "read", 64 * KiB, 4 * KiB, EIO);
+	for (i = 0; i < 4 * KiB; i++)
+		ck_assert_uint_eq(buf[i], i < 1024 ? 0x5a : 0xa5);
+	ck_assert_uint_eq(buf[4 * KiB], 0x11);	/* nothing past len */
+	/* the next read is whole again */
+	ck_assert_int_eq(dev_read(f, buf, 4 * KiB, 64 * KiB, NULL), 0);
+	ck_assert_uint_eq(buf[2 * KiB], 0);
+	dev_free_buf(buf);
+	dev_close(f);
+}
+END_TEST
+
+START_TEST(test_fault_enospc)
+{
+	char path[256];
+	struct device *f, *inner = t_zero_file("nospc", path, sizeof(path));
+	unsigned char *buf = dev_alloc_buf(16 * KiB), *file;
+	struct fault_plan plan;
+	struct fault_stats st;
+	size_t len, i;
+
+	fault_plan_init(&plan);
+	plan.enospc_byte = 512 * KiB;
+	f = t_wrap(inner, &plan);
+	dev_fill(buf, 16 * KiB, DEV_PAT_ONES, 0);
+	ck_assert_int_eq(dev_write(f, buf, 8 * KiB, 0, NULL), 0);
+	ck_assert_int_eq(dev_write(f, buf, 16 * KiB, 512 * KiB - 4 * KiB,
+				   NULL), -ENOSPC);
+	t_err(f, "write", 512 * KiB - 4 * KiB, 16 * KiB, ENOSPC);
+	ck_assert_int_eq(dev_write(f, buf, 4 * KiB, 600 * KiB, NULL),
+			 -ENOSPC);
+	t_err(f, "write", 600 * KiB, 4 * KiB, ENOSPC);
+	/* reads are not writes */
+	ck_assert_int_eq(dev_read(f, buf, 16 * KiB, 600 * KiB, NULL), 0);
+	ck_assert_int_eq(fault_get_stats(f, &st), 0);
+	ck_assert_uint_eq(st.written_byte, 8 * KiB + 4 * KiB);
+	ck_assert_uint_eq(st.injected, 2);
+	file = t_read_file(path, &len);
+	ck_assert_uint_eq(t_bad_byte(file, 8 * KiB, 0, 8 * KiB, 0xff),
+			  8 * KiB);
+	i = 8 * KiB + t_bad_byte(file + 8 * KiB, len - 8 * KiB, 500 * KiB,
+				 504 * KiB, 0xff);
+	ck_assert_msg(i == len, "byte %zu is %#x", i, file[i]);
+	free(file);
+	dev_free_buf(buf);
+	dev_close(f);
+}
+END_TEST
+
+START_TEST(test_fault_lost)
+{
+	char path[256];
+	struct device *f, *inner = t_zero_file("lost", path, sizeof(path));
+	unsigned char *buf = dev_alloc_buf(16 * KiB), *file;
+	struct fault_plan plan;
+	struct fault_stats st;
+	size_t len, i;
+
+	fault_plan_init(&plan);
+	plan.lost_byte = 256 * KiB;
+	f = t_wrap(inner, &plan);
+	dev_fill(buf, 16 * KiB, DEV_PAT_5A, 0);
+	/* a counterfeit card says yes and keeps only what it has */
+	ck_assert_int_eq(dev_write(f, buf, 16 * KiB, 248 * KiB, NULL), 0);
+	ck_assert_ptr_null(f->last_error.op);
+	ck_assert_int_eq(fault_get_stats(f, &st), 0);
+	ck_assert_uint_eq(st.written_byte, 8 * KiB);
+	ck_assert_uint_eq(st.lost_byte, 8 * KiB);
+	file = t_read_file(path, &len);
+	i = t_bad_byte(file, len, 248 * KiB, 256 * KiB, 0x5a);
+	ck_assert_msg(i == len, "byte %zu is %#x", i, file[i]);
+	free(file);
+	dev_free_buf(buf);
+	dev_close(f);
+}
+END_TEST
+
+START_TEST(test_fault_enodev)
+{
+	struct device *inner = sim_card("size=1G,noise=0"), *f;
+	unsigned char *buf = dev_alloc_buf(4 * KiB);
+	struct fault_plan plan;
+	struct fault_stats st;
+	uint64_t t;
+	int i;
+
+	fault_plan_init(&plan);
+	plan.enodev_op = 2;
+	f = t_wrap(inner, &plan);
+	dev_fill(buf, 4 * KiB, DEV_PAT_ZERO, 0);
+	ck_assert_int_eq(dev_read(f, buf, 4 * KiB, 0, NULL), 0);
+	ck_assert_int_eq(dev_write(f, buf, 4 * KiB, 8 * KiB, NULL), -ENODEV);
+	t_err(f, "write", 8 * KiB, 4 * KiB, ENODEV);
+	/* gone for good, even when the plan no longer says so */
+	fault_plan_init(&plan);
+	ck_assert_int_eq(fault_set_plan(f, &plan), 0);
+	for (i = 0; i < 5; i++) {
+		ck_assert_int_eq(dev_read(f, buf, 4 * KiB, 0, NULL), -ENODEV);
+		t_err(f, "read", 0, 4 * KiB, ENODEV);
+		ck_assert_int_eq(dev_discard(f, 0, 4 * MiB, NULL), -ENODEV);
+		t_err(f, "discard", 0, 4 * MiB, ENODEV);
+	}
+	/* the clock still works and a failed call took no device time */
+	ck_assert_int_eq(dev_read(f, buf, 4 * KiB, 0, &t), -ENODEV);
+	ck_assert_uint_eq(t, 0);
+	ck_assert_uint_eq(inner->io_count, 1);
+	ck_assert_int_eq(fault_get_stats(f, &st), 0);
+	ck_assert_uint_eq(st.injected, 12);
+	dev_free_buf(buf);
+	dev_close(f);
+}
+END_TEST
+
+START_TEST(test_fault_stop)
+{
+	static volatile sig_atomic_t stop;
+	struct device *inner = sim_card("size=1G,noise=0"), *f;
+	unsigned char *buf = dev_alloc_buf(4 * KiB);
+	struct fault_plan plan;
+
+	fault_plan_init(&plan);
+	plan.stop = &stop;
+	f = t_wrap(inner, &plan);
+	dev_fill(buf, 4 * KiB, DEV_PAT_ZERO, 0);
+	ck_assert_int_eq(dev_write(f, buf, 4 * KiB, 0, NULL), 0);
+	stop = 1;	/* what a signal handler would do */
+	ck_assert_int_eq(dev_write(f, buf, 4 * KiB, 4 * KiB, NULL), -EINTR);
+	t_err(f, "write", 4 * KiB, 4 * KiB, EINTR);
+	ck_assert_int_eq(dev_read(f, buf, 4 * KiB, 0, NULL), -EINTR);
+	ck_assert_uint_eq(inner->io_count, 1);
+	stop = 0;
+	ck_assert_int_eq(dev_read(f, buf, 4 * KiB, 0, NULL), 0);
+	dev_free_buf(buf);
+	dev_close(f);
+}
+END_TEST
+
+/* ---- preserve on regular files ---- */
+
+START_TEST(test_preserve_roundtrip)
+{
+	char path[256], journal[256], tmp[300];
+	struct device *dev;
+	unsigned char *before;
+	struct preserve *p;
+	char why[256] = "x";
+
+	t_make_file(t_path(path, sizeof(path), "card"), T_SIZE, 1);
+	t_path(journal, sizeof(journal), "card.journal");
+	dev = t_open(path);
+	before = t_snapshot(dev);
+	p = t_save(dev, journal);
+	ck_assert_uint_eq(preserve_bytes(p), 8 * KiB + 3 * MiB + 4 * KiB);
+	ck_assert_str_eq(preserve_journal(p), journal);
+	ck_assert(t_exists(journal));
+	snprintf(tmp, sizeof(tmp), "%s.tmp", journal);
+	ck_assert(!t_exists(tmp));
+	/* the backup is a read: the device is unchanged */
+	ck_assert(t_same(dev, before));
+	t_scribble(dev);
+	ck_assert(!t_same(dev, before));
+	ck_assert(t_exists(journal));
+	ck_assert_int_eq(preserve_restore(p, why, sizeof(why)), 0);
+	ck_assert_str_eq(why, "");
+	ck_assert(t_same(dev, before));
+	ck_assert(!t_exists(journal));
+	preserve_free(p);
+	dev_close(dev);
+	free(before);
+}
+END_TEST
+
+/* The journal is a complete, self-describing file of the right size. */
+START_TEST(test_preserve_journal_layout)
+{
+	char path[256], journal[256];
+	struct device *dev;
+	unsigned char *j;
+	struct preserve *p;
+	size_t len;
+
+	t_make_file(t_path(path, sizeof(path), "card"), T_SIZE, 2);
+	t_path(journal, sizeof(journal), "card.journal");
+	dev = t_open(path);
+	p = t_save(dev, journal);
+	j = t_read_file(journal, &len);
+	ck_assert_uint_eq(len, 192 + T_NRANGES * 24 + preserve_bytes(p) + 24);
+	ck_assert(!memcmp(j, "FBJOURNL", 8));
+	ck_assert_uint_eq(j[8], PRESERVE_VERSION);
+	ck_assert_uint_eq(j[12] | j[13] << 8, 512);
+	ck_assert_uint_eq(j[16 + 2], (T_SIZE >> 16) & 0xff);
+	ck_assert_str_eq((char *)j + 56, path);
+	ck_assert(!memcmp(j + len - 24, "FBJ-END\n", 8));
+	/* the first record holds the first bytes of the device */
+	ck_assert_uint_eq(j[192 + 8 + 1], (8 * KiB) >> 8);
+	{
+		unsigned char *dev_data = t_snapshot(dev);
+
+		ck_assert(!memcmp(j + 192 + 24, dev_data, 8 * KiB));
+		free(dev_data);
+	}
+	free(j);
+	preserve_free(p);	/* no restore: the journal stays */
+	ck_assert(t_exists(journal));
+	dev_close(dev);
+}
+END_TEST
+
+START_TEST(test_preserve_refuses_existing_journal)
+{
+	char path[256], journal[256], why[256];
+	struct device *dev;
+	struct preserve *p = (struct preserve *)1;
+	unsigned char *j;
+	size_t len;
+
+	t_make_file(t_path(path, sizeof(path), "card"), T_SIZE, 3);
+	t_path(journal, sizeof(journal), "card.journal");
+	t_write_file(journal, "precious", 8);
+	dev = t_open(path);
+	ck_assert_int_eq(preserve_save(&p, dev, t_ranges, T_NRANGES, journal,
+				       why, sizeof(why)), -EEXIST);
+	ck_assert_ptr_null(p);
+	ck_assert_msg(strstr(why, "--restore="), "why: %s", why);
+	j = t_read_file(journal, &len);
+	ck_assert_uint_eq(len, 8);
+	ck_assert(!memcmp(j, "precious", 8));
+	free(j);
+	dev_close(dev);
+}
+END_TEST
+
+/* Ranges preserve_save() must refuse before doing anything. */
+static const struct bench_range t_bad_ranges[][1] = {
+	{ { 100, 4096 } },		/* not block-aligned start */
+	{ { 0, 4000 } },		/* not block-aligned end */
+	{ { T_SIZE - 4096, T_SIZE + 4096 } },	/* past the end */
+	{ { 4096, 4096 } },		/* empty */
+	{ { 8192, 4096 } },		/* backwards */
+};
+
+START_TEST(test_preserve_bad_ranges)
+{
+	char path[256], journal[256], tmp[300], why[256] = "";
+	struct device *dev;
+	struct preserve *p = NULL;
+
+	t_make_file(t_path(path, sizeof(path), "card"), T_SIZE, 4);
+	t_path(journal, sizeof(journal), "card.journal");
+	snprintf(tmp, sizeof(tmp), "%s.tmp", journal);
+	dev = t_open(path);
+	ck_assert_int_eq(preserve_save(&p, dev, t_bad_ranges[_i], 1, journal,
+				       why, sizeof(why)), -EINVAL);
+	ck_assert_ptr_null(p);
+	ck_assert_msg(why[0], "no reason given");
+	ck_assert(!t_exists(journal));
+	ck_assert(!t_exists(tmp));
+	ck_assert_int_eq(preserve_save(&p, dev, t_ranges, 0, journal, NULL, 0),
+			 -EINVAL);
+	dev_close(dev);
+}
+END_TEST
+
+START_TEST(test_preserve_save_read_error)
+{
+	char path[256], journal[256], tmp[300], why[256] = "";
+	struct device *dev;
+	struct preserve *p = NULL;
+	struct fault_plan plan;
+
+	t_make_file(t_path(path, sizeof(path), "card"), T_SIZE, 5);
+	t_path(journal, sizeof(journal), "card.journal");
+	snprintf(tmp, sizeof(tmp), "%s.tmp", journal);
+	fault_plan_init(&plan);
+	plan.eio_byte = 2 * MiB;
+	dev = t_wrap(t_open(path), &plan);
+	ck_assert_int_eq(preserve_save(&p, dev, t_ranges, T_NRANGES, journal,
+				       why, sizeof(why)), -EIO);
+	ck_assert_ptr_null(p);
+	ck_assert_msg(strstr(why, "saving bytes"), "why: %s", why);
+	ck_assert(!t_exists(journal));
+	ck_assert(!t_exists(tmp));
+	/* a journal that cannot be created */
+	fault_plan_init(&plan);
+	ck_assert_int_eq(fault_set_plan(dev, &plan), 0);
+	t_path(journal, sizeof(journal), "no/such/dir.journal");
+	ck_assert_int_eq(preserve_save(&p, dev, t_ranges, T_NRANGES, journal,
+				       why, sizeof(why)), -ENOENT);
+	ck_assert_ptr_null(p);
+	ck_assert_msg(strstr(why, "cannot create"), "why: %s", why);
+	dev_close(dev);
+}
+END_TEST
+
+START_TEST(test_preserve_crash_then_journal)
+{
+	char path[256], journal[256], why[256] = "x";
+	unsigned char *before;
+	struct device *dev;
+	struct preserve *p;
+
+	t_make_file(t_path(path, sizeof(path), "card"), T_SIZE, 6);
+	t_path(journal, sizeof(journal), "card.journal");
+	dev = t_open(path);
+	before = t_snapshot(dev);
+	p = t_save(dev, journal);
+	t_scribble(dev);
+	/* the crash: the memory copy and the device handle are gone */
+	preserve_free(p);
+	dev_close(dev);
+	ck_assert(t_exists(journal));
+
+	dev = t_open(path);
+	ck_assert(!t_same(dev, before));
+	ck_assert_int_eq(preserve_restore_journal(journal, dev, why,
+						  sizeof(why)), 0);
+	ck_assert_str_eq(why, "");
+	ck_assert(t_same(dev, before));
+	ck_assert(!t_exists(journal));
+	/* and a second --restore finds nothing to do */
+	ck_assert_int_eq(preserve_restore_journal(journal, dev, why,
+						  sizeof(why)), -ENOENT);
+	ck_assert_msg(strstr(why, "cannot open journal"), "why: %s", why);
+	dev_close(dev);
+	free(before);
+}
+END_TEST
+
+/*
+ * Other devices.  A journal is made on card A (seed 10), A scribbled;
+ * then restore is tried on B, which differs as the row says.  Changes
+ * inside the saved ranges are what the test itself does, so they must
+ * not make the journal foreign.
+ */
+static const struct {
+	uint64_t size_byte;	/* B's size */
+	int other_seed;		/* B has other random content */
+	uint64_t poke_byte;	/* B = A with this byte changed, or -1 */
+	int want;		/* restore_journal result on B */
+} t_foreign[] = {
+	{ T_SIZE + 1 * MiB, 0, UINT64_MAX, -ESTALE },	/* bigger */
+	{ T_SIZE - 512, 0, UINT64_MAX, -ESTALE },	/* a block smaller */
+	{ T_SIZE, 1, UINT64_MAX, -ESTALE },		/* other card */
+	{ T_SIZE, 0, 512 * KiB, -ESTALE },		/* first MiB */
+	{ T_SIZE, 0, T_SIZE - 600 * KiB, -ESTALE },	/* last MiB */
+	{ T_SIZE, 0, T_SIZE / 31 * 17 + 100, -ESTALE },	/* a sample */
+	{ T_SIZE, 0, 4 * KiB, 0 },	/* inside a saved range: still A */
+	{ T_SIZE, 0, 2 * MiB, 0 },	/* inside a saved range: still A */
+};
+
+START_TEST(test_preserve_foreign)
+{
+	char a[256], b[256], journal[256], why[256] = "";
+	unsigned char *a_data, *a_file, *b_data, *b_before;
+	struct device *dev;
+	struct preserve *p;
+	size_t len;
+	int ret;
+
+	t_make_file(t_path(a, sizeof(a), "a"), T_SIZE, 10);
+	t_path(b, sizeof(b), "b");
+	t_path(journal, sizeof(journal), "a.journal");
+	dev = t_open(a);
+	a_data = t_snapshot(dev);
+	p = t_save(dev, journal);
+	t_scribble(dev);
+	preserve_free(p);
+	dev_close(dev);
+
+	/* B: a copy of A (scribbled too), then made different */
+	a_file = t_read_file(a, &len);
+	b_data = calloc(1, t_foreign[_i].size_byte);
+	ck_assert_ptr_nonnull(b_data);
+	memcpy(b_data, a_file, len < t_foreign[_i].size_byte ?
+				       len : t_foreign[_i].size_byte);
+	free(a_file);
+	if (t_foreign[_i].size_byte > len)
+		dev_fill(b_data + len, t_foreign[_i].size_byte - len,
+			 DEV_PAT_RANDOM, 11);
+	if (t_foreign[_i].other_seed)
+		dev_fill(b_data, t_foreign[_i].size_byte, DEV_PAT_RANDOM, 12);
+	if (t_foreign[_i].poke_byte != UINT64_MAX)
+		b_data[t_foreign[_i].poke_byte] ^= 0x01;
+	t_write_file(b, b_data, t_foreign[_i].size_byte);
+	free(b_data);
+
+	dev = t_open(b);
+	b_before = t_snapshot(dev);
+	ret = preserve_restore_journal(journal, dev, why, sizeof(why));
+	ck_assert_msg(ret == t_foreign[_i].want, "got %d (%s)", ret, why);
+	if (ret) {
+		ck_assert_msg(strstr(why, "belongs to another device"),
+			      "why: %s", why);
+		ck_assert(t_same(dev, b_before));	/* nothing written */
+		ck_assert(t_exists(journal));
+	} else {
+		/* B was A all along: the saved ranges are back */
+		size_t i;
+
+		b_data = t_snapshot(dev);
+		for (i = 0; i < T_NRANGES; i++)
+			ck_assert(!memcmp(b_data + t_ranges[i].start_byte,
+					  a_data + t_ranges[i].start_byte,
+					  t_ranges[i].end_byte -
+						  t_ranges[i].start_byte));
+		free(b_data);
+		ck_assert(!t_exists(journal));
+	}
+	free(b_before);
+	free(a_data);
+	dev_close(dev);
+}
+END_TEST
+
+/* Damage done to a good journal of len bytes; returns the new length. */
+static size_t t_damage(unsigned char *j, size_t len, int how)
+{
+	switch (how) {
+	case 0:
+		return 0;			/* empty */
+	case 1:
+		return 100;			/* half a header */
+	case 2:
+		return len / 2;			/* cut in the data */
+	case 3:
+		return len - 1;			/* trailer cut short */
+	case 4:
+		return len - 24;		/* no trailer */
+	case 5:
+		j[len] = 0;			/* a byte too many */
+		return len + 1;
+	case 6:
+		j[0] = 'X';			/* not a journal */
+		return len;
+	case 7:
+		j[17] ^= 0x40;			/* header: device size */
+		return len;
+	case 8:
+		j[192] ^= 0x02;			/* record: offset */
+		return len;
+	case 9:
+		j[192 + 24 + 4000] ^= 0x80;	/* data */
+		return len;
+	case 10:
+		j[len - 10] ^= 0x01;		/* trailer hash */
+		return len;
+	case 11:
+		j[8] = 2;			/* unknown version */
+		return len;
+	default:
+		j[len - 100] ^= 0x10;		/* last range's data */
+		return len;
+	}
+}
+#define T_NDAMAGE 13
+
+START_TEST(test_preserve_damaged_journal)
+{
+	char path[256], journal[256], bad[256], why[256] = "";
+	unsigned char *scribbled, *good, *j;
+	struct device *dev, *inner;
+	struct fault_stats st;
+	struct preserve *p;
+	size_t len, blen;
+	int ret;
+
+	t_make_file(t_path(path, sizeof(path), "card"), T_SIZE, 20);
+	t_path(journal, sizeof(journal), "card.journal");
+	t_path(bad, sizeof(bad), "bad.journal");
+	inner = t_open(path);
+	p = t_save(inner, journal);
+	t_scribble(inner);
+	preserve_free(p);
+	scribbled = t_snapshot(inner);
+
+	good = t_read_file(journal, &len);
+	j = calloc(1, len + 1);	/* room for a byte too many */
+	ck_assert_ptr_nonnull(j);
+	memcpy(j, good, len);
+	free(good);
+	blen = t_damage(j, len, _i);
+	t_write_file(bad, j, blen);
+	free(j);
+
+	dev = t_wrap(inner, NULL);	/* counts the writes */
+	ret = preserve_restore_journal(bad, dev, why, sizeof(why));
+	ck_assert_msg(ret == -EINVAL, "damage %d: got %d (%s)", _i, ret, why);
+	ck_assert_msg(why[0], "no reason given");
+	ck_assert_msg(strstr(why, bad), "why does not name the file: %s", why);
+	ck_assert_int_eq(fault_get_stats(dev, &st), 0);
+	ck_assert_uint_eq(st.writes, 0);
+	ck_assert(t_same(dev, scribbled));
+	ck_assert(t_exists(bad));
+	/* the good journal still does its job */
+	ck_assert_int_eq(preserve_restore_journal(journal, dev, why,
+						  sizeof(why)), 0);
+	ck_assert(!t_same(dev, scribbled));
+	ck_assert(!t_exists(journal));
+	free(scribbled);
+	dev_close(dev);
+}
+END_TEST
+
+/* Faults during a restore: each must fail it and keep the journal. */
+static const struct {
+	const char *what;
+	int want;		/* preserve_restore() result */
+} t_restore_fault[] = {
+	{ "EIO on a write in the middle range", -EIO },
+	{ "short write", -EIO },
+	{ "device full", -ENOSPC },
+	{ "device gone", -ENODEV },
+	{ "writes lost (counterfeit card)", -EIO },
+	{ "read-back fails", -EIO },
+};
+
+/* Arm fault _i of t_restore_fault on f. */
+static void t_arm_restore_fault(struct device *f, int i)
+{
+	struct fault_plan plan;
+	struct fault_stats st;
+
+	fault_plan_init(&plan);
+	ck_assert_int_eq(fault_get_stats(f, &st), 0);
+	switch (i) {
+	case 0:
+		plan.eio_byte = 2 * MiB + 512;
+		plan.eio_kinds = FAULT_WRITE;
+		break;
+	case 1:
+		plan.short_op = st.reads + st.writes + st.discards + 2;
+		plan.short_byte = 4096;
+		break;
+	case 2:
+		plan.enospc_byte = 3 * MiB;
+		break;
+	case 3:
+		plan.enodev_op = st.reads + st.writes + st.discards + 3;
+		break;
+	case 4:
+		plan.lost_byte = T_SIZE - 2 * KiB;
+		break;
+	default:
+		plan.eio_byte = T_SIZE - 512;
+		plan.eio_kinds = FAULT_READ;
+		break;
+	}
+	ck_assert_int_eq(fault_set_plan(f, &plan), 0);
+}
+
+START_TEST(test_preserve_restore_fails)
+{
+	char path[256], journal[256], why[256] = "";
+	unsigned char *before;
+	struct device *f, *dev;
+	struct preserve *p;
+	int ret;
+
+	t_make_file(t_path(path, sizeof(path), "card"), T_SIZE, 30);
+	t_path(journal, sizeof(journal), "card.journal");
+	f = t_wrap(t_open(path), NULL);
+	before = t_snapshot(f);
+	p = t_save(f, journal);
+	t_scribble(f);
+	t_arm_restore_fault(f, _i);
+	ret = preserve_restore(p, why, sizeof(why));
+	ck_assert_msg(ret == t_restore_fault[_i].want, "%s: got %d (%s)",
+		      t_restore_fault[_i].what, ret, why);
+	ck_assert_msg(why[0], "no reason given");
+	ck_assert_msg(strstr(why, path), "why does not name %s: %s", path,
+		      why);
+	ck_assert(t_exists(journal));
+	preserve_free(p);
+	dev_close(f);
+
+	/* --restore later, on a healthy handle, finishes the job */
+	dev = t_open(path);
+	ck_assert_int_eq(preserve_restore_journal(journal, dev, why,
+						  sizeof(why)), 0);
+	ck_assert(t_same(dev, before));
+	ck_assert(!t_exists(journal));
+	dev_close(dev);
+	free(before);
+}
+END_TEST
+
+START_TEST(test_preserve_restore_journal_eio)
+{
+	char path[256], journal[256], why[256] = "";
+	unsigned char *before;
+	struct device *dev;
+	struct fault_plan plan;
+	struct preserve *p;
+
+	t_make_file(t_path(path, sizeof(path), "card"), T_SIZE, 31);
+	t_path(journal, sizeof(journal), "card.journal");
+	dev = t_open(path);
+	before = t_snapshot(dev);
+	p = t_save(dev, journal);
+	t_scribble(dev);
+	preserve_free(p);
+
+	fault_plan_init(&plan);
+	plan.eio_byte = 2 * MiB;
+	plan.eio_kinds = FAULT_WRITE;
+	dev = t_wrap(dev, &plan);
+	ck_assert_int_eq(preserve_restore_journal(journal, dev, why,
+						  sizeof(why)), -EIO);
+	ck_assert_msg(strstr(why, "restoring bytes"), "why: %s", why);
+	ck_assert(t_exists(journal));
+	/* what could be written was: the other ranges are back */
+	{
+		unsigned char *now = t_snapshot(dev);
+		size_t i;
+
+		for (i = 0; i < T_NRANGES; i += 2)
+			ck_assert(!memcmp(now + t_ranges[i].start_byte,
+					  before + t_ranges[i].start_byte,
+					  t_ranges[i].end_byte -
+						  t_ranges[i].start_byte));
+		ck_assert(memcmp(now, before, T_SIZE));
+		free(now);
+	}
+	/* the bad sector gets remapped; a second --restore succeeds */
+	fault_plan_init(&plan);
+	ck_assert_int_eq(fault_set_plan(dev, &plan), 0);
+	ck_assert_int_eq(preserve_restore_journal(journal, dev, why,
+						  sizeof(why)), 0);
+	ck_assert(t_same(dev, before));
+	ck_assert(!t_exists(journal));
+	dev_close(dev);
+	free(before);
+}
+END_TEST
+
+START_TEST(test_preserve_journal_name)
+{
+	static const struct {
+		const char *dev;
+		const char *want;
+	} t[] = {
+		{ "/dev/mmcblk0", "./flashbench-mmcblk0.journal" },
+		{ "/dev/disk/by-id/usb-SD:0", "./flashbench-usb-SD_0.journal" },
+		{ "simulated card", "./flashbench-simulated_card.journal" },
+		{ "sdb", "./flashbench-sdb.journal" },
+		{ "/dev/", "./flashbench-device.journal" },
+	};
+	char buf[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		ck_assert_int_eq(preserve_journal_name(buf, sizeof(buf),
+						       t[i].dev), 0);
+		ck_assert_str_eq(buf, t[i].want);
+	}
+	ck_assert_int_eq(preserve_journal_name(buf, 20, "/dev/mmcblk0"),
+			 -ENAMETOOLONG);
+}
+END_TEST
+
+/*
+ * Signals during a restore.  A device that raises SIGINT from inside
+ * its first write, as a user pressing ^C at the worst moment: the
+ * handler must not run until the restore is complete.
+ */
+static volatile sig_atomic_t t_sigint_seen;
+static int t_sigint_early = -1;		/* seen inside the write? */
+
+static void t_on_sigint(int sig)
+{
+	(void)sig;
+	t_sigint_seen++;
+}
+
+/* A device passing everything to inner, with a ^C in its first write. */
+struct t_sigdev {
+	struct device dev;
+	struct device *inner;
+};
+
+static int t_sig_read(struct device *dev, void *buf, size_t len, off_t off)
+{
+	struct device *in = ((struct t_sigdev *)dev)->inner;
+
+	return in->ops->read(in, buf, len, off);
+}
+
+static int t_sig_write(struct device *dev, const void *buf, size_t len,
+		       off_t off)
+{
+	struct device *in = ((struct t_sigdev *)dev)->inner;
+
+	if (t_sigint_early < 0) {
+		raise(SIGINT);
+		t_sigint_early = t_sigint_seen;
+	}
+	return in->ops->write(in, buf, len, off);
+}
+
+static int t_sig_discard(struct device *dev, off_t off, uint64_t len)
+{
+	struct device *in = ((struct t_sigdev *)dev)->inner;
+
+	return in->ops->discard(in, off, len);
+}
+
+static uint64_t t_sig_now(struct device *dev)
+{
+	struct device *in = ((struct t_sigdev *)dev)->inner;
+
+	return in->ops->now_ns(in);
+}
+
+static void t_sig_destroy(struct device *dev)
+{
+	dev_close(((struct t_sigdev *)dev)->inner);
+	free(dev);
+}
+
+static const struct dev_ops t_sig_ops = {
+	.read = t_sig_read,
+	.write = t_sig_write,
+	.discard = t_sig_discard,
+	.now_ns = t_sig_now,
+	.destroy = t_sig_destroy,
+};
+
+START_TEST(test_preserve_restore_holds_signals)
+{
+	char path[256], journal[256], why[256] = "";
+	struct t_sigdev *sd = calloc(1, sizeof(*sd));
+	struct sigaction sa, old;
+	unsigned char *before;
+	struct preserve *p;
+
+	ck_assert_ptr_nonnull(sd);
+	t_make_file(t_path(path, sizeof(path), "card"), T_SIZE, 60);
+	t_path(journal, sizeof(journal), "card.journal");
+	sd->inner = t_open(path);
+	sd->dev = *sd->inner;
+	sd->dev.ops = &t_sig_ops;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = t_on_sigint;
+	sigemptyset(&sa.sa_mask);
+	ck_assert_int_eq(sigaction(SIGINT, &sa, &old), 0);
+
+	before = t_snapshot(&sd->dev);
+	p = t_save(&sd->dev, journal);
+	t_scribble(sd->inner);
+	ck_assert_int_eq(preserve_restore(p, why, sizeof(why)), 0);
+	ck_assert_int_eq(t_sigint_early, 0);	/* held off ... */
+	ck_assert_int_eq(t_sigint_seen, 1);	/* ... then delivered */
+	ck_assert(t_same(&sd->dev, before));
+	ck_assert(!t_exists(journal));
+	sigaction(SIGINT, &old, NULL);
+	preserve_free(p);
+	dev_close(&sd->dev);
+	free(before);
+}
+END_TEST
+
+/* Options for small writing tests: 64 KiB AUs, 16 KiB blocks. */
+static void t_small_opts(struct bench_opts *o)
+{
+	bench_opts_default(o);
+	o->erasesize_byte = 64 * KiB;
+	o->blocksize_byte = 16 * KiB;
+	o->open_au_nr = 3;
+	o->fat_nr = 4;
+	o->log = NULL;
+}
+
+START_TEST(test_preserve_ranges)
+{
+	struct bench_range *r = (struct bench_range *)1;
+	struct bench_opts o;
+	size_t n = 99;
+
+	t_small_opts(&o);
+	/* -f: the first 4 AUs; -O: 3 AUs 12 AUs apart from 16 MiB; -p:
+	 * 4 MiB at 16 MiB, which swallows -O's */
+	ck_assert_int_eq(preserve_ranges(BENCH_FIND_FAT | BENCH_OPEN_AU |
+						 BENCH_PROGRAM | BENCH_ALIGN,
+					 &o, 24 * MiB, &r, &n), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(r[0].start_byte, 0);
+	ck_assert_uint_eq(r[0].end_byte, 256 * KiB);
+	ck_assert_uint_eq(r[1].start_byte, 16 * MiB);
+	ck_assert_uint_eq(r[1].end_byte, 20 * MiB);
+	free(r);
+
+	ck_assert_int_eq(preserve_ranges(BENCH_OPEN_AU | BENCH_FIND_FAT, &o,
+					 24 * MiB, &r, &n), 0);
+	ck_assert_uint_eq(n, 4);
+	ck_assert_uint_eq(r[0].end_byte, 256 * KiB);
+	ck_assert_uint_eq(r[1].start_byte, 16 * MiB);
+	ck_assert_uint_eq(r[2].start_byte, 16 * MiB + 768 * KiB);
+	ck_assert_uint_eq(r[3].start_byte, 16 * MiB + 1536 * KiB);
+	ck_assert_uint_eq(r[3].end_byte, 16 * MiB + 1600 * KiB);
+	free(r);
+
+	ck_assert_int_eq(preserve_ranges(BENCH_ALIGN | BENCH_SCATTER, &o,
+					 24 * MiB, &r, &n), 0);
+	ck_assert_ptr_null(r);
+	ck_assert_uint_eq(n, 0);
+	/* -p needs 20 MiB */
+	ck_assert_int_eq(preserve_ranges(BENCH_PROGRAM, &o, 18 * MiB, &r, &n),
+			 -EINVAL);
+	ck_assert_ptr_null(r);
+}
+END_TEST
+
+/*
+ * The whole flow on a file: save the union of what -f, -O and -p
+ * announce, run them (they write for real), restore: every byte is back,
+ * and nothing the tests changed lay outside what was saved.
+ */
+START_TEST(test_preserve_writing_tests)
+{
+	char path[256], journal[256], why[256] = "";
+	unsigned char *before, *after;
+	struct bench_range *r;
+	struct bench_opts o;
+	struct preserve *p = NULL;
+	struct device *dev;
+	uint64_t i, changed = 0, outside = UINT64_MAX;
+	size_t n, k;
+	FILE *out;
+
+	t_small_opts(&o);
+	o.count = 1;
+	t_make_file(t_path(path, sizeof(path), "card"), 24 * MiB, 50);
+	t_path(journal, sizeof(journal), "card.journal");
+	dev = t_open(path);
+	before = t_snapshot(dev);
+	ck_assert_int_eq(preserve_ranges(BENCH_WRITING, &o, dev->size_byte,
+					 &r, &n), 0);
+	ck_assert_int_eq(preserve_save(&p, dev, r, n, journal, why,
+				       sizeof(why)), 0);
+	out = fopen("/dev/null", "we");
+	ck_assert_ptr_nonnull(out);
+	ck_assert_int_eq(bench_find_fat(dev, &o, out), 0);
+	ck_assert_int_eq(bench_open_au(dev, &o, out), 0);
+	ck_assert_int_eq(bench_program(dev, &o, out), 0);
+	fclose(out);
+	after = t_snapshot(dev);
+	/* (one assertion at the end: each one is a message to the parent) */
+	for (i = 0; i < dev->size_byte && outside == UINT64_MAX; i++) {
+		if (before[i] == after[i])
+			continue;
+		changed++;
+		for (k = 0; k < n; k++)
+			if (i >= r[k].start_byte && i < r[k].end_byte)
+				break;
+		if (k == n)
+			outside = i;
+	}
+	ck_assert_msg(outside == UINT64_MAX,
+		      "byte %llu changed outside the ranges",
+		      (unsigned long long)outside);
+	ck_assert_uint_gt(changed, 4 * MiB);
+	ck_assert_int_eq(preserve_restore(p, why, sizeof(why)), 0);
+	ck_assert(t_same(dev, before));
+	ck_assert(!t_exists(journal));
+	preserve_free(p);
+	free(r);
+	free(after);
+	free(before);
+	dev_close(dev);
+}
+END_TEST
+
+/* ---- preserve on the simulated card ---- */
+
+/*
+ * A writing test's view of the card: the time of every operation of
+ * the workload.  With noise=0 the card's state alone decides the times,
+ * so a backup taken before and written back after must leave them as
+ * they are without one.
+ */
+static void t_sim_times(struct device *dev, uint64_t *t)
+{
+	unsigned char *buf = dev_alloc_buf(4 * MiB);
+	size_t i;
+
+	ck_assert_ptr_nonnull(buf);
+	dev_fill(buf, 4 * MiB, DEV_PAT_ZERO, 0);
+	for (i = 0; i < T_NWORK; i++)
+		ck_assert_int_eq(t_do(dev, &t_workload[i], buf, &t[i]), 0);
+	dev_free_buf(buf);
+}
+
+START_TEST(test_preserve_sim_times)
+{
+	static const struct bench_range r[] = {
+		{ 16 * MiB, 16 * MiB + 80 * KiB },
+		{ 48 * MiB, 48 * MiB + 512 },
+		{ 64 * MiB, 68 * MiB },
+		{ 80 * MiB, 80 * MiB + 4 * KiB },
+	};
+	const char *spec = "size=1G,noise=0,open=2";
+	struct device *a = sim_card(spec), *b = sim_card(spec);
+	uint64_t ta[T_NWORK], tb[T_NWORK];
+	char journal[256], why[256] = "";
+	struct preserve *p = NULL;
+	size_t i;
+
+	t_path(journal, sizeof(journal), "sim.journal");
+	t_sim_times(a, ta);
+	ck_assert_int_eq(preserve_save(&p, b, r, 4, journal, why, sizeof(why)),
+			 0);
+	ck_assert(t_exists(journal));
+	t_sim_times(b, tb);
+	ck_assert_int_eq(preserve_restore(p, why, sizeof(why)), 0);
+	ck_assert(!t_exists(journal));
+	for (i = 0; i < T_NWORK; i++)
+		ck_assert_msg(ta[i] == tb[i],
+			      "op %zu: %llu ns, %llu with backup", i,
+			      (unsigned long long)ta[i],
+			      (unsigned long long)tb[i]);
+	preserve_free(p);
+	dev_close(a);
+	dev_close(b);
+}
+END_TEST
+
+/* ---- preserve on a loop device ---- */
+
+/*
+ * Attach file to a loop device with direct I/O and open it read-write
+ * and exclusively; the loop device goes away when it is closed.  Returns
+ * NULL (and says why) when this machine cannot, which fails the test
+ * under CI=true.
+ */
+static struct device *t_loop_open(const char *file, char *name,
+				  size_t name_len)
+{
+	char *attach[] = { (char *)t_losetup(), "--direct-io=on", "-f",
+			   "--show", (char *)file, NULL };
+	const char *ci = getenv("CI");
+	struct cmd_result res = { 0 };
+	struct device *dev = NULL;
+	char why[512] = "need root and losetup";
+
+	if (attach[0] && geteuid() == 0 && !run_cmd(attach, &res)) {
+		if (res.status == 0 && !strncmp(res.out, "/dev/", 5)) {
+			char *detach[] = { attach[0], "-d", name, NULL };
+			char holder[256] = "";
+			int ret;
+
+			res.out[strcspn(res.out, "\n")] = '\0';
+			snprintf(name, name_len, "%s", res.out);
+			ret = dev_open(&dev, name, DEV_WRITE | DEV_EXCL,
+				       holder, sizeof(holder));
+			snprintf(why, sizeof(why), "open %s: %s %s", name,
+				 strerror(-ret), holder);
+			/* while it is open, -d only marks it to go at close */
+			cmd_result_free(&res);
+			if (!run_cmd(detach, &res))
+				cmd_result_free(&res);
+		} else {
+			snprintf(why, sizeof(why), "losetup: %s", res.err);
+			cmd_result_free(&res);
+		}
+	}
+	if (dev)
+		return dev;
+	if (ci && !strcmp(ci, "true"))
+		ck_abort_msg("CI=true but no loop device for %s: %s", file,
+			     why);
+	fprintf(stderr, "test_safe: skipped: no loop device: %s\n", why);
+	return NULL;
+}
+
+START_TEST(test_preserve_loop)
+{
+	char file[256], name[64], journal[256], why[256] = "";
+	unsigned char *before;
+	struct device *dev;
+	struct preserve *p;
+
+	t_make_file(t_path(file, sizeof(file), "loop.img"), T_SIZE, 40);
+	t_path(journal, sizeof(journal), "loop.journal");
+	dev = t_loop_open(file, name, sizeof(name));
+	if (!dev)
+		return;
+	ck_assert_uint_eq(dev->size_byte, T_SIZE);
+	before = t_snapshot(dev);
+	p = t_save(dev, journal);
+	t_scribble(dev);
+	ck_assert(!t_same(dev, before));
+	ck_assert_int_eq(preserve_restore(p, why, sizeof(why)), 0);
+	ck_assert(t_same(dev, before));
+	ck_assert(!t_exists(journal));
+	preserve_free(p);
+
+	/* crash: save and scribble, then lose everything but the journal */
+	p = t_save(dev, journal);
+	t_scribble(dev);
+	preserve_free(p);
+	dev_close(dev);
+	/* the card comes back, maybe under another name */
+	dev = t_loop_open(file, name, sizeof(name));
+	ck_assert_ptr_nonnull(dev);
+	ck_assert(!t_same(dev, before));
+	ck_assert_int_eq(preserve_restore_journal(journal, dev, why,
+						  sizeof(why)), 0);
+	ck_assert(t_same(dev, before));
+	ck_assert(!t_exists(journal));
+	dev_close(dev);
+	free(before);
+}
+END_TEST
+
+START_TEST(test_preserve_loop_foreign)
+{
+	char a[256], b[256], name[64], journal[256], why[256] = "";
+	unsigned char *b_before;
+	struct device *dev;
+	struct preserve *p;
+
+	t_make_file(t_path(a, sizeof(a), "a.img"), T_SIZE, 41);
+	t_make_file(t_path(b, sizeof(b), "b.img"), T_SIZE, 42);
+	t_path(journal, sizeof(journal), "a.journal");
+	dev = t_loop_open(a, name, sizeof(name));
+	if (!dev)
+		return;
+	p = t_save(dev, journal);
+	t_scribble(dev);
+	preserve_free(p);
+	dev_close(dev);
+
+	dev = t_loop_open(b, name, sizeof(name));
+	ck_assert_ptr_nonnull(dev);
+	b_before = t_snapshot(dev);
+	ck_assert_int_eq(preserve_restore_journal(journal, dev, why,
+						  sizeof(why)), -ESTALE);
+	ck_assert_msg(strstr(why, "belongs to another device"), "why: %s",
+		      why);
+	ck_assert(t_same(dev, b_before));
+	ck_assert(t_exists(journal));
+	dev_close(dev);
+	free(b_before);
+
+	/* A is still restorable */
+	dev = t_loop_open(a, name, sizeof(name));
+	ck_assert_ptr_nonnull(dev);
+	ck_assert_int_eq(preserve_restore_journal(journal, dev, why,
+						  sizeof(why)), 0);
+	dev_close(dev);
+}
+END_TEST
+
+Suite *safe_suite(void)
+{
+	Suite *s = suite_create("safe");
+	TCase *tc;
+
+	tc = tcase_create("fault");
+	tcase_add_unchecked_fixture(tc, t_base_setup, t_base_teardown);
+	tcase_add_checked_fixture(tc, t_dir_setup, NULL);
+	tcase_add_test(tc, test_fault_passthrough);
+	tcase_add_test(tc, test_fault_bad_plan);
+	tcase_add_test(tc, test_fault_eio_op);
+	tcase_add_loop_test(tc, test_fault_eio_byte, 0,
+			    sizeof(t_eio_byte) / sizeof(t_eio_byte[0]));
+	tcase_add_test(tc, test_fault_short);
+	tcase_add_test(tc, test_fault_enospc);
+	tcase_add_test(tc, test_fault_lost);
+	tcase_add_test(tc, test_fault_enodev);
+	tcase_add_test(tc, test_fault_stop);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("preserve");
+	tcase_add_unchecked_fixture(tc, t_base_setup, t_base_teardown);
+	tcase_add_checked_fixture(tc, t_dir_setup, NULL);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_preserve_roundtrip);
+	tcase_add_test(tc, test_preserve_journal_layout);
+	tcase_add_test(tc, test_preserve_refuses_existing_journal);
+	tcase_add_loop_test(tc, test_preserve_bad_ranges, 0,
+			    sizeof(t_bad_ranges) / sizeof(t_bad_ranges[0]));
+	tcase_add_test(tc, test_preserve_save_read_error);
+	tcase_add_test(tc, test_preserve_crash_then_journal);
+	tcase_add_loop_test(tc, test_preserve_foreign, 0,
+			    sizeof(t_foreign) / sizeof(t_foreign[0]));
+	tcase_add_loop_test(tc, test_preserve_damaged_journal, 0, T_NDAMAGE);
+	tcase_add_loop_test(tc, test_preserve_restore_fails, 0,
+			    sizeof(t_restore_fault) /
+				    sizeof(t_restore_fault[0]));
+	tcase_add_test(tc, test_preserve_restore_journal_eio);
+	tcase_add_test(tc, test_preserve_journal_name);
+	tcase_add_test(tc, test_preserve_restore_holds_signals);
+	tcase_add_test(tc, test_preserve_sim_times);
+	tcase_add_test(tc, test_preserve_ranges);
+	tcase_add_test(tc, test_preserve_writing_tests);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("preserve_loop");
+	tcase_add_unchecked_fixture(tc, t_base_setup, t_base_teardown);
+	tcase_add_checked_fixture(tc, t_dir_setup, NULL);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_preserve_loop);
+	tcase_add_test(tc, test_preserve_loop_foreign);
+	suite_add_tcase(s, tc);
+	return s;
+}
