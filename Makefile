@@ -14,8 +14,22 @@ VERSION := 2.0.0
 ifeq ($(origin CC),default)
 CC := $(CROSS_COMPILE)gcc
 endif
-PKG_CONFIG ?= $(shell command -v $(CROSS_COMPILE)pkg-config >/dev/null 2>&1 \
-		&& echo $(CROSS_COMPILE)pkg-config || echo pkg-config)
+ifeq ($(origin AR),default)
+AR := $(CROSS_COMPILE)ar
+endif
+# Cross builds want the target's Check: <triplet>-pkg-config (Debian's
+# pkgconf:<arch> installs it), else pkg-config restricted to the target's
+# multiarch directory.
+ifeq ($(origin PKG_CONFIG),undefined)
+ifeq ($(CROSS_COMPILE),)
+PKG_CONFIG := pkg-config
+else
+CROSS_TRIPLET := $(notdir $(CROSS_COMPILE:%-=%))
+PKG_CONFIG := $(shell command -v $(CROSS_COMPILE)pkg-config >/dev/null 2>&1 \
+	&& echo $(CROSS_COMPILE)pkg-config || echo \
+	PKG_CONFIG_LIBDIR=/usr/lib/$(CROSS_TRIPLET)/pkgconfig pkg-config)
+endif
+endif
 
 CFLAGS ?= -O2 -g
 PREFIX ?= /usr/local
@@ -38,10 +52,11 @@ FB_LDFLAGS += -fsanitize=address,undefined
 endif
 ifeq ($(STATIC),1)
 FB_LDFLAGS += -static
+PKG_STATIC := --static
 endif
 
 CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check)
-CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check)
+CHECK_LIBS = $(shell $(PKG_CONFIG) $(PKG_STATIC) --libs check)
 
 LIB_OBJS := dev.o sim.o format.o vm.o bench.o progs.o json.o sysfs.o \
 	    analyze.o auto.o fault.o preserve.o plot.o progress.o

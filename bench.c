@@ -72,6 +72,15 @@ uint64_t bench_shuffle(uint64_t i, uint64_t n, uint64_t key)
 	return x;
 }
 
+/*
+ * An I/O buffer of len bytes; NULL when out of memory or when len does not
+ * fit in this machine's size_t (a 4 GiB block on a 32-bit board).
+ */
+static void *alloc_io_buf(uint64_t len)
+{
+	return len <= SIZE_MAX ? dev_alloc_buf((size_t)len) : NULL;
+}
+
 uint64_t align_max(uint64_t dev_size, uint64_t blocksize)
 {
 	uint64_t a = 1;
@@ -155,7 +164,7 @@ int bench_align_at(struct device *dev, const struct bench_opts *o,
 		    6 * spacing + aligns[i] + bs > dev->size_byte)
 			return -EINVAL;
 	r = calloc(naligns, sizeof(*r));
-	buf = dev_alloc_buf(bs);
+	buf = alloc_io_buf(bs);
 	if (!r || !buf) {
 		ret = -ENOMEM;
 		goto out_free;
@@ -226,7 +235,7 @@ int bench_scatter(struct device *dev, const struct bench_opts *o,
 {
 	const uint64_t bs = o->blocksize_byte;
 	const uint64_t n = 1ULL << o->scatter_order;
-	const size_t len = bs * o->scatter_span;
+	const uint64_t len = bs * o->scatter_span;
 	struct scatter_point *p;
 	unsigned int round;
 	uint64_t i, t;
@@ -238,8 +247,8 @@ int bench_scatter(struct device *dev, const struct bench_opts *o,
 	if (o->scatter_order > 30 || !o->scatter_span ||
 	    (n - 1 + o->scatter_span) * bs > dev->size_byte)
 		return -EINVAL;
-	p = malloc(n * sizeof(*p));
-	buf = dev_alloc_buf(len);
+	p = n <= SIZE_MAX / sizeof(*p) ? malloc(n * sizeof(*p)) : NULL;
+	buf = alloc_io_buf(len);
 	if (!p || !buf) {
 		ret = -ENOMEM;
 		goto out_free;
@@ -307,7 +316,7 @@ int bench_interval(struct device *dev, const struct bench_opts *o,
 	    interval_span(o) > dev->size_byte)
 		return -EINVAL;
 	r = calloc(order, sizeof(*r));
-	buf = dev_alloc_buf(512ULL << (order - 1));
+	buf = alloc_io_buf(512ULL << (order - 1));
 	if (!r || !buf) {
 		ret = -ENOMEM;
 		goto out_free;

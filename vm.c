@@ -1111,9 +1111,12 @@ static int alloc_bufs(struct vm_state *st, const struct vm_plan *plan)
 		[VM_WRITE_5A] = DEV_PAT_5A,
 		[VM_WRITE_RAND] = DEV_PAT_RANDOM,
 	};
-	size_t len = (size_t)plan->max_len_byte;
+	size_t len;
 	int i;
 
+	if (plan->max_len_byte > SIZE_MAX)	/* 32-bit and a huge block */
+		return -ENOMEM;
+	len = (size_t)plan->max_len_byte;
 	for (i = 0; i < VM_NBUF; i++) {
 		if (!(plan->bufs & (1u << i)))
 			continue;
