@@ -38,6 +38,7 @@ MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 
 FB_CFLAGS := -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
+	     -ffp-contract=off \
 	     -DFLASHBENCH_VERSION='"$(VERSION)"' -MMD -MP
 FB_LDFLAGS :=
 FB_LIBS := -lm
