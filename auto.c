@@ -224,6 +224,11 @@ static int auto_align(struct device *dev, const struct bench_opts *o,
 			continue;
 		say(h, "auto: align test, block size %s\n", fmt_size(buf, bs));
 		ret = align_table(dev, o, bs, &r->tables[r->ntables]);
+		if (ret) {
+			/* a table cut short decides nothing */
+			free(r->tables[r->ntables].rows);
+			r->tables[r->ntables].rows = NULL;
+		}
 		if (ret == -EINVAL && r->ntables)
 			break;		/* device too small for this size */
 		if (ret)
