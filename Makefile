@@ -16,15 +16,31 @@ VERSION := 2.0.0
 ifeq ($(origin CC),default)
 CC := $(CROSS_COMPILE)gcc
 endif
-PKG_CONFIG ?= $(shell command -v $(CROSS_COMPILE)pkg-config >/dev/null 2>&1 \
-		&& echo $(CROSS_COMPILE)pkg-config || echo pkg-config)
+ifeq ($(origin AR),default)
+AR := $(CROSS_COMPILE)ar
+endif
+# Cross builds want the target's Check: <triplet>-pkg-config (Debian's
+# pkgconf:<arch> installs it), else pkg-config restricted to the target's
+# multiarch directory.
+ifeq ($(origin PKG_CONFIG),undefined)
+ifeq ($(CROSS_COMPILE),)
+PKG_CONFIG := pkg-config
+else
+CROSS_TRIPLET := $(notdir $(CROSS_COMPILE:%-=%))
+PKG_CONFIG := $(shell command -v $(CROSS_COMPILE)pkg-config >/dev/null 2>&1 \
+	&& echo $(CROSS_COMPILE)pkg-config || echo \
+	PKG_CONFIG_LIBDIR=/usr/lib/$(CROSS_TRIPLET)/pkgconfig pkg-config)
+endif
+endif
 
 CFLAGS ?= -O2 -g
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 
 FB_CFLAGS := -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
+	     -ffp-contract=off \
 	     -DFLASHBENCH_VERSION='"$(VERSION)"' -MMD -MP
 FB_LDFLAGS :=
 FB_LIBS := -lm
@@ -39,17 +55,19 @@ FB_LDFLAGS += -fsanitize=address,undefined
 endif
 ifeq ($(STATIC),1)
 FB_LDFLAGS += -static
+PKG_STATIC := --static
 endif
 
 CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check)
-CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check)
+CHECK_LIBS = $(shell $(PKG_CONFIG) $(PKG_STATIC) --libs check)
 
 LIB_OBJS := dev.o sim.o format.o vm.o bench.o progs.o json.o sysfs.o \
-	    analyze.o auto.o fault.o preserve.o
+	    analyze.o auto.o fault.o preserve.o plot.o progress.o
 TEST_OBJS := tests/check_main.o tests/test_format.o tests/test_sim.o \
 	     tests/test_bench.o tests/test_vm.o tests/test_writes.o \
 	     tests/test_cli.o tests/test_loop.o tests/test_analyze.o \
-	     tests/test_auto.o tests/test_modes.o tests/test_safe.o tests/util.o
+	     tests/test_auto.o tests/test_modes.o tests/test_safe.o \
+	     tests/test_docs.o tests/util.o
 
 all: flashbench erase
 
@@ -91,6 +109,11 @@ bench: tests/bench_auto
 install: all
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 755 flashbench erase $(DESTDIR)$(BINDIR)
+	install -d $(DESTDIR)$(MANDIR)/man1
+	install -m 644 flashbench.1 erase.1 $(DESTDIR)$(MANDIR)/man1
+	install -d $(DESTDIR)$(BASHCOMPDIR)
+	install -m 644 completion/flashbench.bash \
+		$(DESTDIR)$(BASHCOMPDIR)/flashbench
 
 clean:
 	rm -f flashbench erase libflashbench.a *.o *.d tests/*.o tests/*.d \

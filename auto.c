@@ -162,7 +162,23 @@ static int align_table(struct device *dev, const struct bench_opts *o,
 	return analyze_align(t->rows, t->nrows, &t->verdict);
 }
 
-/* Pick erase size from the most confident table, page from agreeing ones. */
+/* How many tables found this erase size with at least low confidence. */
+static size_t erase_votes(const struct auto_result *r, uint64_t size)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->ntables; i++)
+		n += r->tables[i].verdict.erase.size_byte == size &&
+		     r->tables[i].verdict.erase.confidence >= ANALYZE_CONF_LOW;
+	return n;
+}
+
+/*
+ * Pick the erase size from the most confident table, the page size from
+ * the tables that agree with it.  A weak step that no second table
+ * confirms is what noise looks like (a loop device over a file has no
+ * erase blocks at all): it is reported as none.
+ */
 static void align_choose(struct auto_result *r)
 {
 	size_t i, best = 0, page = 0;
@@ -182,6 +198,13 @@ static void align_choose(struct auto_result *r)
 	r->chosen = best;
 	r->align.erase = r->tables[best].verdict.erase;
 	r->align.page = r->tables[page].verdict.page;
+	if (r->align.erase.confidence == ANALYZE_CONF_LOW &&
+	    r->ntables > 1 && erase_votes(r, r->align.erase.size_byte) < 2) {
+		r->align.erase.size_byte = 0;
+		r->align.erase.confidence = ANALYZE_CONF_NONE;
+		r->align.page.size_byte = 0;
+		r->align.page.confidence = ANALYZE_CONF_NONE;
+	}
 }
 
 static int auto_align(struct device *dev, const struct bench_opts *o,
@@ -201,6 +224,11 @@ static int auto_align(struct device *dev, const struct bench_opts *o,
 			continue;
 		say(h, "auto: align test, block size %s\n", fmt_size(buf, bs));
 		ret = align_table(dev, o, bs, &r->tables[r->ntables]);
+		if (ret) {
+			/* a table cut short decides nothing */
+			free(r->tables[r->ntables].rows);
+			r->tables[r->ntables].rows = NULL;
+		}
 		if (ret == -EINVAL && r->ntables)
 			break;		/* device too small for this size */
 		if (ret)
@@ -857,15 +885,7 @@ void auto_json_results(struct json *j, const struct auto_result *r)
 		json_u64(j, "blocksize", t->blocksize_byte);
 		json_u64(j, "spacing", t->spacing_byte);
 		json_array_begin(j, "rows");
-		for (k = 0; k < t->nrows; k++) {
-			json_object_begin(j, NULL);
-			json_u64(j, "align", t->rows[k].align_byte);
-			json_i64(j, "pre_ns", t->rows[k].pre_ns);
-			json_i64(j, "on_ns", t->rows[k].on_ns);
-			json_i64(j, "post_ns", t->rows[k].post_ns);
-			json_i64(j, "diff_ns", t->rows[k].diff_ns);
-			json_object_end(j);
-		}
+		json_align(j, t->rows, t->nrows);
 		json_array_end(j);
 		json_object_end(j);
 	}

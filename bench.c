@@ -11,6 +11,7 @@
 
 #include "bench.h"
 #include "format.h"
+#include "json.h"
 
 void bench_opts_default(struct bench_opts *o)
 {
@@ -69,6 +70,15 @@ uint64_t bench_shuffle(uint64_t i, uint64_t n, uint64_t key)
 	while (x >= n)
 		x = shuffle_pow2(x, bits, key);
 	return x;
+}
+
+/*
+ * An I/O buffer of len bytes; NULL when out of memory or when len does not
+ * fit in this machine's size_t (a 4 GiB block on a 32-bit board).
+ */
+static void *alloc_io_buf(uint64_t len)
+{
+	return len <= SIZE_MAX ? dev_alloc_buf((size_t)len) : NULL;
 }
 
 uint64_t align_max(uint64_t dev_size, uint64_t blocksize)
@@ -154,7 +164,7 @@ int bench_align_at(struct device *dev, const struct bench_opts *o,
 		    6 * spacing + aligns[i] + bs > dev->size_byte)
 			return -EINVAL;
 	r = calloc(naligns, sizeof(*r));
-	buf = dev_alloc_buf(bs);
+	buf = alloc_io_buf(bs);
 	if (!r || !buf) {
 		ret = -ENOMEM;
 		goto out_free;
@@ -205,12 +215,27 @@ void print_align(FILE *out, const struct align_row *rows, size_t nrows)
 			fmt_time(diff, rows[i].diff_ns));
 }
 
+void json_align(struct json *j, const struct align_row *rows, size_t nrows)
+{
+	size_t i;
+
+	for (i = 0; i < nrows; i++) {
+		json_object_begin(j, NULL);
+		json_u64(j, "align", rows[i].align_byte);
+		json_i64(j, "pre_ns", rows[i].pre_ns);
+		json_i64(j, "on_ns", rows[i].on_ns);
+		json_i64(j, "post_ns", rows[i].post_ns);
+		json_i64(j, "diff_ns", rows[i].diff_ns);
+		json_object_end(j);
+	}
+}
+
 int bench_scatter(struct device *dev, const struct bench_opts *o,
 		  struct scatter_point **pts, size_t *npts)
 {
 	const uint64_t bs = o->blocksize_byte;
 	const uint64_t n = 1ULL << o->scatter_order;
-	const size_t len = bs * o->scatter_span;
+	const uint64_t len = bs * o->scatter_span;
 	struct scatter_point *p;
 	unsigned int round;
 	uint64_t i, t;
@@ -222,8 +247,8 @@ int bench_scatter(struct device *dev, const struct bench_opts *o,
 	if (o->scatter_order > 30 || !o->scatter_span ||
 	    (n - 1 + o->scatter_span) * bs > dev->size_byte)
 		return -EINVAL;
-	p = malloc(n * sizeof(*p));
-	buf = dev_alloc_buf(len);
+	p = n <= SIZE_MAX / sizeof(*p) ? malloc(n * sizeof(*p)) : NULL;
+	buf = alloc_io_buf(len);
 	if (!p || !buf) {
 		ret = -ENOMEM;
 		goto out_free;
@@ -291,7 +316,7 @@ int bench_interval(struct device *dev, const struct bench_opts *o,
 	    interval_span(o) > dev->size_byte)
 		return -EINVAL;
 	r = calloc(order, sizeof(*r));
-	buf = dev_alloc_buf(512ULL << (order - 1));
+	buf = alloc_io_buf(512ULL << (order - 1));
 	if (!r || !buf) {
 		ret = -ENOMEM;
 		goto out_free;
@@ -314,10 +339,9 @@ int bench_interval(struct device *dev, const struct bench_opts *o,
 		}
 		r[k].avg_ns = sum / o->count;
 	}
-	if (ret)
-		goto out_free;
+	/* the sizes measured before a failure are still worth printing */
 	*rows = r;
-	*nrows = order;
+	*nrows = ret ? k - 1 : order;
 	r = NULL;
 out_free:
 	free(r);

@@ -96,6 +96,10 @@ int bench_align_at(struct device *dev, const struct bench_opts *o,
 		   struct align_row **rows, size_t *nrows);
 void print_align(FILE *out, const struct align_row *rows, size_t nrows);
 
+/* The rows as JSON objects (align, pre_ns, on_ns, post_ns, diff_ns). */
+struct json;
+void json_align(struct json *j, const struct align_row *rows, size_t nrows);
+
 /* The scatter test; *pts has 2^order points in offset order. */
 int bench_scatter(struct device *dev, const struct bench_opts *o,
 		  struct scatter_point **pts, size_t *npts);

@@ -49,12 +49,21 @@ int dev_fail(struct device *dev, const char *op, off_t off, uint64_t len,
 	return -err;
 }
 
+static volatile sig_atomic_t *dev_stop;
+
+void dev_set_stop_flag(volatile sig_atomic_t *flag)
+{
+	dev_stop = flag;
+}
+
 int dev_read(struct device *dev, void *buf, size_t len, off_t off,
 	     uint64_t *time_ns)
 {
 	uint64_t t0, t1;
 	int ret;
 
+	if (dev_stop && *dev_stop)
+		return dev_fail(dev, "read", off, len, EINTR);
 	dev->io_count++;
 	t0 = dev->ops->now_ns(dev);
 	ret = dev->ops->read(dev, buf, len, off);
@@ -70,6 +79,8 @@ int dev_write(struct device *dev, const void *buf, size_t len, off_t off,
 	uint64_t t0, t1;
 	int ret;
 
+	if (dev_stop && *dev_stop)
+		return dev_fail(dev, "write", off, len, EINTR);
 	dev->io_count++;
 	t0 = dev->ops->now_ns(dev);
 	ret = dev->ops->write(dev, buf, len, off);
@@ -85,6 +96,8 @@ int dev_discard(struct device *dev, off_t off, uint64_t len,
 	uint64_t t0, t1;
 	int ret;
 
+	if (dev_stop && *dev_stop)
+		return dev_fail(dev, "discard", off, len, EINTR);
 	dev->io_count++;
 	t0 = dev->ops->now_ns(dev);
 	ret = dev->ops->discard(dev, off, len);

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <signal.h>
 #include <sys/types.h>
 
 struct device;
@@ -47,6 +48,12 @@ struct device {
 	uint64_t size_byte;		/* usable size */
 	unsigned int logical_block_size; /* bytes; reads/writes align to it */
 	uint64_t io_count;		/* read/write/discard calls issued */
+	/*
+	 * Non-zero while I/O is not part of a measurement (backing up and
+	 * restoring with --preserve): a virtual clock neither advances nor
+	 * draws noise, so the measurements come out as without it.
+	 */
+	int untimed;
 	struct dev_error last_error;	/* filled when an operation fails */
 };
 
@@ -106,6 +113,13 @@ int dev_write(struct device *dev, const void *buf, size_t len, off_t off,
 	      uint64_t *time_ns);
 int dev_discard(struct device *dev, off_t off, uint64_t len,
 		uint64_t *time_ns);
+
+/*
+ * From now on dev_read(), dev_write() and dev_discard() fail with -EINTR,
+ * before any I/O, while *flag is non-zero (flag NULL: never).  A signal
+ * handler sets the flag; the test running stops within one I/O.
+ */
+void dev_set_stop_flag(volatile sig_atomic_t *flag);
 
 /* The device's clock in ns (virtual for the simulated card). */
 uint64_t dev_now_ns(struct device *dev);

@@ -11,6 +11,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -23,6 +24,9 @@
 #include "flashbench.h"
 #include "format.h"
 #include "json.h"
+#include "plot.h"
+#include "preserve.h"
+#include "progress.h"
 #include "sim.h"
 #include "sysfs.h"
 #include "vm.h"
@@ -38,7 +42,7 @@
 
 unsigned int flashbench_dev_opens;
 uint64_t flashbench_io_calls;
-void (*flashbench_open_hook)(struct device *dev);
+struct device *(*flashbench_open_hook)(struct device *dev);
 
 /* The options that take a value; they index cli.arg[]. */
 enum cli_value {
@@ -100,9 +104,13 @@ enum {
 	OPT_DESTRUCTIVE,
 	OPT_JSON,
 	OPT_ANALYZE,
+	OPT_PLOT,
+	OPT_PRESERVE,
+	OPT_JOURNAL,
+	OPT_RESTORE,
 };
 
-static const char short_opts[] = ":asiOrfpc:b:e:o:vh";
+static const char short_opts[] = ":asiOrfpqc:b:e:o:vh";
 
 static const struct option long_opts[] = {
 	{ "align", no_argument, NULL, 'a' },
@@ -129,6 +137,11 @@ static const struct option long_opts[] = {
 	{ "destructive", no_argument, NULL, OPT_DESTRUCTIVE },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "analyze", required_argument, NULL, OPT_ANALYZE },
+	{ "plot", required_argument, NULL, OPT_PLOT },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "preserve", no_argument, NULL, OPT_PRESERVE },
+	{ "journal", required_argument, NULL, OPT_JOURNAL },
+	{ "restore", required_argument, NULL, OPT_RESTORE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -149,8 +162,26 @@ struct cli {
 	int destructive;		/* --destructive */
 	int json;			/* --json */
 	const char *analyze_path;	/* --analyze FILE ("-": stdin) */
+	const char *plot_path;		/* --plot FILE.svg, or NULL */
+	struct plot_out *plot;		/* the open --plot file, or NULL */
+	int quiet;			/* -q: no progress line */
+	struct progress *prog;		/* the progress line (NULL: none) */
+	int preserve;			/* --preserve (or --journal) */
+	const char *journal;		/* --journal FILE, or NULL */
+	const char *restore;		/* --restore JOURNAL, or NULL */
+	char journal_buf[PATH_MAX];	/* the journal actually used */
+	struct preserve *saved;		/* what --preserve saved */
+	int restore_failed;		/* writing it back failed */
 	FILE *err;			/* where messages go */
 };
+
+/* The signal that asked us to stop (SIGINT, SIGTERM, SIGHUP), or 0. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+	stop_signal = sig;
+}
 
 /* One line naming what is wrong, the usage hint; returns EXIT_USAGE. */
 static int usage_error(FILE *err, const char *fmt, ...)
@@ -287,6 +318,14 @@ static const char help_text[] =
 "     --analyze <file>        read saved align tables ('-': stdin) and\n"
 "                               state erase and page size, no device\n"
 "     --json                  one JSON document instead of the table\n"
+"     --plot <file.svg>       also draw the results as an SVG chart\n"
+"     --preserve              save what the writing tests overwrite and\n"
+"                               write it back when they end, fail or\n"
+"                               are interrupted\n"
+"     --journal <file>        where --preserve keeps its copy (default\n"
+"                               ./flashbench-<device name>.journal)\n"
+"     --restore <journal>     put a journal back on DEVICE after a\n"
+"                               crash or power loss\n"
 "\n"
 "Options:\n"
 " -b, --blocksize <size>      smallest access size (default 16KiB)\n"
@@ -305,6 +344,7 @@ static const char help_text[] =
 "     --fat-nr <num>          erase blocks looked at by -f (default 6)\n"
 " -o, --out <file>            write results to <file> ('-': stdout)\n"
 " -v, --verbose               more detail on stderr; repeatable\n"
+" -q, --quiet                 no progress line on the terminal\n"
 "     --simulate[=<spec>]     test a simulated card instead of a\n"
 "                               device; <spec> is key=value,...\n"
 "                               (size, erase, page, open, open_random,\n"
@@ -421,6 +461,22 @@ static int parse_args(struct cli *c, int argc, char **argv, FILE *out)
 		case OPT_ANALYZE:
 			c->analyze_path = optarg;
 			break;
+		case OPT_PLOT:
+			c->plot_path = optarg;
+			break;
+		case 'q':
+			c->quiet = 1;
+			break;
+		case OPT_PRESERVE:
+			c->preserve = 1;
+			break;
+		case OPT_JOURNAL:
+			c->preserve = 1;
+			c->journal = optarg;
+			break;
+		case OPT_RESTORE:
+			c->restore = optarg;
+			break;
 		case 'h':
 			print_help(out);
 			return 0;
@@ -466,20 +522,31 @@ static uint64_t round_up(uint64_t x, uint64_t m)
 static int check_args(struct cli *c)
 {
 	enum cli_value v;
-	int modes = c->autorun + !!c->analyze_path;
+	int modes = c->autorun + !!c->analyze_path + !!c->restore;
 
 	if (modes > 1)
 		return usage_error(c->err,
-				   "--auto and --analyze exclude each other");
+				   "--auto, --analyze and --restore exclude each other");
 	if (modes && c->tests)
 		return usage_error(c->err,
 				   "--%s runs on its own, without test options such as -a",
-				   c->autorun ? "auto" : "analyze");
+				   c->autorun ? "auto" : c->restore ? "restore" :
+				   "analyze");
+	if (c->preserve && !(c->tests & BENCH_WRITING) &&
+	    !(c->autorun && c->destructive))
+		return usage_error(c->err,
+				   "--%s needs a writing test (-O, -f, -p or --auto --destructive)",
+				   c->journal ? "journal" : "preserve");
 	if (c->destructive && !c->autorun)
 		return usage_error(c->err, "--destructive needs --auto");
 	if (c->json && (c->tests & (c->tests - 1)))
 		return usage_error(c->err,
 				   "--json takes one test at a time");
+	if (c->plot_path && (c->tests & (c->tests - 1)))
+		return usage_error(c->err,
+				   "--plot takes one test at a time");
+	if (c->plot_path && c->restore)
+		return usage_error(c->err, "--plot draws tests, not --restore");
 	if (c->analyze_path && c->device)
 		return usage_error(c->err,
 				   "--analyze reads saved tables: DEVICE '%s' is not used",
@@ -495,7 +562,7 @@ static int check_args(struct cli *c)
 				   c->device);
 	if (!c->simulate && !c->device)
 		return usage_error(c->err, "missing DEVICE");
-	if (!c->tests && !c->autorun)
+	if (!c->tests && !c->autorun && !c->restore)
 		return usage_error(c->err, "need at least one test");
 	if (!c->arg[V_OFFSET])
 		c->o.offset_byte = round_up(DEFAULT_OFFSET_BYTE,
@@ -738,13 +805,19 @@ static int open_real(struct cli *c, struct device **devp)
 	char holder[256] = "";
 	int ret;
 
-	if ((c->tests & BENCH_WRITING) || c->destructive)
+	if ((c->tests & BENCH_WRITING) || c->destructive || c->restore)
 		flags = DEV_WRITE | DEV_EXCL;
 	ret = dev_open(devp, c->device, flags, holder, sizeof(holder));
 	if (ret && holder[0]) {
 		fprintf(c->err, "flashbench: %s: %s\n", c->device, holder);
 		return EXIT_DEVICE;
 	}
+	/* not a device at all: a bad command line, not a failing device */
+	if (ret == -EISDIR || ret == -ENOTBLK)
+		return usage_error(c->err, "invalid DEVICE '%s': %s",
+				   c->device, ret == -ENOTBLK ?
+				   "neither a block device nor a regular file" :
+				   "a directory");
 	if (ret) {
 		fprintf(c->err, "flashbench: cannot open %s: %s\n", c->device,
 			strerror(-ret));
@@ -764,7 +837,7 @@ static int open_device(struct cli *c, struct device **devp)
 		return ret;
 	flashbench_dev_opens++;
 	if (flashbench_open_hook)
-		flashbench_open_hook(*devp);
+		*devp = flashbench_open_hook(*devp);
 	return 0;
 }
 
@@ -793,9 +866,109 @@ static int test_failed(struct cli *c, const struct device *dev,
 	return EXIT_DEVICE;
 }
 
+/* ---- --plot ---- */
+
+/* The open --plot file and what went wrong writing it. */
+struct plot_out {
+	FILE *f;
+	char title[320];	/* "flashbench --align /dev/sdb" */
+	int ret;		/* first error of a plot_* function */
+};
+
+/* Keep the first error of a plot function. */
+static void plot_note(struct plot_out *p, int ret)
+{
+	if (p && !p->ret)
+		p->ret = ret;
+}
+
+/* Open --plot before any I/O, as -o is; returns 0 or an exit status. */
+static int plot_open(struct cli *c)
+{
+	if (!c->plot_path)
+		return 0;
+	c->plot = calloc(1, sizeof(*c->plot));
+	if (!c->plot) {
+		fprintf(c->err, "flashbench: --plot: %s\n", strerror(ENOMEM));
+		return EXIT_DEVICE;
+	}
+	c->plot->f = fopen(c->plot_path, "w");
+	if (!c->plot->f) {
+		free(c->plot);
+		c->plot = NULL;
+		return usage_error(c->err, "invalid --plot '%s': %s",
+				   c->plot_path, strerror(errno));
+	}
+	return 0;
+}
+
+/* Close the --plot file; returns 0 or EXIT_DEVICE. */
+static int plot_close(struct cli *c)
+{
+	struct plot_out *p = c->plot;
+	int ret;
+
+	if (!p)
+		return 0;
+	ret = p->ret;
+	if (ferror(p->f) && !ret)
+		ret = -EIO;
+	if (fclose(p->f) == EOF && !ret)
+		ret = -errno;
+	free(p);
+	c->plot = NULL;
+	if (!ret)
+		return 0;
+	fprintf(c->err, "flashbench: cannot write the plot %s: %s\n",
+		c->plot_path, strerror(-ret));
+	return EXIT_DEVICE;
+}
+
+/* A writing test that keeps its table for the plot; 0 or -errno. */
+static int plot_write_test(struct cli *c, struct device *dev,
+			   enum bench_test t, FILE *out)
+{
+	struct vm_table tab = { 0 };
+	char err[256];
+	int ret;
+
+	ret = progs_run(dev, t, &c->o, out, &tab, err, sizeof(err));
+	if (ret == -EINVAL && err[0])
+		fprintf(c->err, "flashbench: %s\n", err);
+	plot_note(c->plot, plot_table(c->plot->f, c->plot->title, t, &tab));
+	vm_table_free(&tab);
+	return ret;
+}
+
+/* The align verdict of rows for the plot (NULL if it cannot be had). */
+static const struct align_verdict *plot_verdict(const struct align_row *rows,
+						size_t n,
+						struct align_verdict *v)
+{
+	return n && !analyze_align(rows, n, v) ? v : NULL;
+}
+
+/* Plot a read test's results if asked to. */
+static void plot_read(struct plot_out *p, enum bench_test test,
+		      const void *res, size_t n)
+{
+	struct align_verdict v;
+
+	if (!p)
+		return;
+	if (test == BENCH_ALIGN)
+		plot_note(p, plot_align(p->f, p->title, res, n,
+					plot_verdict(res, n, &v)));
+	else if (test == BENCH_SCATTER)
+		plot_note(p, plot_scatter(p->f, p->title, res, n));
+	else if (test == BENCH_INTERVAL)
+		plot_note(p, plot_interval(p->f, p->title, res, n));
+}
+
 /* Run one read test and print its results; returns 0 or -errno. */
 static int run_read_test(struct device *dev, const struct bench_opts *o,
-			 enum bench_test test, FILE *out)
+			 enum bench_test test, FILE *out,
+			 struct plot_out *plot)
 {
 	int ret = -EINVAL;
 
@@ -806,6 +979,7 @@ static int run_read_test(struct device *dev, const struct bench_opts *o,
 		/* rows measured before a failure are still printed */
 		ret = bench_align(dev, o, &rows, &n);
 		print_align(out, rows, n);
+		plot_read(plot, test, rows, n);
 		free(rows);
 	} else if (test == BENCH_SCATTER) {
 		struct scatter_point *pts = NULL;
@@ -813,6 +987,7 @@ static int run_read_test(struct device *dev, const struct bench_opts *o,
 
 		ret = bench_scatter(dev, o, &pts, &n);
 		print_scatter(out, pts, n);
+		plot_read(plot, test, pts, n);
 		free(pts);
 	} else if (test == BENCH_INTERVAL) {
 		struct interval_row *rows = NULL;
@@ -821,6 +996,7 @@ static int run_read_test(struct device *dev, const struct bench_opts *o,
 		ret = bench_interval(dev, o, &rows, &n);
 		if (n)
 			print_interval(out, rows, n);
+		plot_read(plot, test, rows, n);
 		free(rows);
 	}
 	return ret;
@@ -902,25 +1078,10 @@ static void json_tail(struct json *j, int interrupted)
 	json_object_end(j);
 }
 
-static void json_align_rows(struct json *j, const struct align_row *rows,
-			    size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		json_object_begin(j, NULL);
-		json_u64(j, "align", rows[i].align_byte);
-		json_i64(j, "pre_ns", rows[i].pre_ns);
-		json_i64(j, "on_ns", rows[i].on_ns);
-		json_i64(j, "post_ns", rows[i].post_ns);
-		json_i64(j, "diff_ns", rows[i].diff_ns);
-		json_object_end(j);
-	}
-}
-
 /* Results of a read test as JSON; returns 0 or -errno. */
 static int json_read_test(struct device *dev, const struct bench_opts *o,
-			  enum bench_test test, struct json *j)
+			  enum bench_test test, struct json *j,
+			  struct plot_out *plot)
 {
 	int ret = -EINVAL;
 	size_t i, n = 0;
@@ -929,7 +1090,8 @@ static int json_read_test(struct device *dev, const struct bench_opts *o,
 		struct align_row *rows = NULL;
 
 		ret = bench_align(dev, o, &rows, &n);
-		json_align_rows(j, rows, n);
+		json_align(j, rows, n);
+		plot_read(plot, test, rows, n);
 		free(rows);
 	} else if (test == BENCH_SCATTER) {
 		struct scatter_point *pts = NULL;
@@ -941,6 +1103,7 @@ static int json_read_test(struct device *dev, const struct bench_opts *o,
 			json_u64(j, "time_ns", pts[i].time_ns);
 			json_object_end(j);
 		}
+		plot_read(plot, test, pts, n);
 		free(pts);
 	} else if (test == BENCH_INTERVAL) {
 		struct interval_row *rows = NULL;
@@ -964,6 +1127,7 @@ static int json_read_test(struct device *dev, const struct bench_opts *o,
 			json_object_end(j);
 			json_object_end(j);
 		}
+		plot_read(plot, test, rows, n);
 		free(rows);
 	}
 	return ret;
@@ -971,7 +1135,8 @@ static int json_read_test(struct device *dev, const struct bench_opts *o,
 
 /* Results of a writing test as JSON, from the VM's table of cells. */
 static int json_write_test(struct device *dev, const struct bench_opts *o,
-			   enum bench_test test, struct json *j)
+			   enum bench_test test, struct json *j,
+			   struct plot_out *plot)
 {
 	struct vm_table tab = { 0 };
 	size_t r, k;
@@ -991,6 +1156,8 @@ static int json_write_test(struct device *dev, const struct bench_opts *o,
 		json_array_end(j);
 		json_object_end(j);
 	}
+	if (plot)
+		plot_note(plot, plot_table(plot->f, plot->title, test, &tab));
 	vm_table_free(&tab);
 	return ret;
 }
@@ -1006,14 +1173,14 @@ static int run_json(struct cli *c, struct device *dev, enum bench_test t,
 	json_head(c, &j, option + 2, dev);
 	json_array_begin(&j, "results");
 	if (t & BENCH_WRITING)
-		ret = json_write_test(dev, &c->o, t, &j);
+		ret = json_write_test(dev, &c->o, t, &j, c->plot);
 	else
-		ret = json_read_test(dev, &c->o, t, &j);
+		ret = json_read_test(dev, &c->o, t, &j, c->plot);
 	json_array_end(&j);
 	json_null(&j, "verdict");
-	if (ret)
+	if (ret && !stop_signal)
 		json_string(&j, "error", strerror(-ret));
-	json_tail(&j, 0);
+	json_tail(&j, stop_signal != 0);
 	return ret;
 }
 
@@ -1031,8 +1198,15 @@ static int run_tests(struct cli *c, struct device *dev, FILE *out)
 		if (c->o.verbose)
 			fprintf(c->err, "flashbench: running %s on %s\n",
 				run_order[i].option, dev->path);
+		if (c->plot)
+			snprintf(c->plot->title, sizeof(c->plot->title),
+				 "flashbench %s %s", run_order[i].option,
+				 dev->path);
+		progress_plan_test(c->prog, t, &c->o, dev);
 		if (c->json)
 			ret = run_json(c, dev, t, run_order[i].option, out);
+		else if (c->plot && (t & BENCH_WRITING))
+			ret = plot_write_test(c, dev, t, out);
 		else if (t == BENCH_FIND_FAT)
 			ret = bench_find_fat(dev, &c->o, out);
 		else if (t == BENCH_OPEN_AU)
@@ -1040,9 +1214,12 @@ static int run_tests(struct cli *c, struct device *dev, FILE *out)
 		else if (t == BENCH_PROGRAM)
 			ret = bench_program(dev, &c->o, out);
 		else
-			ret = run_read_test(dev, &c->o, t, out);
+			ret = run_read_test(dev, &c->o, t, out, c->plot);
+		progress_done(c->prog);
 		if (ret) {
 			fflush(out);
+			if (stop_signal)
+				return 128 + stop_signal;
 			return test_failed(c, dev, run_order[i].option, ret);
 		}
 	}
@@ -1085,24 +1262,121 @@ static int finish_output(struct cli *c, FILE *f, int ours)
 	return EXIT_DEVICE;
 }
 
+/* ---- --preserve and --restore ---- */
+
+/*
+ * Save the ranges about to be overwritten, once, before the first write.
+ * Returns 0, or an exit status after saying why.
+ */
+static int save_ranges(struct cli *c, struct device *dev,
+		       const struct bench_range *r, size_t n)
+{
+	char why[512] = "";
+	int ret;
+
+	if (!c->preserve || c->saved || !n)
+		return 0;
+	if (c->journal)
+		snprintf(c->journal_buf, sizeof(c->journal_buf), "%s",
+			 c->journal);
+	else if (preserve_journal_name(c->journal_buf,
+				       sizeof(c->journal_buf), dev->path))
+		snprintf(c->journal_buf, sizeof(c->journal_buf),
+			 "flashbench.journal");
+	ret = preserve_save(&c->saved, dev, r, n, c->journal_buf, why,
+			    sizeof(why));
+	if (ret) {
+		fprintf(c->err, "flashbench: --preserve: %s\n",
+			why[0] ? why : strerror(-ret));
+		return stop_signal ? 128 + stop_signal : EXIT_DEVICE;
+	}
+	if (c->o.verbose)
+		fprintf(c->err, "flashbench: saved what will be overwritten in %s\n",
+			c->journal_buf);
+	return 0;
+}
+
+/* Save the union of the writing tests' ranges; 0 or an exit status. */
+static int save_tests(struct cli *c, struct device *dev)
+{
+	struct bench_range *r = NULL;
+	size_t n = 0;
+	int ret;
+
+	if (!c->preserve || !(c->tests & BENCH_WRITING))
+		return 0;
+	ret = preserve_ranges(c->tests, &c->o, dev->size_byte, &r, &n);
+	if (ret) {
+		fprintf(c->err, "flashbench: --preserve: %s\n", strerror(-ret));
+		return EXIT_DEVICE;
+	}
+	ret = save_ranges(c, dev, r, n);
+	free(r);
+	return ret;
+}
+
+/* Write back what --preserve saved; returns 0 or EXIT_DEVICE. */
+static int restore_saved(struct cli *c, const struct device *dev)
+{
+	char why[512] = "";
+	int ret;
+
+	if (!c->saved)
+		return 0;
+	dev_set_stop_flag(NULL);	/* a stop must not stop the restore */
+	ret = preserve_restore(c->saved, why, sizeof(why));
+	preserve_free(c->saved);
+	c->saved = NULL;
+	if (ret) {
+		c->restore_failed = 1;
+		fprintf(c->err,
+			"flashbench: restoring %s failed: %s; the saved data stays in %s: run flashbench --restore=%s %s\n",
+			dev->path, why[0] ? why : strerror(-ret), c->journal_buf,
+			c->journal_buf, dev->path);
+		return EXIT_DEVICE;
+	}
+	if (c->o.verbose)
+		fprintf(c->err, "flashbench: restored what the tests overwrote on %s\n",
+			dev->path);
+	return 0;
+}
+
+/* --restore=JOURNAL DEVICE; returns the exit status. */
+static int run_restore(struct cli *c, struct device *dev, FILE *res)
+{
+	char why[512] = "";
+	int ret;
+
+	ret = preserve_restore_journal(c->restore, dev, why, sizeof(why));
+	if (ret) {
+		fprintf(c->err, "flashbench: --restore=%s: %s\n", c->restore,
+			why[0] ? why : strerror(-ret));
+		return EXIT_DEVICE;
+	}
+	fprintf(res, "restored %s from %s\n", dev->path, c->restore);
+	return 0;
+}
+
 /* ---- --auto ---- */
 
-/* What auto_run's hook needs to announce the writes. */
+/* What auto_run's hook needs to announce (and save) the writes. */
 struct announce_ctx {
-	const struct cli *c;
-	const struct device *dev;
+	struct cli *c;
+	struct device *dev;
 };
 
 static int announce_ranges(void *ctx, const struct bench_range *r, size_t n)
 {
-	const struct announce_ctx *a = ctx;
+	struct announce_ctx *a = ctx;
 	size_t i;
+
+	progress_clear(a->c->prog);
 
 	for (i = 0; i < n; i++)
 		fprintf(a->c->err,
 			"flashbench: will overwrite bytes %" PRIu64 "-%" PRIu64 " on %s\n",
 			r[i].start_byte, r[i].end_byte, a->dev->path);
-	return 0;
+	return save_ranges(a->c, a->dev, r, n) ? -ECANCELED : 0;
 }
 
 /* Run --auto and print its verdict; returns 0 or an exit status. */
@@ -1110,7 +1384,7 @@ static int run_auto(struct cli *c, struct device *dev, FILE *res)
 {
 	struct announce_ctx actx = { c, dev };
 	struct auto_hooks h = {
-		.progress = c->o.verbose ? c->err : NULL,
+		.progress = progress_log(c->prog, c->o.verbose ? c->err : NULL),
 		.before_write = announce_ranges,
 		.ctx = &actx,
 	};
@@ -1127,21 +1401,33 @@ static int run_auto(struct cli *c, struct device *dev, FILE *res)
 		snprintf(target, sizeof(target), "%s", dev->path);
 	if (!c->simulate)
 		sysfs_read(dev->path, &sysfs);
+	progress_start(c->prog, "--auto", NULL, 0);
 	ret = auto_run(dev, &c->o, c->destructive, &h, &r);
+	progress_unwrap(c->prog, h.progress);
+	progress_done(c->prog);
+	if (c->plot) {
+		snprintf(c->plot->title, sizeof(c->plot->title),
+			 "flashbench --auto %.280s", target);
+		plot_note(c->plot, plot_auto(c->plot->f, c->plot->title, &r));
+	}
 	if (c->json) {
 		json_init(&j, res);
 		json_head(c, &j, "auto", dev);
 		auto_json_results(&j, &r);
 		auto_json_verdict(&j, &r);
-		if (ret)
+		if (ret && !stop_signal)
 			json_string(&j, "error", strerror(-ret));
-		json_tail(&j, 0);
+		json_tail(&j, stop_signal != 0);
 	} else {
 		auto_print(res, &r, target, c->simulate ? NULL : &sysfs);
 	}
 	auto_free(&r);
 	if (ret) {
 		fflush(res);
+		if (stop_signal)
+			return 128 + stop_signal;
+		if (ret == -ECANCELED)	/* --preserve said why */
+			return EXIT_DEVICE;
 		return test_failed(c, dev, "--auto", ret);
 	}
 	return 0;
@@ -1211,7 +1497,7 @@ static int analyze_json(struct cli *c, FILE *res, const char *text,
 		json_object_begin(&j, NULL);
 		json_u64(&j, "table", i + 1);
 		json_array_begin(&j, "rows");
-		json_align_rows(&j, t[i].rows, t[i].nrows);
+		json_align(&j, t[i].rows, t[i].nrows);
 		json_array_end(&j);
 		auto_json_align_verdict(&j, &v);
 		json_object_end(&j);
@@ -1224,6 +1510,26 @@ static int analyze_json(struct cli *c, FILE *res, const char *text,
 	json_tail(&j, 0);
 	analyze_free_tables(t, n);
 	return ret;
+}
+
+/* Plot the first align table of text (an empty chart if none). */
+static void plot_analyze(struct cli *c, const char *text, size_t len)
+{
+	struct align_verdict v;
+	struct align_table *t = NULL;
+	size_t n = 0;
+	int ret;
+
+	snprintf(c->plot->title, sizeof(c->plot->title),
+		 "flashbench --analyze %s", c->analyze_path);
+	ret = analyze_parse(text, len, &t, &n);
+	if (!ret)
+		ret = plot_align(c->plot->f, c->plot->title, n ? t[0].rows : NULL,
+				 n ? t[0].nrows : 0,
+				 n ? plot_verdict(t[0].rows, t[0].nrows, &v) :
+				     NULL);
+	plot_note(c->plot, ret);
+	analyze_free_tables(t, n);
 }
 
 /* Read saved align tables and state their verdicts; returns the status. */
@@ -1246,6 +1552,15 @@ static int run_analyze(struct cli *c, FILE *out)
 					   c->out_path, strerror(errno));
 		}
 	}
+	ret = plot_open(c);
+	if (ret) {
+		free(text);
+		if (res != out)
+			fclose(res);
+		return ret;
+	}
+	if (c->plot)
+		plot_analyze(c, text, len);
 	if (c->json) {
 		ret = analyze_json(c, res, text, len);
 	} else {
@@ -1259,6 +1574,8 @@ static int run_analyze(struct cli *c, FILE *out)
 	free(text);
 	if (ret)
 		fprintf(c->err, "flashbench: --analyze: %s\n", strerror(-ret));
+	if (plot_close(c) && !ret)
+		ret = -EIO;
 	if (finish_output(c, res, res != out) && !ret)
 		return EXIT_DEVICE;
 	return ret ? EXIT_DEVICE : 0;
@@ -1295,16 +1612,71 @@ static int run(struct cli *c, FILE *out)
 			goto out_close_dev;
 		}
 	}
+	ret = plot_open(c);
+	if (ret) {
+		if (res != out)
+			fclose(res);
+		goto out_close_dev;
+	}
 	if (!c->simulate)
 		dev_quiet_system(c->o.verbose ? c->err : NULL);
 	announce_writes(c, dev, plan);
-	ret = c->autorun ? run_auto(c, dev, res) : run_tests(c, dev, res);
+	c->prog = progress_new(c->err, c->quiet);
+	progress_attach(c->prog, dev);
+	res = progress_wrap(c->prog, res);
+	if (c->restore)
+		ret = run_restore(c, dev, res);
+	else if (c->autorun)
+		ret = run_auto(c, dev, res);
+	else if (!(ret = save_tests(c, dev)))
+		ret = run_tests(c, dev, res);
+	res = progress_unwrap(c->prog, res);
+	progress_detach(c->prog);
+	progress_free(c->prog);
+	c->prog = NULL;
+	/* whatever happened, put back what was saved */
+	if (restore_saved(c, dev))
+		ret = EXIT_DEVICE;
+	if (plot_close(c) && !ret)
+		ret = EXIT_DEVICE;
 	if (finish_output(c, res, res != out) && !ret)
 		ret = EXIT_DEVICE;
 out_close_dev:
 	close_device(dev);
 	for (i = 0; i < N_WRITE_TESTS; i++)
 		free(plan[i].ranges);
+	return ret;
+}
+
+/*
+ * run() with SIGINT, SIGTERM and SIGHUP turned into a stop within one
+ * I/O: what was measured is printed, what --preserve saved is put back,
+ * and the exit status is 128 + the signal (1 if the restore failed).
+ */
+static int run_stoppable(struct cli *c, FILE *out)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa, old[3];
+	size_t i;
+	int ret;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	stop_signal = 0;
+	for (i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+	dev_set_stop_flag(&stop_signal);
+	ret = run(c, out);
+	dev_set_stop_flag(NULL);
+	for (i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	if (stop_signal) {
+		fprintf(c->err, "flashbench: stopped by %s\n",
+			strsignal(stop_signal));
+		if (!c->restore_failed)
+			ret = 128 + stop_signal;
+	}
 	return ret;
 }
 
@@ -1327,7 +1699,7 @@ int flashbench_main(int argc, char **argv, FILE *out, FILE *err)
 		return ret;
 	if (c.analyze_path)
 		return run_analyze(&c, out);
-	return run(&c, out);
+	return run_stoppable(&c, out);
 }
 
 #ifndef FLASHBENCH_NO_MAIN

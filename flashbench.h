@@ -26,9 +26,10 @@ extern uint64_t flashbench_io_calls;
 
 /*
  * Called with each device right after it is opened, before it is checked
- * against the command line and before any I/O; a test may change its
- * size or logical block size, or wrap dev->ops.  NULL when unused.
+ * against the command line and before any I/O; returns the device to use:
+ * a test may change its size or logical block size, or return a wrapper
+ * (a fault injector) that owns it.  NULL when unused.
  */
-extern void (*flashbench_open_hook)(struct device *dev);
+extern struct device *(*flashbench_open_hook)(struct device *dev);
 
 #endif /* FLASHBENCH_FLASHBENCH_H */

@@ -686,9 +686,11 @@ int preserve_save(struct preserve **pp, struct device *dev,
 		}
 		p->total_byte += p->r[i].len_byte;
 	}
+	dev->untimed++;
 	ret = read_ranges(p, why, why_len);
 	if (!ret)
 		ret = fingerprint(p, &p->fingerprint, why, why_len);
+	dev->untimed--;
 	if (!ret)
 		ret = journal_write(p, why, why_len);
 	if (ret)
@@ -777,6 +779,7 @@ static int restore_all(struct preserve *p, char *why, size_t why_len)
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, &old);
+	p->dev->untimed++;
 	ret = write_ranges(p, why, why_len);
 	if (!ret) {
 		ret = sync_device(p->dev);
@@ -786,6 +789,7 @@ static int restore_all(struct preserve *p, char *why, size_t why_len)
 	}
 	if (!ret)
 		ret = verify_ranges(p, why, why_len);
+	p->dev->untimed--;
 	if (!ret && unlink(p->journal) && errno != ENOENT)
 		ret = say(why, why_len, -errno,
 			  "restored and verified, but cannot remove journal %s: %s",
@@ -995,7 +999,9 @@ int preserve_restore_journal(const char *journal, struct device *dev,
 	ret = check_ranges(dev, p->r, p->n, why, why_len);
 	if (ret)
 		goto out_free;
+	dev->untimed++;
 	ret = fingerprint(p, &fp, why, why_len);
+	dev->untimed--;
 	if (ret)
 		goto out_free;
 	if (fp != p->fingerprint) {

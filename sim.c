@@ -496,8 +496,13 @@ static uint64_t sim_rand(struct sim_card *c)
 /* Advance the clock by cost_ns, with noise. */
 static void sim_charge(struct sim_card *c, double cost_ns)
 {
+	double u;
+
+	/* backup and restore I/O is not part of any measurement */
+	if (c->dev.untimed)
+		return;
 	/* 53 random bits scaled to [0, 2) */
-	double u = (double)(sim_rand(c) >> 11) * 0x1p-52;
+	u = (double)(sim_rand(c) >> 11) * 0x1p-52;
 
 	cost_ns *= 1.0 + c->p.noise_pct / 100.0 * u;
 	c->now_ns += (uint64_t)llround(cost_ns);

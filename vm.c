@@ -1115,10 +1115,14 @@ static int alloc_bufs(struct vm_state *st, const struct vm_plan *plan)
 		[VM_WRITE_RAND] = DEV_PAT_RANDOM,
 	};
 	/* an I/O longer than the device fails before it needs a buffer */
-	size_t len = (size_t)(plan->max_len_byte < st->dev->size_byte ?
-			      plan->max_len_byte : st->dev->size_byte);
+	uint64_t max = plan->max_len_byte < st->dev->size_byte ?
+		       plan->max_len_byte : st->dev->size_byte;
+	size_t len;
 	int i;
 
+	if (max > SIZE_MAX)	/* 32-bit and a huge block */
+		return -ENOMEM;
+	len = (size_t)max;
 	for (i = 0; i < VM_NBUF; i++) {
 		if (!(plan->bufs & (1u << i)))
 			continue;

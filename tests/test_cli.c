@@ -513,18 +513,20 @@ static int failing_read(struct device *dev, void *buf, size_t len, off_t off)
 	return real_ops->read(dev, buf, len, off);
 }
 
-static void fail_hook(struct device *dev)
+static struct device *fail_hook(struct device *dev)
 {
 	real_ops = dev->ops;
 	failing_ops = *dev->ops;
 	failing_ops.read = failing_read;
 	dev->ops = &failing_ops;
 	reads_seen = 0;
+	return dev;
 }
 
-static void lbs_hook(struct device *dev)
+static struct device *lbs_hook(struct device *dev)
 {
 	dev->logical_block_size = hook_lbs;
+	return dev;
 }
 
 static void unhook(void)
@@ -784,11 +786,12 @@ static int failing_write(struct device *dev, const void *buf, size_t len,
 	return dev_fail(dev, "write", off, len, ENOSPC);
 }
 
-static void fail_write_hook(struct device *dev)
+static struct device *fail_write_hook(struct device *dev)
 {
 	failing_ops = *dev->ops;
 	failing_ops.write = failing_write;
 	dev->ops = &failing_ops;
+	return dev;
 }
 
 START_TEST(test_write_error)

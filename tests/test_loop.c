@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/swap.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1463,6 +1464,225 @@ START_TEST(test_fb_auto)
 }
 END_TEST
 
+/* ---- --preserve, signals and --restore ---- */
+
+/* A flashbench started in the background, its stderr on a pipe. */
+struct bg_run {
+	pid_t pid;
+	int err_fd;		/* read end of its stderr */
+	int out_fd;		/* read end of its stdout */
+};
+
+static void bg_start(struct bg_run *bg, char *const argv[])
+{
+	int out[2], err[2];
+
+	ck_assert_int_eq(pipe(out), 0);
+	ck_assert_int_eq(pipe(err), 0);
+	bg->pid = fork();
+	ck_assert_int_ge(bg->pid, 0);
+	if (!bg->pid) {
+		dup2(out[1], 1);
+		dup2(err[1], 2);
+		close(out[0]);
+		close(err[0]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(out[1]);
+	close(err[1]);
+	bg->err_fd = err[0];
+	bg->out_fd = out[0];
+}
+
+/* Read stderr until needle shows (or EOF); returns 1 if it did. */
+static int bg_wait_for(struct bg_run *bg, const char *needle)
+{
+	char buf[8192];
+	size_t len = 0;
+	ssize_t n;
+
+	while (len < sizeof(buf) - 1 &&
+	       (n = read(bg->err_fd, buf + len, sizeof(buf) - 1 - len)) > 0) {
+		len += (size_t)n;
+		buf[len] = '\0';
+		if (strstr(buf, needle))
+			return 1;
+	}
+	return 0;
+}
+
+/* Wait for it; returns its exit status (128 + signal if killed). */
+static int bg_finish(struct bg_run *bg, char **out)
+{
+	size_t len = 0, cap = 65536;
+	int status;
+	ssize_t n;
+	char buf[4096];
+
+	*out = malloc(cap);
+	ck_assert_ptr_nonnull(*out);
+	while ((n = read(bg->out_fd, *out + len, cap - 1 - len)) > 0) {
+		len += (size_t)n;
+		if (cap - 1 - len < 4096) {
+			cap *= 2;
+			*out = realloc(*out, cap);
+			ck_assert_ptr_nonnull(*out);
+		}
+	}
+	(*out)[len] = '\0';
+	while (read(bg->err_fd, buf, sizeof(buf)) > 0)
+		;
+	close(bg->out_fd);
+	close(bg->err_fd);
+	ck_assert_int_eq(waitpid(bg->pid, &status, 0), bg->pid);
+	return WIFEXITED(status) ? WEXITSTATUS(status)
+				 : 128 + WTERMSIG(status);
+}
+
+/* The writing tests, long enough on a loop device to be interrupted. */
+#define SLOW_WRITES "-f", "-O", "-p", "-e", "1M", "-b", "512", "--fat-nr=2"
+
+/*
+ * Start the slow writing tests with --preserve on fx and return once they
+ * are well under way (the overwrite warnings printed, 0.3 s later).
+ */
+static void start_slow_writes(struct loop_fix *fx, char *journal,
+			      size_t len, struct bg_run *bg)
+{
+	snprintf(journal, len, "%s.journal", fx->img);
+	{
+		char *const argv[] = { (char *)flashbench_bin(), SLOW_WRITES,
+				       "--preserve", "--journal", journal,
+				       fx->dev, NULL };
+
+		bg_start(bg, argv);
+	}
+	ck_assert(bg_wait_for(bg, "will overwrite"));
+	usleep(300000);
+}
+
+/* With --preserve every writing test leaves the device bit-identical. */
+START_TEST(test_fb_preserve)
+{
+	static const char *const tests[][7] = {
+		{ "-O", "-e", "1M", "--open-au-nr=3", NULL },
+		{ "-O", "-r", "-e", "1M", "-b", "256K", NULL },
+		{ "-f", "-e", "1M", "--fat-nr=3", NULL },
+		{ "-p", NULL },
+	};
+	char journal[PATH_MAX + 16], *argv[16];
+	struct cmd_result res;
+	struct loop_fix fx;
+	int argc = 0, k;
+
+	if (!loop_setup(&fx, "fb_preserve", 0, 0))
+		return;
+	snprintf(journal, sizeof(journal), "%s.journal", fx.img);
+	argv[argc++] = (char *)flashbench_bin();
+	for (k = 0; tests[_i][k]; k++)
+		argv[argc++] = (char *)tests[_i][k];
+	argv[argc++] = (char *)"--preserve";
+	argv[argc++] = (char *)"--journal";
+	argv[argc++] = journal;
+	argv[argc++] = fx.dev;
+	argv[argc] = NULL;
+	ck_assert_int_eq(run_cmd(argv, &res), 0);
+	ck_assert_msg(res.status == 0, "status %d: %s", res.status, res.err);
+	ck_assert_ptr_nonnull(strstr(res.err, "will overwrite bytes"));
+	ck_assert_uint_eq(scan(fx.dev, 0, fx.size_byte, SCAN_PLANTED, fx.seed),
+			  0);
+	ck_assert_int_ne(access(journal, F_OK), 0);	/* removed */
+	cmd_result_free(&res);
+}
+END_TEST
+
+/*
+ * SIGINT (and SIGTERM) in the middle of the writing tests: they stop,
+ * what was saved goes back, the exit status is 128 + the signal.
+ */
+START_TEST(test_fb_preserve_signal)
+{
+	const int sig = _i ? SIGTERM : SIGINT;
+	char journal[PATH_MAX + 16], *out;
+	struct loop_fix fx;
+	struct bg_run bg;
+	int status;
+
+	if (!loop_setup(&fx, "fb_preserve_signal", 0, 0))
+		return;
+	start_slow_writes(&fx, journal, sizeof(journal), &bg);			/* well inside the tests */
+	kill(bg.pid, sig);
+	status = bg_finish(&bg, &out);
+	ck_assert_int_eq(status, 128 + sig);
+	/* some of the table was measured and printed before the stop */
+	ck_assert_ptr_nonnull(strstr(out, "1MiB"));
+	ck_assert_uint_eq(scan(fx.dev, 0, fx.size_byte, SCAN_PLANTED, fx.seed),
+			  0);
+	ck_assert_int_ne(access(journal, F_OK), 0);
+	free(out);
+}
+END_TEST
+
+/* --json stopped by SIGINT is still one complete document. */
+START_TEST(test_fb_json_interrupted)
+{
+	char journal[PATH_MAX + 16], *out, val[32];
+	struct loop_fix fx;
+	struct bg_run bg;
+
+	if (!loop_setup(&fx, "fb_json_interrupted", 0, 0))
+		return;
+	snprintf(journal, sizeof(journal), "%s.journal", fx.img);
+	{
+		char *const argv[] = { (char *)flashbench_bin(), "--json",
+				       "-p", "--preserve", "--journal",
+				       journal, fx.dev, NULL };
+
+		bg_start(&bg, argv);
+	}
+	ck_assert(bg_wait_for(&bg, "will overwrite"));
+	usleep(200000);
+	kill(bg.pid, SIGINT);
+	ck_assert_int_eq(bg_finish(&bg, &out), 130);
+	ck_assert_int_eq(json_get(out, NULL, NULL, 0), 0);
+	ck_assert_int_eq(json_get(out, "interrupted", val, sizeof(val)), 0);
+	ck_assert_str_eq(val, "true");
+	ck_assert_uint_eq(scan(fx.dev, 0, fx.size_byte, SCAN_PLANTED, fx.seed),
+			  0);
+	free(out);
+}
+END_TEST
+
+/*
+ * SIGKILL leaves no chance to restore: the journal does, with --restore,
+ * bit-identically; a journal is refused on another device.
+ */
+START_TEST(test_fb_restore_after_kill)
+{
+	char journal[PATH_MAX + 16], *out;
+	struct cmd_result res;
+	struct loop_fix fx;
+	struct bg_run bg;
+
+	if (!loop_setup(&fx, "fb_restore_after_kill", 0, 0))
+		return;
+	start_slow_writes(&fx, journal, sizeof(journal), &bg);
+	kill(bg.pid, SIGKILL);
+	ck_assert_int_eq(bg_finish(&bg, &out), 128 + SIGKILL);
+	free(out);
+	ck_assert_int_eq(access(journal, F_OK), 0);
+	ck_assert_uint_gt(scan(fx.dev, 0, fx.size_byte, SCAN_PLANTED,
+			       fx.seed), 0);
+	run_fb(&res, "--restore", journal, fx.dev, (char *)NULL);
+	ck_assert_msg(res.status == 0, "status %d: %s", res.status, res.err);
+	cmd_result_free(&res);
+	ck_assert_uint_eq(scan(fx.dev, 0, fx.size_byte, SCAN_PLANTED, fx.seed),
+			  0);
+	ck_assert_int_ne(access(journal, F_OK), 0);
+}
+END_TEST
+
 START_TEST(test_fb_mounted)
 {
 	struct cmd_result res;
@@ -1679,6 +1899,10 @@ Suite *loop_suite(void)
 	tcase_add_test(tc, test_fb_program);
 	tcase_add_test(tc, test_fb_mounted);
 	tcase_add_test(tc, test_fb_auto);
+	tcase_add_loop_test(tc, test_fb_preserve, 0, 4);
+	tcase_add_loop_test(tc, test_fb_preserve_signal, 0, 2);
+	tcase_add_test(tc, test_fb_json_interrupted);
+	tcase_add_test(tc, test_fb_restore_after_kill);
 	suite_add_tcase(s, tc);
 	return s;
 }

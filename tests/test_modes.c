@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fault.h"
+#include "flashbench.h"
 #include "util.h"
 
 /* Conflicting modes: exit 2, one message naming them, and no I/O. */
@@ -20,7 +22,7 @@ static const struct {
 	{ "--analyze=tests/data/seed000.txt -a --simulate",
 	  "--analyze runs on its own" },
 	{ "--auto --analyze=tests/data/seed000.txt",
-	  "--auto and --analyze exclude each other" },
+	  "--auto, --analyze and --restore exclude each other" },
 	{ "--destructive -a --simulate", "--destructive needs --auto" },
 	{ "--destructive --simulate", "--destructive needs --auto" },
 	{ "--json -a -s --simulate", "--json takes one test at a time" },
@@ -32,6 +34,26 @@ static const struct {
 	{ "--analyze=/nonexistent/table", "invalid --analyze '/nonexistent" },
 	{ "--auto", "missing DEVICE" },
 	{ "--auto /dev/a /dev/b", "only one DEVICE" },
+	{ "--preserve -a --simulate", "--preserve needs a writing test" },
+	{ "--journal=/tmp/j -i --simulate", "--journal needs a writing test" },
+	{ "--preserve --auto --simulate", "--preserve needs a writing test" },
+	{ "--restore=/tmp/j -a /dev/null", "--restore runs on its own" },
+	{ "--restore=/tmp/j --auto /dev/null",
+	  "--auto, --analyze and --restore exclude each other" },
+	{ "--restore=/tmp/j", "missing DEVICE" },
+	/* bad --simulate specs */
+	{ "-a --simulate=erase=4M,page=3K", "page=3K" },
+	{ "-a --simulate=foo=1", "unknown key 'foo'" },
+	{ "-a --simulate=erase=4M,page=8M", "--simulate 'erase=4M,page=8M'" },
+	{ "-a --simulate=erase=5M", "erase=5M" },
+	{ "-a --simulate=noise=-1", "noise" },
+	{ "-a --simulate=open=4,open_random=9", "open_random" },
+	{ "-a --simulate=size=", "size" },
+	{ "-a --simulate=seed", "seed" },
+	/* a DEVICE that is no device */
+	{ "-a /tmp", "invalid DEVICE '/tmp': a directory" },
+	{ "-a /dev/null", "invalid DEVICE '/dev/null': neither a block device" },
+	{ "-O /dev/zero", "invalid DEVICE '/dev/zero'" },
 };
 
 START_TEST(test_conflicts)
@@ -47,6 +69,7 @@ START_TEST(test_conflicts)
 	ck_assert_uint_eq(r.io_calls, 0);
 	ck_assert_uint_eq(r.opens, 0);
 	ck_assert_str_eq(r.out, "");
+	ck_assert_uint_eq(count_str(r.err, "\n"), 2);	/* and the hint */
 	fb_free(&r);
 }
 END_TEST
@@ -271,6 +294,151 @@ START_TEST(test_analyze_flat)
 }
 END_TEST
 
+/* ---- an I/O error in the middle of every test ---- */
+
+static struct fault_plan hook_plan;
+
+/* Put a fault injector around every device the front end opens. */
+static struct device *fault_hook(struct device *dev)
+{
+	struct device *w;
+
+	ck_assert_int_eq(fault_wrap(&w, dev, &hook_plan), 0);
+	return w;
+}
+
+static const char *const eio_runs[] = {
+	"-a -b 1024 --simulate=size=1G",
+	"-s --scatter-order=10 --simulate=size=1G",
+	"-i --simulate=size=1G",
+	"-O -b 256K --open-au-nr=3 --simulate=size=1G",
+	"-O -r -b 256K --simulate=size=1G",
+	"-f -b 1M --simulate=size=1G",
+	"-p --simulate=size=1G",
+	"--auto --destructive --simulate=size=1G",
+	"-a -b 1024 --json --simulate=size=1G",
+};
+
+/*
+ * EIO half way through: the test stops at once with one line naming the
+ * operation, its offset and length, exit 1, and what was measured before
+ * is still printed.
+ */
+START_TEST(test_eio_midway)
+{
+	char want[128];
+	struct fb_run r;
+	uint64_t ops;
+
+	fb_run(eio_runs[_i], &r);
+	ck_assert_int_eq(r.status, 0);
+	ops = r.io_calls;
+	fb_free(&r);
+	fault_plan_init(&hook_plan);
+	hook_plan.eio_op = ops / 2;
+	flashbench_open_hook = fault_hook;
+	fb_run(eio_runs[_i], &r);
+	flashbench_open_hook = NULL;
+	ck_assert_msg(r.status == 1, "%s: %d %s", eio_runs[_i], r.status,
+		      r.err);
+	ck_assert_uint_eq(count_str(r.err, "\n") -
+			  count_str(r.err, "flashbench: will overwrite"), 1);
+	snprintf(want, sizeof(want), "bytes at offset ");
+	ck_assert_msg(strstr(r.err, want) && strstr(r.err,
+		      "on simulated card failed: Input/output error\n"),
+		      "%s: '%s'", eio_runs[_i], r.err);
+	ck_assert_msg(strstr(r.err, "flashbench: read of ") ||
+		      strstr(r.err, "flashbench: write of "), "'%s'", r.err);
+	/* stopped there: no I/O after the failed one */
+	ck_assert_uint_eq(r.io_calls, ops / 2);
+	/* what came before was printed (scatter keeps nothing partial) */
+	if (_i != 1)
+		ck_assert_str_ne(r.out, "");
+	if (strstr(eio_runs[_i], "--json"))
+		ck_assert_int_eq(json_get(r.out, NULL, NULL, 0), 0);
+	fb_free(&r);
+}
+END_TEST
+
+/* Fill path with size bytes of a pattern; returns its checksum. */
+static uint64_t make_image(const char *path, size_t size)
+{
+	FILE *f = fopen(path, "w");
+	uint64_t x = 88172645463325252ULL, sum = 0;
+	size_t i, written = 0;
+
+	ck_assert_ptr_nonnull(f);
+	for (i = 0; i < size / 8; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		sum = sum * 31 + x;
+		written += fwrite(&x, 8, 1, f);	/* one assertion, below */
+	}
+	ck_assert_uint_eq(written, size / 8);
+	ck_assert_int_eq(fclose(f), 0);
+	return sum;
+}
+
+static uint64_t image_sum(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	uint64_t x, sum = 0;
+
+	ck_assert_ptr_nonnull(f);
+	while (fread(&x, 8, 1, f) == 1)
+		sum = sum * 31 + x;
+	fclose(f);
+	return sum;
+}
+
+/*
+ * With --preserve, a writing test that fails half way still leaves the
+ * device (a regular file here) as it was, and removes its journal.
+ */
+START_TEST(test_eio_preserve)
+{
+	static const char *const tests[] = {
+		"-O -e 1M -b 64K --open-au-nr=2", "-f -e 1M -b 128K --fat-nr=3",
+		"-p",
+	};
+	char img[] = "/dev/shm/flashbench-eio-XXXXXX", args[512], journal[64];
+	uint64_t sum;
+	struct fb_run r;
+	int fd = mkstemp(img);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	sum = make_image(img, 32 << 20);
+	snprintf(journal, sizeof(journal), "%s.journal", img);
+	snprintf(args, sizeof(args), "%s --preserve --journal=%s %s",
+		 tests[_i], journal, img);
+	fault_plan_init(&hook_plan);
+	hook_plan.eio_kinds = FAULT_WRITE;
+	/* inside what each writes: -O from 16M, -f from 0, -p 16M-20M */
+	hook_plan.eio_byte = _i == 1 ? 1 << 20 : (16 << 20) + (512 << 10);
+	flashbench_open_hook = fault_hook;
+	fb_run(args, &r);
+	flashbench_open_hook = NULL;
+	ck_assert_msg(r.status == 1, "%s: %d %s", args, r.status, r.err);
+	ck_assert_ptr_nonnull(strstr(r.err, "write of "));
+	/*
+	 * The failing sector fails the restore too: the rest is back, and
+	 * the journal stays for --restore, which then finishes the job.
+	 */
+	ck_assert_ptr_nonnull(strstr(r.err, "--restore="));
+	ck_assert_int_eq(access(journal, F_OK), 0);
+	fb_free(&r);
+	snprintf(args, sizeof(args), "--restore=%s %s", journal, img);
+	fb_run(args, &r);
+	ck_assert_msg(r.status == 0, "%s: %d %s", args, r.status, r.err);
+	ck_assert_uint_eq(image_sum(img), sum);
+	ck_assert_int_ne(access(journal, F_OK), 0);
+	unlink(img);
+	fb_free(&r);
+}
+END_TEST
+
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 Suite *modes_suite(void)
@@ -286,6 +454,11 @@ Suite *modes_suite(void)
 	tcase_add_test(tc, test_auto_read_only_text);
 	tcase_add_loop_test(tc, test_analyze_seeds, 0, N(seeds));
 	tcase_add_test(tc, test_analyze_flat);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("faults");
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, test_eio_midway, 0, N(eio_runs));
+	tcase_add_loop_test(tc, test_eio_preserve, 0, 3);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -20,6 +20,7 @@ Suite *auto_suite(void);
 Suite *analyze_suite(void);
 Suite *modes_suite(void);
 Suite *safe_suite(void);
+Suite *docs_suite(void);
 
 /* Print how many loop-device tests ran and how many were skipped. */
 void loop_report(void);

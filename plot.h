@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * --plot: a self-contained SVG chart of the test just run, written as
+ * plain text (no library, no external fonts, styles or images).
+ *
+ * The charts are for people, but also carry what a script needs to
+ * check them: every table column is a <g class="series"> with
+ * data-column (its name) and data-points (one point per table row, each
+ * a <circle> with a <title>, or for long series one "M" of a single
+ * <path class="marks">); marked sizes are <g class="mark"> with
+ * data-kind and data-bytes.  Every function returns 0, or -EIO if
+ * writing to f failed.
+ */
+#ifndef FLASHBENCH_PLOT_H
+#define FLASHBENCH_PLOT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "analyze.h"
+#include "auto.h"
+#include "bench.h"
+#include "vm.h"
+
+/* Series longer than this are drawn as one path instead of circles. */
+#define PLOT_MAX_CIRCLES 1024
+
+/*
+ * align: pre, on, post and diff against the alignment (log axis); the
+ * erase and page size of v (may be NULL) are marked.
+ */
+int plot_align(FILE *f, const char *title, const struct align_row *rows,
+	       size_t n, const struct align_verdict *v);
+
+/* scatter: read time against offset. */
+int plot_scatter(FILE *f, const char *title,
+		 const struct scatter_point *pts, size_t n);
+
+/* interval: min, avg and max time against size, with the regression. */
+int plot_interval(FILE *f, const char *title,
+		  const struct interval_row *rows, size_t n);
+
+/*
+ * open-au, find-fat, program (test is the BENCH_* bit): throughput
+ * against access size, one series per throughput column of tab.
+ */
+int plot_table(FILE *f, const char *title, enum bench_test test,
+	       const struct vm_table *tab);
+
+/* --auto: align table, open-AU probes, FAT probe and verdict, one page. */
+int plot_auto(FILE *f, const char *title, const struct auto_result *r);
+
+#endif /* FLASHBENCH_PLOT_H */

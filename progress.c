@@ -1,0 +1,637 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The progress line on a terminal.  See progress.h.
+ *
+ * Why a hook on the device's clock rather than calls in the tests' loops:
+ * dev_read() and friends count the call (io_count) and then read the
+ * clock twice around the transfer.  The first reading of a call is the
+ * only one that sees a new io_count, so the hook does its work there,
+ * before the clock is read, and the second reading passes straight
+ * through: nothing but the I/O itself stays inside the timed region, and
+ * the tests need no code for progress at all.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "format.h"
+#include "progress.h"
+#include "vm.h"
+
+/*
+ * What an I/O call costs besides its bytes, in bytes: cards take a few
+ * hundred microseconds per command, as long as moving some 32 KiB.  Only
+ * the time estimate depends on it.
+ */
+#define PROGRESS_CALL_BYTE	32768.0
+
+/* The clock is read at most every this many calls... */
+#define PROGRESS_MAX_STRIDE	65536
+/* ...and the stride doubles while checks come faster than this. */
+#define PROGRESS_CHECK_NS	5000000ULL
+
+struct progress {
+	FILE *tty;			/* where the line goes */
+	int enabled;			/* a terminal and not quiet */
+	unsigned int cols;		/* terminal width, characters */
+	uint64_t (*now_ns)(void);	/* wall clock, ns */
+	uint64_t created_ns;		/* when the run began */
+	/* the current test */
+	int started;			/* progress_start() ran */
+	char name[32];			/* "--align" */
+	char label[64];			/* the step shown */
+	struct progress_seg *segs;	/* its segments, malloc'd */
+	size_t nseg;
+	double total_cost;		/* all segments, cost units */
+	size_t cur;			/* segment of the last step */
+	uint64_t cur_first_io;		/* first call of segment cur */
+	double cost_before;		/* cost of the segments before cur */
+	uint64_t start_ns;		/* when the test began */
+	/* drawing */
+	int shown;			/* a line is on the terminal */
+	uint64_t drawn_ns;		/* when it was drawn */
+	uint64_t next_check_io;		/* read the clock from this call */
+	uint64_t stride;		/* calls between clock readings */
+	uint64_t checked_ns;		/* last clock reading */
+	/* the device followed */
+	struct device *dev;
+	const struct dev_ops *orig_ops;	/* its operations before the hook */
+	struct dev_ops ops;		/* the same with the clock hooked */
+	uint64_t base_io;		/* io_count when the test began */
+	uint64_t last_io;		/* io_count the hook saw last */
+};
+
+/* The one progress attached to a device (the hook gets only the device). */
+static struct progress *hooked;
+
+struct progress *progress_new(FILE *tty, int quiet)
+{
+	struct progress *p = calloc(1, sizeof(*p));
+	struct winsize ws;
+
+	if (!p)
+		return NULL;
+	p->tty = tty;
+	p->now_ns = dev_monotonic_ns;
+	p->enabled = !quiet && tty && isatty(fileno(tty));
+	p->cols = 80;
+	if (p->enabled && ioctl(fileno(tty), TIOCGWINSZ, &ws) == 0 &&
+	    ws.ws_col >= 20)
+		p->cols = ws.ws_col;
+	p->created_ns = p->now_ns();
+	p->stride = 1;
+	return p;
+}
+
+void progress_free(struct progress *p)
+{
+	if (!p)
+		return;
+	progress_done(p);
+	if (hooked == p)	/* the device may be gone: leave it alone */
+		hooked = NULL;
+	free(p);
+}
+
+int progress_enabled(const struct progress *p)
+{
+	return p && p->enabled;
+}
+
+void progress_set_clock(struct progress *p, uint64_t (*now_ns)(void))
+{
+	if (!p)
+		return;
+	p->now_ns = now_ns ? now_ns : dev_monotonic_ns;
+	p->created_ns = p->now_ns();
+}
+
+/* The cost of one call of segment s, in cost units (bytes). */
+static double seg_cost(const struct progress_seg *s)
+{
+	return (double)s->io_byte + PROGRESS_CALL_BYTE;
+}
+
+int progress_start(struct progress *p, const char *name,
+		   const struct progress_seg *segs, size_t nseg)
+{
+	size_t i;
+
+	if (!p)
+		return 0;
+	progress_done(p);
+	if (nseg) {
+		p->segs = malloc(nseg * sizeof(*segs));
+		if (!p->segs)
+			return -ENOMEM;
+		memcpy(p->segs, segs, nseg * sizeof(*segs));
+	}
+	p->nseg = nseg;
+	p->total_cost = 0;
+	for (i = 0; i < nseg; i++)
+		p->total_cost += (double)segs[i].n_io * seg_cost(&segs[i]);
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	snprintf(p->label, sizeof(p->label), "%s",
+		 nseg ? segs[0].label : "");
+	p->cur = 0;
+	p->cur_first_io = 0;
+	p->cost_before = 0;
+	p->next_check_io = 0;
+	p->stride = 1;
+	p->start_ns = p->now_ns();
+	p->checked_ns = p->start_ns;
+	p->base_io = p->dev ? p->dev->io_count : 0;
+	p->started = 1;
+	return 0;
+}
+
+/* "1:05", "1:02:03". */
+static void fmt_clock(char *buf, size_t len, uint64_t ns)
+{
+	uint64_t s = ns / 1000000000ULL;
+
+	if (s >= 3600)
+		snprintf(buf, len, "%" PRIu64 ":%02u:%02u", s / 3600,
+			 (unsigned int)(s / 60 % 60), (unsigned int)(s % 60));
+	else
+		snprintf(buf, len, "%u:%02u", (unsigned int)(s / 60),
+			 (unsigned int)(s % 60));
+}
+
+/* The fraction of the test's cost that io_done calls account for. */
+static double done_fraction(struct progress *p, uint64_t io_done)
+{
+	double cost;
+
+	while (p->cur < p->nseg &&
+	       io_done >= p->cur_first_io + p->segs[p->cur].n_io) {
+		p->cost_before += (double)p->segs[p->cur].n_io *
+				  seg_cost(&p->segs[p->cur]);
+		p->cur_first_io += p->segs[p->cur].n_io;
+		p->cur++;
+	}
+	cost = p->cost_before;
+	if (p->cur < p->nseg) {
+		cost += (double)(io_done - p->cur_first_io) *
+			seg_cost(&p->segs[p->cur]);
+		snprintf(p->label, sizeof(p->label), "%s",
+			 p->segs[p->cur].label);
+	}
+	if (p->total_cost <= 0)
+		return 0;
+	return cost < p->total_cost ? cost / p->total_cost : 1;
+}
+
+/* Put the line on the terminal, cut to its width. */
+static void draw(struct progress *p, double frac, uint64_t now)
+{
+	uint64_t elapsed = now - p->start_ns;
+	char line[256], t[32];
+	size_t n;
+
+	if (!p->nseg) {
+		fmt_clock(t, sizeof(t), elapsed);
+		snprintf(line, sizeof(line), "flashbench: %s: %s, %s elapsed",
+			 p->name, p->label[0] ? p->label : "running", t);
+	} else if (frac >= 0.005 && frac < 1) {
+		/* round up: "0:00 left" would be a promise */
+		fmt_clock(t, sizeof(t),
+			  (uint64_t)((double)elapsed * (1 - frac) / frac) +
+				  999999999ULL);
+		snprintf(line, sizeof(line), "flashbench: %s: %s, %2d%%, %s left",
+			 p->name, p->label, (int)(frac * 100), t);
+	} else {
+		snprintf(line, sizeof(line), "flashbench: %s: %s, %2d%%",
+			 p->name, p->label, (int)(frac * 100));
+	}
+	n = strlen(line);
+	if (n > p->cols - 1)
+		n = p->cols - 1;
+	fprintf(p->tty, "\r%.*s\033[K", (int)n, line);
+	fflush(p->tty);
+	p->shown = 1;
+	p->drawn_ns = now;
+}
+
+void progress_step(struct progress *p, uint64_t io_done)
+{
+	uint64_t now;
+	double frac;
+
+	if (!p || !p->enabled || !p->started || io_done < p->next_check_io)
+		return;
+	now = p->now_ns();
+	/* read the clock about every 5 ms, however fast the calls come */
+	if (now - p->checked_ns < PROGRESS_CHECK_NS) {
+		if (p->stride < PROGRESS_MAX_STRIDE)
+			p->stride *= 2;
+	} else if (p->stride > 1) {
+		p->stride /= 2;
+	}
+	p->checked_ns = now;
+	p->next_check_io = io_done + p->stride;
+	if (now - p->created_ns < PROGRESS_DELAY_NS)
+		return;
+	if (p->shown && now - p->drawn_ns < PROGRESS_REDRAW_NS)
+		return;
+	frac = done_fraction(p, io_done);
+	draw(p, frac, now);
+}
+
+void progress_label(struct progress *p, const char *text)
+{
+	if (!p)
+		return;
+	snprintf(p->label, sizeof(p->label), "%.*s",
+		 (int)sizeof(p->label) - 1, text);
+	if (p->shown)
+		p->drawn_ns = 0;	/* show the new step at the next call */
+}
+
+/* Take the line off the terminal. */
+static void clear_line(struct progress *p)
+{
+	if (!p->shown)
+		return;
+	fputs("\r\033[K", p->tty);
+	fflush(p->tty);
+	p->shown = 0;
+}
+
+void progress_clear(struct progress *p)
+{
+	if (p)
+		clear_line(p);
+}
+
+void progress_done(struct progress *p)
+{
+	if (!p)
+		return;
+	clear_line(p);
+	free(p->segs);
+	p->segs = NULL;
+	p->nseg = 0;
+	p->started = 0;
+	p->label[0] = '\0';
+}
+
+/* ---- following a device ---- */
+
+/* The device clock, with the progress step of each new call in front. */
+static uint64_t hook_now_ns(struct device *dev)
+{
+	struct progress *p = hooked;
+
+	if (dev->io_count != p->last_io) {
+		p->last_io = dev->io_count;
+		if (dev->io_count > p->base_io)
+			progress_step(p, dev->io_count - p->base_io - 1);
+	}
+	return p->orig_ops->now_ns(dev);
+}
+
+int progress_attach(struct progress *p, struct device *dev)
+{
+	if (!p || !p->enabled)
+		return 0;
+	if (hooked)
+		return -EBUSY;
+	p->dev = dev;
+	p->orig_ops = dev->ops;
+	p->ops = *dev->ops;
+	p->ops.now_ns = hook_now_ns;
+	p->base_io = dev->io_count;
+	p->last_io = dev->io_count;
+	dev->ops = &p->ops;
+	hooked = p;
+	return 0;
+}
+
+void progress_detach(struct progress *p)
+{
+	if (!p || !p->dev)
+		return;
+	if (p->dev->ops == &p->ops)
+		p->dev->ops = p->orig_ops;
+	p->dev = NULL;
+	if (hooked == p)
+		hooked = NULL;
+}
+
+/* ---- planning a test ---- */
+
+/* A growing list of segments. */
+struct seg_list {
+	struct progress_seg *s;
+	size_t n, cap;
+	int err;		/* -ENOMEM once an append failed */
+};
+
+/* Add n_io calls of len bytes, merged into the last segment if alike. */
+static void seg_add(struct seg_list *l, uint64_t n_io, uint64_t len,
+		    const char *label)
+{
+	struct progress_seg *s;
+
+	if (l->n && l->s[l->n - 1].io_byte == len &&
+	    !strcmp(l->s[l->n - 1].label, label)) {
+		l->s[l->n - 1].n_io += n_io;
+		return;
+	}
+	if (l->n == l->cap) {
+		size_t cap = l->cap * 2 + 16;
+
+		s = realloc(l->s, cap * sizeof(*s));
+		if (!s) {
+			l->err = -ENOMEM;
+			return;
+		}
+		l->s = s;
+		l->cap = cap;
+	}
+	s = &l->s[l->n++];
+	s->n_io = n_io;
+	s->io_byte = len;
+	snprintf(s->label, sizeof(s->label), "%s", label);
+}
+
+/* A device that does nothing but note the length of every call. */
+struct rec_dev {
+	struct device dev;	/* first: the device layer casts to it */
+	struct seg_list *list;
+};
+
+static void rec_note(struct device *dev, uint64_t len)
+{
+	char size[FMT_LEN];
+
+	seg_add(((struct rec_dev *)dev)->list, 1, len, fmt_size(size, len));
+}
+
+static int rec_read(struct device *dev, void *buf, size_t len, off_t off)
+{
+	(void)buf;
+	(void)off;
+	rec_note(dev, len);
+	return 0;
+}
+
+static int rec_write(struct device *dev, const void *buf, size_t len,
+		     off_t off)
+{
+	(void)buf;
+	(void)off;
+	rec_note(dev, len);
+	return 0;
+}
+
+static int rec_discard(struct device *dev, off_t off, uint64_t len)
+{
+	(void)off;
+	rec_note(dev, len);
+	return 0;
+}
+
+static uint64_t rec_now_ns(struct device *dev)
+{
+	(void)dev;
+	return 0;
+}
+
+static void rec_destroy(struct device *dev)
+{
+	(void)dev;	/* lives on the stack */
+}
+
+static const struct dev_ops rec_ops = {
+	.read = rec_read,
+	.write = rec_write,
+	.discard = rec_discard,
+	.now_ns = rec_now_ns,
+	.destroy = rec_destroy,
+};
+
+/* The calls of a writing test: its program run on a recording device. */
+static int plan_writes(struct seg_list *l, enum bench_test test,
+		       const struct bench_opts *o, const struct device *dev)
+{
+	struct rec_dev rec = { .list = l };
+	struct bench_opts quiet = *o;
+	int ret;
+
+	rec.dev.ops = &rec_ops;
+	rec.dev.path = "dry run";
+	rec.dev.size_byte = dev->size_byte;
+	rec.dev.logical_block_size = dev->logical_block_size;
+	quiet.verbose = 0;
+	quiet.log = NULL;
+	ret = progs_run(&rec.dev, test, &quiet, NULL, NULL, NULL, 0);
+	return ret ? ret : l->err;
+}
+
+/* The calls of a read test, as bench.c makes them. */
+static void plan_reads(struct seg_list *l, enum bench_test test,
+		       const struct bench_opts *o, const struct device *dev)
+{
+	const uint64_t bs = o->blocksize_byte;
+	char label[32], size[FMT_LEN];
+	unsigned int i;
+
+	if (test == BENCH_ALIGN) {
+		uint64_t a;
+
+		for (a = align_max(dev->size_byte, bs); a >= 2 * bs && a;
+		     a >>= 1) {
+			snprintf(label, sizeof(label), "align %s",
+				 fmt_size(size, a));
+			seg_add(l, 21ULL * o->count, bs, label);
+		}
+	} else if (test == BENCH_SCATTER) {
+		for (i = 0; i < o->count; i++) {
+			snprintf(label, sizeof(label), "round %u/%u", i + 1,
+				 o->count);
+			seg_add(l, 1ULL << o->scatter_order,
+				bs * o->scatter_span, label);
+		}
+	} else if (test == BENCH_INTERVAL) {
+		for (i = 0; i < o->interval_order && i < 40; i++) {
+			snprintf(label, sizeof(label), "%s reads",
+				 fmt_size(size, 512ULL << i));
+			seg_add(l, o->count, 512ULL << i, label);
+		}
+	}
+}
+
+/* "--align" and so on. */
+static const char *test_name(enum bench_test test)
+{
+	switch (test) {
+	case BENCH_ALIGN:
+		return "--align";
+	case BENCH_SCATTER:
+		return "--scatter";
+	case BENCH_INTERVAL:
+		return "--interval";
+	case BENCH_OPEN_AU:
+		return "--open-au";
+	case BENCH_FIND_FAT:
+		return "--find-fat";
+	case BENCH_PROGRAM:
+		return "--program";
+	}
+	return "test";
+}
+
+int progress_plan_test(struct progress *p, enum bench_test test,
+		       const struct bench_opts *o, const struct device *dev)
+{
+	struct seg_list l = { NULL, 0, 0, 0 };
+	int ret = 0;
+
+	if (!p || !p->enabled)
+		return 0;
+	if (test & BENCH_WRITING)
+		ret = plan_writes(&l, test, o, dev);
+	else
+		plan_reads(&l, test, o, dev);
+	if (!ret)
+		ret = l.err;
+	/* a test that cannot be planned still shows that it runs */
+	if (ret)
+		l.n = 0;
+	ret = progress_start(p, test_name(test), l.s, l.n);
+	free(l.s);
+	return ret;
+}
+
+/* ---- streams that share the terminal with the line ---- */
+
+/* A stream in front of under (or of nothing, for a log). */
+struct wrap {
+	struct progress *p;
+	FILE *under;		/* the wrapped stream, or NULL */
+	int is_log;		/* lines are step names */
+	char line[128];		/* a log line being collected */
+	size_t len;
+};
+
+/* A complete log line: show it as the step, copy it to the log. */
+static void log_line(struct wrap *w)
+{
+	const char *text = w->line;
+
+	w->line[w->len] = '\0';
+	w->len = 0;
+	if (!strncmp(text, "auto: ", 6))
+		text += 6;
+	progress_label(w->p, text);
+	if (w->under) {
+		clear_line(w->p);
+		fprintf(w->under, "%s\n", w->line);
+		fflush(w->under);
+	}
+}
+
+static ssize_t wrap_write(void *cookie, const char *buf, size_t size)
+{
+	struct wrap *w = cookie;
+	size_t i;
+
+	if (!w->is_log) {
+		clear_line(w->p);
+		if (fwrite(buf, 1, size, w->under) != size ||
+		    fflush(w->under) == EOF)
+			return -1;
+		return (ssize_t)size;
+	}
+	for (i = 0; i < size; i++) {
+		if (buf[i] == '\n')
+			log_line(w);
+		else if (w->len < sizeof(w->line) - 1)
+			w->line[w->len++] = buf[i];
+	}
+	return (ssize_t)size;
+}
+
+static int wrap_close(void *cookie)
+{
+	struct wrap *w = cookie;
+
+	if (w->is_log && w->len)
+		log_line(w);
+	free(w);
+	return 0;
+}
+
+/* The streams made here and what they wrap, to unwrap them again. */
+#define PROGRESS_MAX_WRAPS 4
+static struct {
+	FILE *f;
+	FILE *under;
+} wraps[PROGRESS_MAX_WRAPS];
+
+static FILE *wrap_open(struct progress *p, FILE *under, int is_log)
+{
+	cookie_io_functions_t io = {
+		.write = wrap_write,
+		.close = wrap_close,
+	};
+	struct wrap *w;
+	size_t i;
+	FILE *f;
+
+	for (i = 0; i < PROGRESS_MAX_WRAPS && wraps[i].f; i++)
+		;
+	if (i == PROGRESS_MAX_WRAPS)
+		return under;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return under;
+	w->p = p;
+	w->under = under;
+	w->is_log = is_log;
+	f = fopencookie(w, "w", io);
+	if (!f) {
+		free(w);
+		return under;
+	}
+	setvbuf(f, NULL, _IOLBF, 0);
+	wraps[i].f = f;
+	wraps[i].under = under;
+	return f;
+}
+
+FILE *progress_wrap(struct progress *p, FILE *out)
+{
+	if (!p || !p->enabled || !out || !isatty(fileno(out)))
+		return out;
+	return wrap_open(p, out, 0);
+}
+
+FILE *progress_log(struct progress *p, FILE *log)
+{
+	if (!p || !p->enabled)
+		return log;
+	return wrap_open(p, log, 1);
+}
+
+FILE *progress_unwrap(struct progress *p, FILE *f)
+{
+	FILE *under;
+	size_t i;
+
+	(void)p;
+	for (i = 0; i < PROGRESS_MAX_WRAPS; i++) {
+		if (!f || wraps[i].f != f)
+			continue;
+		under = wraps[i].under;
+		wraps[i].f = NULL;
+		fclose(f);
+		return under;
+	}
+	return f;
+}

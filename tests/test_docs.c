@@ -1,0 +1,1464 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The documentation and the conveniences around the measurements: man
+ * pages against --help (both ways) and their rendering, the --plot SVGs
+ * against the tables they draw (parsed as XML, rendered to PNG), the
+ * progress line on a pseudo-terminal (and its absence elsewhere), and the
+ * bash completion.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "analyze.h"
+#include "bench.h"
+#include "format.h"
+#include "progress.h"
+#include "util.h"
+
+/* ---- small helpers ---- */
+
+/* The directory of the sources: where the binary under test lives. */
+static const char *srcdir(void)
+{
+	static char dir[4096];
+	char *copy;
+
+	if (dir[0])
+		return dir;
+	copy = strdup(flashbench_bin());
+	ck_assert_ptr_nonnull(copy);
+	snprintf(dir, sizeof(dir), "%s", dirname(copy));
+	free(copy);
+	return dir;
+}
+
+/* All of a file, NUL-terminated (malloc'd), or NULL. */
+static char *read_all(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0, cap = 0, got;
+
+	if (!f)
+		return NULL;
+	do {
+		if (cap - n < 65536) {
+			char *more;
+
+			cap = cap * 2 + 65536;
+			more = realloc(buf, cap);
+			ck_assert_ptr_nonnull(more);
+			buf = more;
+		}
+		got = fread(buf + n, 1, cap - n - 1, f);
+		n += got;
+	} while (got);
+	fclose(f);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+/* A file of the source tree (fails the test if it is missing). */
+static char *src_file(const char *name)
+{
+	char path[4200];
+	char *text;
+
+	snprintf(path, sizeof(path), "%s/%s", srcdir(), name);
+	text = read_all(path, NULL);
+	ck_assert_msg(text != NULL, "cannot read %s", path);
+	return text;
+}
+
+/* Is a program on PATH? */
+static int have_prog(const char *name)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "command -v %s >/dev/null 2>&1", name);
+	return system(cmd) == 0;
+}
+
+/* In CI a missing tool is a failure, elsewhere a skipped check. */
+static int tool_missing(const char *name, const char *package)
+{
+	const char *ci = getenv("CI");
+
+	if (have_prog(name))
+		return 0;
+	ck_assert_msg(!(ci && !strcmp(ci, "true")),
+		      "%s is missing in CI: install %s", name, package);
+	fprintf(stderr, "docs: %s not found (package %s), check skipped\n",
+		name, package);
+	return 1;
+}
+
+/* ---- option sets ---- */
+
+#define MAX_OPTS 128
+
+struct optset {
+	char name[MAX_OPTS][40];
+	size_t n;
+};
+
+static void opt_add(struct optset *s, const char *name, size_t len)
+{
+	size_t i;
+
+	if (len >= sizeof(s->name[0]))
+		len = sizeof(s->name[0]) - 1;
+	for (i = 0; i < s->n; i++)
+		if (strlen(s->name[i]) == len && !strncmp(s->name[i], name, len))
+			return;
+	ck_assert_uint_lt(s->n, MAX_OPTS);
+	memcpy(s->name[s->n], name, len);
+	s->name[s->n][len] = '\0';
+	s->n++;
+}
+
+static int opt_has(const struct optset *s, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->name[i], name))
+			return 1;
+	return 0;
+}
+
+static int is_alpha(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static int is_alnum(char c)
+{
+	return is_alpha(c) || (c >= '0' && c <= '9');
+}
+
+/*
+ * The options a --help text names: "--long" anywhere and "-x" after white
+ * space or a comma, followed by neither a letter nor a digit.
+ */
+static void help_options(const char *t, struct optset *s)
+{
+	size_t i, j;
+
+	for (i = 0; t[i]; i++) {
+		if (t[i] != '-' || (i && !strchr(" \t\n,(", t[i - 1])))
+			continue;
+		if (t[i + 1] == '-' && is_alpha(t[i + 2])) {
+			for (j = i + 2; is_alnum(t[j]) || t[j] == '-'; j++)
+				;
+			opt_add(s, t + i, j - i);
+			i = j - 1;
+		} else if (is_alpha(t[i + 1]) && !is_alnum(t[i + 2]) &&
+			   t[i + 2] != '-') {
+			opt_add(s, t + i, 2);
+		}
+	}
+}
+
+/*
+ * The options a man page names, outside its examples (.EX/.EE, .nf/.fi)
+ * and comments: every \-\-long, and the \-x short options of the
+ * OPTIONS section (elsewhere \-x may belong to another program).
+ */
+static void man_options(const char *t, struct optset *s)
+{
+	int in_example = 0, in_options = 0;
+	const char *line = t, *end, *p;
+	char name[40];
+	size_t n;
+
+	for (; *line; line = *end ? end + 1 : end) {
+		end = strchr(line, '\n');
+		if (!end)
+			end = line + strlen(line);
+		if (!strncmp(line, ".EX", 3) || !strncmp(line, ".nf", 3))
+			in_example = 1;
+		if (!strncmp(line, ".EE", 3) || !strncmp(line, ".fi", 3))
+			in_example = 0;
+		if (!strncmp(line, ".SH", 3))
+			in_options = !strncmp(line, ".SH OPTIONS", 11);
+		if (in_example || !strncmp(line, ".\\\"", 3))
+			continue;
+		for (p = line; p < end; p++) {
+			if (strncmp(p, "\\-", 2))
+				continue;
+			if (!strncmp(p, "\\-\\-", 4) && is_alpha(p[4])) {
+				/* \-\-open\-au\-nr is --open-au-nr */
+				strcpy(name, "--");
+				n = 2;
+				p += 4;
+				while (p < end && n < sizeof(name) - 1) {
+					if (is_alnum(*p)) {
+						name[n++] = *p++;
+					} else if (!strncmp(p, "\\-", 2) &&
+						   is_alnum(p[2])) {
+						name[n++] = '-';
+						p += 2;
+					} else {
+						break;
+					}
+				}
+				opt_add(s, name, n);
+				p--;
+			} else if (in_options && is_alpha(p[2]) &&
+				   !is_alnum(p[3]) && p[3] != '\\') {
+				name[0] = '-';
+				name[1] = p[2];
+				opt_add(s, name, 2);
+				p += 2;
+			}
+		}
+	}
+}
+
+/*
+ * Every option of a in b; the missing ones are listed in why.  Returns
+ * how many are missing.
+ */
+static size_t opt_missing(const struct optset *a, const struct optset *b,
+			  char *why, size_t len)
+{
+	size_t i, miss = 0, used = 0;
+
+	why[0] = '\0';
+	for (i = 0; i < a->n; i++) {
+		if (opt_has(b, a->name[i]))
+			continue;
+		miss++;
+		if (used < len)
+			used += snprintf(why + used, len - used, " %s",
+					 a->name[i]);
+	}
+	return miss;
+}
+
+/* Run prog --help and collect its options. */
+static void prog_help(const char *prog, struct optset *s, char **text)
+{
+	char *argv[] = { (char *)prog, (char *)"--help", NULL };
+	struct cmd_result r;
+
+	ck_assert_int_eq(run_cmd(argv, &r), 0);
+	ck_assert_msg(r.status == 0, "%s --help: status %d", prog, r.status);
+	help_options(r.out, s);
+	if (text)
+		*text = strdup(r.out);
+	cmd_result_free(&r);
+}
+
+/* --help and the man page name the same options. */
+static void check_help_vs_man(const char *prog, const char *page,
+			      size_t min_opts)
+{
+	struct optset help = { .n = 0 }, man = { .n = 0 };
+	char why[1024];
+	char *text = src_file(page);
+
+	prog_help(prog, &help, NULL);
+	man_options(text, &man);
+	ck_assert_msg(help.n >= min_opts, "%s --help: only %zu options found",
+		      prog, help.n);
+	ck_assert_msg(!opt_missing(&help, &man, why, sizeof(why)),
+		      "in %s --help but not in %s:%s", prog, page, why);
+	ck_assert_msg(!opt_missing(&man, &help, why, sizeof(why)),
+		      "in %s but not in %s --help:%s", page, prog, why);
+	free(text);
+}
+
+START_TEST(test_flashbench_man_options)
+{
+	struct optset help = { .n = 0 };
+
+	check_help_vs_man(flashbench_bin(), "flashbench.1", 40);
+	/* the parser sees what it must: a few we know */
+	prog_help(flashbench_bin(), &help, NULL);
+	ck_assert(opt_has(&help, "--open-au-nr"));
+	ck_assert(opt_has(&help, "-O"));
+	ck_assert(opt_has(&help, "--findfat"));
+	ck_assert(opt_has(&help, "--simulate"));
+	ck_assert(opt_has(&help, "--plot"));
+	ck_assert(opt_has(&help, "-q"));
+}
+END_TEST
+
+START_TEST(test_erase_man_options)
+{
+	check_help_vs_man(erase_bin(), "erase.1", 4);
+}
+END_TEST
+
+/* The comparison catches a page that lacks an option, both ways. */
+START_TEST(test_man_check_can_fail)
+{
+	static const char page[] =
+		".TH X 1\n.SH OPTIONS\n.TP\n.BR \\-a \", \" \\-\\-align\n"
+		".TP\n.BR \\-\\-open\\-au\\-nr \" n\"\n"
+		".SH EXAMPLES\n.EX\nmkfs \\-E stride=4 \\-\\-not\\-an\\-option\n.EE\n"
+		"see \\fB\\-x\\fR of other tools\n";
+	static const char help[] =
+		" -a, --align        align\n"
+		"     --open-au-nr <num>\n"
+		" -b, --blocksize <size>\n";
+	struct optset h = { .n = 0 }, m = { .n = 0 };
+	char why[256];
+
+	help_options(help, &h);
+	man_options(page, &m);
+	ck_assert_uint_eq(m.n, 3);	/* -a --align --open-au-nr */
+	ck_assert(opt_has(&m, "--open-au-nr"));
+	ck_assert(!opt_has(&m, "-E") && !opt_has(&m, "-x"));
+	ck_assert(!opt_has(&m, "--not-an-option"));
+	ck_assert_uint_eq(opt_missing(&h, &m, why, sizeof(why)), 2);
+	ck_assert_str_eq(why, " -b --blocksize");
+	ck_assert_uint_eq(opt_missing(&m, &h, why, sizeof(why)), 0);
+}
+END_TEST
+
+/* groff renders the page without a single warning. */
+static void check_renders(const char *page)
+{
+	char path[4200];
+	char *argv[] = { (char *)"/bin/sh", (char *)"-c",
+			 (char *)"groff -man -Tutf8 -ww -z \"$0\"", path, NULL };
+	struct cmd_result r;
+
+	if (tool_missing("groff", "groff-base"))
+		return;
+	snprintf(path, sizeof(path), "%s/%s", srcdir(), page);
+	ck_assert_int_eq(run_cmd(argv, &r), 0);
+	ck_assert_msg(r.status == 0 && !r.err[0],
+		      "groff on %s: status %d: %s", page, r.status, r.err);
+	cmd_result_free(&r);
+}
+
+START_TEST(test_man_renders)
+{
+	check_renders("flashbench.1");
+	check_renders("erase.1");
+}
+END_TEST
+
+/* The pages have the sections a man page needs. */
+START_TEST(test_man_sections)
+{
+	static const char *const need[] = {
+		".SH NAME", ".SH SYNOPSIS", ".SH DESCRIPTION", ".SH OPTIONS",
+		".SH EXIT STATUS", ".SH SAFETY", ".SH EXAMPLES",
+		".SH SEE ALSO",
+	};
+	const char *pages[] = { "flashbench.1", "erase.1" };
+	size_t i, k;
+
+	for (k = 0; k < 2; k++) {
+		char *t = src_file(pages[k]);
+
+		for (i = 0; i < sizeof(need) / sizeof(need[0]); i++)
+			ck_assert_msg(strstr(t, need[i]), "%s lacks %s",
+				      pages[k], need[i]);
+		/* exit statuses 0, 1, 2 and 128+N are explained */
+		ck_assert(strstr(t, ".B 0\n") && strstr(t, ".B 1\n") &&
+			  strstr(t, ".B 2\n") && strstr(t, "128+"));
+		free(t);
+	}
+}
+END_TEST
+
+/* ---- a tiny XML checker for the SVGs ---- */
+
+#define SVG_MAX_SERIES 64
+#define SVG_MAX_MARKS 8
+
+struct svg_series {
+	char column[64];	/* data-column */
+	long declared;		/* data-points */
+	long counted;		/* circles, or M in a marks path */
+};
+
+struct svg_mark {
+	char kind[32];		/* data-kind */
+	uint64_t bytes;		/* data-bytes */
+};
+
+struct svg_info {
+	char err[160];		/* why it is not well-formed */
+	char root[16];		/* name of the root element */
+	struct svg_series s[SVG_MAX_SERIES];
+	size_t ns;
+	struct svg_mark m[SVG_MAX_MARKS];
+	size_t nm;
+	size_t nfit;		/* <g class="fit"> */
+	size_t ntext;		/* <text> elements */
+};
+
+static int is_name_char(char c)
+{
+	return is_alnum(c) || c == '-' || c == '_' || c == ':' || c == '.';
+}
+
+/* Check the entities of text up to end; 0 or -1. */
+static int check_entities(const char *p, const char *end)
+{
+	static const char *const ents[] = { "&amp;", "&lt;", "&gt;",
+					    "&quot;", "&apos;" };
+	size_t i;
+
+	for (; p < end; p++) {
+		if (*p == '<')
+			return -1;
+		if (*p != '&')
+			continue;
+		for (i = 0; i < 5; i++)
+			if (!strncmp(p, ents[i], strlen(ents[i])))
+				break;
+		if (i < 5)
+			continue;
+		if (p[1] == '#') {
+			const char *q = p + 2 + (p[2] == 'x');
+
+			while (q < end && is_alnum(*q))
+				q++;
+			if (q < end && *q == ';' && q > p + 2)
+				continue;
+		}
+		return -1;
+	}
+	return 0;
+}
+
+/* Copy attribute name's value from the tag [p, end) into out. */
+static int attr_get(const char *p, const char *end, const char *name,
+		    char *out, size_t len)
+{
+	size_t nl = strlen(name);
+
+	for (; p + nl + 2 < end; p++) {
+		const char *v, *q;
+
+		if ((p[-1] != ' ' && p[-1] != '\n') || strncmp(p, name, nl) ||
+		    p[nl] != '=')
+			continue;
+		v = p + nl + 2;
+		q = memchr(v, p[nl + 1], (size_t)(end - v));
+		if (!q)
+			return -1;
+		snprintf(out, len, "%.*s", (int)(q - v), v);
+		return 0;
+	}
+	return -1;
+}
+
+/* Attributes: name="value" or name='value', separated by white space. */
+static int check_attrs(const char *p, const char *end)
+{
+	while (p < end) {
+		const char *q;
+
+		while (p < end && strchr(" \t\r\n", *p))
+			p++;
+		if (p >= end)
+			return 0;
+		q = p;
+		while (q < end && is_name_char(*q))
+			q++;
+		if (q == p || q + 1 >= end || q[0] != '=' ||
+		    (q[1] != '"' && q[1] != '\''))
+			return -1;
+		p = memchr(q + 2, q[1], (size_t)(end - q - 2));
+		if (!p || check_entities(q + 2, p))
+			return -1;
+		p++;
+		if (p < end && !strchr(" \t\r\n", *p))
+			return -1;
+	}
+	return 0;
+}
+
+#define SVG_FAIL(...)                                                  \
+	do {                                                           \
+		snprintf(info->err, sizeof(info->err), __VA_ARGS__);   \
+		return -1;                                             \
+	} while (0)
+
+/*
+ * Check that text is one well-formed XML document and collect the series
+ * and marks of a flashbench SVG.  Returns 0 or -1 (reason in info->err).
+ */
+static int svg_parse(const char *text, struct svg_info *info)
+{
+	char stack[64][16], cls[64], buf[64];
+	long series_at[64];	/* series index open at each depth */
+	const char *p = text, *q, *end;
+	size_t depth = 0, nroots = 0, k;
+
+	memset(info, 0, sizeof(*info));
+	while (*p) {
+		if (*p != '<') {
+			q = strchr(p, '<');
+			end = q ? q : p + strlen(p);
+			if (check_entities(p, end))
+				SVG_FAIL("bad character data near '%.20s'", p);
+			if (!depth)
+				for (q = p; q < end; q++)
+					if (!strchr(" \t\r\n", *q))
+						SVG_FAIL("text outside the root");
+			p = end;
+			continue;
+		}
+		if (!strncmp(p, "<?", 2)) {
+			q = strstr(p, "?>");
+			if (!q || (p != text))
+				SVG_FAIL("misplaced processing instruction");
+			p = q + 2;
+			continue;
+		}
+		if (!strncmp(p, "<!--", 4)) {
+			q = strstr(p, "-->");
+			if (!q)
+				SVG_FAIL("unterminated comment");
+			p = q + 3;
+			continue;
+		}
+		end = strchr(p, '>');
+		if (!end)
+			SVG_FAIL("unterminated tag");
+		if (p[1] == '/') {
+			for (q = p + 2; is_name_char(*q); q++)
+				;
+			if (!depth || strlen(stack[depth - 1]) != (size_t)(q - p - 2) ||
+			    strncmp(stack[depth - 1], p + 2, (size_t)(q - p - 2)))
+				SVG_FAIL("mismatched end tag '%.20s'", p);
+			for (; q < end; q++)
+				if (!strchr(" \t\r\n", *q))
+					SVG_FAIL("junk in end tag");
+			depth--;
+			p = end + 1;
+			continue;
+		}
+		for (q = p + 1; is_name_char(*q); q++)
+			;
+		if (q == p + 1 || (q - p - 1) >= 16)
+			SVG_FAIL("bad element name near '%.20s'", p);
+		{
+			int empty = end[-1] == '/';
+			const char *aend = empty ? end - 1 : end;
+			char name[16];
+
+			snprintf(name, sizeof(name), "%.*s", (int)(q - p - 1),
+				 p + 1);
+			if (check_attrs(q, aend))
+				SVG_FAIL("bad attributes in <%s>", name);
+			if (!depth && nroots++)
+				SVG_FAIL("more than one root element");
+			if (!depth)
+				snprintf(info->root, sizeof(info->root), "%s",
+					 name);
+			cls[0] = '\0';
+			attr_get(q, aend, "class", cls, sizeof(cls));
+			series_at[depth] = depth ? series_at[depth - 1] : -1;
+			if (!strcmp(name, "g") && !strcmp(cls, "series")) {
+				struct svg_series *s = &info->s[info->ns];
+
+				if (info->ns == SVG_MAX_SERIES)
+					SVG_FAIL("too many series");
+				attr_get(q, aend, "data-column", s->column,
+					 sizeof(s->column));
+				if (!attr_get(q, aend, "data-points", buf,
+					      sizeof(buf)))
+					s->declared = atol(buf);
+				series_at[depth] = (long)info->ns++;
+			}
+			if (!strcmp(name, "g") && !strcmp(cls, "mark") &&
+			    info->nm < SVG_MAX_MARKS) {
+				struct svg_mark *m = &info->m[info->nm++];
+
+				attr_get(q, aend, "data-kind", m->kind,
+					 sizeof(m->kind));
+				if (!attr_get(q, aend, "data-bytes", buf,
+					      sizeof(buf)))
+					m->bytes = strtoull(buf, NULL, 10);
+			}
+			if (!strcmp(name, "g") && !strcmp(cls, "fit"))
+				info->nfit++;
+			if (!strcmp(name, "text"))
+				info->ntext++;
+			if (series_at[depth] >= 0 && !strcmp(name, "circle"))
+				info->s[series_at[depth]].counted++;
+			if (series_at[depth] >= 0 && !strcmp(name, "path") &&
+			    !strcmp(cls, "marks")) {
+				const char *d = strstr(q, " d=\"");
+
+				for (d = d ? d + 4 : aend; d < aend && *d != '"';
+				     d++)
+					info->s[series_at[depth]].counted +=
+						*d == 'M';
+			}
+			if (!empty) {
+				if (depth == 64)
+					SVG_FAIL("nested too deep");
+				snprintf(stack[depth], sizeof(stack[0]), "%s",
+					 name);
+				depth++;
+			}
+		}
+		p = end + 1;
+	}
+	if (depth)
+		SVG_FAIL("<%s> not closed", stack[depth - 1]);
+	if (!nroots)
+		SVG_FAIL("no root element");
+	for (k = 0; k < info->ns; k++)
+		if (info->s[k].declared != info->s[k].counted) {
+			snprintf(buf, sizeof(buf), "%s", info->s[k].column);
+			SVG_FAIL("series %s: %ld points declared, %ld drawn",
+				 buf, info->s[k].declared,
+				 info->s[k].counted);
+		}
+	return 0;
+}
+
+START_TEST(test_xml_checker)
+{
+	static const char *const bad[] = {
+		"<a><b></a>", "<a x=1/>", "<a>&foo;</a>", "<a></a><b/>",
+		"<a>x < y</a>", "<a b=\"1\"c=\"2\"/>", "text<a/>", "<a>",
+		"<a x=\"&\"/>",
+		"<svg><g class=\"series\" data-points=\"2\"><circle/></g></svg>",
+	};
+	struct svg_info info;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(svg_parse(bad[i], &info) == -1,
+			      "accepted '%s'", bad[i]);
+	ck_assert_int_eq(svg_parse("<?xml version=\"1.0\"?>\n<svg a='1'>"
+				   "<g class=\"series\" data-column=\"x\" "
+				   "data-points=\"3\"><circle/><path class="
+				   "\"marks\" d=\"M1 1h0M2 2h0\"/></g>"
+				   "<!-- c --><t>&amp;&#181;</t></svg>\n",
+				   &info), 0);
+	ck_assert_str_eq(info.root, "svg");
+	ck_assert_uint_eq(info.ns, 1);
+	ck_assert_int_eq(info.s[0].counted, 3);
+}
+END_TEST
+
+/* ---- --plot ---- */
+
+/* Where the SVGs and PNGs go: FLASHBENCH_PLOT_DIR, or a temp dir. */
+static char plot_dir[256];
+
+static void plot_dir_setup(void)
+{
+	const char *d = getenv("FLASHBENCH_PLOT_DIR");
+
+	if (d && *d) {
+		snprintf(plot_dir, sizeof(plot_dir), "%s", d);
+		mkdir(plot_dir, 0755);
+		return;
+	}
+	snprintf(plot_dir, sizeof(plot_dir), "/tmp/fb-plots-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(plot_dir));
+}
+
+static void plot_dir_teardown(void)
+{
+	char cmd[300];
+
+	if (getenv("FLASHBENCH_PLOT_DIR") || !plot_dir[0])
+		return;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", plot_dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "docs: cannot remove %s\n", plot_dir);
+}
+
+/*
+ * Run flashbench with args and --plot=NAME.svg, check the document and
+ * render it to NAME.png.  Returns the SVG text (malloc'd); *stdout_text
+ * gets the results.
+ */
+static char *plot_run(const char *name, const char *args,
+		      struct svg_info *info, char **stdout_text)
+{
+	char cmd[1024], svg[512], png[512];
+	struct fb_run r;
+	char *text;
+
+	snprintf(svg, sizeof(svg), "%s/%s.svg", plot_dir, name);
+	snprintf(png, sizeof(png), "%s/%s.png", plot_dir, name);
+	snprintf(cmd, sizeof(cmd), "%s --plot=%s", args, svg);
+	fb_run(cmd, &r);
+	ck_assert_msg(r.status == 0, "'%s': status %d: %s", cmd, r.status,
+		      r.err);
+	text = read_all(svg, NULL);
+	ck_assert_msg(text != NULL, "no %s", svg);
+	ck_assert_msg(svg_parse(text, info) == 0, "%s: %s", svg, info->err);
+	ck_assert_str_eq(info->root, "svg");
+	ck_assert_msg(strstr(text, "xmlns=\"http://www.w3.org/2000/svg\""),
+		      "%s: no SVG namespace", svg);
+	/* self-contained: nothing fetched from elsewhere */
+	ck_assert(!strstr(text, "href") && !strstr(text, "<script") &&
+		  !strstr(text, "@import"));
+	if (!tool_missing("rsvg-convert", "librsvg2-bin")) {
+		char *argv[] = { (char *)"/bin/sh", (char *)"-c",
+				 (char *)"rsvg-convert \"$0\" -o \"$1\"", svg,
+				 png, NULL };
+		struct cmd_result c;
+		char *pngdata;
+		size_t len = 0;
+
+		ck_assert_int_eq(run_cmd(argv, &c), 0);
+		ck_assert_msg(c.status == 0 && !c.err[0],
+			      "rsvg-convert %s: status %d: %s", svg, c.status,
+			      c.err);
+		cmd_result_free(&c);
+		pngdata = read_all(png, &len);
+		ck_assert_msg(pngdata && len > 1000 &&
+			      !memcmp(pngdata, "\x89PNG", 4), "%s: no PNG", png);
+		free(pngdata);
+	}
+	if (stdout_text)
+		*stdout_text = strdup(r.out);
+	fb_free(&r);
+	return text;
+}
+
+/* Lines of text, and the fields of its first line. */
+static size_t count_lines(const char *t, const char *prefix)
+{
+	size_t n = 0;
+	const char *p;
+
+	for (p = t; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p)
+		if (!prefix || !strncmp(p, prefix, strlen(prefix)))
+			n += *p != '\n';
+	return n;
+}
+
+static size_t count_fields(const char *line)
+{
+	size_t n = 0;
+	int in = 0;
+
+	for (; *line && *line != '\n'; line++) {
+		if (*line == ' ' || *line == '\t')
+			in = 0;
+		else if (!in && ++n)
+			in = 1;
+	}
+	return n;
+}
+
+/* The series named column (fails if absent). */
+static const struct svg_series *series(const struct svg_info *info,
+				       const char *column)
+{
+	size_t i;
+
+	for (i = 0; i < info->ns; i++)
+		if (!strcmp(info->s[i].column, column))
+			return &info->s[i];
+	ck_abort_msg("no series '%s'", column);
+	return NULL;
+}
+
+static const struct svg_mark *mark(const struct svg_info *info,
+				   const char *kind)
+{
+	size_t i;
+
+	for (i = 0; i < info->nm; i++)
+		if (!strcmp(info->m[i].kind, kind))
+			return &info->m[i];
+	return NULL;
+}
+
+/* The align plot of a planted card: 4 series, the verdict marked. */
+static void check_align_plot(const char *name, const char *spec,
+			     uint64_t bs, uint64_t erase)
+{
+	static const char *const cols[4] = { "pre", "on", "post", "diff" };
+	struct bench_opts o;
+	struct align_row *rows = NULL;
+	struct align_verdict v;
+	struct svg_info info;
+	struct device *dev;
+	const struct svg_mark *m;
+	char args[256], *out, *svg, *mine;
+	size_t n = 0, len = 0, k;
+	FILE *f;
+
+	snprintf(args, sizeof(args), "-a -b %" PRIu64 " --simulate=%s", bs,
+		 spec);
+	svg = plot_run(name, args, &info, &out);
+	/* the same rows in-process, to know the verdict */
+	bench_opts_default(&o);
+	o.blocksize_byte = bs;
+	dev = sim_card(spec);
+	ck_assert_int_eq(bench_align(dev, &o, &rows, &n), 0);
+	dev_close(dev);
+	f = open_memstream(&mine, &len);
+	print_align(f, rows, n);
+	fclose(f);
+	ck_assert_str_eq(mine, out);	/* really the same table */
+	ck_assert_int_eq(analyze_align(rows, n, &v), 0);
+	ck_assert_uint_eq(v.erase.size_byte, erase);
+	ck_assert_uint_eq(info.ns, 4);
+	for (k = 0; k < 4; k++)
+		ck_assert_int_eq(series(&info, cols[k])->counted, (long)n);
+	ck_assert_uint_eq(n, count_lines(out, "align "));
+	m = mark(&info, "erase");
+	ck_assert_msg(m, "%s: erase size not marked", name);
+	ck_assert_uint_eq(m->bytes, v.erase.size_byte);
+	m = mark(&info, "page");
+	if (v.page.size_byte) {
+		ck_assert_msg(m, "%s: page size not marked", name);
+		ck_assert_uint_eq(m->bytes, v.page.size_byte);
+	} else {
+		ck_assert_ptr_null(m);
+	}
+	free(rows);
+	free(mine);
+	free(out);
+	free(svg);
+}
+
+START_TEST(test_plot_align)
+{
+	check_align_plot("align", "erase=4M,page=16K", 4096, 4 << 20);
+	check_align_plot("align-8m", "erase=8M,page=32K,seed=3", 8192,
+			 8 << 20);
+}
+END_TEST
+
+START_TEST(test_plot_scatter)
+{
+	struct svg_info info;
+	char *out, *svg;
+
+	/* circles up to PLOT_MAX_CIRCLES points, one path beyond */
+	svg = plot_run("scatter", "-s --scatter-order=9 -c 2 --simulate",
+		       &info, &out);
+	ck_assert_uint_eq(info.ns, 1);
+	ck_assert_int_eq(series(&info, "time")->counted, 512);
+	ck_assert_uint_eq(count_lines(out, NULL), 512);
+	free(out);
+	free(svg);
+	svg = plot_run("scatter-big", "-s --scatter-order=12 -c 1 --simulate",
+		       &info, &out);
+	ck_assert_int_eq(series(&info, "time")->counted, 4096);
+	ck_assert_uint_eq(count_lines(out, NULL), 4096);
+	ck_assert(strstr(svg, "class=\"marks\""));
+	free(out);
+	free(svg);
+}
+END_TEST
+
+START_TEST(test_plot_interval)
+{
+	struct svg_info info;
+	char *out, *svg;
+	size_t rows;
+
+	svg = plot_run("interval", "-i --interval-order=10 --simulate", &info,
+		       &out);
+	rows = count_lines(out, "bytes ");	/* the overhead lines */
+	ck_assert_uint_eq(rows, 10);
+	ck_assert_uint_eq(info.ns, 3);
+	ck_assert_int_eq(series(&info, "min")->counted, 10);
+	ck_assert_int_eq(series(&info, "avg")->counted, 10);
+	ck_assert_int_eq(series(&info, "max")->counted, 10);
+	ck_assert_uint_eq(info.nfit, 1);
+	free(out);
+	free(svg);
+}
+END_TEST
+
+/* A writing test's plot: one series per column, a point per row. */
+static void check_table_plot(const char *name, const char *args,
+			     size_t want_cols, const char *first_col)
+{
+	struct svg_info info;
+	char *out, *svg;
+	size_t rows, cols, k;
+
+	svg = plot_run(name, args, &info, &out);
+	rows = count_lines(out, NULL);
+	cols = count_fields(out) - 1;
+	ck_assert_uint_eq(cols, want_cols);
+	ck_assert_uint_gt(rows, 3);
+	ck_assert_uint_eq(info.ns, cols);
+	for (k = 0; k < info.ns; k++)
+		ck_assert_int_eq(info.s[k].counted, (long)rows);
+	ck_assert_str_eq(info.s[0].column, first_col);
+	free(out);
+	free(svg);
+}
+
+START_TEST(test_plot_writes)
+{
+	check_table_plot("open-au", "-O --open-au-nr=3 -b 64K --simulate", 1,
+			 "write");
+	check_table_plot("find-fat", "-f --fat-nr=5 -b 64K --simulate", 5,
+			 "AU 0");
+	check_table_plot("program", "-p --simulate", 8, "write 0x00");
+	/* the plot does not change the table */
+	{
+		struct svg_info info;
+		struct fb_run plain;
+		char *out, *svg;
+
+		svg = plot_run("open-au-r", "-O -r -b 256K --simulate", &info,
+			       &out);
+		fb_run("-O -r -b 256K --simulate", &plain);
+		ck_assert_str_eq(out, plain.out);
+		fb_free(&plain);
+		free(out);
+		free(svg);
+	}
+}
+END_TEST
+
+START_TEST(test_plot_auto)
+{
+	struct svg_info info;
+	const struct svg_mark *m;
+	char *svg;
+
+	svg = plot_run("auto", "--auto --destructive --simulate=fat=2,fat_start=1",
+		       &info, NULL);
+	m = mark(&info, "erase");
+	ck_assert_msg(m && m->bytes == 4 << 20, "auto: erase mark");
+	ck_assert(strstr(svg, "erase size: 4MiB"));
+	m = mark(&info, "open-linear");
+	ck_assert_msg(m && m->bytes == 4, "auto: linear open AUs mark");
+	m = mark(&info, "open-random");
+	ck_assert_msg(m && m->bytes == 2, "auto: random open AUs mark");
+	m = mark(&info, "fat");
+	ck_assert_msg(m && m->bytes == 1, "auto: FAT mark");
+	ck_assert_int_eq(series(&info, "whole-AU write")->counted, 8);
+	free(svg);
+	/* read-only: the write panels say why they are empty */
+	svg = plot_run("auto-ro", "--auto --simulate", &info, NULL);
+	ck_assert(strstr(svg, "need --destructive"));
+	ck_assert_ptr_null(mark(&info, "open-linear"));
+	free(svg);
+}
+END_TEST
+
+/* --json and --plot together: one document on stdout, the chart beside. */
+START_TEST(test_plot_json)
+{
+	struct svg_info info;
+	char *out, *svg, v[64];
+
+	svg = plot_run("json-open-au", "-O --json -b 256K --simulate", &info,
+		       &out);
+	ck_assert_int_eq(json_get(out, "results.4.size", v, sizeof(v)), 0);
+	ck_assert_int_eq(json_get(out, "results.5.size", v, sizeof(v)), -2);
+	ck_assert_int_eq(series(&info, "write")->counted, 5);	/* 4M..256K */
+	ck_assert(!strstr(out, "<svg"));
+	free(out);
+	free(svg);
+	svg = plot_run("json-align", "-a --json -b 64K --simulate", &info,
+		       &out);
+	ck_assert_int_eq(json_get(out, "results.0.align", v, sizeof(v)), 0);
+	ck_assert_int_eq(json_get(out, "verdict", v, sizeof(v)), 0);
+	ck_assert_ptr_nonnull(mark(&info, "erase"));
+	free(out);
+	free(svg);
+}
+END_TEST
+
+START_TEST(test_plot_analyze)
+{
+	char args[4400];
+	struct svg_info info;
+	char *svg;
+
+	snprintf(args, sizeof(args), "--analyze=%s/tests/data/seed000.txt",
+		 srcdir());
+	svg = plot_run("analyze", args, &info, NULL);
+	ck_assert_int_eq(series(&info, "diff")->counted, 17);
+	ck_assert_msg(mark(&info, "erase") &&
+		      mark(&info, "erase")->bytes == 4 << 20,
+		      "seed 000 is a 4 MiB card");
+	free(svg);
+}
+END_TEST
+
+START_TEST(test_plot_errors)
+{
+	struct fb_run r;
+
+	fb_run("-a -s --simulate --plot=/tmp/x.svg", &r);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert(strstr(r.err, "--plot takes one test"));
+	ck_assert_uint_eq(r.io_calls, 0);
+	fb_free(&r);
+	fb_run("-a --simulate --plot=/nonexistent/dir/x.svg", &r);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert(strstr(r.err, "invalid --plot '/nonexistent/dir/x.svg'"));
+	ck_assert_uint_eq(r.io_calls, 0);
+	ck_assert_str_eq(r.out, "");
+	fb_free(&r);
+	fb_run("-a --simulate --plot", &r);
+	ck_assert_int_eq(r.status, 2);
+	fb_free(&r);
+}
+END_TEST
+
+/* ---- progress ---- */
+
+static uint64_t fake_ns;
+
+static uint64_t fake_clock(void)
+{
+	return fake_ns;
+}
+
+/* What the terminal got so far (waits up to ms for the first byte). */
+static void pty_drain(int master, char *buf, size_t len, int ms)
+{
+	struct pollfd pfd = { .fd = master, .events = POLLIN };
+	size_t n = 0;
+
+	buf[0] = '\0';
+	while (n < len - 1 && poll(&pfd, 1, n ? 50 : ms) > 0) {
+		ssize_t got = read(master, buf + n, len - 1 - n);
+
+		if (got <= 0)
+			break;
+		n += (size_t)got;
+	}
+	buf[n] = '\0';
+}
+
+START_TEST(test_progress_module)
+{
+	struct progress_seg segs[2] = {
+		{ 100, 32768, "first" },
+		{ 100, 32768, "second" },
+	};
+	char buf[4096];
+	int master, slave;
+	struct progress *p;
+	FILE *tty, *mem, *out;
+	char *memtext = NULL;
+	size_t memlen = 0;
+
+	ck_assert_int_eq(openpty(&master, &slave, NULL, NULL, NULL), 0);
+	tty = fdopen(slave, "w");
+	ck_assert_ptr_nonnull(tty);
+	fake_ns = 1000;
+	p = progress_new(tty, 0);
+	ck_assert(progress_enabled(p));
+	progress_set_clock(p, fake_clock);
+	ck_assert_int_eq(progress_start(p, "--test", segs, 2), 0);
+	/* the first two seconds: nothing */
+	fake_ns += 1900000000ULL;
+	progress_step(p, 10);
+	pty_drain(master, buf, sizeof(buf), 100);
+	ck_assert_str_eq(buf, "");
+	/* then a line: a quarter done in 2 s, so 6 s left */
+	fake_ns += 100000000ULL;
+	progress_step(p, 50);
+	pty_drain(master, buf, sizeof(buf), 1000);
+	ck_assert_msg(strstr(buf, "flashbench: --test: first, 25%, 0:06 left"),
+		      "got '%s'", buf);
+	ck_assert(buf[0] == '\r' && strstr(buf, "\033[K"));
+	ck_assert(!strchr(buf, '\n'));
+	/* not redrawn within 200 ms */
+	fake_ns += 100000000ULL;
+	progress_step(p, 60);
+	pty_drain(master, buf, sizeof(buf), 100);
+	ck_assert_str_eq(buf, "");
+	/* three quarters at 4 s: the second step, 2 s left (rounded up) */
+	fake_ns += 1900000000ULL;
+	progress_step(p, 150);
+	pty_drain(master, buf, sizeof(buf), 1000);
+	ck_assert_msg(strstr(buf, "second, 75%, 0:02 left"), "got '%s'", buf);
+	/* a results line on the same terminal clears the line first */
+	out = progress_wrap(p, tty);
+	ck_assert_ptr_ne(out, tty);
+	fprintf(out, "4MiB    8.79M/s \n");
+	pty_drain(master, buf, sizeof(buf), 1000);
+	ck_assert_msg(!strncmp(buf, "\r\033[K4MiB    8.79M/s ", 19),
+		      "got '%s'", buf);
+	ck_assert_ptr_eq(progress_unwrap(p, out), tty);
+	/* done: the line is cleared when it was shown */
+	fake_ns += 300000000ULL;
+	progress_step(p, 190);
+	progress_done(p);
+	pty_drain(master, buf, sizeof(buf), 1000);
+	ck_assert_msg(strlen(buf) > 8 &&
+		      !strcmp(buf + strlen(buf) - 4, "\r\033[K"),
+		      "got '%s'", buf);
+	progress_free(p);
+
+	/* quiet, or not a terminal: never a byte */
+	fake_ns = 0;
+	p = progress_new(tty, 1);
+	ck_assert(!progress_enabled(p));
+	progress_set_clock(p, fake_clock);
+	progress_start(p, "--test", segs, 2);
+	fake_ns = 5000000000ULL;
+	progress_step(p, 100);
+	progress_done(p);
+	progress_free(p);
+	pty_drain(master, buf, sizeof(buf), 200);
+	ck_assert_str_eq(buf, "");
+	mem = open_memstream(&memtext, &memlen);
+	fake_ns = 0;
+	p = progress_new(mem, 0);
+	ck_assert(!progress_enabled(p));
+	progress_set_clock(p, fake_clock);
+	progress_start(p, "--test", segs, 2);
+	fake_ns = 5000000000ULL;
+	progress_step(p, 100);
+	progress_done(p);
+	progress_free(p);
+	fclose(mem);
+	ck_assert_uint_eq(memlen, 0);
+	free(memtext);
+	fclose(tty);
+	close(master);
+}
+END_TEST
+
+/* A test of unknown length shows its step and the time elapsed. */
+START_TEST(test_progress_unknown_length)
+{
+	char buf[1024];
+	int master, slave;
+	struct progress *p;
+	FILE *tty, *log;
+
+	ck_assert_int_eq(openpty(&master, &slave, NULL, NULL, NULL), 0);
+	tty = fdopen(slave, "w");
+	fake_ns = 0;
+	p = progress_new(tty, 0);
+	progress_set_clock(p, fake_clock);
+	progress_start(p, "--auto", NULL, 0);
+	log = progress_log(p, NULL);
+	fprintf(log, "auto: FAT area probe (writes)\n");
+	fake_ns = 65000000000ULL;
+	progress_step(p, 7);
+	pty_drain(master, buf, sizeof(buf), 1000);
+	ck_assert_msg(strstr(buf, "flashbench: --auto: FAT area probe (writes), 1:05 elapsed"),
+		      "got '%s'", buf);
+	ck_assert(!strchr(buf, '%'));
+	ck_assert_ptr_null(progress_unwrap(p, log));
+	progress_free(p);
+	fclose(tty);
+	close(master);
+}
+END_TEST
+
+/* What a planned test is made of. */
+START_TEST(test_progress_plan)
+{
+	struct device *dev = sim_card(NULL);
+	struct bench_opts o;
+	int master, slave;
+	struct progress *p;
+	FILE *tty;
+
+	ck_assert_int_eq(openpty(&master, &slave, NULL, NULL, NULL), 0);
+	tty = fdopen(slave, "w");
+	bench_opts_default(&o);
+	p = progress_new(tty, 0);
+	/* planning reads nothing from the device */
+	ck_assert_int_eq(progress_plan_test(p, BENCH_OPEN_AU, &o, dev), 0);
+	ck_assert_int_eq(progress_plan_test(p, BENCH_ALIGN, &o, dev), 0);
+	ck_assert_uint_eq(dev->io_count, 0);
+	/* attached, the count follows the device; detached, its clock is back */
+	{
+		const struct dev_ops *ops = dev->ops;
+		void *buf = dev_alloc_buf(4096);
+		uint64_t t;
+
+		ck_assert_int_eq(progress_attach(p, dev), 0);
+		ck_assert_ptr_ne(dev->ops, ops);
+		ck_assert_int_eq(dev_read(dev, buf, 4096, 0, &t), 0);
+		ck_assert_uint_gt(t, 0);	/* the virtual clock still runs */
+		progress_detach(p);
+		ck_assert_ptr_eq(dev->ops, ops);
+		dev_free_buf(buf);
+	}
+	progress_free(p);
+	dev_close(dev);
+	fclose(tty);
+	close(master);
+}
+END_TEST
+
+/*
+ * Run flashbench with stderr on a pseudo-terminal (or a pipe when
+ * on_tty is 0); returns the exit status and what stderr got.
+ */
+static int run_on_pty(const char *const args[], int on_tty, char *err,
+		      size_t len)
+{
+	char *argv[32];
+	int master = -1, slave = -1, pfd[2], status;
+	size_t n = 0, i;
+	char sink[4096];
+	pid_t pid;
+
+	argv[0] = (char *)flashbench_bin();
+	for (i = 0; i < 30 && args[i]; i++)
+		argv[i + 1] = (char *)args[i];
+	argv[i + 1] = NULL;
+	if (on_tty) {
+		ck_assert_int_eq(openpty(&master, &slave, NULL, NULL, NULL), 0);
+	} else {
+		ck_assert_int_eq(pipe(pfd), 0);
+		master = pfd[0];
+		slave = pfd[1];
+	}
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int fd = open("/dev/null", O_RDWR);
+
+		dup2(fd, 0);
+		dup2(fd, 1);
+		dup2(slave, 2);
+		close(master);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(slave);
+	for (;;) {
+		/* keep reading when err is full, so the child never blocks */
+		ssize_t got = n < len - 1 ?
+			read(master, err + n, len - 1 - n) :
+			read(master, sink, sizeof(sink));
+
+		if (got > 0) {
+			n += n < len - 1 ? (size_t)got : 0;
+			continue;
+		}
+		if (got < 0 && errno == EINTR)
+			continue;
+		break;	/* EOF, or EIO once the child closed the pty */
+	}
+	err[n] = '\0';
+	close(master);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+START_TEST(test_progress_end_to_end)
+{
+	/* about 3 s of wall time: 4 rounds over 2^21 positions */
+	char out[300], arg[320];
+	const char *args[] = { "--simulate", "-s", "-b", "4K",
+			       "--scatter-order=21", "-c", "4", arg, NULL, NULL };
+	const char *quiet[] = { "--simulate", "-s", "-b", "4K",
+				"--scatter-order=21", "-c", "4", arg, "-q",
+				NULL };
+	static char err[1 << 16];
+	char *res;
+	size_t len = 0;
+
+	snprintf(out, sizeof(out), "%s/progress.txt", plot_dir);
+	snprintf(arg, sizeof(arg), "-o%s", out);
+	ck_assert_int_eq(run_on_pty(args, 1, err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "\rflashbench: --scatter: round ") &&
+		      strstr(err, "%, "), "no progress line: '%s'", err);
+	ck_assert_msg(!strchr(err, '\n'), "more than one line: '%s'", err);
+	ck_assert_msg(strlen(err) > 4 &&
+		      !strcmp(err + strlen(err) - 4, "\r\033[K"),
+		      "line not cleared: '%s'", err);
+	/* never in the results */
+	res = read_all(out, &len);
+	ck_assert_ptr_nonnull(res);
+	ck_assert_uint_eq(count_lines(res, NULL), 1 << 21);
+	ck_assert_ptr_null(strchr(res, '\r'));
+	ck_assert_ptr_null(strchr(res, '\033'));
+	free(res);
+	/* -q, and stderr not a terminal: nothing */
+	ck_assert_int_eq(run_on_pty(quiet, 1, err, sizeof(err)), 0);
+	ck_assert_str_eq(err, "");
+	ck_assert_int_eq(run_on_pty(args, 0, err, sizeof(err)), 0);
+	ck_assert_str_eq(err, "");
+}
+END_TEST
+
+/* ---- bash completion ---- */
+
+/*
+ * Complete line (as typed, the cursor at its end) with the function fn
+ * of completion/flashbench.bash; *out gets the candidates, one per line.
+ */
+static void complete(const char *line, const char *fn, char **out)
+{
+	static const char script[] =
+		"source \"$1/completion/flashbench.bash\" || exit 3\n"
+		"PATH=\"$2:$PATH\"\n"
+		"COMP_LINE=$3; COMP_POINT=${#3}\n"
+		"read -ra COMP_WORDS <<< \"$3\"\n"
+		"[[ $3 == *' ' ]] && COMP_WORDS+=('')\n"
+		"COMP_CWORD=$((${#COMP_WORDS[@]} - 1))\n"
+		"$4\n"
+		"printf '%s\\n' \"${COMPREPLY[@]}\"\n";
+	char bindir[4096], *copy = strdup(flashbench_bin());
+	char *argv[] = { (char *)"/bin/bash", (char *)"-c", (char *)script,
+			 (char *)"complete", (char *)srcdir(), bindir,
+			 (char *)line, (char *)fn, NULL };
+	struct cmd_result r;
+
+	snprintf(bindir, sizeof(bindir), "%s", dirname(copy));
+	free(copy);
+	ck_assert_int_eq(run_cmd(argv, &r), 0);
+	ck_assert_msg(r.status == 0, "completing '%s': status %d: %s", line,
+		      r.status, r.err);
+	*out = r.out;
+	free(r.err);
+}
+
+static void assert_completes(const char *line, const char *want)
+{
+	char *got;
+
+	complete(line, "_flashbench", &got);
+	ck_assert_msg(!strcmp(got, want), "'%s' -> '%s', want '%s'", line, got,
+		      want);
+	free(got);
+}
+
+START_TEST(test_completion)
+{
+	struct optset help = { .n = 0 }, comp = { .n = 0 };
+	char *got, why[1024];
+	size_t i;
+
+	if (access("/bin/bash", X_OK))
+		return;
+	assert_completes("flashbench --al", "--align\n");
+	assert_completes("flashbench --scatter-o", "--scatter-order\n");
+	assert_completes("flashbench -b 6", "64K\n");
+	assert_completes("flashbench --erasesize 1", "1M\n12M\n16M\n");
+	assert_completes("flashbench --interval-order=2",
+			 "20\n21\n22\n23\n24\n");
+	/* bash replaces what follows the last "=" of the word */
+	assert_completes("flashbench --simulate=er", "erase=\n");
+	assert_completes("flashbench --simulate=size=8G,open",
+			 "8G,open=\n8G,open_random=\n");
+	assert_completes("flashbench --simulate=size=8G,fat_",
+			 "8G,fat_start=\n");
+	/* no DEVICE after --simulate */
+	assert_completes("flashbench --simulate -a ", "\n");
+	/* files where a path is typed (in directory order) */
+	{
+		char line[4200];
+
+		snprintf(line, sizeof(line), "flashbench %s/tests/data/seed00",
+			 srcdir());
+		complete(line, "_flashbench", &got);
+		ck_assert_uint_eq(count_lines(got, NULL), 5);
+		for (i = 0; i < 5; i++) {
+			snprintf(line, sizeof(line),
+				 "%s/tests/data/seed00%zu.txt\n", srcdir(), i);
+			ck_assert_msg(strstr(got, line), "no %s in %s", line,
+				      got);
+		}
+		free(got);
+	}
+	/* every option of --help, and no other */
+	complete("flashbench -", "_flashbench", &got);
+	help_options(got, &comp);
+	prog_help(flashbench_bin(), &help, NULL);
+	ck_assert_msg(!opt_missing(&help, &comp, why, sizeof(why)),
+		      "not completed:%s", why);
+	ck_assert_msg(!opt_missing(&comp, &help, why, sizeof(why)),
+		      "completed but not in --help:%s", why);
+	ck_assert(strstr(got, "--simulate=\n"));
+	free(got);
+	/* erase: options, then a device, then sizes */
+	complete("erase --v", "_flashbench_erase", &got);
+	ck_assert_str_eq(got, "--version\n");
+	free(got);
+	complete("erase /dev/x 1", "_flashbench_erase", &got);
+	ck_assert_str_eq(got, "16M\n");
+	free(got);
+	/* block devices for DEVICE, where the machine has some */
+	for (i = 0; i < 8; i++) {
+		char dev[32], line[64];
+		struct stat st;
+
+		snprintf(dev, sizeof(dev), "/dev/loop%zu", i);
+		if (stat(dev, &st) || !S_ISBLK(st.st_mode))
+			continue;
+		snprintf(line, sizeof(line), "flashbench -a %s", dev);
+		complete(line, "_flashbench", &got);
+		ck_assert_msg(strstr(got, dev), "'%s' -> '%s'", line, got);
+		free(got);
+		break;
+	}
+}
+END_TEST
+
+Suite *docs_suite(void)
+{
+	Suite *s = suite_create("docs");
+	TCase *tc;
+
+	tc = tcase_create("man");
+	tcase_add_test(tc, test_flashbench_man_options);
+	tcase_add_test(tc, test_erase_man_options);
+	tcase_add_test(tc, test_man_check_can_fail);
+	tcase_add_test(tc, test_man_renders);
+	tcase_add_test(tc, test_man_sections);
+	tcase_set_timeout(tc, 60);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("plot");
+	tcase_add_checked_fixture(tc, plot_dir_setup, plot_dir_teardown);
+	tcase_add_test(tc, test_xml_checker);
+	tcase_add_test(tc, test_plot_align);
+	tcase_add_test(tc, test_plot_scatter);
+	tcase_add_test(tc, test_plot_interval);
+	tcase_add_test(tc, test_plot_writes);
+	tcase_add_test(tc, test_plot_auto);
+	tcase_add_test(tc, test_plot_json);
+	tcase_add_test(tc, test_plot_analyze);
+	tcase_add_test(tc, test_plot_errors);
+	tcase_set_timeout(tc, 300);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("progress");
+	tcase_add_checked_fixture(tc, plot_dir_setup, plot_dir_teardown);
+	tcase_add_test(tc, test_progress_module);
+	tcase_add_test(tc, test_progress_unknown_length);
+	tcase_add_test(tc, test_progress_plan);
+	tcase_add_test(tc, test_progress_end_to_end);
+	tcase_set_timeout(tc, 300);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("completion");
+	tcase_add_test(tc, test_completion);
+	tcase_set_timeout(tc, 60);
+	suite_add_tcase(s, tc);
+	return s;
+}
