@@ -10,22 +10,30 @@
  *
  * Nothing real is touched: this object is linked against a copy of
  * flashbench.o whose dev_open(), dev_quiet_system() and fopen() are
- * renamed to the stand-ins below (see the fuzz rules in the Makefile).
- * A DEVICE opens a simulated card, files to read hold the input's tail,
- * files to write are /dev/null, stdin is /dev/null.  Arguments that would
+ * renamed to the stand-ins below, and a copy of preserve.o whose file
+ * calls are (see the fuzz rules in the Makefile).  A DEVICE opens a
+ * simulated card, files to read hold the input's tail, files to write
+ * are /dev/null, stdin is /dev/null; --preserve journals are written to
+ * one file in a private temporary directory and never linked, renamed
+ * or removed, --restore reads the input's tail.  Arguments that would
  * choose another card (--si...) are dropped, so buffers stay small, and
  * every card's I/O calls are rationed (fuzz_util.h), so runs end quickly.
  *
  * Checked: the exit status is 0, 1 or 2; 2 comes with a "flashbench: "
  * line and without any I/O; 1 only when the harness made the card or the
- * open fail (so a test that sends the card an I/O it refuses is caught);
+ * open fail or gave --restore a journal (so a test that sends the card
+ * an I/O it refuses is caught);
  * any failure says something on stderr; run twice, flashbench_main()
  * prints the same (the simulated card is deterministic, so a difference
  * is state left over from the first run, or uninitialised memory).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "flashbench.h"
 #include "fuzz_util.h"
@@ -43,6 +51,19 @@ int fuzz_dev_open(struct device **devp, const char *path, unsigned int flags,
 void fuzz_dev_quiet_system(FILE *log);
 FILE *fuzz_fopen(const char *path, const char *mode);
 FILE *fuzz_fopen64(const char *path, const char *mode);
+/* The stand-ins preserve.o is linked against. */
+int fuzz_preserve_open(const char *path, int flags, ...);
+int fuzz_preserve_open64(const char *path, int flags, ...);
+int fuzz_preserve_link(const char *from, const char *to);
+int fuzz_preserve_rename(const char *from, const char *to);
+int fuzz_preserve_unlink(const char *path);
+int fuzz_preserve_access(const char *path, int mode);
+int fuzz_preserve_stat(const char *path, struct stat *st);
+int fuzz_preserve_stat64(const char *path, struct stat *st);
+int fuzz_preserve_lstat(const char *path, struct stat *st);
+int fuzz_preserve_lstat64(const char *path, struct stat *st);
+FILE *fuzz_preserve_fopen(const char *path, const char *mode);
+FILE *fuzz_preserve_fopen64(const char *path, const char *mode);
 
 static const char *const cards[] = {
 	"size=64M,erase=1M",
@@ -58,7 +79,11 @@ static struct {
 	const char *file;	/* what --analyze reads */
 	size_t file_len;
 	unsigned int refused;	/* opens the stand-in refused */
+	int journal_read;	/* --restore read a journal */
 } cur;
+
+/* The private directory of the journal stand-ins, and its two files. */
+static char tmp_dir[64], tmp_journal[80], tmp_restore[80];
 
 int fuzz_dev_open(struct device **devp, const char *path, unsigned int flags,
 		  char *holder, size_t holder_len)
@@ -111,12 +136,138 @@ FILE *fuzz_fopen64(const char *path, const char *mode)
 	return fuzz_fopen(path, mode);
 }
 
+/* Opens: directories are the private one, files the journal file. */
+static int preserve_open(const char *path, int flags)
+{
+	if (strstr(path, "missing")) {
+		errno = ENOENT;
+		return -1;
+	}
+	if (flags & O_DIRECTORY)
+		return open(tmp_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if ((flags & O_ACCMODE) == O_RDONLY)
+		return open(tmp_journal, O_RDONLY | O_CREAT | O_CLOEXEC, 0600);
+	return open(tmp_journal, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		    0600);
+}
+
+int fuzz_preserve_open(const char *path, int flags, ...)
+{
+	return preserve_open(path, flags);
+}
+
+int fuzz_preserve_open64(const char *path, int flags, ...)
+{
+	return preserve_open(path, flags);
+}
+
+/* link, rename and unlink pretend: nothing real is named or removed. */
+int fuzz_preserve_link(const char *from, const char *to)
+{
+	(void)from;
+	if (strstr(to, "exists")) {
+		cur.refused++;
+		errno = EEXIST;
+		return -1;
+	}
+	return 0;
+}
+
+int fuzz_preserve_rename(const char *from, const char *to)
+{
+	(void)from;
+	(void)to;
+	return 0;
+}
+
+int fuzz_preserve_unlink(const char *path)
+{
+	(void)path;
+	return 0;
+}
+
+/*
+ * Only names with "exists" in them exist (as regular files); flashbench
+ * may well refuse to go on then.
+ */
+int fuzz_preserve_access(const char *path, int mode)
+{
+	(void)mode;
+	if (strstr(path, "exists")) {
+		cur.refused++;
+		return 0;
+	}
+	errno = ENOENT;
+	return -1;
+}
+
+int fuzz_preserve_stat(const char *path, struct stat *st)
+{
+	if (!strstr(path, "exists")) {
+		errno = ENOENT;
+		return -1;
+	}
+	cur.refused++;
+	memset(st, 0, sizeof(*st));
+	st->st_mode = S_IFREG | 0600;
+	return 0;
+}
+
+int fuzz_preserve_stat64(const char *path, struct stat *st)
+{
+	return fuzz_preserve_stat(path, st);
+}
+
+int fuzz_preserve_lstat(const char *path, struct stat *st)
+{
+	return fuzz_preserve_stat(path, st);
+}
+
+int fuzz_preserve_lstat64(const char *path, struct stat *st)
+{
+	return fuzz_preserve_stat(path, st);
+}
+
+/* A journal to restore: the input's tail, in a regular file. */
+FILE *fuzz_preserve_fopen(const char *path, const char *mode)
+{
+	FILE *f;
+
+	(void)mode;
+	cur.journal_read = 1;
+	if (strstr(path, "missing")) {
+		errno = ENOENT;
+		return NULL;
+	}
+	f = fopen(tmp_restore, "w");
+	if (!f)
+		fuzz_fail("cannot write %s", tmp_restore);
+	if (cur.file_len && fwrite(cur.file, cur.file_len, 1, f) != 1)
+		fuzz_fail("cannot write %s", tmp_restore);
+	if (fclose(f))
+		fuzz_fail("cannot write %s", tmp_restore);
+	return fopen(tmp_restore, "rbe");
+}
+
+FILE *fuzz_preserve_fopen64(const char *path, const char *mode)
+{
+	return fuzz_preserve_fopen(path, mode);
+}
+
 /* Every device flashbench opens is rationed, with 4K blocks if asked. */
-static void open_hook(struct device *dev)
+static struct device *open_hook(struct device *dev)
 {
 	if (cur.lbs_4k)
 		dev->logical_block_size = 4096;
 	fuzz_budget(dev, FUZZ_MAX_IO);
+	return dev;
+}
+
+static void remove_tmp(void)
+{
+	unlink(tmp_journal);
+	unlink(tmp_restore);
+	rmdir(tmp_dir);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -125,6 +276,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	if (!freopen("/dev/null", "r", stdin))
 		fuzz_fail("cannot point stdin at /dev/null");
+	snprintf(tmp_dir, sizeof(tmp_dir), "/tmp/fuzz_cli.XXXXXX");
+	if (!mkdtemp(tmp_dir))
+		fuzz_fail("cannot make a temporary directory");
+	snprintf(tmp_journal, sizeof(tmp_journal), "%s/journal", tmp_dir);
+	snprintf(tmp_restore, sizeof(tmp_restore), "%s/restore", tmp_dir);
+	atexit(remove_tmp);
 	flashbench_open_hook = open_hook;
 	return 0;
 }
@@ -230,7 +387,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_fail("usage error after %llu I/O calls: %s",
 			  (unsigned long long)(flashbench_io_calls - io),
 			  r.err);
-	if (r.ret == 1 && fuzz_budget_refused == refused && !cur.refused)
+	if (r.ret == 1 && fuzz_budget_refused == refused && !cur.refused &&
+	    !cur.journal_read)
 		fuzz_fail("exit status 1 on a card that refused nothing: %s",
 			  r.err);
 	if (mode & 16 && !run(argc, argv, &again)) {
