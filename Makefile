@@ -142,8 +142,11 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -D_GNU_SOURCE \
 	       -MMD -MP $(FUZZ_SAN) -fsanitize=fuzzer-no-link
 FUZZ_LIB_OBJS := $(LIB_OBJS:%=$(FUZZ_BUILD)/%) $(FUZZ_BUILD)/fuzz_util.o
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
-# what the command-line harness replaces in its copy of flashbench.o
+# what the command-line harness replaces in its copies of flashbench.o
+# and preserve.o (whose stand-ins are named fuzz_preserve_*)
 FUZZ_CLI_STUBS := dev_open dev_quiet_system fopen fopen64
+FUZZ_PRESERVE_STUBS := open open64 link rename unlink access stat stat64 \
+		       lstat lstat64 fopen fopen64
 
 $(FUZZ_BUILD)/%.o: %.c
 	@mkdir -p $(@D)
@@ -162,8 +165,14 @@ $(FUZZ_BUILD)/cli.o: flashbench.c
 		$@.tmp $@
 	@rm -f $@.tmp
 
+# preserve.c with its file calls renamed to stand-ins
+$(FUZZ_BUILD)/preserve-cli.o: $(FUZZ_BUILD)/preserve.o
+	objcopy $(foreach s,$(FUZZ_PRESERVE_STUBS), \
+		--redefine-sym $(s)=fuzz_preserve_$(s)) $< $@
+
 $(FUZZ_BUILD)/fuzz_cli: $(FUZZ_BUILD)/fuzz_cli.o $(FUZZ_BUILD)/cli.o \
-			$(FUZZ_LIB_OBJS)
+			$(FUZZ_BUILD)/preserve-cli.o \
+			$(filter-out %/preserve.o,$(FUZZ_LIB_OBJS))
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ -lm
 
 $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/fuzz_%.o $(FUZZ_LIB_OBJS)
