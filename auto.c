@@ -874,7 +874,7 @@ static void json_open_probes(struct json *j, const char *key,
 
 void auto_json_results(struct json *j, const struct auto_result *r)
 {
-	size_t i, k;
+	size_t i;
 
 	json_array_begin(j, "results");
 	for (i = 0; i < r->ntables; i++) {
@@ -890,6 +890,8 @@ void auto_json_results(struct json *j, const struct auto_result *r)
 		json_object_end(j);
 	}
 	if (r->fat.measured) {
+		size_t k;
+
 		json_object_begin(j, NULL);
 		json_string(j, "step", "fat");
 		json_array_begin(j, "aus");
