@@ -874,7 +874,7 @@ static void json_open_probes(struct json *j, const char *key,
 
 void auto_json_results(struct json *j, const struct auto_result *r)
 {
-	size_t i, k;
+	size_t i;
 
 	json_array_begin(j, "results");
 	for (i = 0; i < r->ntables; i++) {
@@ -893,7 +893,7 @@ void auto_json_results(struct json *j, const struct auto_result *r)
 		json_object_begin(j, NULL);
 		json_string(j, "step", "fat");
 		json_array_begin(j, "aus");
-		for (k = 0; k < r->fat.naus; k++) {
+		for (size_t k = 0; k < r->fat.naus; k++) {
 			json_object_begin(j, NULL);
 			json_u64(j, "au", k);
 			json_double(j, "whole_bytes_per_s", r->fat.full_bps[k]);
