@@ -895,7 +895,7 @@ void auto_json_results(struct json *j, const struct auto_result *r)
 		json_object_begin(j, NULL);
 		json_string(j, "step", "fat");
 		json_array_begin(j, "aus");
-		for (k = 0; k < r->fat.naus; k++) {
+		for (size_t k = 0; k < r->fat.naus; k++) {
 			json_object_begin(j, NULL);
 			json_u64(j, "au", k);
 			json_double(j, "whole_bytes_per_s", r->fat.full_bps[k]);
