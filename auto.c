@@ -890,8 +890,6 @@ void auto_json_results(struct json *j, const struct auto_result *r)
 		json_object_end(j);
 	}
 	if (r->fat.measured) {
-		size_t k;
-
 		json_object_begin(j, NULL);
 		json_string(j, "step", "fat");
 		json_array_begin(j, "aus");
