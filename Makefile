@@ -94,7 +94,8 @@ tests/%.o: tests/%.c
 tests/check_flashbench: $(TEST_OBJS) tests/cli.o libflashbench.a
 	$(CC) $(FB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(FB_LIBS)
 
-check: all tests/check_flashbench
+# Every test; the benchmark is only built, so that it keeps compiling.
+check: all tests/check_flashbench tests/bench_auto
 	FLASHBENCH_BIN=$(CURDIR)/flashbench ERASE_BIN=$(CURDIR)/erase \
 		tests/check_flashbench tests/bench_auto
 
@@ -117,7 +118,7 @@ install: all
 
 clean:
 	rm -f flashbench erase libflashbench.a *.o *.d tests/*.o tests/*.d \
-		tests/check_flashbench
+		tests/check_flashbench tests/bench_auto
 
 # ---- fuzzing: clang libFuzzer harnesses in tests/fuzz ----
 #

@@ -43,6 +43,7 @@
 unsigned int flashbench_dev_opens;
 uint64_t flashbench_io_calls;
 struct device *(*flashbench_open_hook)(struct device *dev);
+uint64_t (*flashbench_progress_clock)(void);
 
 /* The options that take a value; they index cli.arg[]. */
 enum cli_value {
@@ -1622,6 +1623,8 @@ static int run(struct cli *c, FILE *out)
 		dev_quiet_system(c->o.verbose ? c->err : NULL);
 	announce_writes(c, dev, plan);
 	c->prog = progress_new(c->err, c->quiet);
+	if (flashbench_progress_clock)
+		progress_set_clock(c->prog, flashbench_progress_clock);
 	progress_attach(c->prog, dev);
 	res = progress_wrap(c->prog, res);
 	if (c->restore)

@@ -32,4 +32,11 @@ extern uint64_t flashbench_io_calls;
  */
 extern struct device *(*flashbench_open_hook)(struct device *dev);
 
+/*
+ * The wall clock (ns) the progress line reads; NULL (the default) is the
+ * real monotonic clock.  Tests set a virtual one so that whether a line
+ * appears never depends on how fast the machine is.
+ */
+extern uint64_t (*flashbench_progress_clock)(void);
+
 #endif /* FLASHBENCH_FLASHBENCH_H */
