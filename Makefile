@@ -61,51 +61,69 @@ endif
 CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check)
 CHECK_LIBS = $(shell $(PKG_CONFIG) $(PKG_STATIC) --libs check)
 
-LIB_OBJS := dev.o sim.o format.o vm.o bench.o progs.o json.o sysfs.o \
-	    analyze.o auto.o fault.o preserve.o plot.o progress.o
-TEST_OBJS := tests/check_main.o tests/test_format.o tests/test_sim.o \
-	     tests/test_bench.o tests/test_vm.o tests/test_writes.o \
-	     tests/test_cli.o tests/test_loop.o tests/test_analyze.o \
-	     tests/test_auto.o tests/test_modes.o tests/test_safe.o \
-	     tests/test_docs.o tests/util.o
+# Where each concern lives (see the README); every folder is on the
+# include path, so a header is included by its name alone.
+SRC_DIRS := device modes verdict output safety front
+FB_CFLAGS += -I. $(SRC_DIRS:%=-I%)
+
+# Objects, the library and the test programs go to build/, mirroring the
+# source tree; the two programs stay at the top, where the classic tool
+# had them (sudo ./flashbench ...).
+B := build
+LIB_SRCS := dev.c vm.c device/sim.c device/fault.c device/sysfs.c \
+	    modes/bench.c modes/progs.c verdict/analyze.c verdict/auto.c \
+	    output/format.c output/json.c output/plot.c output/progress.c \
+	    safety/preserve.c
+LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
+TEST_NAMES := check_main test_format test_sim test_bench test_vm \
+	      test_writes test_cli test_loop test_analyze test_auto \
+	      test_modes test_safe test_docs util
+TEST_OBJS := $(TEST_NAMES:%=$(B)/tests/%.o)
+CHECK_BIN := $(B)/tests/check_flashbench
+BENCH_BIN := $(B)/tests/bench_auto
 
 all: flashbench erase
 
-flashbench: flashbench.o libflashbench.a
+flashbench: $(B)/flashbench.o $(B)/libflashbench.a
 	$(CC) $(FB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(FB_LIBS)
 
-erase: erase.o libflashbench.a
+erase: $(B)/erase.o $(B)/libflashbench.a
 	$(CC) $(FB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(FB_LIBS)
 
-libflashbench.a: $(LIB_OBJS)
+$(B)/libflashbench.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
-%.o: %.c
+$(B)/%.o: %.c
+	@mkdir -p $(@D)
 	$(CC) $(FB_CFLAGS) $(CFLAGS) $(CPPFLAGS) -c -o $@ $<
 
 # The tests call the front end in-process, so it is built once more
 # without main().
-tests/cli.o: flashbench.c
+$(B)/tests/cli.o: flashbench.c
+	@mkdir -p $(@D)
 	$(CC) $(FB_CFLAGS) $(CFLAGS) $(CPPFLAGS) -DFLASHBENCH_NO_MAIN -c -o $@ $<
 
-tests/%.o: tests/%.c
-	$(CC) $(FB_CFLAGS) $(CFLAGS) $(CPPFLAGS) $(CHECK_CFLAGS) -I. -c -o $@ $<
+$(B)/tests/%.o: tests/%.c
+	@mkdir -p $(@D)
+	$(CC) $(FB_CFLAGS) $(CFLAGS) $(CPPFLAGS) $(CHECK_CFLAGS) -Itests \
+		-c -o $@ $<
 
-tests/check_flashbench: $(TEST_OBJS) tests/cli.o libflashbench.a
+$(CHECK_BIN): $(TEST_OBJS) $(B)/tests/cli.o $(B)/libflashbench.a
 	$(CC) $(FB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(FB_LIBS)
 
 # Every test; the benchmark is only built, so that it keeps compiling.
-check: all tests/check_flashbench tests/bench_auto
+check: all $(CHECK_BIN) $(BENCH_BIN)
 	FLASHBENCH_BIN=$(CURDIR)/flashbench ERASE_BIN=$(CURDIR)/erase \
-		tests/check_flashbench tests/bench_auto
+		$(CHECK_BIN)
 
 # Device time of --auto against the classic manual procedure (virtual
 # clock of the simulated card): see tests/bench_auto.c.
-tests/bench_auto: tests/bench_auto.o tests/util.o tests/cli.o libflashbench.a
+$(BENCH_BIN): $(B)/tests/bench_auto.o $(B)/tests/util.o $(B)/tests/cli.o \
+	      $(B)/libflashbench.a
 	$(CC) $(FB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(FB_LIBS)
 
-bench: tests/bench_auto
-	tests/bench_auto
+bench: $(BENCH_BIN)
+	$(BENCH_BIN)
 
 install: all
 	install -d $(DESTDIR)$(BINDIR)
@@ -117,8 +135,8 @@ install: all
 		$(DESTDIR)$(BASHCOMPDIR)/flashbench
 
 clean:
-	rm -f flashbench erase libflashbench.a *.o *.d tests/*.o tests/*.d \
-		tests/check_flashbench tests/bench_auto
+	rm -rf flashbench erase $(B)/*.a $(B)/*.o $(B)/*.d $(SRC_DIRS:%=$(B)/%) \
+		$(B)/tests
 
 # ---- fuzzing: clang libFuzzer harnesses in tests/fuzz ----
 #
@@ -140,8 +158,9 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	    -fno-omit-frame-pointer
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -D_GNU_SOURCE \
 	       -D_FILE_OFFSET_BITS=64 -DFLASHBENCH_VERSION='"$(VERSION)"' \
-	       -MMD -MP $(FUZZ_SAN) -fsanitize=fuzzer-no-link
-FUZZ_LIB_OBJS := $(LIB_OBJS:%=$(FUZZ_BUILD)/%) $(FUZZ_BUILD)/fuzz_util.o
+	       -MMD -MP $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
+	       -I. $(SRC_DIRS:%=-I%)
+FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_BUILD)/%.o) $(FUZZ_BUILD)/fuzz_util.o
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 # what the command-line harness replaces in its copies of flashbench.o
 # and preserve.o (whose stand-ins are named fuzz_preserve_*)
@@ -167,7 +186,7 @@ $(FUZZ_BUILD)/cli.o: flashbench.c
 	@rm -f $@.tmp
 
 # preserve.c with its file calls renamed to stand-ins
-$(FUZZ_BUILD)/preserve-cli.o: $(FUZZ_BUILD)/preserve.o
+$(FUZZ_BUILD)/preserve-cli.o: $(FUZZ_BUILD)/safety/preserve.o
 	objcopy $(foreach s,$(FUZZ_PRESERVE_STUBS), \
 		--redefine-sym $(s)=fuzz_preserve_$(s)) $< $@
 
@@ -237,4 +256,4 @@ fuzz-clean:
 .PHONY: all check bench install clean fuzz fuzz-build fuzz-replay \
 	fuzz-corpus fuzz-clean
 
--include $(wildcard *.d tests/*.d $(FUZZ_BUILD)/*.d)
+-include $(shell find $(B) $(FUZZ_BUILD) -name '*.d' 2>/dev/null)
