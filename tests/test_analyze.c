@@ -378,6 +378,36 @@ START_TEST(test_parse_units)
 }
 END_TEST
 
+/* The micro sign in every form archives and web pages mangle it into. */
+START_TEST(test_parse_micro)
+{
+	static const char *const mu[] = {
+		"\xc2\xb5", "\xce\xbc", "\xc3\x82\xc2\xb5", "\xc3\x8e\xc2\xbc",
+		"\xb5", "&micro;", "&MICRO;", "&mu;", "&#181;", "&#xB5;",
+		"&#xb5;", "&#956;", "&#x3BC;", "u",
+	};
+	struct align_table *t;
+	struct align_row r;
+	char buf[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(mu) / sizeof(mu[0]); i++) {
+		/* glued, in its own token, and between HTML no-break spaces */
+		snprintf(buf, sizeof(buf), "align 4096 pre 741%ss on 1.08ms "
+			 "post 788 %ss&nbsp;diff&#160;317%ss;", mu[i],
+			 mu[i], mu[i]);
+		r = one_row(buf);
+		ck_assert_msg(r.pre_ns == 741000 && r.post_ns == 788000 &&
+			      r.diff_ns == 317000, "form %zu: %s", i, buf);
+	}
+	/* not a micro sign: no record */
+	ck_assert_uint_eq(parse_str("align 4096 pre 741xs on 1ms post 1ms "
+				    "diff 1ms", &t), 0);
+	ck_assert_uint_eq(parse_str("align 4096 pre 741\xc2s on 1ms post 1ms "
+				    "diff 1ms", &t), 0);
+}
+END_TEST
+
 START_TEST(test_parse_negatives)
 {
 	struct align_row r;
@@ -959,6 +989,7 @@ Suite *analyze_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("parse");
 	tcase_add_test(tc, test_parse_units);
+	tcase_add_test(tc, test_parse_micro);
 	tcase_add_test(tc, test_parse_negatives);
 	tcase_add_test(tc, test_parse_spaces);
 	tcase_add_test(tc, test_parse_tables);

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "analyze.h"
 #include "format.h"
@@ -590,13 +591,20 @@ struct tok {
 	size_t len;
 };
 
-/* Length of the white space at p: ASCII, U+00A0 and the Unicode spaces. */
+/*
+ * Length of the white space at p: ASCII, U+00A0 (also as an HTML entity)
+ * and the Unicode spaces.
+ */
 static size_t space_len(const unsigned char *p, size_t left)
 {
 	if (strchr(" \t\n\r\v\f", p[0]) && p[0])
 		return 1;
 	if (left >= 2 && p[0] == 0xc2 && p[1] == 0xa0)
 		return 2;
+	/* a no-break space in HTML source */
+	if (left >= 6 && (!strncasecmp((const char *)p, "&nbsp;", 6) ||
+			  !strncmp((const char *)p, "&#160;", 6)))
+		return 6;
 	if (left < 3)
 		return 0;
 	/* U+2000..U+200B, U+202F, U+205F, U+3000 */
@@ -650,6 +658,34 @@ static int tok_is(const struct tok *t, const char *word)
 }
 
 /*
+ * Length of the micro sign at the start of s, in any form a mail archive
+ * or a web page turns U+00B5 into, or 0: the sign itself, the Greek mu
+ * that some fonts and editors substitute, UTF-8 shown as Latin-1 and
+ * encoded again ("\xc3\x82\xc2\xb5", list archives), the bare Latin-1
+ * byte, HTML entities, and the ASCII "u".
+ */
+static size_t micro_len(const char *s, size_t len)
+{
+	static const char *const forms[] = {
+		"\xc2\xb5",		/* U+00B5 MICRO SIGN */
+		"\xce\xbc",		/* U+03BC GREEK SMALL LETTER MU */
+		"\xc3\x82\xc2\xb5",	/* U+00B5 shown as Latin-1 */
+		"\xc3\x8e\xc2\xbc",	/* U+03BC shown as Latin-1 */
+		"\xb5",		/* Latin-1 */
+		"&micro;", "&mu;", "&#181;", "&#xb5;", "&#956;", "&#x3bc;",
+		"u",
+	};
+	size_t i, n;
+
+	for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		n = strlen(forms[i]);
+		if (n <= len && !strncasecmp(s, forms[i], n))
+			return n;
+	}
+	return 0;
+}
+
+/*
  * Nanoseconds per unit, or 0 if s is not a time unit; an empty unit
  * (raw ns) only counts when glued to its number.
  */
@@ -662,19 +698,19 @@ static double unit_ns(const char *s, size_t len, int glued)
 		{ "", 1 },		/* classic: raw ns cut to 7 chars */
 		{ "n", 1 },		/* ditto, "ns" cut after the n */
 		{ "ns", 1 },
-		{ "us", 1e3 },
-		{ "\xc2\xb5s", 1e3 },	/* U+00B5 MICRO SIGN */
-		{ "\xce\xbcs", 1e3 },	/* U+03BC GREEK SMALL LETTER MU */
 		{ "ms", 1e6 },
 		{ "s", 1e9 },
 	};
-	size_t i;
+	size_t i, mu;
 
 	/* punctuation a web page may glue on */
 	while (len && strchr(",;)]", s[len - 1]))
 		len--;
 	if (!len && !glued)
 		return 0;
+	mu = micro_len(s, len);
+	if (mu && len == mu + 1 && s[mu] == 's')
+		return 1e3;
 	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 		if (strlen(units[i].name) == len &&
 		    !memcmp(units[i].name, s, len))
