@@ -1455,12 +1455,9 @@ END_TEST
 static void package_words(const char *file, const char *key, char *words,
 			  size_t len)
 {
-	char path[4096], *text, *at, *end;
+	char *text = src_file(file), *at, *end;
 	size_t n = 1;
 
-	snprintf(path, sizeof(path), "%s/%s", srcdir(), file);
-	text = read_all(path, NULL);
-	ck_assert_msg(text != NULL, "cannot read %s", path);
 	at = strstr(text, key);
 	ck_assert_msg(at != NULL, "%s has no '%s'", file, key);
 	at += strlen(key);
