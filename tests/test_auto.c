@@ -122,6 +122,45 @@ START_TEST(test_read_only)
 }
 END_TEST
 
+/*
+ * AUs up to the SD specification's largest (64 MiB) and beyond are read
+ * with rows above them: the align tables reach at least 4 * 64 MiB on a
+ * card large enough, and the erase size is the planted one, confidently.
+ */
+START_TEST(test_large_au)
+{
+	static const struct {
+		const char *spec;
+		uint64_t erase;
+	} cases[] = {
+		{ "erase=64M,size=16G", 64ULL << 20 },
+		{ "erase=64M,size=64G,noise=3", 64ULL << 20 },
+		{ "erase=128M,size=64G", 128ULL << 20 },
+		{ "erase=256M,size=64G,page=32K", 256ULL << 20 },
+		{ "erase=48M,size=48G", 48ULL << 20 },
+	};
+	struct bench_opts o;
+	size_t i;
+
+	bench_opts_default(&o);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct device *dev = sim_card(cases[i].spec);
+		struct auto_result r;
+
+		ck_assert_int_eq(auto_run(dev, &o, 0, NULL, &r), 0);
+		ck_assert_uint_ge(r.tables[0].rows[0].align_byte, 256ULL << 20);
+		ck_assert_msg(r.align.erase.size_byte == cases[i].erase,
+			      "%s: erase size %llu", cases[i].spec,
+			      (unsigned long long)r.align.erase.size_byte);
+		ck_assert_msg(r.align.erase.confidence == ANALYZE_CONF_HIGH,
+			      "%s: confidence %d", cases[i].spec,
+			      r.align.erase.confidence);
+		auto_free(&r);
+		dev_close(dev);
+	}
+}
+END_TEST
+
 /* Partition start, ext4 and f2fs options for several erase sizes. */
 START_TEST(test_advice)
 {
@@ -180,6 +219,7 @@ Suite *auto_suite(void)
 	tcase_add_test(tc, test_advice);
 	tcase_add_test(tc, test_ranges_cover_writes);
 	tcase_add_test(tc, test_read_only);
+	tcase_add_test(tc, test_large_au);
 	tcase_add_test(tc, test_sweep);
 	suite_add_tcase(s, tc);
 	return s;
