@@ -44,23 +44,19 @@ static void usage(FILE *out)
 		prog);
 }
 
-/* A bad command line: say why, show the usage, exit 2. */
+/* A bad command line: say why on one line, exit 2. */
 static void bad_usage(const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 1, 2)));
 
 static void bad_usage(const char *fmt, ...)
 {
-	if (fmt) {
-		va_list ap;
+	va_list ap;
 
-		fprintf(stderr, "%s: ", prog);
-		va_start(ap, fmt);
-		vfprintf(stderr, fmt, ap);
-		va_end(ap);
-		fputc('\n', stderr);
-	}
-	fprintf(stderr, "Usage: %s [options] <device> <start> <length>\n"
-		"Try '%s --help' for more information.\n", prog, prog);
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
 	exit(EXIT_BAD_USAGE);
 }
 
@@ -153,9 +149,11 @@ int main(int argc, char **argv)
 	uint64_t start, len;
 	struct device *dev;
 	const char *path;
+	char why[256];
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "+hV", longopts, NULL)) != -1) {
+	opterr = 0;	/* its messages name argv[0], the full path */
+	while ((c = getopt_long(argc, argv, "+:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			usage(stdout);
@@ -164,12 +162,14 @@ int main(int argc, char **argv)
 			printf("%s from flashbench %s\n", prog,
 			       FLASHBENCH_VERSION);
 			return close_stdout(EXIT_SUCCESS);
-		default:
-			bad_usage(NULL);
+		default:	/* '?' or ':' */
+			bad_usage("%s", getopt_problem(why, sizeof(why), c,
+						       argc, argv, longopts));
 		}
 	}
 	if (argc - optind != 3)
-		bad_usage("expected 3 arguments, got %d", argc - optind);
+		bad_usage("expected <device> <start> <length>, got %d argument%s",
+			  argc - optind, argc - optind == 1 ? "" : "s");
 	path = argv[optind];
 	start = parse_arg("start", argv[optind + 1]);
 	len = parse_arg("length", argv[optind + 2]);
@@ -179,8 +179,8 @@ int main(int argc, char **argv)
 	dev = open_device(path);
 	check_range(dev, start, len);
 
-	fprintf(stderr, "flashbench: will overwrite bytes %" PRIu64 "-%" PRIu64
-		" on %s\n", start, start + len, path);
+	fprintf(stderr, "%s: will overwrite bytes %" PRIu64 "-%" PRIu64
+		" on %s\n", prog, start, start + len, path);
 	printf("erasing %" PRIu64 " to %" PRIu64 " on %s\n", start,
 	       start + len, path);
 	fflush(stdout);

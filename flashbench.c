@@ -100,7 +100,6 @@ enum {
 	OPT_OFFSET,
 	OPT_FAT_NR,
 	OPT_SIMULATE,
-	OPT_VERSION,
 	OPT_AUTO,
 	OPT_DESTRUCTIVE,
 	OPT_JSON,
@@ -111,7 +110,7 @@ enum {
 	OPT_RESTORE,
 };
 
-static const char short_opts[] = ":asiOrfpqc:b:e:o:vh";
+static const char short_opts[] = ":asiOrfpqc:b:e:o:vhV";
 
 static const struct option long_opts[] = {
 	{ "align", no_argument, NULL, 'a' },
@@ -144,7 +143,7 @@ static const struct option long_opts[] = {
 	{ "journal", required_argument, NULL, OPT_JOURNAL },
 	{ "restore", required_argument, NULL, OPT_RESTORE },
 	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -184,7 +183,7 @@ static void on_stop_signal(int sig)
 	stop_signal = sig;
 }
 
-/* One line naming what is wrong, the usage hint; returns EXIT_USAGE. */
+/* One line naming what is wrong (nothing more); returns EXIT_USAGE. */
 static int usage_error(FILE *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -196,7 +195,7 @@ static int usage_error(FILE *err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(err, fmt, ap);
 	va_end(ap);
-	fputs("\nTry 'flashbench --help' for more information.\n", err);
+	fputc('\n', err);
 	return EXIT_USAGE;
 }
 
@@ -353,7 +352,7 @@ static const char help_text[] =
 "                               write_mbps, access_us)\n"
 "\n"
 " -h, --help                  display this help\n"
-"     --version               display version\n"
+" -V, --version               display version\n"
 "\n"
 "Sizes take a K, M or G suffix (KiB, MiB, GiB) or 0x for hex.\n";
 
@@ -362,29 +361,13 @@ static void print_help(FILE *out)
 	fputs(help_text, out);
 }
 
-/* The option as the user typed it, for "unrecognized option" messages. */
-static const char *typed_option(int argc, char **argv, char *buf, size_t len)
-{
-	const char *a;
-
-	if (optind < 1 || optind > argc)
-		return "?";
-	a = argv[optind - 1];
-	if (strncmp(a, "--", 2) == 0) {
-		snprintf(buf, len, "%.*s", (int)strcspn(a, "="), a);
-		return buf;
-	}
-	snprintf(buf, len, "-%c", optopt);
-	return buf;
-}
-
 /*
  * Parse argv into c.  Returns -1 to go on, or an exit status: 0 after
  * --help or --version, EXIT_USAGE after an error.
  */
 static int parse_args(struct cli *c, int argc, char **argv, FILE *out)
 {
-	char buf[64];
+	char buf[256];
 	int opt, ret = 0;
 
 	optind = 0;	/* full reset, so that we can be called again */
@@ -481,18 +464,14 @@ static int parse_args(struct cli *c, int argc, char **argv, FILE *out)
 		case 'h':
 			print_help(out);
 			return 0;
-		case OPT_VERSION:
+		case 'V':
 			fprintf(out, "flashbench %s\n", FLASHBENCH_VERSION);
 			return 0;
-		case ':':
-			return usage_error(c->err,
-					   "option '%s' requires an argument",
-					   typed_option(argc, argv, buf,
-							sizeof(buf)));
-		default:
-			return usage_error(c->err, "unrecognized option '%s'",
-					   typed_option(argc, argv, buf,
-							sizeof(buf)));
+		default:	/* '?' or ':' */
+			return usage_error(c->err, "%s",
+					   getopt_problem(buf, sizeof(buf),
+							  opt, argc, argv,
+							  long_opts));
 		}
 		if (ret)
 			return ret;

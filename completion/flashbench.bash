@@ -97,7 +97,7 @@ _flashbench_options()
 		-c --count --scatter-order --scatter-span --interval-order \
 		--open-au-nr --offset -r --random --fat-nr -o --out \
 		-v --verbose -q --quiet --simulate --simulate= -h --help \
-		--version
+		-V --version
 }
 
 # The current word and the one before it, as typed: from COMP_LINE when

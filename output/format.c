@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Output formats of the classic tool, kept exact because survey scripts
- * parse them, with the negative-number defect fixed.
+ * parse them, with the negative-number defect fixed; and the reading of
+ * what the user types: sizes and the options getopt refused.
  */
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -143,4 +145,69 @@ int parse_size(const char *s, uint64_t *val)
 		return -ERANGE;
 	*val = v * mult;
 	return 0;
+}
+
+/* The long option whose name starts the text after "--" in a, or NULL. */
+static const struct option *long_typed(const char *a,
+				       const struct option *opts)
+{
+	size_t n = strcspn(a + 2, "=");
+	const struct option *o, *found = NULL;
+
+	for (o = opts; o->name; o++) {
+		if (strncmp(o->name, a + 2, n))
+			continue;
+		if (strlen(o->name) == n)
+			return o;
+		found = found ? found : o;
+	}
+	return found;
+}
+
+/* "option '--ver' is ambiguous; possibilities: '--verbose' '--version'" */
+static char *ambiguous(char *buf, size_t len, const char *a,
+		       const struct option *opts)
+{
+	size_t n = strcspn(a + 2, "="), used;
+	const struct option *o;
+
+	used = (size_t)snprintf(buf, len,
+				"option '%.*s' is ambiguous; possibilities:",
+				(int)n + 2, a);
+	for (o = opts; o->name && used < len; o++)
+		if (!strncmp(o->name, a + 2, n))
+			used += (size_t)snprintf(buf + used, len - used,
+						 " '--%s'", o->name);
+	return buf;
+}
+
+char *getopt_problem(char *buf, size_t len, int ret, int argc,
+		     char *const argv[], const struct option *opts)
+{
+	const char *a = optind >= 1 && optind <= argc ? argv[optind - 1] : "";
+	const struct option *o = NULL;
+	int n = (int)strcspn(a, "=");
+
+	/*
+	 * getopt leaves optind on a cluster ("-Za") until its last letter,
+	 * so argv[optind - 1] may be an earlier long option: it is the one
+	 * at fault only if optopt is 0 (unknown or ambiguous long option)
+	 * or that long option's own value.
+	 */
+	if (!strncmp(a, "--", 2) && a[2])
+		o = long_typed(a, opts);
+	if (!strncmp(a, "--", 2) && a[2] && !optopt && o)
+		return ambiguous(buf, len, a, opts);
+	if (!strncmp(a, "--", 2) && a[2] && !optopt)
+		snprintf(buf, len, "unrecognized option '%.*s'", n, a);
+	else if (o && o->val == optopt && ret == ':')
+		snprintf(buf, len, "option '%.*s' requires an argument", n, a);
+	else if (o && o->val == optopt)
+		snprintf(buf, len, "option '%.*s' doesn't allow an argument",
+			 n, a);
+	else if (ret == ':')
+		snprintf(buf, len, "option '-%c' requires an argument", optopt);
+	else
+		snprintf(buf, len, "unrecognized option '-%c'", optopt);
+	return buf;
 }

@@ -28,4 +28,18 @@ char *fmt_rate(char *buf, double bytes_per_s);
  */
 int parse_size(const char *s, uint64_t *val);
 
+struct option;
+
+/*
+ * Say in one phrase what getopt_long() refused, for "PROG: <phrase>":
+ * "unrecognized option '-Z'", "option '--ver' is ambiguous; possibilities:
+ * '--verbose' '--version'", "option '--align' doesn't allow an argument"
+ * or "option '-b' requires an argument".  ret is what getopt_long()
+ * returned ('?' or ':', with opterr 0), and optind and optopt must be as
+ * it left them.  Names the option actually at fault even inside a
+ * cluster of short options after a long one.  Returns buf.
+ */
+char *getopt_problem(char *buf, size_t len, int ret, int argc,
+		     char *const argv[], const struct option *opts);
+
 #endif /* FLASHBENCH_FORMAT_H */

@@ -971,7 +971,8 @@ START_TEST(test_erase_range)
 	snprintf(want, sizeof(want), "erasing %" PRIu64 " to %" PRIu64
 		 " on %s\n", start, end, fx.dev);
 	ck_assert_str_eq(res.out, want);
-	snprintf(want, sizeof(want), "flashbench: will overwrite bytes %"
+	/* erase speaks as erase (issue 9 item 14) */
+	snprintf(want, sizeof(want), "erase: will overwrite bytes %"
 		 PRIu64 "-%" PRIu64 " on %s\n", start, end, fx.dev);
 	ck_assert_str_eq(res.err, want);
 	cmd_result_free(&res);
@@ -1001,9 +1002,9 @@ static const struct erase_case {
 	const char *extra;
 	const char *err;	/* expected in stderr */
 } erase_bad[] = {
-	{ 0, NULL, NULL, NULL, "Usage:" },
-	{ 1, "0", NULL, NULL, "Usage:" },
-	{ 3, "0", "512", "512", "Usage:" },
+	{ 0, NULL, NULL, NULL, "expected <device> <start> <length>, got 1 " },
+	{ 1, "0", NULL, NULL, "expected <device> <start> <length>, got 2 " },
+	{ 3, "0", "512", "512", "expected <device> <start> <length>, got 4 " },
 	{ 2, "abc", "512", NULL, "start" },
 	{ 2, "0", "-512", NULL, "length" },
 	{ 2, "0", "0", NULL, "length" },
@@ -1031,6 +1032,10 @@ START_TEST(test_erase_bad_args)
 				   c->argc > 2 ? c->extra : NULL), 2);
 	ck_assert_msg(strstr(res.err, c->err), "stderr lacks '%s': %s",
 		      c->err, res.err);
+	/* one line, as flashbench's usage errors (issue 9 item 20) */
+	ck_assert_msg(!strncmp(res.err, "erase: ", 7) &&
+		      count_str(res.err, "\n") == 1, "not one line: %s",
+		      res.err);
 	ck_assert_ptr_null(strstr(res.err, "will overwrite"));
 	ck_assert_str_eq(res.out, "");
 	cmd_result_free(&res);
@@ -1811,6 +1816,11 @@ START_TEST(test_erase_not_a_device)
 	ck_assert_ptr_nonnull(strstr(res.out, FLASHBENCH_VERSION));
 	cmd_result_free(&res);
 	ck_assert_int_eq(run_erase(&res, "--bogus", "/dev/null", "0", "1"), 2);
+	ck_assert_str_eq(res.err, "erase: unrecognized option '--bogus'\n");
+	cmd_result_free(&res);
+	/* named erase:, not by its full path, on one line (item 14) */
+	ck_assert_int_eq(run_erase(&res, "-x", "/dev/null", "0", "1"), 2);
+	ck_assert_str_eq(res.err, "erase: unrecognized option '-x'\n");
 	cmd_result_free(&res);
 }
 END_TEST
