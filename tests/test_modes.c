@@ -69,7 +69,7 @@ START_TEST(test_conflicts)
 	ck_assert_uint_eq(r.io_calls, 0);
 	ck_assert_uint_eq(r.opens, 0);
 	ck_assert_str_eq(r.out, "");
-	ck_assert_uint_eq(count_str(r.err, "\n"), 2);	/* and the hint */
+	ck_assert_uint_eq(count_str(r.err, "\n"), 1);	/* one line */
 	fb_free(&r);
 }
 END_TEST
