@@ -46,21 +46,37 @@
  * neither a whole AU nor an AU's tail change nothing (the card maps whole
  * AUs).
  *
+ * A card that keeps no AU open in random order (open_random=0) merges an
+ * AU at once on a write below its pointer: it closes the AU by GC (linear
+ * mode) and opens it afresh, so every out-of-order write costs a copy.
+ *
  * FAT-optimised AUs (`fat` of them from index `fat_start`) are written at
  * fat_mbps with a program unit of fat_page and never take an open slot nor
- * need GC, as if backed by faster flash with finer mapping.
+ * need GC, as if backed by faster flash with finer mapping.  fat_kind says
+ * for which writes: `both` (any order), `linear` (writes in order only) or
+ * `random` (out-of-order writes only); the other writes go to a FAT AU as
+ * to any AU.  In a FAT AU a write is in order when it starts at the AU's
+ * start or where the last write to that AU ended.
+ *
+ * The card's size need not be a multiple of the erase size: the last AU
+ * is then shorter (as on real cards), and is mapped, opened, copied and
+ * discarded like the others, at its own length.
  *
  * Noise: each cost is multiplied by 1 + noise/100 * u with u uniform in
  * [0, 2) from a splitmix64 sequence seeded by `seed`.  With noise=0 the
  * costs are exactly the formulas above, rounded to the nearest ns.
  *
  * SPEC keys (comma-separated key=value; sizes take K/M/G suffixes and 0x):
- *   size=8G        capacity; a multiple of erase, at least 4 AUs
+ *   size=8G        capacity, a multiple of 512 of at least 4 AUs; when
+ *                  it is not a multiple of erase, the last AU is partial.
+ *                  Not given: 8G less what makes a partial AU (erase=12M
+ *                  gives 682 AUs)
  *   erase=4M       AU size: a power of two or 3*2^n, a multiple of page
  *   page=16K       flash page, a power of two >= 512
  *   open=4         AUs kept open in linear order (1..1024)
- *   open_random=2  AUs kept open in random order (1..open; default: open
- *                  when open is given)
+ *   open_random=2  AUs kept open in random order (0..open; default: open
+ *                  when open is given).  0: a card that keeps none, as
+ *                  some do: every out-of-order write costs a copy
  *   fat=1          FAT-optimised AUs (0 = none)
  *   fat_start=0    index of the first FAT-optimised AU
  *   noise=1        timing noise, percent (0..100, may be fractional)
@@ -74,6 +90,12 @@
  *   discard_us=100 discard_cost, µs
  *   fat_mbps=24    write rate in FAT AUs (default: twice write_mbps)
  *   fat_page=512   program unit in FAT AUs, a power of two <= page
+ *   fat_kind=both  which writes the FAT area speeds up: linear (what -f
+ *                  shows), random (only random-order small writes, what
+ *                  -f --random shows on many real cards) or both
+ *   readsig=1      0: reads cost the same wherever they are (no page or
+ *                  AU step), as on eMMC and behind USB bridges; the AU
+ *                  is then found only by writing
  * The defaults look like the cards in the classic README: ~740µs for a 1 KiB
  * read, diff ~160µs at page and ~310µs at AU boundaries.
  */
@@ -116,6 +138,7 @@ struct sim_card {
 	uint64_t rng;		/* splitmix64 state */
 	uint64_t nr_au;		/* AUs on the card */
 	uint32_t *data_end;	/* per AU: old data lies in [0, data_end) */
+	uint32_t *fat_end;	/* per FAT AU: end of its last write */
 	struct sim_slot *slot;	/* p.open_au slots */
 	unsigned int nr_open;	/* slots in use */
 	unsigned int nr_random;	/* slots in random mode */
@@ -143,6 +166,14 @@ void sim_params_default(struct sim_params *p)
 	p->discard_us = 100;
 	p->fat_mbps = 0;
 	p->fat_page_byte = 512;
+	p->fat_kind = SIM_FAT_BOTH;
+	p->readsig = 1;
+	p->plane = 1;
+	p->plane_us = 80;
+	p->group_us = 300;
+	p->au_spread = 1;
+	p->pause_us = 2000;
+	p->collapse = SIM_COLLAPSE_SHARP;
 }
 
 /* ---- spec parser ---- */
@@ -151,7 +182,7 @@ enum sim_key_id {
 	SK_SIZE, SK_ERASE, SK_PAGE, SK_OPEN, SK_OPEN_RANDOM, SK_FAT,
 	SK_FAT_START, SK_NOISE, SK_SEED, SK_READ_MBPS, SK_WRITE_MBPS,
 	SK_ACCESS_US, SK_PAGE_US, SK_AU_US, SK_ERASE_US, SK_DISCARD_US,
-	SK_FAT_MBPS, SK_FAT_PAGE, SK_NR
+	SK_FAT_MBPS, SK_FAT_PAGE, SK_FAT_KIND, SK_READSIG, SK_NR
 };
 
 enum sim_kind {
@@ -159,16 +190,25 @@ enum sim_kind {
 	SIM_COUNT,	/* unsigned int */
 	SIM_U64,	/* uint64_t, plain number */
 	SIM_REAL,	/* double */
+	SIM_CHOICE,	/* unsigned int: index of a name in choices */
 };
 
 struct sim_key {
 	const char *name;	/* as written in SPEC */
 	enum sim_kind kind;	/* how to parse it */
 	size_t off;		/* where it goes in struct sim_params */
+	const char *const *choices; /* SIM_CHOICE: names, NULL-terminated */
 };
 
 #define SIM_KEY(id, n, k, f) \
 	[id] = { .name = n, .kind = k, .off = offsetof(struct sim_params, f) }
+#define SIM_CHOOSE(id, n, f, c) \
+	[id] = { .name = n, .kind = SIM_CHOICE, \
+		 .off = offsetof(struct sim_params, f), .choices = c }
+
+/* Names of enum sim_fat_kind and enum sim_collapse, in order. */
+static const char *const sim_fat_kinds[] = { "both", "linear", "random",
+					     NULL };
 
 static const struct sim_key sim_keys[SK_NR] = {
 	SIM_KEY(SK_SIZE, "size", SIM_SIZE, size_byte),
@@ -189,6 +229,8 @@ static const struct sim_key sim_keys[SK_NR] = {
 	SIM_KEY(SK_DISCARD_US, "discard_us", SIM_REAL, discard_us),
 	SIM_KEY(SK_FAT_MBPS, "fat_mbps", SIM_REAL, fat_mbps),
 	SIM_KEY(SK_FAT_PAGE, "fat_page", SIM_SIZE, fat_page_byte),
+	SIM_CHOOSE(SK_FAT_KIND, "fat_kind", fat_kind, sim_fat_kinds),
+	SIM_KEY(SK_READSIG, "readsig", SIM_COUNT, readsig),
 };
 
 /* Parse a plain unsigned number, decimal or 0x hex.  Returns 0 or -errno. */
@@ -228,6 +270,19 @@ static int sim_parse_real(const char *s, double *val)
 		return -EINVAL;
 	*val = v;
 	return 0;
+}
+
+/* Say that val is none of k's names.  Returns -EINVAL. */
+static int sim_bad_choice(const struct sim_key *k, const char *val,
+			  char *err, size_t err_len)
+{
+	size_t n, i;
+
+	n = (size_t)snprintf(err, err_len, "%s=%s: not one of", k->name, val);
+	for (i = 0; k->choices[i] && n < err_len; i++)
+		n += (size_t)snprintf(err + n, err_len - n, "%s %s",
+				      i ? "," : "", k->choices[i]);
+	return -EINVAL;
 }
 
 /* Store one value into p.  Returns 0 or -EINVAL with a reason in err. */
@@ -273,6 +328,13 @@ static int sim_set_key(struct sim_params *p, const struct sim_key *k,
 		}
 		*(double *)field = d;
 		return 0;
+	case SIM_CHOICE:
+		for (u = 0; k->choices[u]; u++)
+			if (!strcmp(val, k->choices[u])) {
+				*(unsigned int *)field = (unsigned int)u;
+				return 0;
+			}
+		return sim_bad_choice(k, val, err, err_len);
 	}
 	return -EINVAL;
 }
@@ -317,6 +379,15 @@ static const char *sim_kv(char *buf, size_t len, const struct sim_params *p,
 		break;
 	case SIM_REAL:
 		snprintf(buf, len, "%s=%g", k->name, *(const double *)field);
+		break;
+	case SIM_CHOICE:
+		v = *(const unsigned int *)field;
+		for (i = 0; k->choices[i] && i < v; i++)
+			;
+		if (k->choices[i])
+			snprintf(buf, len, "%s=%s", k->name, k->choices[i]);
+		else
+			snprintf(buf, len, "%s=%" PRIu64, k->name, v);
 		break;
 	}
 	return buf;
@@ -370,23 +441,26 @@ static int sim_check(const struct sim_params *p, const char *const *raw,
 		SIM_BAD2(SK_FAT_PAGE, "larger than", SK_PAGE);
 	if (!p->size_byte)
 		SIM_BAD(SK_SIZE, "must not be zero");
-	if (p->size_byte % e)
-		SIM_BAD2(SK_SIZE, "not a multiple of", SK_ERASE);
-	nr_au = p->size_byte / e;
-	if (nr_au < SIM_MIN_AUS)
+	if (p->size_byte % SIM_SECTOR)
+		SIM_BAD(SK_SIZE, "not a multiple of 512");
+	/* a last AU cut short is allowed: real cards end with one */
+	if (p->size_byte / e < SIM_MIN_AUS)
 		SIM_BAD2(SK_SIZE, "smaller than 4 AUs of", SK_ERASE);
+	nr_au = (p->size_byte - 1) / e + 1;
 	if (nr_au > SIM_MAX_AUS)
 		SIM_BAD2(SK_SIZE, "more than 2^24 AUs of", SK_ERASE);
 	if (!p->open_au)
 		SIM_BAD(SK_OPEN, "must be at least 1");
 	if (p->open_au > SIM_MAX_OPEN)
 		SIM_BAD(SK_OPEN, "more than 1024");
-	if (!p->open_random)
-		SIM_BAD(SK_OPEN_RANDOM, "must be at least 1");
 	if (p->open_random > p->open_au)
 		SIM_BAD2(SK_OPEN_RANDOM, "more than", SK_OPEN);
 	if ((uint64_t)p->fat_start + p->fat_nr > nr_au)
 		SIM_BAD2(SK_FAT, "FAT area beyond the card with", SK_FAT_START);
+	if (p->fat_kind > SIM_FAT_RANDOM)
+		SIM_BAD(SK_FAT_KIND, "not one of both, linear, random");
+	if (p->readsig > 1)
+		SIM_BAD(SK_READSIG, "not 0 or 1");
 	if (!sim_in(p->noise_pct, 0, 100))
 		SIM_BAD(SK_NOISE, "not a percentage from 0 to 100");
 	if (!sim_in(p->read_mbps, SIM_MIN_MBPS, SIM_MAX_MBPS))
@@ -469,6 +543,9 @@ int sim_parse_spec(struct sim_params *p, const char *spec, char *err,
 	/* a card told how many AUs it keeps open keeps as many in random */
 	if (raw[SK_OPEN] && !raw[SK_OPEN_RANDOM])
 		q.open_random = q.open_au;
+	/* the default size shrinks to whole AUs of the erase size given */
+	if (!raw[SK_SIZE] && q.erase_byte && q.size_byte % q.erase_byte)
+		q.size_byte -= q.size_byte % q.erase_byte;
 	ret = sim_check(&q, raw, err, err_len);
 	if (!ret)
 		*p = q;
@@ -482,6 +559,15 @@ out_free_copy:
 }
 
 /* ---- the model ---- */
+
+/* Bytes in AU au: the erase size, less for a last AU cut short. */
+static uint64_t sim_au_len(const struct sim_card *c, uint64_t au)
+{
+	uint64_t start = au * c->p.erase_byte;
+
+	return c->p.size_byte - start < c->p.erase_byte ?
+	       c->p.size_byte - start : c->p.erase_byte;
+}
 
 /* The next number of the card's splitmix64 sequence. */
 static uint64_t sim_rand(struct sim_card *c)
@@ -544,10 +630,13 @@ static int sim_read(struct device *dev, void *buf, size_t len, off_t off)
 	pages = last / p->page_byte - first / p->page_byte + 1;
 	aus = last / p->erase_byte - first / p->erase_byte + 1;
 	t = p->access_us * 1000.0 + sim_xfer_ns(len, p->read_mbps);
+	if (!p->readsig)
+		goto out_charge;	/* a bridge that hides the flash */
 	/* a page read costs nothing extra until the read needs more pages */
 	t += (double)(pages - (len + p->page_byte - 1) / p->page_byte) *
 	     p->page_us * 1000.0;
 	t += (double)(aus - 1) * p->au_us * 1000.0;
+out_charge:
 	sim_charge(c, t);
 	return 0;
 }
@@ -581,7 +670,7 @@ static double sim_gc(struct sim_card *c, struct sim_slot *s)
 
 	if (s->random) {
 		/* pages written out of order: the whole AU is rewritten */
-		copy = p->erase_byte;
+		copy = sim_au_len(c, s->au);
 		old = true;
 	} else {
 		copy = s->old_byte > s->kept_byte ?
@@ -646,40 +735,73 @@ static bool sim_is_fat(const struct sim_card *c, uint64_t au)
 }
 
 /*
- * Write [a, b) relative to the start of AU au.  Returns the cost in ns
- * (without the access time).
+ * Is a write of [a, b) to FAT AU au in order: at the AU's start or right
+ * where the last write there ended?  Records b as that end.
  */
-static double sim_write_au(struct sim_card *c, uint64_t au, uint64_t a,
-			   uint64_t b)
+static bool sim_fat_in_order(struct sim_card *c, uint64_t au, uint64_t a,
+			     uint64_t b)
 {
-	const struct sim_params *p = &c->p;
-	bool fat = sim_is_fat(c, au);
-	uint64_t unit = fat ? p->fat_page_byte : p->page_byte;
-	struct sim_slot *s;
-	uint64_t kept;
-	double t;
+	uint32_t *end = &c->fat_end[au - c->p.fat_start];
+	bool in_order = a == 0 || a == *end;
 
+	*end = (uint32_t)b;
+	return in_order;
+}
+
+/* Time to program [a, b) in program units of unit at rate_mbps. */
+static double sim_program_ns(uint64_t a, uint64_t b, uint64_t unit,
+			     double rate_mbps)
+{
 	/* partial program units are read, merged and programmed whole */
-	t = sim_xfer_ns((b + unit - 1) / unit * unit - a / unit * unit,
-			fat ? p->fat_mbps : p->write_mbps);
-	if (fat)
-		goto out_data;
-	s = sim_find(c, au);
-	if (a == 0 && b == p->erase_byte) {
+	return sim_xfer_ns((b + unit - 1) / unit * unit - a / unit * unit,
+			   rate_mbps);
+}
+
+/*
+ * An open AU s is written out of order: turn it to random mode, closing
+ * the least recently used random-mode AU when that makes one too many.
+ * A card that keeps none open in random order merges s at once and opens
+ * it afresh.  Returns the slot to go on with; the cost is added to *t.
+ */
+static struct sim_slot *sim_go_random(struct sim_card *c,
+				      struct sim_slot *s, double *t)
+{
+	uint64_t au = s->au;
+
+	if (!c->p.open_random) {
+		*t += sim_gc(c, s);
+		s = sim_open_au(c, au, t);
+		s->stamp = ++c->stamp;
+		return s;
+	}
+	if (c->nr_random == c->p.open_random)
+		*t += sim_gc(c, sim_lru(c, true, s));
+	s->random = true;
+	c->nr_random++;
+	return s;
+}
+
+/*
+ * Write [a, b) of AU au through the open-AU table; out_of_order forces
+ * random mode.  t is the time to program it; returns t plus any GC.
+ */
+static double sim_write_slot(struct sim_card *c, uint64_t au, uint64_t a,
+			     uint64_t b, bool out_of_order, double t)
+{
+	uint64_t len = sim_au_len(c, au), kept;
+	struct sim_slot *s = sim_find(c, au);
+
+	if (a == 0 && b == len) {
 		/* a fresh block written whole replaces the AU: no copy */
 		if (s)
 			sim_release(c, s);
-		goto out_data;
+		return t;
 	}
 	if (!s)
 		s = sim_open_au(c, au, &t);
 	s->stamp = ++c->stamp;
-	if (!s->random && a < s->wp_byte) {
-		if (c->nr_random == p->open_random)
-			t += sim_gc(c, sim_lru(c, true, s));
-		s->random = true;
-		c->nr_random++;
-	}
+	if (!s->random && (out_of_order || a < s->wp_byte))
+		s = sim_go_random(c, s, &t);
 	if (b > s->wp_byte)
 		s->wp_byte = b;
 	if (!s->random) {
@@ -687,10 +809,50 @@ static double sim_write_au(struct sim_card *c, uint64_t au, uint64_t a,
 		s->kept_byte += kept > a ? kept - a : 0;
 		s->written_byte += b - a;
 		/* rewritten completely in order: nothing left to copy */
-		if (s->written_byte == p->erase_byte)
+		if (s->written_byte == len)
 			sim_release(c, s);
 	}
-out_data:
+	return t;
+}
+
+/*
+ * Write [a, b) of FAT AU au.  The area's advantage (fat_mbps, fat_page,
+ * no open slot nor GC) applies to the orders fat_kind names; other writes
+ * go as to any AU.  Returns the cost in ns (without the access time).
+ */
+static double sim_write_fat(struct sim_card *c, uint64_t au, uint64_t a,
+			    uint64_t b)
+{
+	const struct sim_params *p = &c->p;
+	bool in_order = true, fast;
+
+	if (p->fat_kind != SIM_FAT_BOTH)
+		in_order = sim_fat_in_order(c, au, a, b);
+	fast = p->fat_kind == SIM_FAT_BOTH ||
+	       (p->fat_kind == SIM_FAT_LINEAR) == in_order;
+	if (fast)
+		return sim_program_ns(a, b, p->fat_page_byte, p->fat_mbps);
+	return sim_write_slot(c, au, a, b, !in_order,
+			      sim_program_ns(a, b, p->page_byte,
+					     p->write_mbps));
+}
+
+/*
+ * Write [a, b) relative to the start of AU au.  Returns the cost in ns
+ * (without the access time).
+ */
+static double sim_write_au(struct sim_card *c, uint64_t au, uint64_t a,
+			   uint64_t b)
+{
+	const struct sim_params *p = &c->p;
+	double t;
+
+	if (sim_is_fat(c, au))
+		t = sim_write_fat(c, au, a, b);
+	else
+		t = sim_write_slot(c, au, a, b, false,
+				   sim_program_ns(a, b, p->page_byte,
+						  p->write_mbps));
 	if (b > c->data_end[au])
 		c->data_end[au] = (uint32_t)b;
 	return t;
@@ -727,7 +889,7 @@ static void sim_discard_au(struct sim_card *c, uint64_t au, uint64_t a,
 {
 	struct sim_slot *s;
 
-	if (b != c->p.erase_byte)
+	if (b != sim_au_len(c, au))
 		return;	/* the card maps whole AUs: nothing to drop */
 	if (a < c->data_end[au])
 		c->data_end[au] = (uint32_t)a;
@@ -771,6 +933,7 @@ static void sim_destroy(struct device *dev)
 	struct sim_card *c = (struct sim_card *)dev;
 
 	free(c->slot);
+	free(c->fat_end);
 	free(c->data_end);
 	free(c);
 }
@@ -798,16 +961,17 @@ int sim_open(struct device **devp, const struct sim_params *p)
 	c->p = *p;
 	if (!c->p.fat_mbps)
 		c->p.fat_mbps = 2 * c->p.write_mbps;
-	c->nr_au = p->size_byte / p->erase_byte;
+	c->nr_au = (p->size_byte - 1) / p->erase_byte + 1;
 	c->rng = p->seed;
 	c->data_end = malloc(c->nr_au * sizeof(*c->data_end));
 	if (!c->data_end)
 		goto out_free_card;
 	/* a used card: every AU holds old data */
 	for (i = 0; i < c->nr_au; i++)
-		c->data_end[i] = (uint32_t)p->erase_byte;
+		c->data_end[i] = (uint32_t)sim_au_len(c, i);
+	c->fat_end = calloc(p->fat_nr ? p->fat_nr : 1, sizeof(*c->fat_end));
 	c->slot = calloc(p->open_au, sizeof(*c->slot));
-	if (!c->slot)
+	if (!c->slot || !c->fat_end)
 		goto out_free_data;
 	c->dev.ops = &sim_ops;
 	c->dev.path = "simulated card";
@@ -817,6 +981,8 @@ int sim_open(struct device **devp, const struct sim_params *p)
 	return 0;
 
 out_free_data:
+	free(c->slot);
+	free(c->fat_end);
 	free(c->data_end);
 out_free_card:
 	free(c);

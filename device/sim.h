@@ -33,6 +33,31 @@ struct sim_params {
 	double fat_mbps;	/* write rate in FAT AUs, 10^6 bytes/s;
 				 * 0 = twice write_mbps */
 	uint64_t fat_page_byte;	/* program unit in FAT AUs */
+	unsigned int fat_kind;	/* enum sim_fat_kind: where FAT AUs differ */
+	unsigned int readsig;	/* 0: reads cost the same anywhere */
+	unsigned int plane;	/* pages read at once (multi-plane), 1 = off */
+	double plane_us;	/* extra cost of a read crossing plane * page */
+	uint64_t group_byte;	/* allocation group, 0 = none */
+	double group_us;	/* extra cost of a read crossing a group */
+	unsigned int au_spread;	/* alignments the AU step spreads over */
+	double pause_pct;	/* chance of a pause per request, percent */
+	double pause_us;	/* scale of the pauses (Pareto), microseconds */
+	uint64_t readahead_byte; /* read-ahead window, 0 = none */
+	double random_mbps;	/* write rate in random order; 0 = write_mbps */
+	unsigned int collapse;	/* enum sim_collapse */
+};
+
+/* Which writes the FAT-optimised AUs speed up. */
+enum sim_fat_kind {
+	SIM_FAT_BOTH,		/* linear and random-order writes */
+	SIM_FAT_LINEAR,		/* writes in linear order only */
+	SIM_FAT_RANDOM,		/* random-order writes only */
+};
+
+/* How a card degrades when written in more AUs than it keeps open. */
+enum sim_collapse {
+	SIM_COLLAPSE_SHARP,	/* one AU too many: every write copies */
+	SIM_COLLAPSE_GRADUAL,	/* one too many costs a little, two a lot */
 };
 
 /* Fill p with the typical card of SPEC section 4. */
