@@ -67,7 +67,8 @@ _flashbench_value()
 _flashbench_simulate()
 {
 	local cur=$1 head= last=$1
-	local keys='size= erase= page= open= open_random= fat= fat_start= noise= seed= read_mbps= write_mbps= access_us='
+	local keys='size= erase= page= open= open_random= fat= fat_start= noise= seed= read_mbps= write_mbps= access_us=
+		readsig= fat_kind='
 
 	if [[ $cur == *,* ]]; then
 		head=${cur%,*},

@@ -817,14 +817,18 @@ static double sim_write_slot(struct sim_card *c, uint64_t au, uint64_t a,
 
 /*
  * Write [a, b) of FAT AU au.  The area's advantage (fat_mbps, fat_page,
- * no open slot nor GC) applies to the orders fat_kind names; other writes
- * go as to any AU.  Returns the cost in ns (without the access time).
+ * no open slot nor GC) applies to the orders fat_kind names.  Other writes
+ * cost what they cost in any AU: in order, write_mbps by pages (and still
+ * no slot: in order, any AU written on its own needs no GC); out of order,
+ * through the open-AU table like any AU.  Returns the cost in ns (without
+ * the access time).
  */
 static double sim_write_fat(struct sim_card *c, uint64_t au, uint64_t a,
 			    uint64_t b)
 {
 	const struct sim_params *p = &c->p;
 	bool in_order = true, fast;
+	double t;
 
 	if (p->fat_kind != SIM_FAT_BOTH)
 		in_order = sim_fat_in_order(c, au, a, b);
@@ -832,9 +836,11 @@ static double sim_write_fat(struct sim_card *c, uint64_t au, uint64_t a,
 	       (p->fat_kind == SIM_FAT_LINEAR) == in_order;
 	if (fast)
 		return sim_program_ns(a, b, p->fat_page_byte, p->fat_mbps);
-	return sim_write_slot(c, au, a, b, !in_order,
-			      sim_program_ns(a, b, p->page_byte,
-					     p->write_mbps));
+	t = sim_program_ns(a, b, p->page_byte, p->write_mbps);
+	/* still no slot in order: as fast as any AU written on its own */
+	if (in_order)
+		return t;
+	return sim_write_slot(c, au, a, b, true, t);
 }
 
 /*
