@@ -16,6 +16,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "analyze.h"
 #include "auto.h"
@@ -779,6 +780,14 @@ static int open_sim(struct cli *c, struct device **devp)
 	return 0;
 }
 
+/* Nonzero if path names a block device. */
+static int is_block_device(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISBLK(st.st_mode);
+}
+
 /*
  * Open DEVICE: read-only for the read tests, exclusively and read-write
  * as soon as one test writes.  Returns 0 or an exit status.
@@ -802,6 +811,12 @@ static int open_real(struct cli *c, struct device **devp)
 				   c->device, ret == -ENOTBLK ?
 				   "neither a block device nor a regular file" :
 				   "a directory");
+	/* a card's write-protect switch, not a read-only file system */
+	if (ret == -EROFS && is_block_device(c->device)) {
+		fprintf(c->err, "flashbench: %s: the device is write-protected\n",
+			c->device);
+		return EXIT_DEVICE;
+	}
 	if (ret) {
 		fprintf(c->err, "flashbench: cannot open %s: %s\n", c->device,
 			strerror(-ret));

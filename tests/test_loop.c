@@ -1710,6 +1710,42 @@ START_TEST(test_fb_mounted)
 }
 END_TEST
 
+/*
+ * A write-protected card (losetup -r): every writing mode says so, as
+ * erase does, not "Read-only file system" (issue 9 item 15); a read test
+ * still runs.
+ */
+START_TEST(test_fb_write_protected)
+{
+	static const char *const modes[][3] = {
+		{ "-O", NULL, NULL },
+		{ "-p", NULL, NULL },
+		{ "-f", "--fat-nr=2", NULL },
+		{ "--auto", "--destructive", NULL },
+	};
+	struct cmd_result res;
+	struct loop_fix fx;
+	char want[128];
+	size_t i;
+
+	if (!loop_setup(&fx, "fb_write_protected", LOOP_RDONLY, 0))
+		return;
+	snprintf(want, sizeof(want),
+		 "flashbench: %s: the device is write-protected\n", fx.dev);
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		ck_assert_int_eq(run_fb(&res, modes[i][0], fx.dev, modes[i][1],
+					(char *)NULL), 1);
+		ck_assert_str_eq(res.err, want);
+		ck_assert_str_eq(res.out, "");
+		cmd_result_free(&res);
+	}
+	ck_assert_int_eq(run_fb(&res, "-a", "-b", "4096", "-c", "1", fx.dev,
+				(char *)NULL), 0);
+	cmd_result_free(&res);
+	ck_assert_uint_eq(scan(fx.dev, 0, MiB, SCAN_PLANTED, fx.seed), 0);
+}
+END_TEST
+
 /* ---- no loop device needed ---- */
 
 START_TEST(test_dev_regular_file)
@@ -1908,6 +1944,7 @@ Suite *loop_suite(void)
 	tcase_add_test(tc, test_fb_find_fat);
 	tcase_add_test(tc, test_fb_program);
 	tcase_add_test(tc, test_fb_mounted);
+	tcase_add_test(tc, test_fb_write_protected);
 	tcase_add_test(tc, test_fb_auto);
 	tcase_add_loop_test(tc, test_fb_preserve, 0, 4);
 	tcase_add_loop_test(tc, test_fb_preserve_signal, 0, 2);
