@@ -211,3 +211,35 @@ char *getopt_problem(char *buf, size_t len, int ret, int argc,
 		snprintf(buf, len, "unrecognized option '-%c'", optopt);
 	return buf;
 }
+
+/*
+ * Names come from the command line and the file system, which hold bytes,
+ * not text; JSON and XML must be UTF-8, so the writers check each
+ * character.  Overlong forms, surrogates and code points past U+10FFFF
+ * are not UTF-8 either (RFC 3629).
+ */
+size_t utf8_char_len(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned int cp, min, i, len;
+
+	if (p[0] < 0x80)
+		return 1;
+	if ((p[0] & 0xe0) == 0xc0) {
+		len = 2, cp = p[0] & 0x1f, min = 0x80;
+	} else if ((p[0] & 0xf0) == 0xe0) {
+		len = 3, cp = p[0] & 0x0f, min = 0x800;
+	} else if ((p[0] & 0xf8) == 0xf0) {
+		len = 4, cp = p[0] & 0x07, min = 0x10000;
+	} else {
+		return 0;
+	}
+	for (i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;	/* also stops at the NUL */
+		cp = (cp << 6) | (p[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}

@@ -42,4 +42,10 @@ struct option;
 char *getopt_problem(char *buf, size_t len, int ret, int argc,
 		     char *const argv[], const struct option *opts);
 
+/*
+ * The length in bytes (1-4) of the well-formed UTF-8 character s starts
+ * with, or 0 if s does not start with one.
+ */
+size_t utf8_char_len(const char *s);
+
 #endif /* FLASHBENCH_FORMAT_H */

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <math.h>
 
+#include "format.h"
 #include "json.h"
 
 void json_init(struct json *j, FILE *f)
@@ -12,33 +13,52 @@ void json_init(struct json *j, FILE *f)
 	j->count[0] = 0;
 }
 
+/* One ASCII character of a string literal, escaped where JSON needs it. */
+static void json_put_ascii(FILE *f, unsigned char c)
+{
+	switch (c) {
+	case '"':
+		fputs("\\\"", f);
+		break;
+	case '\\':
+		fputs("\\\\", f);
+		break;
+	case '\n':
+		fputs("\\n", f);
+		break;
+	case '\r':
+		fputs("\\r", f);
+		break;
+	case '\t':
+		fputs("\\t", f);
+		break;
+	default:
+		if (c < 0x20 || c == 0x7f)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+}
+
+/*
+ * UTF-8 passes through; a byte that is not part of a UTF-8 character (a
+ * file name in another encoding) becomes U+FFFD, because a JSON text must
+ * be UTF-8 and has no escape for a raw byte.
+ */
 void json_write_escaped(FILE *f, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	size_t len;
 
 	fputc('"', f);
-	for (; *p; p++) {
-		switch (*p) {
-		case '"':
-			fputs("\\\"", f);
-			break;
-		case '\\':
-			fputs("\\\\", f);
-			break;
-		case '\n':
-			fputs("\\n", f);
-			break;
-		case '\r':
-			fputs("\\r", f);
-			break;
-		case '\t':
-			fputs("\\t", f);
-			break;
-		default:
-			if (*p < 0x20 || *p == 0x7f)
-				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);	/* UTF-8 passes through */
+	for (; *s; s += len) {
+		len = utf8_char_len(s);
+		if (!len) {
+			fputs("\\ufffd", f);
+			len = 1;
+		} else if (len > 1) {
+			fwrite(s, 1, len, f);
+		} else {
+			json_put_ascii(f, (unsigned char)*s);
 		}
 	}
 	fputc('"', f);

@@ -55,29 +55,49 @@ static const char *const palette[] = {
 
 #define NPALETTE (sizeof(palette) / sizeof(palette[0]))
 
-/* Write s with XML's five special characters escaped. */
+/* One ASCII character of text, escaped where XML needs it. */
+static void xml_put_ascii(FILE *f, char c)
+{
+	switch (c) {
+	case '&':
+		fputs("&amp;", f);
+		break;
+	case '<':
+		fputs("&lt;", f);
+		break;
+	case '>':
+		fputs("&gt;", f);
+		break;
+	case '"':
+		fputs("&quot;", f);
+		break;
+	case '\'':
+		fputs("&apos;", f);
+		break;
+	default:
+		/* control characters are not allowed in XML 1.0 */
+		fputc((unsigned char)c < 0x20 ? '?' : c, f);
+	}
+}
+
+/*
+ * Write s escaped; UTF-8 passes through, a byte that is not part of a
+ * UTF-8 character (a file name in another encoding) becomes U+FFFD: the
+ * document declares UTF-8, and a parser rejects anything else.
+ */
 static void xml_text(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&apos;", f);
-			break;
-		default:
-			/* control characters are not allowed in XML 1.0 */
-			fputc((unsigned char)*s < 0x20 ? '?' : *s, f);
+	size_t len;
+
+	for (; *s; s += len) {
+		len = utf8_char_len(s);
+		if (!len) {
+			fputs("\xef\xbf\xbd", f);
+			len = 1;
+		} else if (len > 1) {
+			fwrite(s, 1, len, f);
+		} else {
+			xml_put_ascii(f, *s);
 		}
 	}
 }

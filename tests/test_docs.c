@@ -510,6 +510,9 @@ static int svg_parse(const char *text, struct svg_info *info)
 	size_t depth = 0, nroots = 0, k;
 
 	memset(info, 0, sizeof(*info));
+	q = utf8_invalid(text);
+	if (q)
+		SVG_FAIL("not UTF-8 at byte %zu", (size_t)(q - text));
 	while (*p) {
 		if (*p != '<') {
 			q = strchr(p, '<');
@@ -983,6 +986,39 @@ START_TEST(test_plot_json)
 	ck_assert_int_eq(json_get(out, "results.0.align", v, sizeof(v)), 0);
 	ck_assert_int_eq(json_get(out, "verdict", v, sizeof(v)), 0);
 	ck_assert_ptr_nonnull(mark(&info, "erase"));
+	free(out);
+	free(svg);
+}
+END_TEST
+
+/*
+ * A DEVICE whose name is not UTF-8: --json and --plot stay valid, each
+ * bad byte becomes U+FFFD, valid UTF-8 ("\xc3\xa9", e acute) is kept.
+ */
+START_TEST(test_plot_json_bad_utf8_name)
+{
+	char dev[300], args[700], want[300], v[300], *out, *svg;
+	struct svg_info info;
+	int fd;
+
+	snprintf(dev, sizeof(dev), "%s/caf\xc3\xa9-\xff\xc3-XXXXXX",
+		 plot_dir);
+	fd = mkstemp(dev);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, 16 << 20), 0);
+	close(fd);
+	snprintf(args, sizeof(args), "-a --json -c 1 -b 64K %s", dev);
+	svg = plot_run("bad-utf8", args, &info, &out);
+	unlink(dev);
+	/* plot_run checked the SVG is well-formed UTF-8; so is the JSON */
+	ck_assert_msg(json_get(out, "device.path", v, sizeof(v)) == 0,
+		      "invalid JSON: %s", out);
+	snprintf(want, sizeof(want), "\"%.*s\\ufffd\\ufffd%s\"",
+		 (int)(strstr(dev, "\xff") - dev), dev, strstr(dev, "\xff") + 2);
+	ck_assert_str_eq(v, want);
+	snprintf(want, sizeof(want), "%.*s\xef\xbf\xbd\xef\xbf\xbd%s",
+		 (int)(strstr(dev, "\xff") - dev), dev, strstr(dev, "\xff") + 2);
+	ck_assert_msg(strstr(svg, want), "no '%s' in the SVG", want);
 	free(out);
 	free(svg);
 }
@@ -1537,6 +1573,7 @@ Suite *docs_suite(void)
 	tcase_add_test(tc, test_plot_writes);
 	tcase_add_test(tc, test_plot_auto);
 	tcase_add_test(tc, test_plot_json);
+	tcase_add_test(tc, test_plot_json_bad_utf8_name);
 	tcase_add_test(tc, test_plot_analyze);
 	tcase_add_test(tc, test_plot_errors);
 	tcase_set_timeout(tc, 300);

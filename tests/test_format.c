@@ -191,6 +191,35 @@ START_TEST(test_json_roundtrip)
 	ck_assert_int_eq(json_get("{\"a\": \"x\ty\"}", NULL, NULL, 0), -1);
 	ck_assert_int_eq(json_get("[1, 2] 3", NULL, NULL, 0), -1);
 	ck_assert_int_eq(json_get("{\"a\" 1}", NULL, NULL, 0), -1);
+	ck_assert_int_eq(json_get("\"\xff\"", NULL, NULL, 0), -1);
+}
+END_TEST
+
+/* Bytes that are not UTF-8: each becomes U+FFFD, UTF-8 is kept. */
+static const struct {
+	const char *in, *out;
+} utf8s[] = {
+	{ "a\xff" "b", "\"a\\ufffdb\"" },
+	{ "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80",	/* e acute, euro, emoji */
+	  "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"" },
+	{ "\xe2\x82", "\"\\ufffd\\ufffd\"" },		/* cut short */
+	{ "\xc0\xaf", "\"\\ufffd\\ufffd\"" },		/* overlong '/' */
+	{ "\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"" },	/* surrogate */
+	{ "\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"" },
+	{ "\x80x", "\"\\ufffdx\"" },
+};
+
+START_TEST(test_json_utf8)
+{
+	char *text;
+	size_t len;
+	FILE *f = open_memstream(&text, &len);
+
+	json_write_escaped(f, utf8s[_i].in);
+	fclose(f);
+	ck_assert_str_eq(text, utf8s[_i].out);
+	ck_assert_int_eq(json_get(text, NULL, NULL, 0), 0);
+	free(text);
 }
 END_TEST
 
@@ -206,6 +235,7 @@ Suite *format_suite(void)
 	tcase_add_loop_test(tc, test_rate, 0, N(rates));
 	tcase_add_loop_test(tc, test_parse, 0, N(parses));
 	tcase_add_test(tc, test_json_roundtrip);
+	tcase_add_loop_test(tc, test_json_utf8, 0, N(utf8s));
 	suite_add_tcase(s, tc);
 	return s;
 }

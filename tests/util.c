@@ -160,6 +160,46 @@ size_t count_str(const char *hay, const char *needle)
 	return n;
 }
 
+/* Length of the well-formed UTF-8 character at p (RFC 3629), 0 if none. */
+static size_t utf8_seq(const unsigned char *p)
+{
+	unsigned int c = p[0], n, i, cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, cp = c & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+const char *utf8_invalid(const char *text)
+{
+	const unsigned char *p = (const unsigned char *)text;
+
+	while (*p) {
+		size_t n = utf8_seq(p);
+
+		if (!n)
+			return (const char *)p;
+		p += n;
+	}
+	return NULL;
+}
+
 /*
  * A strict JSON checker that can also fetch one value by a dotted path
  * ("verdict.erase_size", "results.0.align").  Enough to prove that --json
@@ -341,6 +381,8 @@ int json_get(const char *text, const char *path, char *out, size_t out_len)
 {
 	struct jp j = { .p = text };
 
+	if (utf8_invalid(text))
+		return -1;		/* JSON text is UTF-8 (RFC 8259) */
 	jp_ws(&j);
 	if (jp_value(&j, path ? path : NULL))
 		return -1;

@@ -82,10 +82,13 @@ void fb_free(struct fb_run *r);
 /* Count how often needle occurs in hay. */
 size_t count_str(const char *hay, const char *needle);
 
+/* The first byte of text that is not well-formed UTF-8, or NULL. */
+const char *utf8_invalid(const char *text);
+
 /*
- * Check that text is exactly one valid JSON document; with a dotted path
- * ("verdict.erase_size", "results.0.align_byte") also copy that value's
- * text into out.  Returns 0, -1 for invalid JSON, -2 if path is absent.
+ * Check that text is exactly one valid JSON document, in UTF-8; with a
+ * dotted path ("verdict.erase_size", "results.0.align_byte") also copy
+ * that value's text into out.  Returns 0, -1 for invalid JSON, -2 if path is absent.
  */
 int json_get(const char *text, const char *path, char *out, size_t out_len);
 
