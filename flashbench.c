@@ -660,21 +660,60 @@ struct write_plan {
 	size_t n;			/* ranges stored */
 };
 
-/* What a writing test reaching past the end is told in terms of. */
+/*
+ * Where test t would write on a device of any size, for messages: how
+ * many erase sizes apart its AUs start (0: one range) and the end of the
+ * last range.  Returns 0, or -EINVAL when that overflows 64 bits.
+ */
+static int write_footprint(const struct cli *c, enum bench_test t,
+			   uint64_t *spacing_au, uint64_t *end_byte)
+{
+	struct bench_range *r;
+	int n = bench_write_ranges(t, &c->o, UINT64_MAX, NULL, 0);
+
+	if (n <= 0)
+		return -EINVAL;
+	r = calloc((size_t)n, sizeof(*r));
+	if (!r ||
+	    bench_write_ranges(t, &c->o, UINT64_MAX, r, (size_t)n) != n) {
+		free(r);
+		return -EINVAL;
+	}
+	*spacing_au = n < 2 ? 0 : (r[1].start_byte - r[0].start_byte) /
+				  c->o.erasesize_byte;
+	*end_byte = r[n - 1].end_byte;
+	free(r);
+	return 0;
+}
+
+/*
+ * A writing test reaching past the end, told in terms of its options and
+ * the byte it would reach: -O spaces its AUs apart, so its footprint is
+ * far larger than --open-au-nr erase blocks.
+ */
 static int write_past_end(struct cli *c, enum bench_test test,
 			  const struct device *dev)
 {
 	const char *es = c->text[V_ERASESIZE];
+	uint64_t spacing = 0, end = 0;
+	char reach[160] = "reaches past the end";
 
+	if (!write_footprint(c, test, &spacing, &end) && spacing)
+		snprintf(reach, sizeof(reach),
+			 "writes %s AUs spaced %" PRIu64 " AUs apart, up to byte %" PRIu64 ", past the end",
+			 c->text[V_OPEN_AU_NR], spacing, end);
+	else if (end)
+		snprintf(reach, sizeof(reach),
+			 "writes up to byte %" PRIu64 ", past the end", end);
 	if (test == BENCH_OPEN_AU)
 		return usage_error(c->err,
-				   "--open-au with --offset=%s --open-au-nr=%s --erasesize=%s reaches past the end of " DEV_FMT,
+				   "--open-au with --offset=%s --open-au-nr=%s --erasesize=%s %s of " DEV_FMT,
 				   c->text[V_OFFSET], c->text[V_OPEN_AU_NR], es,
-				   dev->path, dev->size_byte);
+				   reach, dev->path, dev->size_byte);
 	if (test == BENCH_FIND_FAT)
 		return usage_error(c->err,
-				   "--find-fat with --fat-nr=%s --erasesize=%s reaches past the end of " DEV_FMT,
-				   c->text[V_FAT_NR], es, dev->path,
+				   "--find-fat with --fat-nr=%s --erasesize=%s %s of " DEV_FMT,
+				   c->text[V_FAT_NR], es, reach, dev->path,
 				   dev->size_byte);
 	return usage_error(c->err,
 			   "--program needs the first 20MiB, more than " DEV_FMT,

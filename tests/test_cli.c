@@ -647,6 +647,14 @@ START_TEST(test_bad_writes)
 		{ "-a -f -e 8M --fat-nr=9 --simulate=size=64M", "--fat-nr=9",
 		  1 },
 		{ "-p --simulate=size=16M", "--program", 1 },
+		/* the real footprint, AUs spaced apart (issue 9 item 16) */
+		{ "-O --simulate=size=64M",
+		  "writes 2 AUs spaced 12 AUs apart, up to byte 71303168, past the end",
+		  1 },
+		{ "-O --open-au-nr=3 -e 1M --offset=0 --simulate=size=16M",
+		  "writes 3 AUs spaced 12 AUs apart, up to byte 26214400,", 1 },
+		{ "-f --fat-nr=17 --simulate=size=64M",
+		  "writes up to byte 71303168, past the end", 1 },
 	};
 	const struct bad_case *c = &cases[_i];
 	struct fb_run r;
@@ -958,7 +966,7 @@ Suite *cli_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("writes");
-	tcase_add_loop_test(tc, test_bad_writes, 0, 6);
+	tcase_add_loop_test(tc, test_bad_writes, 0, 9);
 	tcase_add_test(tc, test_open_au_runs);
 	tcase_add_test(tc, test_default_offset);
 	tcase_add_test(tc, test_all_tests_order);
