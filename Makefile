@@ -70,7 +70,8 @@ FB_CFLAGS += -I. $(SRC_DIRS:%=-I%)
 # source tree; the two programs stay at the top, where the classic tool
 # had them (sudo ./flashbench ...).
 B := build
-LIB_SRCS := dev.c vm.c device/sim.c device/fault.c device/sysfs.c \
+LIB_SRCS := dev.c vm.c device/blockdev.c device/holders.c device/sim.c \
+	    device/fault.c device/sysfs.c front/quiet.c \
 	    modes/bench.c modes/progs.c verdict/analyze.c verdict/auto.c \
 	    output/format.c output/json.c output/plot.c output/progress.c \
 	    safety/preserve.c
@@ -125,6 +126,12 @@ $(BENCH_BIN): $(B)/tests/bench_auto.o $(B)/tests/util.o $(B)/tests/cli.o \
 bench: $(BENCH_BIN)
 	$(BENCH_BIN)
 
+# Write the golden outputs (tests/golden) anew, after a change that is
+# meant to change what flashbench prints; review with git diff.
+golden: all $(CHECK_BIN)
+	GOLDEN_UPDATE=1 CK_RUN_SUITE=golden FLASHBENCH_BIN=$(CURDIR)/flashbench \
+		ERASE_BIN=$(CURDIR)/erase $(CHECK_BIN)
+
 install: all
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 755 flashbench erase $(DESTDIR)$(BINDIR)
@@ -164,7 +171,7 @@ FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_BUILD)/%.o) $(FUZZ_BUILD)/fuzz_util.o
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 # what the command-line harness replaces in its copies of flashbench.o
 # and preserve.o (whose stand-ins are named fuzz_preserve_*)
-FUZZ_CLI_STUBS := dev_open dev_quiet_system fopen fopen64
+FUZZ_CLI_STUBS := dev_open quiet_system fopen fopen64
 FUZZ_PRESERVE_STUBS := open open64 link rename unlink access stat stat64 \
 		       lstat lstat64 fopen fopen64
 
@@ -253,7 +260,7 @@ fuzz-corpus: $(FUZZ_BINS)
 fuzz-clean:
 	rm -rf $(FUZZ_BUILD)
 
-.PHONY: all check bench install clean fuzz fuzz-build fuzz-replay \
+.PHONY: all check bench golden install clean fuzz fuzz-build fuzz-replay \
 	fuzz-corpus fuzz-clean
 
 -include $(shell find $(B) $(FUZZ_BUILD) -name '*.d' 2>/dev/null)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The device layer: one interface for a real block device (or regular
- * file) opened with O_DIRECT, and for the simulated card.  Every function
- * returns 0 or -errno and never prints; the front end turns the error
- * recorded in struct device into a message.
+ * The device layer: one interface for the real block device (or regular
+ * file) opened with O_DIRECT (device/blockdev.h), the simulated card and
+ * the wrappers that stack on any device.  Every function returns 0 or
+ * -errno and never prints; the front end turns the error recorded in
+ * struct device into a message.
  */
 #ifndef FLASHBENCH_DEV_H
 #define FLASHBENCH_DEV_H
@@ -57,10 +58,6 @@ struct device {
 	struct dev_error last_error;	/* filled when an operation fails */
 };
 
-/* Flags for dev_open(). */
-#define DEV_WRITE	0x1	/* open read-write (writing tests only) */
-#define DEV_EXCL	0x2	/* refuse a mounted or otherwise held device */
-
 /* Data written by the writing tests. */
 enum dev_pattern {
 	DEV_PAT_ZERO,		/* 0x00 */
@@ -68,36 +65,6 @@ enum dev_pattern {
 	DEV_PAT_5A,		/* 0x5a */
 	DEV_PAT_RANDOM,		/* pseudo-random bytes */
 };
-
-/*
- * Open a block device or regular file with O_DIRECT.  Returns 0 or -errno;
- * on failure *devp is NULL and, when holder is non-NULL, holder receives a
- * human-readable reason naming what holds the device (mount point,
- * partition, exclusive opener), or an empty string.
- * -EISDIR for a directory, -ENOTBLK for anything neither a block device
- * nor a regular file, -EBUSY when DEV_EXCL finds the device in use,
- * -EROFS for a write-protected device opened with DEV_WRITE, -EINVAL when
- * the file system of a regular file refuses O_DIRECT.  A
- * regular file has 512-byte logical blocks and its size is rounded down
- * to whole blocks.  Reads and writes need offset and length aligned to
- * the logical block size, a 512-byte aligned buffer, and the range inside
- * the device, else -EINVAL (recorded in last_error).
- */
-int dev_open(struct device **devp, const char *path, unsigned int flags,
-	     char *holder, size_t holder_len);
-
-/*
- * Is the block device at path unused: neither it nor any of its
- * partitions (nor, for a partition, its whole device) mounted
- * (/proc/self/mountinfo), active swap (/proc/swaps), held by another block
- * device such as device-mapper (sysfs holders/) or backing a loop device?
- * Returns 0 (also for a regular file), -EBUSY with a one-line reason in
- * holder such as "/dev/loop3p1 is mounted on /mnt/x" or "/dev/loop3 is
- * held by dm-0 (vg-root)", or -errno if path cannot be examined.  Used
- * by dev_open() with DEV_EXCL, which then also opens with O_EXCL so the
- * kernel refuses what this check cannot see.
- */
-int dev_check_unused(const char *path, char *holder, size_t holder_len);
 
 /* Close any device, real or simulated. */
 void dev_close(struct device *dev);
@@ -137,11 +104,5 @@ void dev_fill(void *buf, size_t len, enum dev_pattern pat, uint64_t seed);
 /* Record a failure in dev->last_error and return -err. */
 int dev_fail(struct device *dev, const char *op, off_t off, uint64_t len,
 	     int err);
-
-/*
- * Make timing steadier: lock memory, raise the scheduling priority.  What
- * worked and what did not is written to log (may be NULL).
- */
-void dev_quiet_system(FILE *log);
 
 #endif /* FLASHBENCH_DEV_H */

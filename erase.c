@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blockdev.h"
 #include "dev.h"
 #include "format.h"
 

@@ -21,6 +21,7 @@
 #include "analyze.h"
 #include "auto.h"
 #include "bench.h"
+#include "blockdev.h"
 #include "dev.h"
 #include "flashbench.h"
 #include "format.h"
@@ -28,6 +29,7 @@
 #include "plot.h"
 #include "preserve.h"
 #include "progress.h"
+#include "quiet.h"
 #include "sim.h"
 #include "sysfs.h"
 #include "vm.h"
@@ -1657,7 +1659,7 @@ static int run(struct cli *c, FILE *out)
 		goto out_close_dev;
 	}
 	if (!c->simulate)
-		dev_quiet_system(c->o.verbose ? c->err : NULL);
+		quiet_system(c->o.verbose ? c->err : NULL);
 	announce_writes(c, dev, plan);
 	c->prog = progress_new(c->err, c->quiet);
 	if (flashbench_progress_clock)

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "blockdev.h"
 #include "fault.h"
 #include "preserve.h"
 #include "sim.h"

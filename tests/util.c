@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "blockdev.h"
 #include "flashbench.h"
 #include "sim.h"
 #include "util.h"

@@ -9,7 +9,7 @@
  * card 4096-byte logical blocks, 4 runs the same command line twice.
  *
  * Nothing real is touched: this object is linked against a copy of
- * flashbench.o whose dev_open(), dev_quiet_system() and fopen() are
+ * flashbench.o whose dev_open(), quiet_system() and fopen() are
  * renamed to the stand-ins below, and a copy of preserve.o whose file
  * calls are (see the fuzz rules in the Makefile).  A DEVICE opens a
  * simulated card, files to read hold the input's tail, files to write
@@ -35,6 +35,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "blockdev.h"
 #include "flashbench.h"
 #include "fuzz_util.h"
 #include "sim.h"
@@ -48,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* The stand-ins flashbench.o is linked against. */
 int fuzz_dev_open(struct device **devp, const char *path, unsigned int flags,
 		  char *holder, size_t holder_len);
-void fuzz_dev_quiet_system(FILE *log);
+void fuzz_quiet_system(FILE *log);
 FILE *fuzz_fopen(const char *path, const char *mode);
 FILE *fuzz_fopen64(const char *path, const char *mode);
 /* The stand-ins preserve.o is linked against. */
@@ -113,7 +114,7 @@ int fuzz_dev_open(struct device **devp, const char *path, unsigned int flags,
 	return sim_open(devp, &p);
 }
 
-void fuzz_dev_quiet_system(FILE *log)
+void fuzz_quiet_system(FILE *log)
 {
 	if (log)
 		fputs("flashbench: (fuzz) system left as it is\n", log);
