@@ -387,11 +387,12 @@ START_TEST(test_parse_micro)
 		"&#xb5;", "&#956;", "&#x3BC;", "u",
 	};
 	struct align_table *t;
-	struct align_row r;
 	char buf[256];
 	size_t i;
 
 	for (i = 0; i < sizeof(mu) / sizeof(mu[0]); i++) {
+		struct align_row r;
+
 		/* glued, in its own token, and between HTML no-break spaces */
 		snprintf(buf, sizeof(buf), "align 4096 pre 741%ss on 1.08ms "
 			 "post 788 %ss&nbsp;diff&#160;317%ss;", mu[i],

@@ -675,10 +675,11 @@ static size_t micro_len(const char *s, size_t len)
 		"&micro;", "&mu;", "&#181;", "&#xb5;", "&#956;", "&#x3bc;",
 		"u",
 	};
-	size_t i, n;
+	size_t i;
 
 	for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
-		n = strlen(forms[i]);
+		size_t n = strlen(forms[i]);
+
 		if (n <= len && !strncasecmp(s, forms[i], n))
 			return n;
 	}
