@@ -631,10 +631,12 @@ static int check_read_tests(struct cli *c, const struct device *dev)
 				   c->text[V_SCATTER_SPAN], bs, dev->path,
 				   dev->size_byte);
 	if ((c->tests & BENCH_INTERVAL) &&
-	    MIN_IO_BYTE % dev->logical_block_size)
+	    interval_first_len(dev->logical_block_size) >
+		    MIN_IO_BYTE << (o->interval_order - 1))
 		return usage_error(c->err,
-				   "--interval reads 512 bytes first, %s has %u-byte logical blocks",
-				   dev->path, dev->logical_block_size);
+				   "invalid --interval-order '%s': its largest read is smaller than the %u-byte logical blocks of %s",
+				   c->text[V_INTERVAL_ORDER],
+				   dev->logical_block_size, dev->path);
 	if ((c->tests & BENCH_INTERVAL) &&
 	    interval_footprint(o) > dev->size_byte)
 		return usage_error(c->err,

@@ -300,48 +300,62 @@ static uint64_t interval_span(const struct bench_opts *o)
 	return ((uint64_t)(o->count - 1) * 9 + 1) * max;
 }
 
+uint64_t interval_first_len(unsigned int logical_block_size)
+{
+	return logical_block_size > 512 ? logical_block_size : 512;
+}
+
+/* Time count reads of len bytes, 9 * len apart, into r. */
+static int interval_measure(struct device *dev, unsigned int count,
+			    void *buf, uint64_t len, struct interval_row *r)
+{
+	uint64_t t, sum = 0;
+	unsigned int j;
+	int ret;
+
+	r->len_byte = len;
+	r->min_ns = UINT64_MAX;
+	for (j = 0; j < count; j++) {
+		ret = dev_read(dev, buf, len, (off_t)(9 * len * j), &t);
+		if (ret)
+			return ret;
+		sum += t;
+		if (t < r->min_ns)
+			r->min_ns = t;
+		if (t > r->max_ns)
+			r->max_ns = t;
+	}
+	r->avg_ns = sum / count;
+	return 0;
+}
+
 int bench_interval(struct device *dev, const struct bench_opts *o,
 		   struct interval_row **rows, size_t *nrows)
 {
 	const unsigned int order = o->interval_order;
+	const uint64_t max = 512ULL << (order - 1);
+	uint64_t len = interval_first_len(dev->logical_block_size);
 	struct interval_row *r;
-	uint64_t t, sum;
-	unsigned int k, j;
+	size_t k = 0;
 	void *buf;
 	int ret = 0;
 
 	*rows = NULL;
 	*nrows = 0;
-	if (order < 1 || order > 30 || !o->count ||
+	if (order < 1 || order > 30 || !o->count || len > max ||
 	    interval_span(o) > dev->size_byte)
 		return -EINVAL;
 	r = calloc(order, sizeof(*r));
-	buf = alloc_io_buf(512ULL << (order - 1));
+	buf = alloc_io_buf(max);
 	if (!r || !buf) {
 		ret = -ENOMEM;
 		goto out_free;
 	}
-	for (k = 0; k < order && !ret; k++) {
-		uint64_t len = 512ULL << k;
-
-		r[k].len_byte = len;
-		r[k].min_ns = UINT64_MAX;
-		sum = 0;
-		for (j = 0; j < o->count; j++) {
-			ret = dev_read(dev, buf, len, (off_t)(9 * len * j), &t);
-			if (ret)
-				break;
-			sum += t;
-			if (t < r[k].min_ns)
-				r[k].min_ns = t;
-			if (t > r[k].max_ns)
-				r[k].max_ns = t;
-		}
-		r[k].avg_ns = sum / o->count;
-	}
+	for (; len <= max && !ret; len *= 2)
+		ret = interval_measure(dev, o->count, buf, len, &r[k++]);
 	/* the sizes measured before a failure are still worth printing */
 	*rows = r;
-	*nrows = ret ? k - 1 : order;
+	*nrows = ret ? k - 1 : k;
 	r = NULL;
 out_free:
 	free(r);

@@ -33,7 +33,7 @@ struct bench_opts {
 	unsigned int count;		/* repetitions of each read, -c */
 	unsigned int scatter_order;	/* scatter over 2^order blocks */
 	unsigned int scatter_span;	/* blocks per scatter read */
-	unsigned int interval_order;	/* sizes 512 .. 512 << (order-1) */
+	unsigned int interval_order;	/* sizes up to 512 << (order-1) */
 	unsigned int open_au_nr;	/* AUs written in turn by -O */
 	unsigned int fat_nr;		/* AUs looked at by -f */
 	uint64_t offset_byte;		/* where -O starts */
@@ -105,7 +105,16 @@ int bench_scatter(struct device *dev, const struct bench_opts *o,
 		  struct scatter_point **pts, size_t *npts);
 void print_scatter(FILE *out, const struct scatter_point *pts, size_t n);
 
-/* The interval test and its regression. */
+/*
+ * The smallest interval read: 512 bytes, or the logical block size of a
+ * device that cannot read less (the sizes double from there).
+ */
+uint64_t interval_first_len(unsigned int logical_block_size);
+
+/*
+ * The interval test and its regression: one row per size from
+ * interval_first_len() up to 512 << (interval_order - 1).
+ */
 int bench_interval(struct device *dev, const struct bench_opts *o,
 		   struct interval_row **rows, size_t *nrows);
 struct interval_fit interval_regress(const struct interval_row *rows,

@@ -458,7 +458,11 @@ static void plan_reads(struct seg_list *l, enum bench_test test,
 				bs * o->scatter_span, label);
 		}
 	} else if (test == BENCH_INTERVAL) {
+		uint64_t len = interval_first_len(dev->logical_block_size);
+
 		for (i = 0; i < o->interval_order && i < 40; i++) {
+			if ((512ULL << i) < len)
+				continue;
 			snprintf(label, sizeof(label), "%s reads",
 				 fmt_size(size, 512ULL << i));
 			seg_add(l, o->count, 512ULL << i, label);

@@ -366,6 +366,35 @@ START_TEST(test_interval_format)
 }
 END_TEST
 
+/*
+ * A device that cannot read less than lbs bytes: the interval sizes start
+ * there, and the largest stays 512 << (order - 1); none left is refused.
+ */
+START_TEST(test_interval_large_blocks)
+{
+	struct device *dev = sim_card("noise=0");
+	struct interval_row *rows;
+	struct bench_opts o;
+	size_t n, i;
+
+	bench_opts_default(&o);
+	o.interval_order = 6;			/* up to 16 KiB */
+	dev->logical_block_size = 4096;
+	ck_assert_int_eq(bench_interval(dev, &o, &rows, &n), 0);
+	ck_assert_uint_eq(n, 3);
+	for (i = 0; i < n; i++) {
+		ck_assert_uint_eq(rows[i].len_byte, 4096ULL << i);
+		ck_assert_uint_gt(rows[i].min_ns, 0);
+	}
+	free(rows);
+	dev->logical_block_size = 32768;
+	ck_assert_int_eq(bench_interval(dev, &o, &rows, &n), -EINVAL);
+	ck_assert_uint_eq(n, 0);
+	ck_assert_uint_eq(dev->io_count, 3 * 8);
+	dev_close(dev);
+}
+END_TEST
+
 Suite *bench_suite(void)
 {
 	Suite *s = suite_create("bench");
@@ -380,6 +409,7 @@ Suite *bench_suite(void)
 	tcase_add_test(tc, test_align_deterministic);
 	tcase_add_loop_test(tc, test_interval_recovers, 0, 5);
 	tcase_add_test(tc, test_interval_format);
+	tcase_add_test(tc, test_interval_large_blocks);
 	suite_add_tcase(s, tc);
 	return s;
 }

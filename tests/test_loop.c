@@ -1221,21 +1221,26 @@ START_TEST(test_fb_scatter)
 }
 END_TEST
 
-START_TEST(test_fb_interval)
+/*
+ * -i --interval-order=10 on a loop device: sizes 512 B .. 256 KiB, or
+ * from the logical block size up where the device cannot read less.
+ */
+static void check_interval(unsigned int sector_size)
 {
 	char min[32], avg[32], max[32], acc[32], *pos, *line;
 	double min_ns[10], mbps, a, v;
 	struct cmd_result res;
 	struct loop_fix fx;
 	uint64_t n, t;
-	int k;
+	int k, first = sector_size == 4096 ? 3 : 0;
 
-	if (!loop_setup(&fx, "fb_interval", 0, 0))
+	if (!loop_setup(&fx, first ? "fb_interval_4k" : "fb_interval", 0,
+			sector_size))
 		return;
 	run_fb(&res, "-i", "--interval-order=10", fx.dev, (char *)NULL);
 	check_read_only_run(&fx, &res);
 	pos = res.out;
-	for (k = 0; k < 10; k++) {
+	for (k = first; k < 10; k++) {
 		line = next_line(&pos);
 		ck_assert_ptr_nonnull(line);
 		ck_assert_msg(sscanf(line, "%" SCNu64 " bytes: min %31s avg "
@@ -1255,7 +1260,7 @@ START_TEST(test_fb_interval)
 	ck_assert_ptr_nonnull(line);
 	ck_assert_msg(sscanf(line, "%lf MB/s, %31s access time", &a, acc) == 2,
 		      "bad line '%s'", line);
-	for (k = 0; k < 10; k++) {
+	for (k = first; k < 10; k++) {
 		line = next_line(&pos);
 		ck_assert_ptr_nonnull(line);
 		ck_assert_msg(sscanf(line, "bytes %" SCNu64 ", time %" SCNu64
@@ -1267,6 +1272,18 @@ START_TEST(test_fb_interval)
 	}
 	ck_assert_ptr_null(next_line(&pos));
 	cmd_result_free(&res);
+}
+
+START_TEST(test_fb_interval)
+{
+	check_interval(512);
+}
+END_TEST
+
+/* 4096-byte logical blocks (losetup -b 4096): from 4 KiB up. */
+START_TEST(test_fb_interval_4k)
+{
+	check_interval(4096);
 }
 END_TEST
 
@@ -1943,6 +1960,7 @@ Suite *loop_suite(void)
 	tcase_add_test(tc, test_fb_align);
 	tcase_add_test(tc, test_fb_scatter);
 	tcase_add_test(tc, test_fb_interval);
+	tcase_add_test(tc, test_fb_interval_4k);
 	tcase_add_loop_test(tc, test_fb_open_au, 0, 2);
 	tcase_add_test(tc, test_fb_find_fat);
 	tcase_add_test(tc, test_fb_program);
