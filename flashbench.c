@@ -158,6 +158,7 @@ struct cli {
 	const char *text[V_NR];		/* as typed, or the default in num */
 	char num[V_NR][24];		/* defaults as decimal text */
 	const char *device;		/* DEVICE, or NULL */
+	uint64_t dev_byte;		/* its size as told (a file's own) */
 	int simulate;			/* --simulate given */
 	const char *sim_spec;		/* its SPEC, or NULL */
 	const char *out_path;		/* -o FILE, or NULL for out */
@@ -603,7 +604,10 @@ static uint64_t interval_footprint(const struct bench_opts *o)
 	return mul_sat(add_sat(mul_sat(o->count - 1ULL, 9), 1), largest);
 }
 
-/* "DEVICE (N bytes)" for messages about the end of the device. */
+/*
+ * "DEVICE (N bytes)" for messages about the end of the device, with
+ * c->dev_byte: a file's own size, not the whole blocks the tests can use.
+ */
 #define DEV_FMT "%s (%" PRIu64 " bytes)"
 
 /* Check the read tests against the device; returns 0 or EXIT_USAGE. */
@@ -611,6 +615,7 @@ static int check_read_tests(struct cli *c, const struct device *dev)
 {
 	const struct bench_opts *o = &c->o;
 	const char *bs = c->text[V_BLOCKSIZE];
+	char size[FMT_LEN];
 
 	if ((c->tests & BENCH_ALIGN) &&
 	    (o->blocksize_byte / 2) % dev->logical_block_size)
@@ -621,15 +626,20 @@ static int check_read_tests(struct cli *c, const struct device *dev)
 	if ((c->tests & BENCH_ALIGN) &&
 	    align_max(dev->size_byte, o->blocksize_byte) <
 		    2 * o->blocksize_byte)
-		return usage_error(c->err,
-				   "invalid --blocksize '%s': --align needs 15 blocks, more than " DEV_FMT,
-				   bs, dev->path, dev->size_byte);
+		return c->arg[V_BLOCKSIZE] ?
+			usage_error(c->err,
+				    "invalid --blocksize '%s': --align needs 15 blocks, more than " DEV_FMT,
+				    bs, dev->path, c->dev_byte) :
+			usage_error(c->err,
+				    "--align needs 15 blocks of the default --blocksize (%s), more than " DEV_FMT "; give a smaller -b",
+				    fmt_size(size, o->blocksize_byte),
+				    dev->path, c->dev_byte);
 	if ((c->tests & BENCH_SCATTER) && scatter_footprint(o) > dev->size_byte)
 		return usage_error(c->err,
 				   "--scatter-order=%s --scatter-span=%s --blocksize=%s reach past the end of " DEV_FMT,
 				   c->text[V_SCATTER_ORDER],
 				   c->text[V_SCATTER_SPAN], bs, dev->path,
-				   dev->size_byte);
+				   c->dev_byte);
 	if ((c->tests & BENCH_INTERVAL) &&
 	    interval_first_len(dev->logical_block_size) >
 		    MIN_IO_BYTE << (o->interval_order - 1))
@@ -642,7 +652,7 @@ static int check_read_tests(struct cli *c, const struct device *dev)
 		return usage_error(c->err,
 				   "--interval-order=%s --count=%s reach past the end of " DEV_FMT,
 				   c->text[V_INTERVAL_ORDER], c->text[V_COUNT],
-				   dev->path, dev->size_byte);
+				   dev->path, c->dev_byte);
 	return 0;
 }
 
@@ -713,15 +723,15 @@ static int write_past_end(struct cli *c, enum bench_test test,
 		return usage_error(c->err,
 				   "--open-au with --offset=%s --open-au-nr=%s --erasesize=%s %s of " DEV_FMT,
 				   c->text[V_OFFSET], c->text[V_OPEN_AU_NR], es,
-				   reach, dev->path, dev->size_byte);
+				   reach, dev->path, c->dev_byte);
 	if (test == BENCH_FIND_FAT)
 		return usage_error(c->err,
 				   "--find-fat with --fat-nr=%s --erasesize=%s %s of " DEV_FMT,
 				   c->text[V_FAT_NR], es, reach, dev->path,
-				   dev->size_byte);
+				   c->dev_byte);
 	return usage_error(c->err,
 			   "--program needs the first 20MiB, more than " DEV_FMT,
-			   dev->path, dev->size_byte);
+			   dev->path, c->dev_byte);
 }
 
 /*
@@ -788,6 +798,7 @@ static int plan_writes(struct cli *c, const struct device *dev,
 static int check_blocksize(struct cli *c, const struct device *dev)
 {
 	const char *bs = c->text[V_BLOCKSIZE];
+	char size[FMT_LEN];
 
 	if (!(c->tests & (BENCH_ALIGN | BENCH_SCATTER | BENCH_OPEN_AU |
 			  BENCH_FIND_FAT)))
@@ -796,11 +807,54 @@ static int check_blocksize(struct cli *c, const struct device *dev)
 		return usage_error(c->err,
 				   "invalid --blocksize '%s': not a multiple of the logical block size (%u) of %s",
 				   bs, dev->logical_block_size, dev->path);
-	if (c->o.blocksize_byte > dev->size_byte)
+	if (c->o.blocksize_byte > dev->size_byte && c->arg[V_BLOCKSIZE])
 		return usage_error(c->err,
 				   "invalid --blocksize '%s': larger than " DEV_FMT,
-				   bs, dev->path, dev->size_byte);
+				   bs, dev->path, c->dev_byte);
+	if (c->o.blocksize_byte > dev->size_byte)
+		return usage_error(c->err,
+				   DEV_FMT " is smaller than one block of the default --blocksize (%s); give a smaller -b",
+				   dev->path, c->dev_byte,
+				   fmt_size(size, c->o.blocksize_byte));
 	return 0;
+}
+
+/*
+ * What holds for any test and for --auto: the device has at least one
+ * whole logical block, and --auto's first align table fits.
+ */
+static int check_size(struct cli *c, const struct device *dev)
+{
+	char size[FMT_LEN];
+	uint64_t min;
+
+	if (!c->tests && !c->autorun)
+		return 0;
+	if (!c->dev_byte)
+		return usage_error(c->err, "%s is empty", dev->path);
+	if (dev->size_byte < dev->logical_block_size)
+		return usage_error(c->err,
+				   DEV_FMT " is smaller than one %u-byte block",
+				   dev->path, c->dev_byte,
+				   dev->logical_block_size);
+	min = auto_min_size(dev->logical_block_size);
+	if (c->autorun && dev->size_byte < min)
+		return usage_error(c->err,
+				   "--auto needs at least %s (%" PRIu64 " bytes), more than " DEV_FMT,
+				   fmt_size(size, min), min, dev->path,
+				   c->dev_byte);
+	return 0;
+}
+
+/* DEVICE's size for messages: a regular file's own, not its whole blocks. */
+static uint64_t told_size(const struct cli *c, const struct device *dev)
+{
+	struct stat st;
+
+	if (!c->simulate && c->device && !stat(c->device, &st) &&
+	    S_ISREG(st.st_mode))
+		return (uint64_t)st.st_size;
+	return dev->size_byte;
 }
 
 /* Create the simulated card of --simulate; returns 0 or an exit status. */
@@ -880,6 +934,7 @@ static int open_device(struct cli *c, struct device **devp)
 	flashbench_dev_opens++;
 	if (flashbench_open_hook)
 		*devp = flashbench_open_hook(*devp);
+	c->dev_byte = told_size(c, *devp);
 	return 0;
 }
 
@@ -1639,7 +1694,9 @@ static int run(struct cli *c, FILE *out)
 		fprintf(c->err,
 			"flashbench: %s: %" PRIu64 " bytes, logical block %u bytes\n",
 			dev->path, dev->size_byte, dev->logical_block_size);
-	ret = check_blocksize(c, dev);
+	ret = check_size(c, dev);
+	if (!ret)
+		ret = check_blocksize(c, dev);
 	if (!ret)
 		ret = check_read_tests(c, dev);
 	if (!ret)

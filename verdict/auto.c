@@ -133,6 +133,36 @@ static size_t align_list(uint64_t spacing, uint64_t min, uint64_t *a,
 	return n;
 }
 
+/* The align tables' block sizes, smallest first. */
+static const uint64_t auto_block_sizes[AUTO_MAX_TABLES] = {
+	1024, 4096, 16384,
+};
+
+/* Block size of table i: at least two logical blocks (half-block reads). */
+static uint64_t table_block(size_t i, unsigned int lbs)
+{
+	uint64_t bs = auto_block_sizes[i];
+
+	return bs < 2ULL * lbs ? 2ULL * lbs : bs;
+}
+
+/* The smallest spacing (3 * 2^n) of a table of bs-byte blocks. */
+static uint64_t min_spacing(uint64_t bs)
+{
+	uint64_t spacing = 3;
+
+	while (spacing < 4 * bs)
+		spacing <<= 1;
+	return spacing;
+}
+
+uint64_t auto_min_size(unsigned int lbs)
+{
+	uint64_t bs = table_block(0, lbs);
+
+	return 7 * min_spacing(bs) + bs;
+}
+
 static int align_table(struct device *dev, const struct bench_opts *o,
 		       uint64_t bs, struct auto_table *t)
 {
@@ -149,7 +179,7 @@ static int align_table(struct device *dev, const struct bench_opts *o,
 	while (7 * (spacing << 1) + bs <= dev->size_byte &&
 	       (spacing << 1) <= AUTO_ALIGN_TOP)
 		spacing <<= 1;
-	if (7 * spacing + bs > dev->size_byte || spacing < 4 * bs)
+	if (7 * spacing + bs > dev->size_byte || spacing < min_spacing(bs))
 		return -EINVAL;
 	n = align_list(spacing, 2 * bs, aligns, 128);
 	ao.blocksize_byte = bs;
@@ -211,16 +241,13 @@ static void align_choose(struct auto_result *r)
 static int auto_align(struct device *dev, const struct bench_opts *o,
 		      const struct auto_hooks *h, struct auto_result *r)
 {
-	static const uint64_t sizes[AUTO_MAX_TABLES] = { 1024, 4096, 16384 };
 	char buf[FMT_LEN];
 	size_t i;
 	int ret;
 
 	for (i = 0; i < AUTO_MAX_TABLES; i++) {
-		uint64_t bs = sizes[i];
+		uint64_t bs = table_block(i, dev->logical_block_size);
 
-		if (bs < 2 * dev->logical_block_size)
-			bs = 2 * dev->logical_block_size;
 		if (i && bs <= r->tables[r->ntables - 1].blocksize_byte)
 			continue;
 		say(h, "auto: align test, block size %s\n", fmt_size(buf, bs));

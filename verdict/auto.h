@@ -105,6 +105,12 @@ struct auto_hooks {
 };
 
 /*
+ * The smallest device, in bytes, --auto can survey: its first align
+ * table must fit (on a device with logical blocks of lbs bytes).
+ */
+uint64_t auto_min_size(unsigned int lbs);
+
+/*
  * Run the survey on dev.  With destructive, also the write steps.
  * Returns 0 or -errno (dev->last_error names a failed I/O); on error res
  * holds what was found so far.  Free with auto_free().
