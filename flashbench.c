@@ -94,6 +94,29 @@ static const struct value_spec value_specs[V_NR] = {
 	[V_FAT_NR] = { "fat-nr", 0, 0, 1, UINT_MAX, UINT_FIELD(fat_nr) },
 };
 
+/*
+ * The tests each value option matters to.  One rule for all options: a
+ * value is always checked for its own form (a typo is never let through),
+ * but one that no test asked for uses is accepted and ignored, and -v
+ * says so.  Refusing it instead would break classic scripts such as
+ * "-i --interval-order=13 -b 16384" (-i reads its own sizes).
+ */
+static const unsigned int value_users[V_NR] = {
+	[V_BLOCKSIZE] = BENCH_ALIGN | BENCH_SCATTER | BENCH_OPEN_AU |
+			BENCH_FIND_FAT,
+	[V_ERASESIZE] = BENCH_OPEN_AU | BENCH_FIND_FAT,
+	[V_COUNT] = BENCH_ALIGN | BENCH_SCATTER | BENCH_INTERVAL,
+	[V_SCATTER_ORDER] = BENCH_SCATTER,
+	[V_SCATTER_SPAN] = BENCH_SCATTER,
+	[V_INTERVAL_ORDER] = BENCH_INTERVAL,
+	[V_OPEN_AU_NR] = BENCH_OPEN_AU,
+	[V_OFFSET] = BENCH_OPEN_AU,
+	[V_FAT_NR] = BENCH_FIND_FAT,
+};
+
+/* The tests used by "--random", for the note. */
+#define RANDOM_USERS	(BENCH_OPEN_AU | BENCH_FIND_FAT)
+
 /* getopt values of the options that have no short form. */
 enum {
 	OPT_SCATTER_ORDER = 256,
@@ -561,8 +584,7 @@ static int check_args(struct cli *c)
 			 get_value(&c->o, v));
 		c->text[v] = c->arg[v] ? c->arg[v] : c->num[v];
 	}
-	if ((c->arg[V_ERASESIZE] ||
-	     (c->tests & (BENCH_OPEN_AU | BENCH_FIND_FAT))) &&
+	if ((c->tests & value_users[V_ERASESIZE]) &&
 	    c->o.erasesize_byte / 2 < c->o.blocksize_byte)
 		return usage_error(c->err,
 				   "invalid --erasesize '%s': must be at least twice --blocksize (%s)",
@@ -1111,6 +1133,47 @@ static const struct {
 	{ BENCH_INTERVAL, "--interval" },
 	{ BENCH_PROGRAM, "--program" },
 };
+
+/* ---- options a test does not use ---- */
+
+/* "flashbench: OPTION ignored: only --x and --y use it" (under -v). */
+static void note_ignored(const struct cli *c, const char *option,
+			 unsigned int users)
+{
+	size_t i, k = 0, n = 0;
+
+	for (i = 0; i < sizeof(run_order) / sizeof(run_order[0]); i++)
+		n += !!(users & run_order[i].test);
+	fprintf(c->err, "flashbench: %s ignored: only ", option);
+	for (i = 0; i < sizeof(run_order) / sizeof(run_order[0]); i++) {
+		if (!(users & run_order[i].test))
+			continue;
+		k++;
+		fprintf(c->err, "%s%s", run_order[i].option,
+			k == n ? "" : k + 1 == n ? " and " : ", ");
+	}
+	fprintf(c->err, " use%s it\n", n == 1 ? "s" : "");
+}
+
+/* Under -v, name each option given that no test asked for uses. */
+static void note_unused(const struct cli *c)
+{
+	char option[64];
+	enum cli_value v;
+
+	if (!c->o.verbose)
+		return;
+	for (v = 0; v < V_NR; v++) {
+		if (!c->arg[v] || !value_users[v] ||
+		    (c->tests & value_users[v]))
+			continue;
+		snprintf(option, sizeof(option), "--%s=%.40s",
+			 value_specs[v].name, c->arg[v]);
+		note_ignored(c, option, value_users[v]);
+	}
+	if (c->o.random && !(c->tests & RANDOM_USERS))
+		note_ignored(c, "--random", RANDOM_USERS);
+}
 
 /* ---- --json ---- */
 
@@ -1798,6 +1861,7 @@ int flashbench_main(int argc, char **argv, FILE *out, FILE *err)
 	ret = check_args(&c);
 	if (ret)
 		return ret;
+	note_unused(&c);
 	if (c.analyze_path)
 		return run_analyze(&c, out);
 	return run_stoppable(&c, out);

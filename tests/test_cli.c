@@ -669,6 +669,67 @@ START_TEST(test_bad_writes)
 }
 END_TEST
 
+/*
+ * One rule for options a test does not use (issue 9 item 17): accepted,
+ * ignored (the results are those of the run without them) and named
+ * under -v; never silently for one test and refused for another.
+ */
+static const struct unused_case {
+	const char *plain;	/* the run without the unused options */
+	const char *extra;	/* the unused options */
+	const char *notes;	/* what -v says about them, in order */
+} unused_cases[] = {
+	{ "-a -c 1 --simulate=size=64M", "--offset=1G",
+	  "flashbench: --offset=1G ignored: only --open-au uses it\n" },
+	{ "-a -c 1 --simulate=size=64M", "-e 16K -b 16K",
+	  "flashbench: --erasesize=16K ignored: only --find-fat and --open-au use it\n" },
+	{ "-a -c 1 --simulate=size=64M", "-e 5M -r",
+	  NULL },	/* 5M is no erase size: refused, used or not */
+	{ "--auto -q --simulate=size=256M", "-e 8M -b 4K -c 2 -r",
+	  "flashbench: --blocksize=4K ignored: only --scatter, --find-fat, --align and --open-au use it\n"
+	  "flashbench: --erasesize=8M ignored: only --find-fat and --open-au use it\n"
+	  "flashbench: --count=2 ignored: only --scatter, --align and --interval use it\n"
+	  "flashbench: --random ignored: only --find-fat and --open-au use it\n" },
+	/* a classic line: -i reads its own sizes */
+	{ "-i --interval-order=13 -c 2 --simulate", "-b 16384",
+	  "flashbench: --blocksize=16384 ignored: only --scatter, --find-fat, --align and --open-au use it\n" },
+	{ "-p --simulate=size=64M", "-c 3 --fat-nr=2",
+	  "flashbench: --count=3 ignored: only --scatter, --align and --interval use it\n"
+	  "flashbench: --fat-nr=2 ignored: only --find-fat uses it\n" },
+};
+
+START_TEST(test_unused_options)
+{
+	const struct unused_case *u = &unused_cases[_i];
+	char args[256];
+	struct fb_run plain, quiet, verbose;
+
+	fb_run(u->plain, &plain);
+	ck_assert_int_eq(plain.status, 0);
+	snprintf(args, sizeof(args), "%s %s", u->plain, u->extra);
+	fb_run(args, &quiet);
+	if (!u->notes) {
+		ck_assert_int_eq(quiet.status, 2);
+		assert_one_error(args, quiet.err, "invalid --erasesize '5M'");
+		goto out;
+	}
+	ck_assert_msg(quiet.status == 0, "%s: %d %s", args, quiet.status,
+		      quiet.err);
+	ck_assert_str_eq(quiet.out, plain.out);
+	ck_assert_str_eq(quiet.err, plain.err);
+	snprintf(args, sizeof(args), "%s %s -v", u->plain, u->extra);
+	fb_run(args, &verbose);
+	ck_assert_int_eq(verbose.status, 0);
+	ck_assert_str_eq(verbose.out, plain.out);
+	ck_assert_msg(strncmp(verbose.err, u->notes, strlen(u->notes)) == 0,
+		      "%s: stderr %s", args, verbose.err);
+	fb_free(&verbose);
+out:
+	fb_free(&plain);
+	fb_free(&quiet);
+}
+END_TEST
+
 /* The "will overwrite" lines of every range bench_write_ranges() gives. */
 static char *expected_warnings(unsigned int tests, const struct bench_opts *o,
 			       uint64_t size)
@@ -1040,6 +1101,8 @@ Suite *cli_suite(void)
 
 	tc = tcase_create("writes");
 	tcase_add_loop_test(tc, test_bad_writes, 0, 9);
+	tcase_add_loop_test(tc, test_unused_options, 0,
+			    sizeof(unused_cases) / sizeof(unused_cases[0]));
 	tcase_add_test(tc, test_open_au_runs);
 	tcase_add_test(tc, test_default_offset);
 	tcase_add_test(tc, test_all_tests_order);
