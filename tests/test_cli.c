@@ -580,7 +580,6 @@ START_TEST(test_logical_block)
 	static const struct bad_case cases[] = {
 		{ "-a -b 4096 --simulate", "invalid --blocksize '4096'", 1 },
 		{ "-s -b 2048 --simulate", "invalid --blocksize '2048'", 1 },
-		{ "-i --interval-order=8 --simulate", "--interval", 1 },
 		{ "-O -b 2K --simulate", "invalid --blocksize '2K'", 1 },
 		{ "-O --offset=16777728 --simulate",
 		  "invalid --offset '16777728'", 1 },
@@ -1074,7 +1073,7 @@ Suite *cli_suite(void)
 
 	tcase_add_loop_test(tc, test_bad_in_process, 0, N_BAD);
 	tcase_add_loop_test(tc, test_bad_binary, 0, 7);
-	tcase_add_loop_test(tc, test_logical_block, 0, 5);
+	tcase_add_loop_test(tc, test_logical_block, 0, 4);
 	tcase_add_test(tc, test_out_bad_path);
 	suite_add_tcase(s, tc);
 
