@@ -346,6 +346,7 @@ static const char help_text[] =
 "                               state erase and page size, no device\n"
 "     --json                  one JSON document instead of the table\n"
 "     --plot <file.svg>       also draw the results as an SVG chart\n"
+"                               ('-': stdout, with -o for the results)\n"
 "     --preserve              save what the writing tests overwrite and\n"
 "                               write it back when they end, fail or\n"
 "                               are interrupted\n"
@@ -355,7 +356,10 @@ static const char help_text[] =
 "                               crash or power loss\n"
 "\n"
 "Options:\n"
-" -b, --blocksize <size>      smallest access size (default 16KiB)\n"
+" -b, --blocksize <size>      smallest access size (default 16KiB);\n"
+"                               at least 512, for -a at least twice\n"
+"                               the logical block size (1KiB on most\n"
+"                               cards)\n"
 " -e, --erasesize <size>      erase block (AU) size for -O and -f\n"
 "                               (default 4MiB)\n"
 " -c, --count <num>           repetitions of each read (default 8)\n"
@@ -385,11 +389,28 @@ static const char help_text[] =
 " -h, --help                  display this help\n"
 " -V, --version               display version\n"
 "\n"
-"Sizes take a K, M or G suffix (KiB, MiB, GiB) or 0x for hex.\n";
+"Sizes take a K, M, G or T suffix (KiB, MiB, GiB, TiB) or 0x for hex.\n";
 
 static void print_help(FILE *out)
 {
 	fputs(help_text, out);
+}
+
+/*
+ * Store the file name of option --name in *dst.  "-" alone stands for
+ * standard input or output; any other value starting with '-' is an
+ * option typed where the file name was forgotten ("--plot -a"), refused
+ * rather than taken for a file.  Returns 0 or EXIT_USAGE.
+ */
+static int file_value(struct cli *c, const char *name, const char *val,
+		      const char **dst)
+{
+	if (val[0] == '-' && val[1])
+		return usage_error(c->err,
+				   "option '--%s' needs a file name, not '%s' (for a file of that name write ./%s)",
+				   name, val, val);
+	*dst = val;
+	return 0;
 }
 
 /*
@@ -431,7 +452,9 @@ static int parse_args(struct cli *c, int argc, char **argv, FILE *out)
 			c->o.verbose++;
 			break;
 		case 'o':
-			c->out_path = strcmp(optarg, "-") ? optarg : NULL;
+			ret = file_value(c, "out", optarg, &c->out_path);
+			if (!ret && !strcmp(optarg, "-"))
+				c->out_path = NULL;
 			break;
 		case 'b':
 			ret = set_value(c, V_BLOCKSIZE, optarg);
@@ -474,10 +497,10 @@ static int parse_args(struct cli *c, int argc, char **argv, FILE *out)
 			c->json = 1;
 			break;
 		case OPT_ANALYZE:
-			c->analyze_path = optarg;
+			ret = file_value(c, "analyze", optarg, &c->analyze_path);
 			break;
 		case OPT_PLOT:
-			c->plot_path = optarg;
+			ret = file_value(c, "plot", optarg, &c->plot_path);
 			break;
 		case 'q':
 			c->quiet = 1;
@@ -487,10 +510,10 @@ static int parse_args(struct cli *c, int argc, char **argv, FILE *out)
 			break;
 		case OPT_JOURNAL:
 			c->preserve = 1;
-			c->journal = optarg;
+			ret = file_value(c, "journal", optarg, &c->journal);
 			break;
 		case OPT_RESTORE:
-			c->restore = optarg;
+			ret = file_value(c, "restore", optarg, &c->restore);
 			break;
 		case 'h':
 			print_help(out);
@@ -527,6 +550,18 @@ static uint64_t round_up(uint64_t x, uint64_t m)
 }
 
 /*
+ * Nonzero if DEVICE looks like the SPEC of "--simulate erase=8M", where
+ * the '=' was forgotten: key=value and no such file.
+ */
+static int spec_hint(const struct cli *c)
+{
+	struct stat st;
+
+	return !c->sim_spec && strchr(c->device, '=') &&
+	       stat(c->device, &st) != 0;
+}
+
+/*
  * Check what needs no device: DEVICE given (once), a test asked for, the
  * erase size against the block size.  Returns 0 or EXIT_USAGE.
  */
@@ -558,6 +593,9 @@ static int check_args(struct cli *c)
 				   "--plot takes one test at a time");
 	if (c->plot_path && c->restore)
 		return usage_error(c->err, "--plot draws tests, not --restore");
+	if (c->plot_path && !strcmp(c->plot_path, "-") && !c->out_path)
+		return usage_error(c->err,
+				   "--plot=- draws on standard output, where the results go: send them to a file with -o FILE");
 	if (c->analyze_path && c->device)
 		return usage_error(c->err,
 				   "--analyze reads saved tables: DEVICE '%s' is not used",
@@ -567,6 +605,10 @@ static int check_args(struct cli *c)
 				   "--analyze and --simulate exclude each other");
 	if (c->analyze_path)
 		return 0;
+	if (c->simulate && c->device && spec_hint(c))
+		return usage_error(c->err,
+				   "--simulate and DEVICE '%s' exclude each other; for a simulated card of that SPEC write --simulate=%s",
+				   c->device, c->device);
 	if (c->simulate && c->device)
 		return usage_error(c->err,
 				   "--simulate and DEVICE '%s' exclude each other",
@@ -642,8 +684,8 @@ static int check_read_tests(struct cli *c, const struct device *dev)
 	if ((c->tests & BENCH_ALIGN) &&
 	    (o->blocksize_byte / 2) % dev->logical_block_size)
 		return usage_error(c->err,
-				   "invalid --blocksize '%s': --align reads at half-block offsets, which must be multiples of the logical block size (%u) of %s",
-				   bs, dev->logical_block_size, dev->path);
+				   "invalid --blocksize '%s': --align needs at least %u, twice the logical block size of %s (it reads at half-block offsets)",
+				   bs, 2 * dev->logical_block_size, dev->path);
 	/* the smallest maxalign is two blocks: 7 * 2 + 1 blocks */
 	if ((c->tests & BENCH_ALIGN) &&
 	    align_max(dev->size_byte, o->blocksize_byte) <
@@ -987,9 +1029,17 @@ static int test_failed(struct cli *c, const struct device *dev,
 
 /* ---- --plot ---- */
 
-/* The open --plot file and what went wrong writing it. */
+/*
+ * The --plot chart and what went wrong writing it.  The chart is drawn
+ * into memory and written out whole at the end, so that a failed write
+ * is seen with its errno (ENOSPC, not just "an error happened").
+ */
 struct plot_out {
-	FILE *f;
+	FILE *f;		/* the chart being drawn (a memstream) */
+	char *buf;		/* what f holds, after fclose */
+	size_t len;
+	FILE *dst;		/* the --plot file, or standard output */
+	int dst_ours;		/* dst is the --plot file: close it */
 	char title[320];	/* "flashbench --align /dev/sdb" */
 	int ret;		/* first error of a plot_* function */
 };
@@ -1001,27 +1051,48 @@ static void plot_note(struct plot_out *p, int ret)
 		p->ret = ret;
 }
 
-/* Open --plot before any I/O, as -o is; returns 0 or an exit status. */
-static int plot_open(struct cli *c)
+/* The --plot file for messages. */
+static const char *plot_name(const struct cli *c)
 {
+	return strcmp(c->plot_path, "-") ? c->plot_path : "standard output";
+}
+
+/*
+ * Open --plot before any I/O, as -o is ("-": out, when the results go
+ * to -o FILE); returns 0 or an exit status.
+ */
+static int plot_open(struct cli *c, FILE *out)
+{
+	struct plot_out *p;
+	int to_out;
+
 	if (!c->plot_path)
 		return 0;
-	c->plot = calloc(1, sizeof(*c->plot));
-	if (!c->plot) {
+	to_out = !strcmp(c->plot_path, "-");	/* -o FILE: check_args() */
+	p = calloc(1, sizeof(*p));
+	if (p)
+		p->f = open_memstream(&p->buf, &p->len);
+	if (!p || !p->f) {
+		free(p);
 		fprintf(c->err, "flashbench: --plot: %s\n", strerror(ENOMEM));
 		return EXIT_DEVICE;
 	}
-	c->plot->f = fopen(c->plot_path, "w");
-	if (!c->plot->f) {
-		free(c->plot);
-		c->plot = NULL;
+	p->dst = to_out ? out : fopen(c->plot_path, "w");
+	p->dst_ours = !to_out;
+	if (!p->dst) {
+		int e = errno;
+
+		fclose(p->f);
+		free(p->buf);
+		free(p);
 		return usage_error(c->err, "invalid --plot '%s': %s",
-				   c->plot_path, strerror(errno));
+				   c->plot_path, strerror(e));
 	}
+	c->plot = p;
 	return 0;
 }
 
-/* Close the --plot file; returns 0 or EXIT_DEVICE. */
+/* Write the chart out and close the --plot file; 0 or EXIT_DEVICE. */
 static int plot_close(struct cli *c)
 {
 	struct plot_out *p = c->plot;
@@ -1029,17 +1100,20 @@ static int plot_close(struct cli *c)
 
 	if (!p)
 		return 0;
-	ret = p->ret;
-	if (ferror(p->f) && !ret)
-		ret = -EIO;
-	if (fclose(p->f) == EOF && !ret)
+	ret = fclose(p->f) == EOF && !p->ret ? -ENOMEM : p->ret;
+	errno = EIO;	/* for a short write that leaves errno alone */
+	if (!ret && (fwrite(p->buf, 1, p->len, p->dst) != p->len ||
+		     fflush(p->dst) == EOF))
 		ret = -errno;
+	if (p->dst_ours && fclose(p->dst) == EOF && !ret)
+		ret = -errno;
+	free(p->buf);
 	free(p);
 	c->plot = NULL;
 	if (!ret)
 		return 0;
 	fprintf(c->err, "flashbench: cannot write the plot %s: %s\n",
-		c->plot_path, strerror(-ret));
+		plot_name(c), strerror(-ret));
 	return EXIT_DEVICE;
 }
 
@@ -1712,7 +1786,7 @@ static int run_analyze(struct cli *c, FILE *out)
 					   c->out_path, strerror(errno));
 		}
 	}
-	ret = plot_open(c);
+	ret = plot_open(c, out);
 	if (ret) {
 		free(text);
 		if (res != out)
@@ -1774,7 +1848,7 @@ static int run(struct cli *c, FILE *out)
 			goto out_close_dev;
 		}
 	}
-	ret = plot_open(c);
+	ret = plot_open(c, out);
 	if (ret) {
 		if (res != out)
 			fclose(res);

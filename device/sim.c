@@ -66,7 +66,8 @@
  * [0, 2) from a splitmix64 sequence seeded by `seed`.  With noise=0 the
  * costs are exactly the formulas above, rounded to the nearest ns.
  *
- * SPEC keys (comma-separated key=value; sizes take K/M/G suffixes and 0x):
+ * SPEC keys (comma-separated key=value, each at most once; sizes take
+ * K/M/G/T suffixes and 0x):
  *   size=8G        capacity, a multiple of 512 of at least 4 AUs; when
  *                  it is not a multiple of erase, the last AU is partial.
  *                  Not given: 8G less what makes a partial AU (erase=12M
@@ -186,7 +187,7 @@ enum sim_key_id {
 };
 
 enum sim_kind {
-	SIM_SIZE,	/* uint64_t, K/M/G suffixes */
+	SIM_SIZE,	/* uint64_t, K/M/G/T suffixes */
 	SIM_COUNT,	/* unsigned int */
 	SIM_U64,	/* uint64_t, plain number */
 	SIM_REAL,	/* double */
@@ -533,6 +534,11 @@ int sim_parse_spec(struct sim_params *p, const char *spec, char *err,
 		}
 		if (!eq[1]) {
 			snprintf(err, err_len, "%s=: empty value", item);
+			goto out_inval;
+		}
+		if (raw[i]) {
+			snprintf(err, err_len, "%s given twice ('%s', then '%s')",
+				 item, raw[i], eq + 1);
 			goto out_inval;
 		}
 		ret = sim_set_key(&q, &sim_keys[i], eq + 1, err, err_len);

@@ -95,6 +95,7 @@ static uint64_t suffix_mult(const char *s)
 		uint64_t mult;
 	} units[] = {
 		{ 'k', 1ULL << 10 }, { 'm', 1ULL << 20 }, { 'g', 1ULL << 30 },
+		{ 't', 1ULL << 40 },
 	};
 	uint64_t mult = 0;
 	size_t i;

@@ -23,7 +23,7 @@ char *fmt_rate(char *buf, double bytes_per_s);
 
 /*
  * Parse a size: decimal (leading zeros still decimal), 0x hex, optional
- * K/M/G suffix in either case, optionally followed by "iB" or "B".
+ * K/M/G/T suffix in either case, optionally followed by "iB" or "B".
  * Returns 0, -EINVAL (not a number, junk, negative) or -ERANGE (overflow).
  */
 int parse_size(const char *s, uint64_t *val);

@@ -300,6 +300,33 @@ START_TEST(test_flashbench_man_options)
 }
 END_TEST
 
+/*
+ * The smallest -b that -a takes is stated where -b is described, in
+ * --help and the man page (issue 9 item 18).
+ */
+START_TEST(test_blocksize_minimum_documented)
+{
+	char *man = src_file("flashbench.1"), *help = NULL;
+	struct optset opts = { .n = 0 };
+	const char *b;
+
+	prog_help(flashbench_bin(), &opts, &help);
+	b = strstr(help, " -b, --blocksize ");
+	ck_assert_ptr_nonnull(b);
+	ck_assert_msg(strstr(b, "for -a at least twice") &&
+		      strstr(b, "for -a at least twice") < strstr(b, " -e, "),
+		      "--help: -b does not say the minimum for -a");
+	b = strstr(man, "\\-\\-blocksize \" size\"");
+	ck_assert_ptr_nonnull(b);
+	ck_assert_msg(strstr(b, "at least twice the logical block size") &&
+		      strstr(b, "at least twice the logical block size") <
+		      strstr(b, "\\-\\-erasesize"),
+		      "man: -b does not say the minimum for -a");
+	free(help);
+	free(man);
+}
+END_TEST
+
 START_TEST(test_erase_man_options)
 {
 	check_help_vs_man(erase_bin(), "erase.1", 4);
@@ -1059,6 +1086,40 @@ START_TEST(test_plot_errors)
 	fb_run("-a --simulate --plot", &r);
 	ck_assert_int_eq(r.status, 2);
 	fb_free(&r);
+	/* the errno of the failed write, not EIO (issue 9 item 18) */
+	fb_run("-a -c 1 --simulate=size=64M --plot=/dev/full", &r);
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_str_eq(r.err, "flashbench: cannot write the plot /dev/full: No space left on device\n");
+	ck_assert_uint_eq(count_lines(r.out, "align "), 9);
+	fb_free(&r);
+}
+END_TEST
+
+/* --plot=- draws on standard output, the results going to -o FILE. */
+START_TEST(test_plot_stdout)
+{
+	char path[] = "/tmp/fb_plot_outXXXXXX", args[128], *text;
+	struct svg_info info;
+	struct fb_run r;
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	snprintf(args, sizeof(args),
+		 "-a -c 1 --simulate=size=64M --plot=- -o %s", path);
+	fb_run(args, &r);
+	ck_assert_msg(r.status == 0, "%s: %s", args, r.err);
+	ck_assert_msg(svg_parse(r.out, &info) == 0, "%s", info.err);
+	ck_assert_str_eq(info.root, "svg");
+	text = read_all(path, NULL);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_uint_eq(count_lines(text, "align "), 9);
+	ck_assert_ptr_null(strstr(text, "<svg"));
+	free(text);
+	fb_free(&r);
+	unlink(path);
+	/* no file named "-" was made */
+	ck_assert_int_ne(access("-", F_OK), 0);
 }
 END_TEST
 
@@ -1576,6 +1637,8 @@ Suite *docs_suite(void)
 	tcase_add_test(tc, test_plot_json_bad_utf8_name);
 	tcase_add_test(tc, test_plot_analyze);
 	tcase_add_test(tc, test_plot_errors);
+	tcase_add_test(tc, test_plot_stdout);
+	tcase_add_test(tc, test_blocksize_minimum_documented);
 	tcase_set_timeout(tc, 300);
 	suite_add_tcase(s, tc);
 

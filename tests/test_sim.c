@@ -25,7 +25,8 @@
 #define T_AU_NS		150000ULL	/* au_us=150 */
 #define T_ERASE_NS	2000000ULL	/* erase_us=2000 */
 #define T_DISCARD_NS	100000ULL	/* discard_us=100 */
-#define T_SPEC "noise=0,access_us=700,read_mbps=25,page_us=160,au_us=150," \
+#define T_SPEC "access_us=700," T_SPEC_NO_ACCESS
+#define T_SPEC_NO_ACCESS "noise=0,read_mbps=25,page_us=160,au_us=150," \
 	"write_mbps=16,erase_us=2000,discard_us=100,fat_mbps=32,fat_page=512"
 
 /* ns to write len bytes at write_mbps=16 (62.5 ns per byte). */
@@ -280,6 +281,9 @@ static const struct {
 	{ "readsig=2", "readsig", "2" },
 	{ "open=4,,seed=1", "empty", NULL },
 	{ "open=4,", "empty", NULL },
+	/* a key given twice is a typo, not "the last one wins" (item 18) */
+	{ "erase=4M,erase=8M", "erase given twice", "8M" },
+	{ "seed=1,open=2,seed=1", "seed given twice", NULL },
 };
 
 START_TEST(test_parse_bad)
@@ -881,7 +885,7 @@ static uint64_t fresh_fill_4k(const char *kind, uint64_t au, bool random)
 	uint64_t t;
 
 	snprintf(spec, sizeof(spec), "%s,access_us=0,fat=2,fat_start=3%s",
-		 T_SPEC, kind);
+		 T_SPEC_NO_ACCESS, kind);
 	dev = sim_card(spec);
 	t = fill_4k(dev, au, random);
 	dev_close(dev);
