@@ -593,6 +593,8 @@ static int check_args(struct cli *c)
 				   "--plot takes one test at a time");
 	if (c->plot_path && c->restore)
 		return usage_error(c->err, "--plot draws tests, not --restore");
+	if (c->json && c->restore)
+		return usage_error(c->err, "--json reports tests, not --restore");
 	if (c->plot_path && !strcmp(c->plot_path, "-") && !c->out_path)
 		return usage_error(c->err,
 				   "--plot=- draws on standard output, where the results go: send them to a file with -o FILE");
@@ -1510,6 +1512,12 @@ static int save_ranges(struct cli *c, struct device *dev,
 
 	if (!c->preserve || c->saved || !n)
 		return 0;
+	/* a simulated card holds no data: nothing to keep, no journal */
+	if (c->simulate) {
+		if (c->o.verbose)
+			fprintf(c->err, "flashbench: --preserve: the simulated card holds no data; nothing saved, no journal\n");
+		return 0;
+	}
 	if (c->journal)
 		snprintf(c->journal_buf, sizeof(c->journal_buf), "%s",
 			 c->journal);

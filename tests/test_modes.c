@@ -41,6 +41,9 @@ static const struct {
 	{ "--restore=/tmp/j --auto /dev/null",
 	  "--auto, --analyze and --restore exclude each other" },
 	{ "--restore=/tmp/j", "missing DEVICE" },
+	/* no plain-text line inside a --json run (issue 9 item 19) */
+	{ "--restore=/tmp/j --json /dev/null",
+	  "--json reports tests, not --restore" },
 	/* bad --simulate specs */
 	{ "-a --simulate=erase=4M,page=3K", "page=3K" },
 	{ "-a --simulate=foo=1", "unknown key 'foo'" },
@@ -393,6 +396,33 @@ static uint64_t image_sum(const char *path)
 }
 
 /*
+ * A simulated card holds no data: --preserve saves nothing and writes no
+ * journal, so a journal directory that does not exist is no failure,
+ * and the results are those of the run without --preserve (item 19).
+ */
+START_TEST(test_preserve_simulated)
+{
+	struct fb_run plain, kept;
+
+	fb_run("-O --simulate=size=128M", &plain);
+	ck_assert_int_eq(plain.status, 0);
+	fb_run("-O --preserve --journal=/nonexistent/dir/sim.journal "
+	       "--simulate=size=128M", &kept);
+	ck_assert_msg(kept.status == 0, "status %d: %s", kept.status,
+		      kept.err);
+	ck_assert_str_eq(kept.out, plain.out);
+	ck_assert_str_eq(kept.err, plain.err);
+	fb_free(&kept);
+	fb_run("-O --preserve -v --simulate=size=128M", &kept);
+	ck_assert_int_eq(kept.status, 0);
+	ck_assert_ptr_nonnull(strstr(kept.err, "flashbench: --preserve: the simulated card holds no data; nothing saved, no journal\n"));
+	ck_assert_int_ne(access("flashbench-simulated_card.journal", F_OK), 0);
+	fb_free(&kept);
+	fb_free(&plain);
+}
+END_TEST
+
+/*
  * With --preserve, a writing test that fails half way still leaves the
  * device (a regular file here) as it was, and removes its journal.
  */
@@ -459,6 +489,7 @@ Suite *modes_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_eio_midway, 0, N(eio_runs));
 	tcase_add_loop_test(tc, test_eio_preserve, 0, 3);
+	tcase_add_test(tc, test_preserve_simulated);
 	suite_add_tcase(s, tc);
 	return s;
 }
