@@ -829,30 +829,32 @@ static void fat_panel(FILE *f, const struct auto_result *r, double top,
 		      double h)
 {
 	const struct auto_fat *fat = &r->fat;
-	double x[AUTO_FAT_SCAN], y[AUTO_FAT_SCAN], ymax = 1;
+	double x[AUTO_FAT_MAX], yl[AUTO_FAT_MAX], yr[AUTO_FAT_MAX], ymax = 2;
 	struct chart c;
 	unsigned int i;
 
 	text_at(f, 90, top - 28, "start", "sub",
-		"FAT probe: whole-AU write throughput of the first AUs");
+		"FAT probe: small-write speed of the first AUs against AUs far from the start");
 	if (!fat->measured) {
 		empty_panel(f, top, h, r->skip_reason ?
 			    "not measured: the write steps need --destructive" :
 			    "not measured");
 		return;
 	}
-	for (i = 0; i < fat->naus && i < AUTO_FAT_SCAN; i++) {
+	for (i = 0; i < fat->naus && i < AUTO_FAT_MAX; i++) {
 		x[i] = i;
-		y[i] = fat->full_bps[i];
-		ymax = fmax(ymax, y[i]);
+		yl[i] = fat->lin_ratio[i];
+		yr[i] = fat->rnd_ratio[i];
+		ymax = fmax(ymax, fmax(yl[i], yr[i]));
 	}
 	chart_init(&c, f, top, PAGE_W, h);
 	c.x = (struct axis){ .unit = AX_NUM, .label = "AU number" };
-	c.y = (struct axis){ .unit = AX_BPS, .label = "throughput" };
+	c.y = (struct axis){ .unit = AX_NUM, .label = "speed / far AUs" };
 	axis_fit_linear(&c.x, 0, fat->naus > 1 ? fat->naus - 1 : 1);
 	axis_fit_linear(&c.y, 0, ymax * 1.1);
 	chart_frame(&c);
-	chart_series(&c, "whole-AU write", x, y, i, 1, NULL);
+	chart_series(&c, "in order", x, yl, i, 1, NULL);
+	chart_series(&c, "out of order", x, yr, i, 1, NULL);
 	if (fat->found) {
 		char text[64];
 

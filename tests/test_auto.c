@@ -161,6 +161,52 @@ START_TEST(test_large_au)
 }
 END_TEST
 
+/*
+ * The FAT area as planted: long ones, ones that do not start at AU 0, and
+ * none at all, each read with high confidence; the probe looks on until
+ * the speed has settled, so it has seen AUs past the area.
+ */
+START_TEST(test_fat_area)
+{
+	static const struct {
+		const char *spec;
+		unsigned int start, count;
+	} cases[] = {
+		{ "fat=6", 0, 6 },
+		{ "fat=8,noise=3", 0, 8 },
+		{ "fat=3,fat_start=4", 4, 3 },
+		{ "erase=512K,size=2G,fat=8,fat_start=8", 8, 8 },
+		{ "erase=1M,size=2G,fat=12,fat_start=2,page=4K", 2, 12 },
+		{ "fat=0", 0, 0 },
+		{ "erase=512K,size=2G,fat=0,noise=5", 0, 0 },
+	};
+	struct bench_opts o;
+	size_t i;
+
+	bench_opts_default(&o);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct device *dev = sim_card(cases[i].spec);
+		struct auto_result r;
+
+		ck_assert_int_eq(auto_run(dev, &o, 1, NULL, &r), 0);
+		ck_assert(r.fat.measured);
+		ck_assert_msg(r.fat.found == (cases[i].count > 0) &&
+			      (!r.fat.found || (r.fat.start == cases[i].start &&
+						r.fat.count == cases[i].count)),
+			      "%s: found %d start %u count %u", cases[i].spec,
+			      r.fat.found, r.fat.start, r.fat.count);
+		ck_assert_int_eq(r.fat.confidence, ANALYZE_CONF_HIGH);
+		ck_assert_uint_ge(r.fat.naus, cases[i].start +
+				  cases[i].count + 4);
+		/* this card's FAT AUs are faster in both orders */
+		if (r.fat.found)
+			ck_assert(r.fat.linear && r.fat.random);
+		auto_free(&r);
+		dev_close(dev);
+	}
+}
+END_TEST
+
 /* Partition start, ext4 and f2fs options for several erase sizes. */
 START_TEST(test_advice)
 {
@@ -193,20 +239,134 @@ START_TEST(test_advice)
 }
 END_TEST
 
-/* The announced ranges cover every write of the write steps. */
+/*
+ * A device that records every write and passes everything on to a
+ * simulated card: what the write steps really wrote, to hold against what
+ * they announced.
+ */
+#define REC_MAX_RANGES 4096
+
+struct rec_dev {
+	struct device dev;		/* must be first */
+	struct device *inner;
+	struct bench_range announced[REC_MAX_RANGES];
+	size_t nannounced;
+	unsigned int calls;		/* before_write calls */
+	uint64_t writes, outside;	/* writes; of them not announced */
+	uint64_t first_outside;		/* offset of the first such write */
+};
+
+static int rec_read(struct device *d, void *buf, size_t len, off_t off)
+{
+	struct rec_dev *r = (struct rec_dev *)d;
+
+	return r->inner->ops->read(r->inner, buf, len, off);
+}
+
+static int rec_write(struct device *d, const void *buf, size_t len,
+		     off_t off)
+{
+	struct rec_dev *r = (struct rec_dev *)d;
+	uint64_t a = (uint64_t)off, b = a + len;
+	size_t i;
+	int in = 0;
+
+	for (i = 0; i < r->nannounced && !in; i++)
+		in = a >= r->announced[i].start_byte &&
+		     b <= r->announced[i].end_byte;
+	r->writes++;
+	if (!in && !r->outside++)
+		r->first_outside = a;
+	return r->inner->ops->write(r->inner, buf, len, off);
+}
+
+static int rec_discard(struct device *d, off_t off, uint64_t len)
+{
+	struct rec_dev *r = (struct rec_dev *)d;
+
+	return r->inner->ops->discard(r->inner, off, len);
+}
+
+static uint64_t rec_now(struct device *d)
+{
+	struct rec_dev *r = (struct rec_dev *)d;
+
+	return r->inner->ops->now_ns(r->inner);
+}
+
+static void rec_destroy(struct device *d)
+{
+	struct rec_dev *r = (struct rec_dev *)d;
+
+	dev_close(r->inner);
+	free(r);
+}
+
+static const struct dev_ops rec_ops = {
+	.read = rec_read, .write = rec_write, .discard = rec_discard,
+	.now_ns = rec_now, .destroy = rec_destroy,
+};
+
+static struct rec_dev *rec_card(const char *spec)
+{
+	struct rec_dev *r = calloc(1, sizeof(*r));
+
+	ck_assert_ptr_nonnull(r);
+	r->inner = sim_card(spec);
+	r->dev = *r->inner;
+	r->dev.ops = &rec_ops;
+	return r;
+}
+
+static int rec_announce(void *ctx, const struct bench_range *ranges,
+			size_t n)
+{
+	struct rec_dev *r = ctx;
+	size_t i;
+
+	r->calls++;
+	for (i = 0; i < n; i++) {
+		ck_assert_uint_lt(ranges[i].start_byte, ranges[i].end_byte);
+		ck_assert_uint_le(ranges[i].end_byte, r->dev.size_byte);
+		ck_assert(!i || ranges[i].start_byte > ranges[i - 1].end_byte);
+		ck_assert_uint_lt(r->nannounced, REC_MAX_RANGES);
+		r->announced[r->nannounced++] = ranges[i];
+	}
+	return 0;
+}
+
+/*
+ * Every write of --auto --destructive lies in a range announced before
+ * it (what --preserve saves and the "will overwrite" lines name).
+ */
 START_TEST(test_ranges_cover_writes)
 {
-	struct bench_range ranges[64];
-	int n = auto_write_ranges(8ULL << 30, 4 << 20, ranges, 64), i;
+	static const char *const specs[] = {
+		"", "fat=6", "erase=512K,size=2G,fat=8,fat_start=8",
+		"erase=12M,size=12G,open=6",
+	};
+	struct bench_opts o;
+	size_t i;
 
-	ck_assert_int_gt(n, 2);
-	ck_assert_uint_eq(ranges[0].start_byte, 0);
-	for (i = 1; i < n; i++) {
-		ck_assert_uint_ge(ranges[i].start_byte, ranges[i - 1].end_byte);
-		ck_assert_uint_eq(ranges[i].end_byte - ranges[i].start_byte,
-				  4 << 20);
+	bench_opts_default(&o);
+	for (i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		struct rec_dev *rec = rec_card(specs[i]);
+		struct auto_hooks h = { .before_write = rec_announce,
+					.ctx = rec };
+		struct auto_result r;
+
+		ck_assert_int_eq(auto_run(&rec->dev, &o, 1, &h, &r), 0);
+		ck_assert(r.fat.measured && r.open_linear.measured);
+		ck_assert_uint_ge(rec->calls, 1);
+		ck_assert_uint_gt(rec->writes, 0);
+		ck_assert_msg(!rec->outside,
+			      "%s: %llu of %llu writes not announced, first at %llu",
+			      specs[i], (unsigned long long)rec->outside,
+			      (unsigned long long)rec->writes,
+			      (unsigned long long)rec->first_outside);
+		auto_free(&r);
+		dev_close(&rec->dev);
 	}
-	ck_assert_uint_le(ranges[n - 1].end_byte, 8ULL << 30);
 }
 END_TEST
 
@@ -220,6 +380,7 @@ Suite *auto_suite(void)
 	tcase_add_test(tc, test_ranges_cover_writes);
 	tcase_add_test(tc, test_read_only);
 	tcase_add_test(tc, test_large_au);
+	tcase_add_test(tc, test_fat_area);
 	tcase_add_test(tc, test_sweep);
 	suite_add_tcase(s, tc);
 	return s;

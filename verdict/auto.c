@@ -8,8 +8,10 @@
  *    is a multiple of the erase size, for SDXC's 3 * 2^n AUs as for powers
  *    of two.  analyze_align() decides from the levels of the diff column.
  *    Block size 1 KiB first; 4 KiB and 16 KiB only when that is unclear.
- * 2. FAT area (writes).  Each of the first AUs is written whole; AUs
- *    clearly faster than the median are optimised.
+ * 2. FAT area (writes).  Small writes at the start of each AU from the
+ *    first, in order (as -f) and out of order (as -f --random), against
+ *    the same in AUs far from the start, until the speed has settled; a run
+ *    of AUs clearly faster in either order is the optimised area.
  * 3. Open AUs (writes), linear then random order.  A probe with nr AUs
  *    writes the same chunk position into each AU in turn, position after
  *    position.  While the card keeps nr AUs open a write costs what it
@@ -30,6 +32,7 @@
 
 #define AUTO_AU_SPACING 12	/* probe AUs are every 12th AU, as -O */
 #define AUTO_MAX_NR 32		/* the open-AU search stops here */
+#define AUTO_MAX_RANGES 256	/* ranges the write steps announce */
 #define AUTO_WARMUP 1		/* chunk positions not measured */
 #define AUTO_POSITIONS 12	/* chunk positions measured at most */
 #define AUTO_COLLAPSE 4.0	/* slower than this: collapsed */
@@ -43,13 +46,13 @@ static uint64_t round_up(uint64_t x, uint64_t m)
 	return (x + m - 1) / m * m;
 }
 
-/* The first AU of the open-AU probes: past the FAT probe and 16 MiB. */
+/* The first AU of the open-AU probes: past the FAT probe and 64 MiB. */
 static uint64_t probe_base(uint64_t erase)
 {
-	uint64_t base = round_up(16 << 20, erase);
+	uint64_t base = round_up(64 << 20, erase);
 
-	if (base < AUTO_FAT_SCAN * erase)
-		base = AUTO_FAT_SCAN * erase;
+	if (base < 16 * erase)
+		base = 16 * erase;
 	return base;
 }
 
@@ -65,11 +68,62 @@ static unsigned int probe_max_nr(uint64_t dev_size, uint64_t erase)
 	return nr;
 }
 
-static unsigned int fat_scan(uint64_t dev_size, uint64_t erase)
+/* The AUs far from the start that an ordinary AU is measured in. */
+static uint64_t fat_ref_au(uint64_t dev_size, uint64_t erase, unsigned int j)
 {
-	uint64_t n = dev_size / erase;
+	return dev_size / erase * 3 / 8 + 7 + (uint64_t)j * AUTO_AU_SPACING;
+}
 
-	return n < AUTO_FAT_SCAN ? (unsigned int)n : AUTO_FAT_SCAN;
+/* How many AUs the FAT probe may look at: at most 64 MiB or 16 AUs. */
+static unsigned int fat_max_scan(uint64_t dev_size, uint64_t erase)
+{
+	uint64_t n = (64ULL << 20) / erase;
+
+	if (n < 16)
+		n = 16;
+	if (n > AUTO_FAT_MAX)
+		n = AUTO_FAT_MAX;
+	if (n > dev_size / erase / 4)
+		n = dev_size / erase / 4;
+	return (unsigned int)n;
+}
+
+/*
+ * It looks at 8 AUs or 8 MiB at least (a FAT area at 4-8 MiB on a card of
+ * 512 KiB AUs starts at AU 8), and 4 ordinary AUs after a fast one.
+ */
+static unsigned int fat_min_scan(uint64_t dev_size, uint64_t erase)
+{
+	uint64_t n = (8ULL << 20) / erase, max = fat_max_scan(dev_size, erase);
+
+	if (n < 8)
+		n = 8;
+	return n < max ? (unsigned int)n : (unsigned int)max;
+}
+
+static int range_cmp(const void *a, const void *b)
+{
+	const struct bench_range *x = a, *y = b;
+
+	return x->start_byte < y->start_byte ? -1 :
+	       x->start_byte > y->start_byte;
+}
+
+/* Sort ranges and merge those that overlap or touch; returns how many. */
+static int merge_ranges(struct bench_range *r, size_t n)
+{
+	size_t i, m = 0;
+
+	qsort(r, n, sizeof(*r), range_cmp);
+	for (i = 0; i < n; i++) {
+		if (m && r[i].start_byte <= r[m - 1].end_byte) {
+			if (r[i].end_byte > r[m - 1].end_byte)
+				r[m - 1].end_byte = r[i].end_byte;
+			continue;
+		}
+		r[m++] = r[i];
+	}
+	return (int)m;
 }
 
 void auto_advise(uint64_t erase_byte, uint64_t page_byte,
@@ -91,10 +145,13 @@ int auto_write_ranges(uint64_t dev_size, uint64_t erase_byte,
 	uint64_t base = probe_base(erase_byte);
 	size_t n = 0;
 
-	if (!max)
-		return -ENOSPC;
-	ranges[n].start_byte = 0;
-	ranges[n++].end_byte = fat_scan(dev_size, erase_byte) * erase_byte;
+	/* the FAT probe's small writes: at the start of each AU */
+	for (i = 0; i < fat_max_scan(dev_size, erase_byte); i++) {
+		if (n >= max)
+			return -ENOSPC;
+		ranges[n].start_byte = i * erase_byte;
+		ranges[n++].end_byte = i * erase_byte + AUTO_FAT_SPAN;
+	}
 	for (i = 0; i < nr; i++) {
 		uint64_t s = base + (uint64_t)i * AUTO_AU_SPACING * erase_byte;
 
@@ -103,7 +160,15 @@ int auto_write_ranges(uint64_t dev_size, uint64_t erase_byte,
 		ranges[n].start_byte = s;
 		ranges[n++].end_byte = s + erase_byte;
 	}
-	return (int)n;
+	for (i = 0; i < AUTO_FAT_REFS; i++) {
+		uint64_t s = fat_ref_au(dev_size, erase_byte, i) * erase_byte;
+
+		if (n >= max)
+			return -ENOSPC;
+		ranges[n].start_byte = s;
+		ranges[n++].end_byte = s + AUTO_FAT_SPAN;
+	}
+	return merge_ranges(ranges, n);
 }
 
 static void say(const struct auto_hooks *h, const char *fmt, const char *a)
@@ -297,93 +362,190 @@ static struct vm_node *total_time(struct vm_node *kid)
 					   vm_unary(VM_REDUCE_TOTAL, kid)));
 }
 
-/* print(format(bps(reduce_total(kid)))): the throughput of kid. */
-static struct vm_node *total_bps(struct vm_node *kid)
-{
-	return vm_unary(VM_PRINT,
-			vm_unary(VM_FORMAT,
-				 vm_unary(VM_BPS,
-					  vm_unary(VM_REDUCE_TOTAL, kid))));
-}
-
 /* ---- step 2: FAT area ---- */
 
-/*
- * The value a quarter of the way up: the speed of an ordinary AU even
- * when up to half of those probed are FAT-optimised.
- */
-static double lower_quartile(const double *v, size_t n)
+/* One write of len bytes at off; its time in *ns. */
+static int write_one(struct device *dev, uint64_t off, uint64_t len,
+		     double *ns)
 {
-	double tmp[AUTO_FAT_SCAN];
-	size_t i, j;
-
-	if (!n)
-		return 0;
-	memcpy(tmp, v, n * sizeof(*v));
-	for (i = 1; i < n; i++)
-		for (j = i; j > 0 && tmp[j - 1] > tmp[j]; j--) {
-			double t = tmp[j];
-
-			tmp[j] = tmp[j - 1];
-			tmp[j - 1] = t;
-		}
-	return tmp[n / 4];
+	return run_cell(dev, total_time(vm_len_fixed(len,
+			vm_off_series(VM_OFF_LIN, off, 0, 1,
+				      vm_leaf(VM_WRITE_5A)))), ns);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(const double *v, size_t n)
+{
+	double tmp[AUTO_FAT_WRITES * AUTO_FAT_REFS];
+
+	if (!n || n > sizeof(tmp) / sizeof(tmp[0]))
+		return 0;
+	memcpy(tmp, v, n * sizeof(*v));
+	qsort(tmp, n, sizeof(*tmp), cmp_double);
+	return n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
+}
+
+/*
+ * Small writes at the start of AU au, as -f and -f --random do them:
+ * AUTO_FAT_WRITES in order from the AU's start, then as many again out of
+ * order among them.  The first write of each kind may open the AU or turn
+ * it to random mode and pay for closing another (a garbage collection): it
+ * is not kept.  lin and rnd get the others' times; *nrnd how many random
+ * ones were kept (a card that merges on every out-of-order write is clearly
+ * ordinary after two of them).
+ */
+static int fat_au(struct device *dev, uint64_t off, uint64_t c, double *lin,
+		  double *rnd, size_t *nrnd)
+{
+	static const unsigned int order[AUTO_FAT_WRITES] = { 2, 1, 3, 2 };
+	double t;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < AUTO_FAT_WRITES; i++) {
+		ret = write_one(dev, off + i * c, c, &t);
+		if (ret)
+			return ret;
+		if (i)
+			lin[i - 1] = t;
+	}
+	*nrnd = 0;
+	for (i = 0; i < AUTO_FAT_WRITES; i++) {
+		ret = write_one(dev, off + order[i] * c, c, &t);
+		if (ret)
+			return ret;
+		if (!i)
+			continue;
+		rnd[(*nrnd)++] = t;
+		if (*nrnd == 2 && rnd[0] > 8 * median(lin, AUTO_FAT_WRITES - 1) &&
+		    rnd[1] > 8 * median(lin, AUTO_FAT_WRITES - 1))
+			break;
+	}
+	return 0;
+}
+
+static uint64_t fat_chunk(const struct device *dev)
+{
+	return dev->logical_block_size > 512 ? dev->logical_block_size : 512;
+}
+
+static int fat_is_fast(const struct auto_fat *f, unsigned int i)
+{
+	return f->lin_ratio[i] > AUTO_FAT_FAST || f->rnd_ratio[i] > AUTO_FAT_FAST;
+}
+
+/*
+ * The first run of AUs faster than those far from the start, and which
+ * writes showed it.  Confidence from the gap between the slowest AU of the
+ * area and the fastest of the others.
+ */
 static void fat_decide(struct auto_fat *f)
 {
 	double in_min = 1e9, out_max = 0;
 	unsigned int i;
 
 	f->found = 0;
-	for (i = 0; i < f->naus; i++)
-		if (f->ratio[i] > 1.25) {
+	f->count = 0;
+	f->linear = f->random = 0;
+	for (i = 0; i < f->naus && !f->found; i++)
+		if (fat_is_fast(f, i)) {
 			f->found = 1;
 			f->start = i;
-			break;
 		}
-	f->count = 0;
-	if (f->found)
-		while (f->start + f->count < f->naus &&
-		       f->ratio[f->start + f->count] > 1.25)
-			f->count++;
+	while (f->found && f->start + f->count < f->naus &&
+	       fat_is_fast(f, f->start + f->count))
+		f->count++;
+	if (f->found) {
+		f->linear = f->random = 1;
+		for (i = f->start; i < f->start + f->count; i++) {
+			f->linear &= f->lin_ratio[i] > AUTO_FAT_FAST;
+			f->random &= f->rnd_ratio[i] > AUTO_FAT_FAST;
+		}
+	}
 	for (i = 0; i < f->naus; i++) {
 		int in = f->found && i >= f->start && i < f->start + f->count;
+		double l = f->lin_ratio[i], r = f->rnd_ratio[i];
 
-		if (in && f->ratio[i] < in_min)
-			in_min = f->ratio[i];
-		if (!in && f->ratio[i] > out_max)
-			out_max = f->ratio[i];
+		if (in && (f->linear ? l : r) < in_min)
+			in_min = f->linear ? l : r;
+		if (in && f->linear && f->random && r < in_min)
+			in_min = r;
+		if (!in && (l > out_max || r > out_max))
+			out_max = l > r ? l : r;
 	}
-	if (f->found)
-		f->confidence = in_min > 1.4 && out_max < 1.15 ?
-			ANALYZE_CONF_HIGH : in_min > 1.3 && out_max < 1.25 ?
+	if (f->found && f->start + f->count == f->naus)
+		f->confidence = ANALYZE_CONF_LOW;	/* no end seen */
+	else if (f->found)
+		f->confidence = in_min > 1.3 && in_min - out_max > 0.2 ?
+			ANALYZE_CONF_HIGH : in_min - out_max > 0.1 ?
 			ANALYZE_CONF_MEDIUM : ANALYZE_CONF_LOW;
 	else
-		f->confidence = out_max < 1.12 ? ANALYZE_CONF_HIGH :
+		f->confidence = out_max < 1.15 ? ANALYZE_CONF_HIGH :
 			out_max < 1.2 ? ANALYZE_CONF_MEDIUM : ANALYZE_CONF_LOW;
 }
 
-static int auto_fat(struct device *dev, uint64_t erase, struct auto_fat *f)
+/* Measure the AUs far from the start: what an ordinary AU does. */
+static int fat_refs(struct device *dev, uint64_t erase, struct auto_fat *f)
 {
-	double mf;
-	unsigned int i;
+	double lin[AUTO_FAT_WRITES * AUTO_FAT_REFS];
+	double rnd[AUTO_FAT_WRITES * AUTO_FAT_REFS];
+	size_t nl = 0, nr = 0, k;
+	unsigned int j;
+	int ret;
 
-	f->naus = fat_scan(dev->size_byte, erase);
-	for (i = 0; i < f->naus; i++) {
-		uint64_t off = (uint64_t)i * erase;
-		int ret;
-
-		ret = run_cell(dev, total_bps(vm_len_fixed(erase,
-				vm_off_series(VM_OFF_LIN, off, VM_CUR_LEN, 1,
-					      vm_leaf(VM_WRITE_5A)))),
-			       &f->full_bps[i]);
+	for (j = 0; j < AUTO_FAT_REFS; j++) {
+		f->ref_au[j] = fat_ref_au(dev->size_byte, erase, j);
+		ret = fat_au(dev, f->ref_au[j] * erase, f->chunk_byte,
+			     lin + nl, rnd + nr, &k);
 		if (ret)
 			return ret;
+		nl += AUTO_FAT_WRITES - 1;
+		nr += k;
 	}
-	mf = lower_quartile(f->full_bps, f->naus);
-	for (i = 0; i < f->naus; i++)
-		f->ratio[i] = f->full_bps[i] / mf;
+	f->ref_lin_ns = median(lin, nl);
+	f->ref_rnd_ns = median(rnd, nr);
+	return 0;
+}
+
+/*
+ * The FAT probe: small writes in order and out of order at the start of
+ * each AU from the first, against the same in AUs far from the start, until
+ * the speed has settled: at least fat_min_scan() AUs, and four ordinary
+ * ones after the last fast one.
+ */
+static int auto_fat(struct device *dev, uint64_t erase, struct auto_fat *f)
+{
+	unsigned int i, min = fat_min_scan(dev->size_byte, erase);
+	unsigned int max = fat_max_scan(dev->size_byte, erase), last = 0;
+	int ret, seen = 0;
+
+	f->chunk_byte = fat_chunk(dev);
+	ret = fat_refs(dev, erase, f);
+	if (ret)
+		return ret;
+	for (i = 0; i < max && (i < min || (seen && i < last + 5)); i++) {
+		double lin[AUTO_FAT_WRITES], rnd[AUTO_FAT_WRITES];
+		size_t nr;
+
+		ret = fat_au(dev, i * erase, f->chunk_byte, lin, rnd, &nr);
+		if (ret)
+			return ret;
+		f->lin_ns[i] = median(lin, AUTO_FAT_WRITES - 1);
+		f->rnd_ns[i] = median(rnd, nr);
+		f->lin_ratio[i] = f->ref_lin_ns / f->lin_ns[i];
+		f->rnd_ratio[i] = f->ref_rnd_ns / f->rnd_ns[i];
+		f->naus = i + 1;
+		if (fat_is_fast(f, i)) {
+			seen = 1;
+			last = i;
+		}
+	}
 	f->measured = 1;
 	fat_decide(f);
 	return 0;
@@ -606,7 +768,7 @@ static int auto_open(struct device *dev, uint64_t erase, int random,
 int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 	     const struct auto_hooks *h, struct auto_result *r)
 {
-	struct bench_range ranges[AUTO_MAX_NR + 1];
+	struct bench_range ranges[AUTO_MAX_RANGES];
 	uint64_t t0 = dev_now_ns(dev), t1, erase;
 	unsigned int ready = 0;		/* probe AUs preconditioned */
 	int ret, n;
@@ -627,7 +789,7 @@ int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 		goto out;
 	}
 	n = auto_write_ranges(dev->size_byte, erase, ranges,
-			      AUTO_MAX_NR + 1);
+			      AUTO_MAX_RANGES);
 	if (n < 0 || probe_max_nr(dev->size_byte, erase) < 2) {
 		r->skip_reason = "the device is too small for the write probes";
 		goto out;
@@ -715,9 +877,21 @@ static void print_open(FILE *out, const char *what, const struct auto_open *o)
 	fputc('\n', out);
 }
 
+static const char *fat_shown_by(const struct auto_fat *f)
+{
+	if (!f->found)
+		return NULL;
+	return f->linear && f->random ? "both" : f->linear ? "linear" :
+	       "random";
+}
+
 static void print_fat(FILE *out, const struct auto_fat *f, uint64_t erase)
 {
-	char sz[FMT_LEN];
+	static const char *const shown[] = {
+		"in order and out of order", "in order", "out of order",
+	};
+	const char *by = fat_shown_by(f);
+	char cs[FMT_LEN], sz[FMT_LEN], l[FMT_LEN], r[FMT_LEN];
 	unsigned int i;
 
 	if (!f->measured) {
@@ -725,18 +899,21 @@ static void print_fat(FILE *out, const struct auto_fat *f, uint64_t erase)
 		return;
 	}
 	if (f->found)
-		fprintf(out, "FAT area: %u AU%s from AU %u (bytes %llu-%llu) (confidence %s)\n",
+		fprintf(out, "FAT area: %u AU%s from AU %u (bytes %llu-%llu) (confidence %s), faster in small writes %s\n",
 			f->count, f->count == 1 ? "" : "s", f->start,
 			(unsigned long long)(f->start * erase),
 			(unsigned long long)((f->start + f->count) * erase),
-			conf(f->confidence));
+			conf(f->confidence),
+			shown[by[0] == 'b' ? 0 : by[0] == 'l' ? 1 : 2]);
 	else
 		fprintf(out, "FAT area: none (confidence %s)\n",
 			conf(f->confidence));
-	fprintf(out, "  evidence: write speed of the first %u AUs (%s each) against an ordinary one (lower quartile):",
-		f->naus, fmt_size(sz, erase));
+	fprintf(out, "  evidence: %s writes at the start of the first %u AUs (%s each), speed in order/out of order against AUs far from the start (%s/%s):",
+		fmt_size(cs, f->chunk_byte), f->naus, fmt_size(sz, erase),
+		fmt_time(l, (int64_t)f->ref_lin_ns),
+		fmt_time(r, (int64_t)f->ref_rnd_ns));
 	for (i = 0; i < f->naus; i++)
-		fprintf(out, " x%.2f", f->ratio[i]);
+		fprintf(out, " x%.2f/x%.2f", f->lin_ratio[i], f->rnd_ratio[i]);
 	fputc('\n', out);
 }
 
@@ -852,6 +1029,10 @@ static void json_verdict(struct json *j, const struct align_verdict *v,
 		json_null(j, "fat_start");
 		json_null(j, "fat_erase_blocks");
 	}
+	if (fat && r->fat.found)
+		json_string(j, "fat_writes", fat_shown_by(&r->fat));
+	else
+		json_null(j, "fat_writes");
 	json_object_begin(j, "confidence");
 	json_string(j, "erase_size", conf(v->erase.confidence));
 	json_string(j, "page_size", conf(v->page.confidence));
@@ -900,6 +1081,33 @@ static void json_open_probes(struct json *j, const char *key,
 	json_object_end(j);
 }
 
+static void json_fat(struct json *j, const struct auto_fat *f)
+{
+	size_t k;
+
+	json_object_begin(j, NULL);
+	json_string(j, "step", "fat");
+	json_u64(j, "chunk_size", f->chunk_byte);
+	json_double(j, "reference_linear_ns", f->ref_lin_ns);
+	json_double(j, "reference_random_ns", f->ref_rnd_ns);
+	json_array_begin(j, "reference_aus");
+	for (k = 0; k < AUTO_FAT_REFS; k++)
+		json_u64(j, NULL, f->ref_au[k]);
+	json_array_end(j);
+	json_array_begin(j, "aus");
+	for (k = 0; k < f->naus; k++) {
+		json_object_begin(j, NULL);
+		json_u64(j, "au", k);
+		json_double(j, "linear_ns", f->lin_ns[k]);
+		json_double(j, "random_ns", f->rnd_ns[k]);
+		json_double(j, "linear_ratio", f->lin_ratio[k]);
+		json_double(j, "random_ratio", f->rnd_ratio[k]);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_object_end(j);
+}
+
 void auto_json_results(struct json *j, const struct auto_result *r)
 {
 	size_t i;
@@ -918,18 +1126,7 @@ void auto_json_results(struct json *j, const struct auto_result *r)
 		json_object_end(j);
 	}
 	if (r->fat.measured) {
-		json_object_begin(j, NULL);
-		json_string(j, "step", "fat");
-		json_array_begin(j, "aus");
-		for (size_t k = 0; k < r->fat.naus; k++) {
-			json_object_begin(j, NULL);
-			json_u64(j, "au", k);
-			json_double(j, "whole_bytes_per_s", r->fat.full_bps[k]);
-			json_double(j, "ratio", r->fat.ratio[k]);
-			json_object_end(j);
-		}
-		json_array_end(j);
-		json_object_end(j);
+		json_fat(j, &r->fat);
 	}
 	if (r->open_linear.measured || r->open_random.measured) {
 		json_object_begin(j, NULL);

@@ -18,7 +18,11 @@
 #include "sysfs.h"
 
 #define AUTO_MAX_PROBES 24
-#define AUTO_FAT_SCAN 8		/* AUs the FAT probe looks at */
+#define AUTO_FAT_MAX 64		/* AUs the FAT probe looks at, at most */
+#define AUTO_FAT_REFS 3		/* AUs far from the start it compares with */
+#define AUTO_FAT_WRITES 4	/* small writes per AU and order */
+#define AUTO_FAT_SPAN 16384	/* bytes they may cover at an AU's start */
+#define AUTO_FAT_FAST 1.25	/* faster than the far AUs by this: FAT */
 #define AUTO_MAX_TABLES 3	/* align block sizes tried */
 
 /* One open-AU probe: nr AUs written in turn. */
@@ -41,16 +45,27 @@ struct auto_open {
 	struct auto_probe probes[AUTO_MAX_PROBES];
 };
 
-/* The FAT-area probe. */
+/*
+ * The FAT-area probe: small writes in order (as -f) and out of order (as
+ * -f --random) at the start of each AU, against AUs far from the start.
+ */
 struct auto_fat {
 	int measured;			/* 0: skipped */
 	int found;			/* an optimised area stands out */
 	unsigned int start;		/* first optimised AU */
 	unsigned int count;		/* optimised AUs from start */
+	int linear;			/* the area is faster in order */
+	int random;			/* the area is faster out of order */
 	enum analyze_confidence confidence;
-	unsigned int naus;		/* AUs probed */
-	double full_bps[AUTO_FAT_SCAN];	/* whole-AU write, bytes/s */
-	double ratio[AUTO_FAT_SCAN];	/* full_bps / its lower quartile */
+	unsigned int naus;		/* AUs probed from the first */
+	uint64_t chunk_byte;		/* size of the small writes */
+	uint64_t ref_au[AUTO_FAT_REFS];	/* the AUs far from the start */
+	double ref_lin_ns;		/* median write there, in order */
+	double ref_rnd_ns;		/* and out of order */
+	double lin_ns[AUTO_FAT_MAX];	/* median write per AU, in order */
+	double rnd_ns[AUTO_FAT_MAX];	/* and out of order */
+	double lin_ratio[AUTO_FAT_MAX];	/* ref_lin_ns / lin_ns: > 1 faster */
+	double rnd_ratio[AUTO_FAT_MAX];	/* ref_rnd_ns / rnd_ns */
 };
 
 /* An align table measured by --auto. */
