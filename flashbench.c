@@ -1613,7 +1613,15 @@ static int announce_ranges(void *ctx, const struct bench_range *r, size_t n)
 	size_t i;
 
 	progress_clear(a->c->prog);
-
+	/*
+	 * A later phase (the erase size came from writes): put back what
+	 * the earlier one overwrote, then save what this one will.
+	 */
+	if (a->c->saved) {
+		if (restore_saved(a->c, a->dev))
+			return -ECANCELED;
+		dev_set_stop_flag(&stop_signal);
+	}
 	for (i = 0; i < n; i++)
 		fprintf(a->c->err,
 			"flashbench: will overwrite bytes %" PRIu64 "-%" PRIu64 " on %s\n",

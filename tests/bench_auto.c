@@ -84,9 +84,9 @@ static double auto_ns(const char *spec)
 	if (auto_run(dev, &o, 1, NULL, &r))
 		exit(1);
 	t = (double)r.device_ns;
-	printf("  auto steps: align %.1fs, FAT %.1fs, open linear %.1fs, open random %.1fs\n",
-	       r.step_ns[0] / 1e9, r.step_ns[1] / 1e9, r.step_ns[2] / 1e9,
-	       r.step_ns[3] / 1e9);
+	printf("  auto steps: align %.1fs, erase from writes %.1fs, FAT %.1fs, open linear %.1fs, open random %.1fs\n",
+	       r.step_ns[0] / 1e9, r.step_ns[4] / 1e9, r.step_ns[1] / 1e9,
+	       r.step_ns[2] / 1e9, r.step_ns[3] / 1e9);
 	auto_free(&r);
 	dev_close(dev);
 	return t;

@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "auto.h"
+#include "flashbench.h"
 #include "sim.h"
 #include "util.h"
 
@@ -171,14 +173,21 @@ START_TEST(test_fat_area)
 	static const struct {
 		const char *spec;
 		unsigned int start, count;
+		int linear, random;	/* which writes must show it */
 	} cases[] = {
-		{ "fat=6", 0, 6 },
-		{ "fat=8,noise=3", 0, 8 },
-		{ "fat=3,fat_start=4", 4, 3 },
-		{ "erase=512K,size=2G,fat=8,fat_start=8", 8, 8 },
-		{ "erase=1M,size=2G,fat=12,fat_start=2,page=4K", 2, 12 },
-		{ "fat=0", 0, 0 },
-		{ "erase=512K,size=2G,fat=0,noise=5", 0, 0 },
+		{ "fat=6", 0, 6, 1, 1 },
+		{ "fat=8,noise=3", 0, 8, 1, 1 },
+		{ "fat=3,fat_start=4", 4, 3, 1, 1 },
+		{ "erase=512K,size=2G,fat=8,fat_start=8", 8, 8, 1, 1 },
+		{ "erase=1M,size=2G,fat=12,fat_start=2,page=4K", 2, 12, 1, 1 },
+		/* only random-order small writes show these (-f --random) */
+		{ "fat_kind=random", 0, 1, 0, 1 },
+		{ "fat_kind=random,fat=4,fat_start=2,noise=4", 2, 4, 0, 1 },
+		{ "fat_kind=random,fat=3,page=4K,erase=2M,size=4G", 0, 3, 0, 1 },
+		{ "fat_kind=random,fat=2,open_random=0", 0, 2, 0, 1 },
+		{ "fat_kind=linear,fat=3,fat_start=1", 1, 3, 1, 0 },
+		{ "fat=0", 0, 0, 0, 0 },
+		{ "erase=512K,size=2G,fat=0,noise=5", 0, 0, 0, 0 },
 	};
 	struct bench_opts o;
 	size_t i;
@@ -195,12 +204,183 @@ START_TEST(test_fat_area)
 						r.fat.count == cases[i].count)),
 			      "%s: found %d start %u count %u", cases[i].spec,
 			      r.fat.found, r.fat.start, r.fat.count);
-		ck_assert_int_eq(r.fat.confidence, ANALYZE_CONF_HIGH);
+		ck_assert_msg(r.fat.confidence == ANALYZE_CONF_HIGH,
+			      "%s: confidence %d", cases[i].spec,
+			      r.fat.confidence);
 		ck_assert_uint_ge(r.fat.naus, cases[i].start +
 				  cases[i].count + 4);
-		/* this card's FAT AUs are faster in both orders */
-		if (r.fat.found)
-			ck_assert(r.fat.linear && r.fat.random);
+		ck_assert_msg(r.fat.linear == cases[i].linear &&
+			      r.fat.random == cases[i].random,
+			      "%s: linear %d random %d", cases[i].spec,
+			      r.fat.linear, r.fat.random);
+		auto_free(&r);
+		dev_close(dev);
+	}
+}
+END_TEST
+
+/*
+ * Cards with no read signature (eMMC, USB bridges): the erase size comes
+ * from writes, as planted, with high confidence, and the open-AU and FAT
+ * steps run with it.
+ */
+START_TEST(test_erase_from_writes)
+{
+	static const struct {
+		const char *spec;
+		uint64_t erase;
+		unsigned int open;
+	} cases[] = {
+		{ "", 4 << 20, 4 },
+		{ "erase=1M,size=2G,open=2", 1 << 20, 2 },
+		{ "erase=512K,size=1G,open=16,noise=3", 512 << 10, 16 },
+		{ "erase=3M,size=6G,open=7", 3 << 20, 7 },
+		{ "erase=12M,size=12G,open=3,noise=4,seed=5", 12 << 20, 3 },
+		{ "erase=8M,size=16G,open=12,noise=5,seed=9", 8 << 20, 12 },
+		{ "erase=64M,size=32G,open=5", 64ULL << 20, 5 },
+		{ "readsig=0,erase=2M,size=4G,open=6", 2 << 20, 6 },
+		{ "readsig=0,erase=24M,open=4,noise=2", 24 << 20, 4 },
+	};
+	struct bench_opts o;
+	size_t i;
+
+	bench_opts_default(&o);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char spec[160];
+		struct device *dev;
+		struct auto_result r;
+
+		snprintf(spec, sizeof(spec), "au_us=0,page_us=0%s%s",
+			 cases[i].spec[0] ? "," : "", cases[i].spec);
+		dev = sim_card(spec);
+		ck_assert_int_eq(auto_run(dev, &o, 1, NULL, &r), 0);
+		ck_assert_uint_eq(r.erase_reads.size_byte, 0);
+		ck_assert(r.erase_writes.measured && r.erase_writes.filled);
+		ck_assert_msg(r.align.erase.size_byte == cases[i].erase,
+			      "%s: erase size %llu", spec,
+			      (unsigned long long)r.align.erase.size_byte);
+		ck_assert_int_eq(r.align.erase.confidence, ANALYZE_CONF_HIGH);
+		ck_assert_int_eq(r.erase_from, AUTO_ERASE_FROM_WRITES);
+		ck_assert_msg(r.open_linear.measured &&
+			      r.open_linear.nr == cases[i].open,
+			      "%s: open %u", spec, r.open_linear.nr);
+		ck_assert(r.fat.found && r.fat.start == 0 && r.fat.count == 1);
+		auto_free(&r);
+		dev_close(dev);
+	}
+}
+END_TEST
+
+/*
+ * Reads that are unsure: the writes confirm the right value, correct a
+ * wrong one, and leave one they cannot check to the reads.
+ */
+START_TEST(test_erase_confirm)
+{
+	struct bench_opts o;
+	struct auto_result r;
+	struct device *dev;
+
+	bench_opts_default(&o);
+	/* a weak AU step: reads say 8 MiB with low confidence */
+	dev = sim_card("au_us=40,noise=2,erase=8M");
+	ck_assert_int_eq(auto_run(dev, &o, 1, NULL, &r), 0);
+	ck_assert_uint_eq(r.erase_reads.size_byte, 8 << 20);
+	ck_assert_int_lt(r.erase_reads.confidence, ANALYZE_CONF_HIGH);
+	ck_assert_uint_eq(r.align.erase.size_byte, 8 << 20);
+	ck_assert_int_eq(r.align.erase.confidence, ANALYZE_CONF_HIGH);
+	ck_assert_int_eq(r.erase_from, AUTO_ERASE_CONFIRMED);
+	ck_assert_uint_eq(r.open_linear.nr, 4);
+	auto_free(&r);
+	dev_close(dev);
+	/* weaker still: reads name the page as the erase size, writes fix it */
+	dev = sim_card("au_us=30,noise=3");
+	ck_assert_int_eq(auto_run(dev, &o, 1, NULL, &r), 0);
+	ck_assert_uint_ne(r.erase_reads.size_byte, 4 << 20);
+	ck_assert_uint_eq(r.align.erase.size_byte, 4 << 20);
+	ck_assert_int_eq(r.align.erase.confidence, ANALYZE_CONF_HIGH);
+	ck_assert_int_eq(r.erase_from, AUTO_ERASE_FROM_WRITES);
+	auto_free(&r);
+	dev_close(dev);
+	/* reads sure of it: no writes spent on the erase size */
+	dev = sim_card("");
+	ck_assert_int_eq(auto_run(dev, &o, 1, NULL, &r), 0);
+	ck_assert(!r.erase_writes.measured);
+	ck_assert_uint_eq(r.step_ns[4], 0);
+	auto_free(&r);
+	dev_close(dev);
+}
+END_TEST
+
+/*
+ * Plain --auto that found no erase size sends the user to --destructive
+ * only when that run would find it by writing.
+ */
+START_TEST(test_no_erase_advice)
+{
+	struct bench_opts o;
+	struct auto_result r;
+	struct device *dev;
+	char *text;
+	size_t len;
+	FILE *f;
+
+	bench_opts_default(&o);
+	dev = sim_card("au_us=0,page_us=0");
+	ck_assert_int_eq(auto_run(dev, &o, 0, NULL, &r), 0);
+	ck_assert_uint_eq(r.align.erase.size_byte, 0);
+	ck_assert(r.search_fits);
+	f = open_memstream(&text, &len);
+	auto_print(f, &r, "/dev/card", NULL);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text, "skipped: the erase size from writes, open AUs and FAT area (they write to the device); run them with: flashbench --auto --destructive /dev/card\n"));
+	free(text);
+	auto_free(&r);
+	/* and that run does not skip them */
+	ck_assert_int_eq(auto_run(dev, &o, 1, NULL, &r), 0);
+	ck_assert_ptr_null(r.skip_reason);
+	ck_assert_uint_eq(r.align.erase.size_byte, 4 << 20);
+	auto_free(&r);
+	dev_close(dev);
+	/* too small for the search: no advice that would skip the same */
+	dev = sim_card("au_us=0,page_us=0,size=64M,erase=1M");
+	ck_assert_int_eq(auto_run(dev, &o, 0, NULL, &r), 0);
+	ck_assert(!r.search_fits);
+	f = open_memstream(&text, &len);
+	auto_print(f, &r, "/dev/card", NULL);
+	fclose(f);
+	ck_assert_ptr_null(strstr(text, "--destructive"));
+	ck_assert_ptr_nonnull(strstr(text, "too small to find it by writing"));
+	free(text);
+	auto_free(&r);
+	ck_assert_int_eq(auto_run(dev, &o, 1, NULL, &r), 0);
+	ck_assert(!r.fat.measured && !r.open_linear.measured);
+	auto_free(&r);
+	dev_close(dev);
+}
+END_TEST
+
+/* A card that keeps no AU open in random order: the answer is 0. */
+START_TEST(test_open_random_none)
+{
+	static const char *const specs[] = {
+		"open_random=0", "open_random=0,open=8,erase=2M,size=4G,noise=3",
+		"readsig=0,open_random=0,open=2",
+	};
+	struct bench_opts o;
+	size_t i;
+
+	bench_opts_default(&o);
+	for (i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		struct device *dev = sim_card(specs[i]);
+		struct auto_result r;
+
+		ck_assert_int_eq(auto_run(dev, &o, 1, NULL, &r), 0);
+		ck_assert(r.open_random.measured && !r.open_random.at_least);
+		ck_assert_msg(r.open_random.nr == 0, "%s: %u", specs[i],
+			      r.open_random.nr);
+		ck_assert_int_eq(r.open_random.confidence, ANALYZE_CONF_HIGH);
+		ck_assert_uint_gt(r.open_linear.nr, 0);
 		auto_free(&r);
 		dev_close(dev);
 	}
@@ -344,6 +524,7 @@ START_TEST(test_ranges_cover_writes)
 	static const char *const specs[] = {
 		"", "fat=6", "erase=512K,size=2G,fat=8,fat_start=8",
 		"erase=12M,size=12G,open=6",
+		"au_us=0,page_us=0,erase=3M,size=6G,open=7",
 	};
 	struct bench_opts o;
 	size_t i;
@@ -357,7 +538,8 @@ START_TEST(test_ranges_cover_writes)
 
 		ck_assert_int_eq(auto_run(&rec->dev, &o, 1, &h, &r), 0);
 		ck_assert(r.fat.measured && r.open_linear.measured);
-		ck_assert_uint_ge(rec->calls, 1);
+		/* the erase search announces its own ranges first */
+		ck_assert_uint_eq(rec->calls, r.erase_writes.measured ? 2 : 1);
 		ck_assert_uint_gt(rec->writes, 0);
 		ck_assert_msg(!rec->outside,
 			      "%s: %llu of %llu writes not announced, first at %llu",
@@ -367,6 +549,135 @@ START_TEST(test_ranges_cover_writes)
 		auto_free(&r);
 		dev_close(&rec->dev);
 	}
+}
+END_TEST
+
+/*
+ * A card that keeps what is written, as far as --preserve can tell: every
+ * sector reads as a pattern of its offset until written; a sector written
+ * with anything else is dirty (and reads as 0xee, so saving it after the
+ * fact saves the wrong data) until the pattern is written back.
+ */
+struct keep_dev {
+	struct device dev;		/* must be first */
+	struct device *inner;
+	uint8_t *dirty;			/* one bit per sector */
+	uint64_t ndirty, writes;
+};
+
+static struct keep_dev *keep;
+
+static uint8_t keep_byte(uint64_t off)
+{
+	return (uint8_t)((off >> 9) * 37 + (off & 511) * 11 + 5);
+}
+
+static int keep_is_dirty(uint64_t sector)
+{
+	return keep->dirty[sector / 8] >> (sector % 8) & 1;
+}
+
+static int keep_read(struct device *d, void *buf, size_t len, off_t off)
+{
+	uint8_t *b = buf;
+	size_t i;
+	int ret = keep->inner->ops->read(keep->inner, buf, len, off);
+
+	(void)d;
+	for (i = 0; !ret && i < len; i++)
+		b[i] = keep_is_dirty(((uint64_t)off + i) / 512) ? 0xee :
+		       keep_byte((uint64_t)off + i);
+	return ret;
+}
+
+static int keep_write(struct device *d, const void *buf, size_t len,
+		      off_t off)
+{
+	const uint8_t *b = buf;
+	size_t i, k;
+
+	(void)d;
+	keep->writes++;
+	for (i = 0; i < len; i += 512) {
+		uint64_t sec = ((uint64_t)off + i) / 512;
+		int clean = 1, was = keep_is_dirty(sec);
+
+		for (k = 0; k < 512 && clean; k++)
+			clean = b[i + k] == keep_byte((uint64_t)off + i + k);
+		if (clean && was) {
+			keep->dirty[sec / 8] &= (uint8_t)~(1u << (sec % 8));
+			keep->ndirty--;
+		} else if (!clean && !was) {
+			keep->dirty[sec / 8] |= (uint8_t)(1u << (sec % 8));
+			keep->ndirty++;
+		}
+	}
+	return keep->inner->ops->write(keep->inner, buf, len, off);
+}
+
+static int keep_discard(struct device *d, off_t off, uint64_t len)
+{
+	(void)d;
+	return keep->inner->ops->discard(keep->inner, off, len);
+}
+
+static uint64_t keep_now(struct device *d)
+{
+	(void)d;
+	return keep->inner->ops->now_ns(keep->inner);
+}
+
+static void keep_destroy(struct device *d)
+{
+	(void)d;
+	dev_close(keep->inner);	/* keep itself is checked, then freed */
+}
+
+static const struct dev_ops keep_ops = {
+	.read = keep_read, .write = keep_write, .discard = keep_discard,
+	.now_ns = keep_now, .destroy = keep_destroy,
+};
+
+static struct device *keep_hook(struct device *dev)
+{
+	keep = calloc(1, sizeof(*keep));
+	ck_assert_ptr_nonnull(keep);
+	keep->inner = dev;
+	keep->dev = *dev;
+	keep->dev.ops = &keep_ops;
+	keep->dirty = calloc(dev->size_byte / 512 / 8 + 1, 1);
+	ck_assert_ptr_nonnull(keep->dirty);
+	return &keep->dev;
+}
+
+/*
+ * --preserve when the erase size comes from writes: the search's writes
+ * are put back before the later steps save theirs, and at the end every
+ * sector written holds what it held before.
+ */
+START_TEST(test_preserve_two_phases)
+{
+	char args[512], journal[64];
+	struct fb_run r;
+
+	snprintf(journal, sizeof(journal), "/tmp/fb-auto-%d.journal",
+		 (int)getpid());
+	snprintf(args, sizeof(args),
+		 "--auto --destructive --preserve --journal %s --simulate=au_us=0,page_us=0",
+		 journal);
+	flashbench_open_hook = keep_hook;
+	fb_run(args, &r);
+	flashbench_open_hook = NULL;
+	ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+	ck_assert_ptr_nonnull(strstr(r.out, "erase size: 4MiB (confidence high), from writes\n"));
+	ck_assert_ptr_nonnull(strstr(r.out, "open AUs linear: 4 "));
+	ck_assert_uint_gt(keep->writes, 100);
+	ck_assert_uint_eq(keep->ndirty, 0);
+	ck_assert_int_ne(access(journal, F_OK), 0);
+	fb_free(&r);
+	free(keep->dirty);
+	free(keep);
+	keep = NULL;
 }
 END_TEST
 
@@ -381,6 +692,11 @@ Suite *auto_suite(void)
 	tcase_add_test(tc, test_read_only);
 	tcase_add_test(tc, test_large_au);
 	tcase_add_test(tc, test_fat_area);
+	tcase_add_test(tc, test_erase_from_writes);
+	tcase_add_test(tc, test_erase_confirm);
+	tcase_add_test(tc, test_no_erase_advice);
+	tcase_add_test(tc, test_open_random_none);
+	tcase_add_test(tc, test_preserve_two_phases);
 	tcase_add_test(tc, test_sweep);
 	suite_add_tcase(s, tc);
 	return s;

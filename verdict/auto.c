@@ -551,6 +551,233 @@ static int auto_fat(struct device *dev, uint64_t erase, struct auto_fat *f)
 	return 0;
 }
 
+/* ---- the erase size from writes ---- */
+
+#define SEARCH_MIN (128ULL << 10)	/* smallest size looked for */
+#define SEARCH_SLOW 4.0		/* slower than a write into an open AU by
+				   this: the write paid for a collection */
+#define SEARCH_MAX_CANDS 40
+
+/* Where the erase search writes; a function of the device alone. */
+struct search_layout {
+	uint64_t chunk;			/* write size */
+	uint64_t top;			/* largest size looked for */
+	uint64_t warm_start;		/* first warm-up write */
+	uint64_t warm_cap;		/* largest warm-up step */
+	uint64_t anchor[AUTO_ERASE_ANCHORS];
+	uint64_t cand[SEARCH_MAX_CANDS]; /* 2^n and 3 * 2^n, ascending */
+	size_t ncand;
+};
+
+/* The step after warm-up write i: 1 MiB, doubling every 8 writes. */
+static uint64_t warm_step(const struct search_layout *l, unsigned int i)
+{
+	uint64_t step = (1ULL << 20) << (i / 8);
+
+	return step < l->warm_cap ? step : l->warm_cap;
+}
+
+static uint64_t warm_span(const struct search_layout *l)
+{
+	uint64_t span = 0;
+	unsigned int i;
+
+	for (i = 0; i < AUTO_ERASE_WARMUP; i++)
+		span += warm_step(l, i);
+	return span;
+}
+
+/*
+ * Sizes up to top, anchors at multiples of 3 * (the largest power of two
+ * up to top), so each is a boundary for every size looked for, near the
+ * end of the device, the warm-up walk below them and past the FAT probe.
+ * The largest top of 256 MiB down to 4 MiB that fits.
+ */
+static int search_layout(uint64_t dev_size, unsigned int lbs,
+			 struct search_layout *l)
+{
+	uint64_t top, lcm, k, p;
+	unsigned int j;
+
+	memset(l, 0, sizeof(*l));
+	l->chunk = lbs > 4096 ? lbs : 4096;
+	for (top = 256ULL << 20; top >= 4ULL << 20; top >>= 1) {
+		lcm = 3 * top;
+		l->top = top;
+		l->warm_cap = top / 4 < (64ULL << 20) ? top / 4 : 64ULL << 20;
+		if (dev_size < top + 2 * l->chunk + 3 * lcm)
+			continue;
+		k = (dev_size - top - 2 * l->chunk) / lcm;
+		for (j = 0; j < AUTO_ERASE_ANCHORS; j++)
+			l->anchor[j] = (k - AUTO_ERASE_ANCHORS + 1 + j) * lcm;
+		if (l->anchor[0] < warm_span(l) + l->chunk + (64ULL << 20))
+			continue;
+		l->warm_start = l->anchor[0] - warm_span(l) - l->chunk;
+		for (p = SEARCH_MIN; p <= top && l->ncand + 2 <= SEARCH_MAX_CANDS;
+		     p <<= 1) {
+			l->cand[l->ncand++] = p;
+			if (3 * p / 2 <= top && p >= 2 * SEARCH_MIN)
+				l->cand[l->ncand++] = 3 * p / 2;
+		}
+		/* 3 * 2^n and 2^n interleave: 128K 256K 384K 512K 768K ... */
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static void add_range(struct bench_range *r, size_t *n, uint64_t a,
+		      uint64_t b)
+{
+	r[*n].start_byte = a;
+	r[(*n)++].end_byte = b;
+}
+
+int auto_search_ranges(uint64_t dev_size, unsigned int lbs,
+		       struct bench_range *ranges, size_t max)
+{
+	struct search_layout l;
+	uint64_t pos;
+	size_t n = 0, i;
+	unsigned int j;
+
+	if (search_layout(dev_size, lbs, &l))
+		return -EINVAL;
+	if (max < AUTO_ERASE_WARMUP + AUTO_ERASE_ANCHORS * (1 + l.ncand))
+		return -ENOSPC;
+	pos = l.warm_start;
+	for (j = 0; j < AUTO_ERASE_WARMUP; j++) {
+		add_range(ranges, &n, pos, pos + l.chunk);
+		pos += warm_step(&l, j);
+	}
+	for (j = 0; j < AUTO_ERASE_ANCHORS; j++) {
+		add_range(ranges, &n, l.anchor[j], l.anchor[j] + l.chunk);
+		for (i = 0; i < l.ncand; i++)
+			add_range(ranges, &n, l.anchor[j] + l.cand[i] - l.chunk,
+				  l.anchor[j] + l.cand[i] + l.chunk);
+	}
+	return merge_ranges(ranges, n);
+}
+
+/* One write of the search; *slow when it paid for a collection. */
+static int search_write(struct device *dev, struct auto_erase_search *s,
+			uint64_t off, int *slow)
+{
+	double t;
+	int ret = write_one(dev, off, s->chunk_byte, &t);
+
+	if (ret)
+		return ret;
+	s->writes++;
+	*slow = s->fast_ns > 0 && t > SEARCH_SLOW * s->fast_ns;
+	if (*slow && t > s->slow_ns)
+		s->slow_ns = t;
+	if (!*slow && (s->fast_ns <= 0 || t < s->fast_ns))
+		s->fast_ns = t;
+	return 0;
+}
+
+/*
+ * Small writes further and further apart until one pays for a garbage
+ * collection: from then on the card's open AUs are all taken, and every
+ * write into an AU not open closes one.
+ */
+static int search_warmup(struct device *dev, const struct search_layout *l,
+			 struct auto_erase_search *s)
+{
+	uint64_t pos = l->warm_start;
+	int ret, slow = 0;
+
+	for (s->warmup = 0; s->warmup < AUTO_ERASE_WARMUP && !slow;
+	     s->warmup++) {
+		ret = search_write(dev, s, pos, &slow);
+		if (ret)
+			return ret;
+		pos += warm_step(l, s->warmup);
+	}
+	s->filled = slow;
+	return 0;
+}
+
+/*
+ * From anchor a (a boundary for every size), the first boundary: the
+ * smallest size whose write at a + size pays for a collection while the
+ * one just below it does not.  0 when none shows, or one shows where no
+ * size looked for has a boundary.
+ */
+static int search_anchor(struct device *dev, const struct search_layout *l,
+			 uint64_t a, struct auto_erase_search *s,
+			 uint64_t *boundary)
+{
+	int ret, slow;
+	size_t i;
+
+	*boundary = 0;
+	ret = search_write(dev, s, a, &slow);
+	if (ret || !slow)
+		return ret;	/* a new AU that costs nothing: no signal */
+	for (i = 0; i < l->ncand; i++) {
+		ret = search_write(dev, s, a + l->cand[i] - l->chunk, &slow);
+		if (ret || slow)
+			return ret;
+		ret = search_write(dev, s, a + l->cand[i], &slow);
+		if (ret)
+			return ret;
+		if (slow) {
+			*boundary = l->cand[i];
+			return 0;
+		}
+	}
+	return 0;
+}
+
+/* The size two anchors agree on (high), or two of three (medium). */
+static void search_decide(struct auto_erase_search *s)
+{
+	const uint64_t *b = s->boundary_byte;
+
+	s->erase_byte = 0;
+	s->confidence = ANALYZE_CONF_NONE;
+	if (b[0] && b[0] == b[1] && (s->nanchors < 3 || b[2] == b[0])) {
+		s->erase_byte = b[0];
+		s->confidence = ANALYZE_CONF_HIGH;
+	} else if (s->nanchors == 3 && b[2] && (b[2] == b[0] || b[2] == b[1])) {
+		s->erase_byte = b[2];
+		s->confidence = ANALYZE_CONF_MEDIUM;
+	}
+}
+
+static int erase_search(struct device *dev, struct auto_erase_search *s)
+{
+	struct search_layout l;
+	unsigned int j;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	ret = search_layout(dev->size_byte, dev->logical_block_size, &l);
+	if (ret)
+		return ret;
+	s->chunk_byte = l.chunk;
+	s->top_byte = l.top;
+	s->measured = 1;
+	ret = search_warmup(dev, &l, s);
+	if (ret || !s->filled)
+		return ret;
+	for (j = 0; j < AUTO_ERASE_ANCHORS; j++) {
+		/* a third anchor only when the first two disagree */
+		if (j == 2 && s->boundary_byte[0] &&
+		    s->boundary_byte[0] == s->boundary_byte[1])
+			break;
+		s->anchor_byte[j] = l.anchor[j];
+		ret = search_anchor(dev, &l, l.anchor[j], s,
+				    &s->boundary_byte[j]);
+		if (ret)
+			return ret;
+		s->nanchors = j + 1;
+	}
+	search_decide(s);
+	return 0;
+}
+
 /* ---- step 3: open AUs ---- */
 
 struct probe_ctx {
@@ -705,9 +932,32 @@ static enum analyze_confidence open_confidence(double held, double collapsed)
 	return ANALYZE_CONF_LOW;
 }
 
+/*
+ * A card that keeps no AU open in random order merges an AU on every
+ * out-of-order write: with one AU, random order already costs what a
+ * collapse costs in linear order.  The answer is then 0.
+ */
+static int open_none(struct auto_open *res, double lin_ref_ns)
+{
+	double r = lin_ref_ns > 0 ? res->ref_ns / lin_ref_ns : 0;
+
+	if (r <= AUTO_COLLAPSE)
+		return 0;
+	res->measured = 1;
+	res->nr = 0;
+	res->at_least = 0;
+	res->confidence = r > 2 * AUTO_COLLAPSE ? ANALYZE_CONF_HIGH :
+			  ANALYZE_CONF_MEDIUM;
+	return 1;
+}
+
+/*
+ * The open-AU search in one order; lin_ref_ns (random order only, else 0)
+ * is the time of a write with one AU in linear order.
+ */
 static int auto_open(struct device *dev, uint64_t erase, int random,
-		     unsigned int *ready, uint64_t *written,
-		     struct auto_open *res)
+		     double lin_ref_ns, unsigned int *ready,
+		     uint64_t *written, struct auto_open *res)
 {
 	struct probe_ctx c = {
 		.dev = dev, .erase = erase, .random = random,
@@ -726,8 +976,8 @@ static int auto_open(struct device *dev, uint64_t erase, int random,
 	if (max < 2)
 		return -EINVAL;
 	p = &res->probes[res->nprobes++];
-	ret = probe(&c, 1, 0, p, &res->ref_ns);
-	if (ret)
+	ret = probe(&c, 1, lin_ref_ns, p, &res->ref_ns);
+	if (ret || open_none(res, lin_ref_ns))
 		return ret;
 	/* doubling until it collapses, then bisection */
 	for (nr = 2; nr <= max; nr = nr * 2 > max && nr < max ? max : nr * 2) {
@@ -765,6 +1015,63 @@ static int auto_open(struct device *dev, uint64_t erase, int random,
 	return 0;
 }
 
+/*
+ * Take the erase size from writes when the reads were not sure of it:
+ * confirmed when both agree, replaced when the writes are surer.
+ */
+static void erase_combine(struct auto_result *r)
+{
+	const struct auto_erase_search *s = &r->erase_writes;
+	struct analyze_step *e = &r->align.erase;
+
+	r->erase_reads = *e;
+	if (!s->erase_byte)
+		return;
+	if (s->erase_byte == e->size_byte) {
+		r->erase_from = AUTO_ERASE_CONFIRMED;
+		if (s->confidence > e->confidence)
+			e->confidence = s->confidence;
+		return;
+	}
+	if (s->confidence <= e->confidence)
+		return;
+	r->erase_from = AUTO_ERASE_FROM_WRITES;
+	e->size_byte = s->erase_byte;
+	e->confidence = s->confidence;
+}
+
+/* Announce ranges (first call or a later phase); 0 or the hook's error. */
+static int announce(const struct auto_hooks *h, struct bench_range *ranges,
+		    int n)
+{
+	if (!h || !h->before_write)
+		return 0;
+	return h->before_write(h->ctx, ranges, (size_t)n);
+}
+
+/* The erase search from writes, when the reads were not sure. */
+static int auto_erase_writes(struct device *dev, const struct auto_hooks *h,
+			     struct auto_result *r)
+{
+	struct bench_range ranges[AUTO_MAX_RANGES];
+	uint64_t t1 = dev_now_ns(dev);
+	int n, ret;
+
+	n = auto_search_ranges(dev->size_byte, dev->logical_block_size,
+			       ranges, AUTO_MAX_RANGES);
+	if (n < 0)
+		return 0;	/* too small a device: the reads decide */
+	ret = announce(h, ranges, n);
+	if (ret)
+		return ret;
+	say(h, "auto: %s\n", "erase size from writes");
+	ret = erase_search(dev, &r->erase_writes);
+	r->step_ns[4] = dev_now_ns(dev) - t1;
+	if (!ret)
+		erase_combine(r);
+	return ret;
+}
+
 int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 	     const struct auto_hooks *h, struct auto_result *r)
 {
@@ -775,17 +1082,27 @@ int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 
 	memset(r, 0, sizeof(*r));
 	r->destructive = destructive;
+	r->search_fits = auto_search_ranges(dev->size_byte,
+					    dev->logical_block_size, ranges,
+					    AUTO_MAX_RANGES) >= 0;
 	ret = auto_align(dev, o, h, r);
 	r->step_ns[0] = dev_now_ns(dev) - t0;
 	if (ret)
 		goto out;
-	erase = r->align.erase.size_byte;
 	if (!destructive) {
 		r->skip_reason = "needs --destructive";
 		goto out;
 	}
+	if (r->align.erase.confidence < ANALYZE_CONF_HIGH) {
+		ret = auto_erase_writes(dev, h, r);
+		if (ret)
+			goto out;
+	}
+	erase = r->align.erase.size_byte;
 	if (!erase || r->align.erase.confidence < ANALYZE_CONF_MEDIUM) {
-		r->skip_reason = "no clear erase size to measure with";
+		r->skip_reason = r->erase_writes.measured ?
+			"no clear erase size, from reads nor from writes" :
+			"no clear erase size to measure with";
 		goto out;
 	}
 	n = auto_write_ranges(dev->size_byte, erase, ranges,
@@ -794,11 +1111,9 @@ int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 		r->skip_reason = "the device is too small for the write probes";
 		goto out;
 	}
-	if (h && h->before_write) {
-		ret = h->before_write(h->ctx, ranges, (size_t)n);
-		if (ret)
-			goto out;
-	}
+	ret = announce(h, ranges, n);
+	if (ret)
+		goto out;
 	say(h, "auto: %s\n", "FAT area probe (writes)");
 	t1 = dev_now_ns(dev);
 	ret = auto_fat(dev, erase, &r->fat);
@@ -807,15 +1122,15 @@ int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 		goto out;
 	say(h, "auto: %s\n", "open-AU search, linear order (writes)");
 	t1 = dev_now_ns(dev);
-	ret = auto_open(dev, erase, 0, &ready, &r->precondition_byte,
+	ret = auto_open(dev, erase, 0, 0, &ready, &r->precondition_byte,
 			&r->open_linear);
 	r->step_ns[2] = dev_now_ns(dev) - t1;
 	if (ret)
 		goto out;
 	say(h, "auto: %s\n", "open-AU search, random order (writes)");
 	t1 = dev_now_ns(dev);
-	ret = auto_open(dev, erase, 1, &ready, &r->precondition_byte,
-			&r->open_random);
+	ret = auto_open(dev, erase, 1, r->open_linear.ref_ns, &ready,
+			&r->precondition_byte, &r->open_random);
 	r->step_ns[3] = dev_now_ns(dev) - t1;
 out:
 	r->device_ns = dev_now_ns(dev) - t0;
@@ -867,6 +1182,12 @@ static void print_open(FILE *out, const char *what, const struct auto_open *o)
 	}
 	fprintf(out, "open AUs %s: %s%u (confidence %s)\n", what,
 		o->at_least ? ">= " : "", o->nr, conf(o->confidence));
+	if (!o->nr) {
+		fprintf(out, "  evidence: %s writes out of order into one AU took %s each, x%.3g one in linear order: every one merges the AU\n",
+			fmt_size(c, o->chunk_byte),
+			fmt_time(t, (int64_t)o->ref_ns), o->probes[0].ratio);
+		return;
+	}
 	fprintf(out, "  evidence: %s writes, time per write against one AU (%s):",
 		fmt_size(c, o->chunk_byte), fmt_time(t, (int64_t)o->ref_ns));
 	for (i = 1; i < o->nprobes; i++)
@@ -940,16 +1261,52 @@ static void print_advice(FILE *out, const struct auto_result *r,
 	fprintf(out, "  f2fs: mkfs.f2fs -s %u PARTITION\n", a.f2fs_segs);
 }
 
+/* What the erase search from writes saw. */
+static void print_search(FILE *out, const struct auto_result *r)
+{
+	const struct auto_erase_search *s = &r->erase_writes;
+	char a[FMT_LEN], b[FMT_LEN], c[FMT_LEN];
+	unsigned int j;
+
+	fprintf(out, "  from reads alone: %s (confidence %s)\n",
+		r->erase_reads.size_byte ?
+			fmt_size(a, r->erase_reads.size_byte) : "none",
+		conf(r->erase_reads.confidence));
+	fprintf(out, "  from writes: %s (confidence %s): %u writes of %s in %s",
+		s->erase_byte ? fmt_size(a, s->erase_byte) : "none",
+		conf(s->confidence), s->writes, fmt_size(b, s->chunk_byte),
+		fmt_time(c, (int64_t)r->step_ns[4]));
+	if (!s->filled) {
+		fprintf(out, "; no write paid for a garbage collection in %u writes further and further apart: the card keeps that many AUs open, or has no erase blocks\n",
+			s->warmup);
+		return;
+	}
+	fprintf(out, "; after %u writes further and further apart the card's open AUs were full: a write into a new AU took up to %s, into an open one %s; first AU boundary after",
+		s->warmup, fmt_time(a, (int64_t)s->slow_ns),
+		fmt_time(b, (int64_t)s->fast_ns));
+	for (j = 0; j < s->nanchors; j++)
+		fprintf(out, "%s %s: %s", j ? "," : "",
+			fmt_size(a, s->anchor_byte[j]),
+			s->boundary_byte[j] ?
+				fmt_size(b, s->boundary_byte[j]) : "none");
+	fprintf(out, " (sizes up to %s)\n", fmt_size(a, s->top_byte));
+}
+
 void auto_print(FILE *out, const struct auto_result *r, const char *path,
 		const struct sysfs_info *sysfs)
 {
 	const struct auto_table *t = &r->tables[r->chosen];
 	char a[FMT_LEN];
 
-	fprintf(out, "erase size: %s (confidence %s)\n",
+	struct align_verdict reads = r->align;
+
+	fprintf(out, "erase size: %s (confidence %s)%s\n",
 		r->align.erase.size_byte ?
 			fmt_size(a, r->align.erase.size_byte) : "none",
-		conf(r->align.erase.confidence));
+		conf(r->align.erase.confidence),
+		r->erase_from == AUTO_ERASE_FROM_WRITES ? ", from writes" :
+		r->erase_from == AUTO_ERASE_CONFIRMED ?
+			", confirmed by writes" : "");
 	if (r->ntables) {
 		char b[FMT_LEN], c[FMT_LEN];
 
@@ -957,7 +1314,11 @@ void auto_print(FILE *out, const struct auto_result *r, const char *path,
 			fmt_size(b, t->blocksize_byte),
 			fmt_size(c, t->spacing_byte));
 	}
-	analyze_print_evidence(out, &r->align);
+	if (r->erase_writes.measured)
+		reads.erase = r->erase_reads;
+	analyze_print_evidence(out, &reads);
+	if (r->erase_writes.measured)
+		print_search(out, r);
 	print_sysfs_size(out, sysfs, "preferred_erase_size",
 			 r->align.erase.size_byte);
 	print_sysfs_size(out, sysfs, "erase_size", 0);
@@ -984,7 +1345,14 @@ void auto_print(FILE *out, const struct auto_result *r, const char *path,
 					sysfs->e[i].key, sysfs->e[i].value);
 	}
 	print_advice(out, r, path);
-	if (r->skip_reason && !r->destructive)
+	if (r->skip_reason && !r->destructive && r->search_fits &&
+	    r->align.erase.confidence < ANALYZE_CONF_HIGH)
+		fprintf(out, "skipped: the erase size from writes, open AUs and FAT area (they write to the device); run them with: flashbench --auto --destructive %s\n",
+			path);
+	else if (r->skip_reason && !r->destructive &&
+		 r->align.erase.confidence < ANALYZE_CONF_MEDIUM)
+		fprintf(out, "skipped: open AUs and FAT area: no clear erase size to measure with, and the device is too small to find it by writing\n");
+	else if (r->skip_reason && !r->destructive)
 		fprintf(out, "skipped: open AUs and FAT area (they write to the device); run them with: flashbench --auto --destructive %s\n",
 			path);
 	else if (r->skip_reason)
@@ -1033,6 +1401,11 @@ static void json_verdict(struct json *j, const struct align_verdict *v,
 		json_string(j, "fat_writes", fat_shown_by(&r->fat));
 	else
 		json_null(j, "fat_writes");
+	json_string(j, "erase_size_from",
+		    !r || !r->erase_writes.erase_byte ? "reads" :
+		    r->erase_from == AUTO_ERASE_FROM_WRITES ? "writes" :
+		    r->erase_from == AUTO_ERASE_CONFIRMED ?
+			"reads and writes" : "reads");
 	json_object_begin(j, "confidence");
 	json_string(j, "erase_size", conf(v->erase.confidence));
 	json_string(j, "page_size", conf(v->page.confidence));
@@ -1075,6 +1448,36 @@ static void json_open_probes(struct json *j, const char *key,
 		json_double(j, "ratio", o->probes[i].ratio);
 		json_bool(j, "collapsed", o->probes[i].collapsed);
 		json_u64(j, "positions", o->probes[i].positions);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_object_end(j);
+}
+
+static void json_search(struct json *j, const struct auto_result *r)
+{
+	const struct auto_erase_search *s = &r->erase_writes;
+	unsigned int k;
+
+	json_object_begin(j, NULL);
+	json_string(j, "step", "erase_writes");
+	json_size_or_null(j, "erase_size", s->erase_byte);
+	json_string(j, "confidence", conf(s->confidence));
+	json_size_or_null(j, "reads_erase_size", r->erase_reads.size_byte);
+	json_string(j, "reads_confidence", conf(r->erase_reads.confidence));
+	json_u64(j, "chunk_size", s->chunk_byte);
+	json_u64(j, "largest_size", s->top_byte);
+	json_u64(j, "warmup_writes", s->warmup);
+	json_bool(j, "open_aus_full", s->filled);
+	json_double(j, "open_au_write_ns", s->fast_ns);
+	json_double(j, "new_au_write_ns", s->slow_ns);
+	json_u64(j, "writes", s->writes);
+	json_u64(j, "device_time_ns", r->step_ns[4]);
+	json_array_begin(j, "anchors");
+	for (k = 0; k < s->nanchors; k++) {
+		json_object_begin(j, NULL);
+		json_u64(j, "offset", s->anchor_byte[k]);
+		json_size_or_null(j, "first_boundary", s->boundary_byte[k]);
 		json_object_end(j);
 	}
 	json_array_end(j);
@@ -1125,6 +1528,8 @@ void auto_json_results(struct json *j, const struct auto_result *r)
 		json_array_end(j);
 		json_object_end(j);
 	}
+	if (r->erase_writes.measured)
+		json_search(j, r);
 	if (r->fat.measured) {
 		json_fat(j, &r->fat);
 	}

@@ -68,6 +68,42 @@ struct auto_fat {
 	double rnd_ratio[AUTO_FAT_MAX];	/* ref_rnd_ns / rnd_ns */
 };
 
+#define AUTO_ERASE_ANCHORS 3	/* boundaries the erase search looks for */
+#define AUTO_ERASE_WARMUP 64	/* writes to fill the card's open AUs */
+
+/*
+ * The erase size from writes.  Once the card's open AUs are all taken
+ * (the warm-up walk saw a write pay for a garbage collection), a write
+ * into an AU not open costs a garbage collection and one into the AU just
+ * written does not.  From an anchor that is a boundary for every candidate
+ * size, single small writes at anchor + size - chunk and anchor + size,
+ * size ascending, meet the first AU boundary at anchor + erase size.
+ */
+struct auto_erase_search {
+	int measured;			/* 0: not run */
+	uint64_t erase_byte;		/* found; 0 none */
+	enum analyze_confidence confidence;
+	uint64_t chunk_byte;		/* size of each write */
+	uint64_t top_byte;		/* largest size looked for */
+	unsigned int warmup;		/* writes until a collection showed */
+	int filled;			/* one showed: the open AUs were full */
+	double fast_ns;			/* a write into an open AU */
+	double slow_ns;			/* the slowest write into a new AU */
+	unsigned int nanchors;		/* anchors walked */
+	uint64_t anchor_byte[AUTO_ERASE_ANCHORS];
+	uint64_t boundary_byte[AUTO_ERASE_ANCHORS]; /* first one after each
+						       anchor; 0 none */
+	unsigned int writes;		/* writes in all */
+};
+
+/* Where the erase size of the verdict came from. */
+enum auto_erase_from {
+	AUTO_ERASE_FROM_READS,		/* the align tables alone */
+	AUTO_ERASE_FROM_WRITES,		/* the writes (reads had none or
+					   another) */
+	AUTO_ERASE_CONFIRMED,		/* reads, confirmed by the writes */
+};
+
 /* An align table measured by --auto. */
 struct auto_table {
 	uint64_t blocksize_byte;
@@ -88,10 +124,14 @@ struct auto_result {
 	struct auto_open open_linear;
 	struct auto_open open_random;
 	struct auto_fat fat;
+	struct auto_erase_search erase_writes;
+	enum auto_erase_from erase_from;
+	struct analyze_step erase_reads; /* the reads' erase verdict alone */
+	int search_fits;		/* the device has room for the search */
 	const char *skip_reason;	/* why write steps did not run */
 	uint64_t device_ns;		/* device time the whole run took */
-	uint64_t step_ns[4];		/* of it: align, FAT, open linear,
-					   open random */
+	uint64_t step_ns[5];		/* of it: align, FAT, open linear,
+					   open random, erase from writes */
 };
 
 /* Partitioning and filesystem advice for an erase and page size. */
@@ -110,9 +150,13 @@ void auto_advise(uint64_t erase_byte, uint64_t page_byte,
 struct auto_hooks {
 	FILE *progress;		/* one line per step (may be NULL) */
 	/*
-	 * Called once, after the read-only steps and before the first
-	 * write, with every range the write steps may overwrite; a non-zero
-	 * return cancels the write steps with that error.  May be NULL.
+	 * Called after the read-only steps and before the first write, with
+	 * every range the write steps may overwrite; a non-zero return
+	 * cancels the write steps with that error.  May be NULL.  When the
+	 * erase size comes from writes it is called twice: first with the
+	 * ranges of that search, then, once the search is over, with those
+	 * of the steps that use its result (the front end may put back what
+	 * the search overwrote before it saves the next ranges).
 	 */
 	int (*before_write)(void *ctx, const struct bench_range *ranges,
 			    size_t n);
@@ -141,6 +185,15 @@ void auto_free(struct auto_result *res);
  */
 int auto_write_ranges(uint64_t dev_size, uint64_t erase_byte,
 		      struct bench_range *ranges, size_t max);
+
+/*
+ * The small ranges the erase search from writes may overwrite on a device
+ * of dev_size bytes and logical blocks of lbs, merged and sorted.  Returns
+ * how many (at most max), -ENOSPC, or -EINVAL when the device is too small
+ * for the search.
+ */
+int auto_search_ranges(uint64_t dev_size, unsigned int lbs,
+		       struct bench_range *ranges, size_t max);
 
 /*
  * The verdict, evidence and advice as text; sysfs (may be NULL) is the
