@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -560,7 +561,8 @@ END_TEST
  */
 struct keep_dev {
 	struct device dev;		/* must be first */
-	struct device *inner;
+	struct device *inner;		/* the simulated card */
+	struct device *file;		/* what the front end opened */
 	uint8_t *dirty;			/* one bit per sector */
 	uint64_t ndirty, writes;
 };
@@ -631,6 +633,7 @@ static void keep_destroy(struct device *d)
 {
 	(void)d;
 	dev_close(keep->inner);	/* keep itself is checked, then freed */
+	dev_close(keep->file);
 }
 
 static const struct dev_ops keep_ops = {
@@ -638,11 +641,21 @@ static const struct dev_ops keep_ops = {
 	.now_ns = keep_now, .destroy = keep_destroy,
 };
 
+/*
+ * The front end opened a (sparse) file; the test runs on a simulated card
+ * of its size with no read signature, seen through keep_dev, so that
+ * --preserve takes it for a real device with data on it.
+ */
 static struct device *keep_hook(struct device *dev)
 {
+	char spec[96];
+
+	snprintf(spec, sizeof(spec), "readsig=0,size=%llu",
+		 (unsigned long long)dev->size_byte);
 	keep = calloc(1, sizeof(*keep));
 	ck_assert_ptr_nonnull(keep);
-	keep->inner = dev;
+	keep->inner = sim_card(spec);
+	keep->file = dev;
 	keep->dev = *dev;
 	keep->dev.ops = &keep_ops;
 	keep->dirty = calloc(dev->size_byte / 512 / 8 + 1, 1);
@@ -657,17 +670,24 @@ static struct device *keep_hook(struct device *dev)
  */
 START_TEST(test_preserve_two_phases)
 {
-	char args[512], journal[64];
+	char args[512], journal[64], img[64];
 	struct fb_run r;
+	int fd;
 
 	snprintf(journal, sizeof(journal), "/tmp/fb-auto-%d.journal",
 		 (int)getpid());
+	snprintf(img, sizeof(img), "/tmp/fb-auto-%d.img", (int)getpid());
+	fd = open(img, O_CREAT | O_EXCL | O_WRONLY, 0600);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, 8LL << 30), 0);	/* sparse */
+	close(fd);
 	snprintf(args, sizeof(args),
-		 "--auto --destructive --preserve --journal %s --simulate=au_us=0,page_us=0",
-		 journal);
+		 "--auto --destructive --preserve --journal %s %s", journal,
+		 img);
 	flashbench_open_hook = keep_hook;
 	fb_run(args, &r);
 	flashbench_open_hook = NULL;
+	unlink(img);
 	ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
 	ck_assert_ptr_nonnull(strstr(r.out, "erase size: 4MiB (confidence high), from writes\n"));
 	ck_assert_ptr_nonnull(strstr(r.out, "open AUs linear: 4 "));
