@@ -23,6 +23,29 @@
  * top: the align test sees a step at the page size and a larger one at the
  * erase size.  An aligned read costs exactly access + len / read_rate.
  *
+ * What real cards show beyond that, each off by default (real-tables/ and
+ * seeds/ hold published tables):
+ *
+ *   plane=N    multi-plane access: the card reads N pages at once, so a
+ *              read crossing an N * page boundary costs plane_us more,
+ *              counted like pages: a second, smaller step (PQI: 4K page,
+ *              16K unit; SanDisk: 4K, 8K)
+ *   group=G    allocation group: a read crossing a multiple of G costs
+ *              group_us more: a third step far above the AU (PQI: 2G)
+ *   au_spread=N  a gradual AU signature: a boundary at erase / 2^k that
+ *              is not one at erase / 2^(k-1) (k < N) costs au_cost *
+ *              (N - k) / N, so the diff ramps up over N rows
+ *   readsig=0  no read signature (eMMC, USB bridges): reads cost access
+ *              + len / read_rate wherever they are
+ *   readahead=R  after each read the card holds the rest of the page it
+ *              ended in and R bytes beyond; a read inside that costs
+ *              access / 2 + len / read_rate (USB sticks: a faster `post`)
+ *   pause_pct=P, pause_us=U  a request pauses with chance P percent for
+ *              U / u^(2/3) µs, u uniform in (0, 1]: a Pareto tail of index
+ *              1.5 (median 1.6 U; one in 30 over 10 U), from its own
+ *              splitmix64 sequence seeded by `seed`, added after noise
+ *   random_mbps, open_random=0, collapse=gradual, fat_kind: see Writes
+ *
  * Writes.  "programmed" is the write rounded out to whole program units
  * (the page, or fat_page in the FAT area): a write smaller than a page costs
  * a whole page (read-modify-write).  The card keeps at most `open` AUs open,
@@ -32,7 +55,10 @@
  * starting at or beyond the pointer is in linear order; one starting below
  * it turns the AU to random mode, and at most `open_random` AUs may be in
  * random mode: one more closes the least recently used random-mode AU.  Order
- * is inferred from the offsets alone.  Closing by GC costs
+ * is inferred from the offsets alone.  A write neither at or beyond the
+ * pointer nor right after the AU's last write programs at random_mbps
+ * (default write_mbps): random order is slower even inside an open AU.
+ * Closing by GC costs
  *
  *   linear mode: (old data in the AU not rewritten since it was opened)
  *                / write_rate + erase (when the AU held old data)
@@ -45,6 +71,11 @@
  * tail, so a later close has less or nothing to copy.  Discards that cover
  * neither a whole AU nor an AU's tail change nothing (the card maps whole
  * AUs).
+ *
+ * With collapse=gradual the card keeps one AU more than `open` through a
+ * log: while more than `open` AUs are open, a write to the least recently
+ * used of them programs twice (log, then merge).  One AU over the limit
+ * thus costs a little; two over evict and copy as on a sharp card.
  *
  * A card that keeps no AU open in random order (open_random=0) merges an
  * AU at once on a write below its pointer: it closes the AU by GC (linear
@@ -97,6 +128,17 @@
  *   readsig=1      0: reads cost the same wherever they are (no page or
  *                  AU step), as on eMMC and behind USB bridges; the AU
  *                  is then found only by writing
+ *   plane=1        pages read at once (multi-plane), a power of two <= 64
+ *   plane_us=80    extra cost of a read crossing plane * page, µs
+ *   group=0        allocation group size, 0 = none, else >= erase
+ *   group_us=300   extra cost of a read crossing a group boundary, µs
+ *   au_spread=1    alignments the AU step spreads over (1..16)
+ *   pause_pct=0    chance of a pause per request, percent
+ *   pause_us=2000  scale of the pauses, µs
+ *   readahead=0    read-ahead window past the last read, 0 = none
+ *   random_mbps=12 write rate of writes out of sequence (default:
+ *                  write_mbps)
+ *   collapse=sharp sharp, or gradual (one AU over `open` costs a little)
  * The defaults look like the cards in the classic README: ~740µs for a 1 KiB
  * read, diff ~160µs at page and ~310µs at AU boundaries.
  */
@@ -119,11 +161,16 @@
 #define SIM_MIN_MBPS	0.01		/* keeps the clock from overflow */
 #define SIM_MAX_MBPS	1e6
 #define SIM_MAX_US	1e7		/* ten seconds per operation */
+#define SIM_MAX_PLANE	64		/* real cards read 2 or 4 pages */
+#define SIM_MAX_SPREAD	16		/* rows an AU step may spread over */
+#define SIM_PARETO_A	1.5		/* tail index of the pauses */
+#define SIM_PAUSE_SEED	0x7061757365ULL	/* "pause": its own sequence */
 
 /* One open AU. */
 struct sim_slot {
 	uint64_t au;		/* index of the AU */
 	uint64_t wp_byte;	/* write pointer: end of the highest write */
+	uint64_t last_byte;	/* end of the last write */
 	uint64_t old_byte;	/* old data in the AU when opened: [0, old) */
 	uint64_t kept_byte;	/* old data since rewritten in order */
 	uint64_t written_byte;	/* bytes written in linear order since */
@@ -137,6 +184,9 @@ struct sim_card {
 	struct sim_params p;	/* fat_mbps resolved */
 	uint64_t now_ns;	/* virtual clock */
 	uint64_t rng;		/* splitmix64 state */
+	uint64_t rng_pause;	/* splitmix64 state of the pauses */
+	uint64_t ra_lo, ra_hi;	/* read-ahead buffer: [ra_lo, ra_hi) */
+	unsigned int nr_slots;	/* open, one more for a gradual collapse */
 	uint64_t nr_au;		/* AUs on the card */
 	uint32_t *data_end;	/* per AU: old data lies in [0, data_end) */
 	uint32_t *fat_end;	/* per FAT AU: end of its last write */
@@ -183,7 +233,9 @@ enum sim_key_id {
 	SK_SIZE, SK_ERASE, SK_PAGE, SK_OPEN, SK_OPEN_RANDOM, SK_FAT,
 	SK_FAT_START, SK_NOISE, SK_SEED, SK_READ_MBPS, SK_WRITE_MBPS,
 	SK_ACCESS_US, SK_PAGE_US, SK_AU_US, SK_ERASE_US, SK_DISCARD_US,
-	SK_FAT_MBPS, SK_FAT_PAGE, SK_FAT_KIND, SK_READSIG, SK_NR
+	SK_FAT_MBPS, SK_FAT_PAGE, SK_FAT_KIND, SK_READSIG, SK_PLANE,
+	SK_PLANE_US, SK_GROUP, SK_GROUP_US, SK_AU_SPREAD, SK_PAUSE_PCT,
+	SK_PAUSE_US, SK_READAHEAD, SK_RANDOM_MBPS, SK_COLLAPSE, SK_NR
 };
 
 enum sim_kind {
@@ -210,6 +262,7 @@ struct sim_key {
 /* Names of enum sim_fat_kind and enum sim_collapse, in order. */
 static const char *const sim_fat_kinds[] = { "both", "linear", "random",
 					     NULL };
+static const char *const sim_collapses[] = { "sharp", "gradual", NULL };
 
 static const struct sim_key sim_keys[SK_NR] = {
 	SIM_KEY(SK_SIZE, "size", SIM_SIZE, size_byte),
@@ -232,6 +285,16 @@ static const struct sim_key sim_keys[SK_NR] = {
 	SIM_KEY(SK_FAT_PAGE, "fat_page", SIM_SIZE, fat_page_byte),
 	SIM_CHOOSE(SK_FAT_KIND, "fat_kind", fat_kind, sim_fat_kinds),
 	SIM_KEY(SK_READSIG, "readsig", SIM_COUNT, readsig),
+	SIM_KEY(SK_PLANE, "plane", SIM_COUNT, plane),
+	SIM_KEY(SK_PLANE_US, "plane_us", SIM_REAL, plane_us),
+	SIM_KEY(SK_GROUP, "group", SIM_SIZE, group_byte),
+	SIM_KEY(SK_GROUP_US, "group_us", SIM_REAL, group_us),
+	SIM_KEY(SK_AU_SPREAD, "au_spread", SIM_COUNT, au_spread),
+	SIM_KEY(SK_PAUSE_PCT, "pause_pct", SIM_REAL, pause_pct),
+	SIM_KEY(SK_PAUSE_US, "pause_us", SIM_REAL, pause_us),
+	SIM_KEY(SK_READAHEAD, "readahead", SIM_SIZE, readahead_byte),
+	SIM_KEY(SK_RANDOM_MBPS, "random_mbps", SIM_REAL, random_mbps),
+	SIM_CHOOSE(SK_COLLAPSE, "collapse", collapse, sim_collapses),
 };
 
 /* Parse a plain unsigned number, decimal or 0x hex.  Returns 0 or -errno. */
@@ -409,9 +472,11 @@ static int sim_check(const struct sim_params *p, const char *const *raw,
 {
 	static const enum sim_key_id time_id[] = {
 		SK_ACCESS_US, SK_PAGE_US, SK_AU_US, SK_ERASE_US, SK_DISCARD_US,
+		SK_PLANE_US, SK_GROUP_US, SK_PAUSE_US,
 	};
 	const double time_us[] = {
 		p->access_us, p->page_us, p->au_us, p->erase_us, p->discard_us,
+		p->plane_us, p->group_us, p->pause_us,
 	};
 	char a[96], b[96];
 	const char *why = NULL;
@@ -462,6 +527,22 @@ static int sim_check(const struct sim_params *p, const char *const *raw,
 		SIM_BAD(SK_FAT_KIND, "not one of both, linear, random");
 	if (p->readsig > 1)
 		SIM_BAD(SK_READSIG, "not 0 or 1");
+	if (!sim_pow2(p->plane) || p->plane > SIM_MAX_PLANE)
+		SIM_BAD(SK_PLANE, "not a power of two from 1 to 64");
+	if (e % (p->plane * p->page_byte))
+		SIM_BAD2(SK_PLANE, "pages do not divide", SK_ERASE);
+	if (p->group_byte && (p->group_byte < e ||
+			      p->group_byte % SIM_SECTOR))
+		SIM_BAD2(SK_GROUP, "not a multiple of 512 of at least",
+			 SK_ERASE);
+	if (!p->au_spread || p->au_spread > SIM_MAX_SPREAD)
+		SIM_BAD(SK_AU_SPREAD, "not from 1 to 16");
+	if (e % ((uint64_t)SIM_SECTOR << (p->au_spread - 1)))
+		SIM_BAD2(SK_AU_SPREAD, "halves below 512 bytes of", SK_ERASE);
+	if (!sim_in(p->pause_pct, 0, 100))
+		SIM_BAD(SK_PAUSE_PCT, "not a percentage from 0 to 100");
+	if (p->collapse > SIM_COLLAPSE_GRADUAL)
+		SIM_BAD(SK_COLLAPSE, "not one of sharp, gradual");
 	if (!sim_in(p->noise_pct, 0, 100))
 		SIM_BAD(SK_NOISE, "not a percentage from 0 to 100");
 	if (!sim_in(p->read_mbps, SIM_MIN_MBPS, SIM_MAX_MBPS))
@@ -472,6 +553,9 @@ static int sim_check(const struct sim_params *p, const char *const *raw,
 	if ((p->fat_mbps || (raw && raw[SK_FAT_MBPS])) &&
 	    !sim_in(p->fat_mbps, SIM_MIN_MBPS, SIM_MAX_MBPS))
 		SIM_BAD(SK_FAT_MBPS, "not a rate from 0.01 to 1e6");
+	if ((p->random_mbps || (raw && raw[SK_RANDOM_MBPS])) &&
+	    !sim_in(p->random_mbps, SIM_MIN_MBPS, SIM_MAX_MBPS))
+		SIM_BAD(SK_RANDOM_MBPS, "not a rate from 0.01 to 1e6");
 	for (i = 0; i < sizeof(time_id) / sizeof(time_id[0]); i++)
 		if (!sim_in(time_us[i], 0, SIM_MAX_US))
 			SIM_BAD(time_id[i], "not a time from 0 to 1e7 µs");
@@ -575,14 +659,39 @@ static uint64_t sim_au_len(const struct sim_card *c, uint64_t au)
 	       c->p.size_byte - start : c->p.erase_byte;
 }
 
-/* The next number of the card's splitmix64 sequence. */
-static uint64_t sim_rand(struct sim_card *c)
+/* The next number of the splitmix64 sequence of state *state. */
+static uint64_t sim_rand_of(uint64_t *state)
 {
-	uint64_t z = (c->rng += 0x9e3779b97f4a7c15ULL);
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
 
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	return z ^ (z >> 31);
+}
+
+/* The next number of the card's noise sequence. */
+static uint64_t sim_rand(struct sim_card *c)
+{
+	return sim_rand_of(&c->rng);
+}
+
+/*
+ * A pause, in ns, or 0: with chance pause_pct, a Pareto-distributed time
+ * of scale pause_us (most pauses near it, a few many times longer), as
+ * garbage collection and USB scheduling show on real cards.  The pauses
+ * have their own sequence, so they leave the noise unchanged.
+ */
+static double sim_pause_ns(struct sim_card *c)
+{
+	double u, x;
+
+	u = (double)(sim_rand_of(&c->rng_pause) >> 11) * 0x1p-53;
+	if (u * 100.0 >= c->p.pause_pct)
+		return 0;
+	/* (0, 1]: never 0, so the power below stays finite */
+	u = (double)((sim_rand_of(&c->rng_pause) >> 11) + 1) * 0x1p-53;
+	x = c->p.pause_us * pow(u, -1.0 / SIM_PARETO_A);
+	return 1000.0 * (x < SIM_MAX_US ? x : SIM_MAX_US);
 }
 
 /* Advance the clock by cost_ns, with noise. */
@@ -597,6 +706,8 @@ static void sim_charge(struct sim_card *c, double cost_ns)
 	u = (double)(sim_rand(c) >> 11) * 0x1p-52;
 
 	cost_ns *= 1.0 + c->p.noise_pct / 100.0 * u;
+	if (c->p.pause_pct > 0)
+		cost_ns += sim_pause_ns(c);
 	c->now_ns += (uint64_t)llround(cost_ns);
 }
 
@@ -618,6 +729,53 @@ static int sim_check_io(struct sim_card *c, const char *op, off_t off,
 	return 0;
 }
 
+/* Boundaries at multiples of unit inside [first, last]. */
+static uint64_t sim_cross(uint64_t first, uint64_t last, uint64_t unit)
+{
+	return last / unit - first / unit;
+}
+
+/*
+ * The read signature beyond the page and the AU, in ns: a multi-plane
+ * unit, an AU step spread over the alignments below the erase size, and
+ * the allocation group; none of them costs anything when off.
+ */
+static double sim_more_steps_ns(const struct sim_params *p, uint64_t first,
+				uint64_t last, uint64_t len)
+{
+	uint64_t unit = p->plane * p->page_byte, e = p->erase_byte;
+	double t = 0;
+	unsigned int k;
+
+	if (p->plane > 1)
+		t += (double)(sim_cross(first, last, unit) + 1 -
+			      (len + unit - 1) / unit) * p->plane_us;
+	/* a boundary at e / 2^k, not at e / 2^(k-1), costs (N - k) / N */
+	for (k = 1; k < p->au_spread; k++)
+		t += (double)(sim_cross(first, last, e >> k) -
+			      sim_cross(first, last, e >> (k - 1))) *
+		     p->au_us * (p->au_spread - k) / p->au_spread;
+	if (p->group_byte)
+		t += (double)sim_cross(first, last, p->group_byte) *
+		     p->group_us;
+	return t * 1000.0;
+}
+
+/*
+ * Is [first, first + len) in the read-ahead buffer?  After each read the
+ * card holds the rest of the page the read ended in and readahead bytes
+ * beyond its end: a read just after the previous one (the align test's
+ * `post`) comes from there.
+ */
+static bool sim_ra_hit(struct sim_card *c, uint64_t first, uint64_t len)
+{
+	bool hit = first >= c->ra_lo && first + len <= c->ra_hi;
+
+	c->ra_lo = (first + len) / c->p.page_byte * c->p.page_byte;
+	c->ra_hi = first + len + c->p.readahead_byte;
+	return hit;
+}
+
 static int sim_read(struct device *dev, void *buf, size_t len, off_t off)
 {
 	struct sim_card *c = (struct sim_card *)dev;
@@ -632,6 +790,11 @@ static int sim_read(struct device *dev, void *buf, size_t len, off_t off)
 	if (!buf)
 		return dev_fail(dev, "read", off, len, EFAULT);
 	memset(buf, 0, len);
+	if (p->readahead_byte && sim_ra_hit(c, first, len)) {
+		/* from the buffer: the command, no flash access */
+		t = p->access_us * 500.0 + sim_xfer_ns(len, p->read_mbps);
+		goto out_charge;
+	}
 	last = first + len - 1;
 	pages = last / p->page_byte - first / p->page_byte + 1;
 	aus = last / p->erase_byte - first / p->erase_byte + 1;
@@ -642,6 +805,7 @@ static int sim_read(struct device *dev, void *buf, size_t len, off_t off)
 	t += (double)(pages - (len + p->page_byte - 1) / p->page_byte) *
 	     p->page_us * 1000.0;
 	t += (double)(aus - 1) * p->au_us * 1000.0;
+	t += sim_more_steps_ns(p, first, last, len);
 out_charge:
 	sim_charge(c, t);
 	return 0;
@@ -652,7 +816,7 @@ static struct sim_slot *sim_find(struct sim_card *c, uint64_t au)
 {
 	unsigned int i;
 
-	for (i = 0; i < c->p.open_au; i++)
+	for (i = 0; i < c->nr_slots; i++)
 		if (c->slot[i].used && c->slot[i].au == au)
 			return &c->slot[i];
 	return NULL;
@@ -698,7 +862,7 @@ static struct sim_slot *sim_lru(struct sim_card *c, bool random_only,
 	struct sim_slot *best = NULL;
 	unsigned int i;
 
-	for (i = 0; i < c->p.open_au; i++) {
+	for (i = 0; i < c->nr_slots; i++) {
 		struct sim_slot *s = &c->slot[i];
 
 		if (s == skip || !s->used || (random_only && !s->random))
@@ -715,13 +879,13 @@ static struct sim_slot *sim_open_au(struct sim_card *c, uint64_t au,
 {
 	struct sim_slot *s;
 
-	if (c->nr_open == c->p.open_au) {
+	if (c->nr_open == c->nr_slots) {
 		s = sim_lru(c, false, NULL);
 		*t += sim_gc(c, s);
 	} else {
 		unsigned int i;
 
-		for (i = 0; i < c->p.open_au; i++)
+		for (i = 0; i < c->nr_slots; i++)
 			if (!c->slot[i].used)
 				break;
 		s = &c->slot[i];
@@ -788,28 +952,51 @@ static struct sim_slot *sim_go_random(struct sim_card *c,
 }
 
 /*
+ * Does writing open AU s go through the log of a gradual collapse: more
+ * AUs open than `open`, and s the least recently used of them?
+ */
+static bool sim_in_log(struct sim_card *c, const struct sim_slot *s)
+{
+	return c->p.collapse == SIM_COLLAPSE_GRADUAL &&
+	       c->nr_open > c->p.open_au && s == sim_lru(c, false, NULL);
+}
+
+/*
  * Write [a, b) of AU au through the open-AU table; out_of_order forces
- * random mode.  t is the time to program it; returns t plus any GC.
+ * random mode.  Returns the cost in ns (without the access time).
  */
 static double sim_write_slot(struct sim_card *c, uint64_t au, uint64_t a,
-			     uint64_t b, bool out_of_order, double t)
+			     uint64_t b, bool out_of_order)
 {
+	const struct sim_params *p = &c->p;
 	uint64_t len = sim_au_len(c, au), kept;
 	struct sim_slot *s = sim_find(c, au);
+	double t = 0, prog;
+	bool random, seq;
 
 	if (a == 0 && b == len) {
 		/* a fresh block written whole replaces the AU: no copy */
 		if (s)
 			sim_release(c, s);
-		return t;
+		return sim_program_ns(a, b, p->page_byte, p->write_mbps);
 	}
 	if (!s)
 		s = sim_open_au(c, au, &t);
+	random = s->random || out_of_order || a < s->wp_byte;
+	/* in sequence: beyond the pointer or right after the last write */
+	seq = !out_of_order && (a >= s->wp_byte || a == s->last_byte);
+	prog = sim_program_ns(a, b, p->page_byte,
+			      seq ? p->write_mbps : p->random_mbps);
+	/* one AU over the limit: written to a log, then merged: twice */
+	if (sim_in_log(c, s))
+		t += prog;
+	t += prog;
 	s->stamp = ++c->stamp;
-	if (!s->random && (out_of_order || a < s->wp_byte))
+	if (!s->random && random)
 		s = sim_go_random(c, s, &t);
 	if (b > s->wp_byte)
 		s->wp_byte = b;
+	s->last_byte = b;
 	if (!s->random) {
 		kept = b < s->old_byte ? b : s->old_byte;
 		s->kept_byte += kept > a ? kept - a : 0;
@@ -834,7 +1021,6 @@ static double sim_write_fat(struct sim_card *c, uint64_t au, uint64_t a,
 {
 	const struct sim_params *p = &c->p;
 	bool in_order = true, fast;
-	double t;
 
 	if (p->fat_kind != SIM_FAT_BOTH)
 		in_order = sim_fat_in_order(c, au, a, b);
@@ -842,11 +1028,10 @@ static double sim_write_fat(struct sim_card *c, uint64_t au, uint64_t a,
 	       (p->fat_kind == SIM_FAT_LINEAR) == in_order;
 	if (fast)
 		return sim_program_ns(a, b, p->fat_page_byte, p->fat_mbps);
-	t = sim_program_ns(a, b, p->page_byte, p->write_mbps);
 	/* still no slot in order: as fast as any AU written on its own */
 	if (in_order)
-		return t;
-	return sim_write_slot(c, au, a, b, true, t);
+		return sim_program_ns(a, b, p->page_byte, p->write_mbps);
+	return sim_write_slot(c, au, a, b, true);
 }
 
 /*
@@ -856,15 +1041,12 @@ static double sim_write_fat(struct sim_card *c, uint64_t au, uint64_t a,
 static double sim_write_au(struct sim_card *c, uint64_t au, uint64_t a,
 			   uint64_t b)
 {
-	const struct sim_params *p = &c->p;
 	double t;
 
 	if (sim_is_fat(c, au))
 		t = sim_write_fat(c, au, a, b);
 	else
-		t = sim_write_slot(c, au, a, b, false,
-				   sim_program_ns(a, b, p->page_byte,
-						  p->write_mbps));
+		t = sim_write_slot(c, au, a, b, false);
 	if (b > c->data_end[au])
 		c->data_end[au] = (uint32_t)b;
 	return t;
@@ -883,6 +1065,7 @@ static int sim_write(struct device *dev, const void *buf, size_t len,
 		return ret;
 	if (!buf)
 		return dev_fail(dev, "write", off, len, EFAULT);
+	c->ra_lo = c->ra_hi = 0;	/* the read-ahead buffer is stale */
 	end = pos + len;
 	while (pos < end) {
 		uint64_t au = pos / e, au_end = (au + 1) * e;
@@ -923,6 +1106,7 @@ static int sim_discard(struct device *dev, off_t off, uint64_t len)
 	ret = sim_check_io(c, "discard", off, len);
 	if (ret)
 		return ret;
+	c->ra_lo = c->ra_hi = 0;
 	end = pos + len;
 	while (pos < end) {
 		uint64_t au = pos / e, au_end = (au + 1) * e;
@@ -973,6 +1157,8 @@ int sim_open(struct device **devp, const struct sim_params *p)
 	c->p = *p;
 	if (!c->p.fat_mbps)
 		c->p.fat_mbps = 2 * c->p.write_mbps;
+	if (!c->p.random_mbps)
+		c->p.random_mbps = c->p.write_mbps;
 	c->nr_au = (p->size_byte - 1) / p->erase_byte + 1;
 	c->rng = p->seed;
 	c->data_end = malloc(c->nr_au * sizeof(*c->data_end));
@@ -982,7 +1168,9 @@ int sim_open(struct device **devp, const struct sim_params *p)
 	for (i = 0; i < c->nr_au; i++)
 		c->data_end[i] = (uint32_t)sim_au_len(c, i);
 	c->fat_end = calloc(p->fat_nr ? p->fat_nr : 1, sizeof(*c->fat_end));
-	c->slot = calloc(p->open_au, sizeof(*c->slot));
+	c->rng_pause = p->seed ^ SIM_PAUSE_SEED;
+	c->nr_slots = p->open_au + (p->collapse == SIM_COLLAPSE_GRADUAL);
+	c->slot = calloc(c->nr_slots, sizeof(*c->slot));
 	if (!c->slot || !c->fat_end)
 		goto out_free_data;
 	c->dev.ops = &sim_ops;

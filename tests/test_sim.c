@@ -105,6 +105,13 @@ START_TEST(test_defaults)
 	/* the behaviours of issue 11 are off: today's card */
 	ck_assert_uint_eq(p.fat_kind, SIM_FAT_BOTH);
 	ck_assert_uint_eq(p.readsig, 1);
+	ck_assert_uint_eq(p.plane, 1);
+	ck_assert_uint_eq(p.group_byte, 0);
+	ck_assert_uint_eq(p.au_spread, 1);
+	ck_assert_double_eq(p.pause_pct, 0);
+	ck_assert_uint_eq(p.readahead_byte, 0);
+	ck_assert_double_eq(p.random_mbps, 0);
+	ck_assert_uint_eq(p.collapse, SIM_COLLAPSE_SHARP);
 	/* rates and access time like the classic README's card */
 	ck_assert(p.access_us >= 400 && p.access_us <= 700);
 	ck_assert(p.read_mbps >= 20 && p.read_mbps <= 40);
@@ -174,6 +181,18 @@ static const struct {
 	{ "fat_kind=both", F(fat_kind), T_UINT, SIM_FAT_BOTH },
 	{ "readsig=0", F(readsig), T_UINT, 0 },
 	{ "readsig=1", F(readsig), T_UINT, 1 },
+	{ "plane=4", F(plane), T_UINT, 4 },
+	{ "plane_us=40", F(plane_us), T_DBL, 40 },
+	{ "group=2G", F(group_byte), T_U64, 2.0 * GiB },
+	{ "erase=12M,group=1G", F(group_byte), T_U64, 1.0 * GiB },
+	{ "group_us=500", F(group_us), T_DBL, 500 },
+	{ "au_spread=4", F(au_spread), T_UINT, 4 },
+	{ "pause_pct=0.5", F(pause_pct), T_DBL, 0.5 },
+	{ "pause_us=8000", F(pause_us), T_DBL, 8000 },
+	{ "readahead=128K", F(readahead_byte), T_U64, 128.0 * KiB },
+	{ "random_mbps=3.5", F(random_mbps), T_DBL, 3.5 },
+	{ "collapse=gradual", F(collapse), T_UINT, SIM_COLLAPSE_GRADUAL },
+	{ "collapse=sharp", F(collapse), T_UINT, SIM_COLLAPSE_SHARP },
 #undef F
 };
 
@@ -279,6 +298,22 @@ static const struct {
 	{ "fat_kind=fast", "fat_kind", "fast" },
 	{ "fat_kind=", "fat_kind", NULL },
 	{ "readsig=2", "readsig", "2" },
+	{ "plane=3", "plane", "3" },
+	{ "plane=0", "plane", "0" },
+	{ "plane=128", "plane", "128" },
+	{ "erase=64K,page=32K,plane=4", "plane", "4" },
+	{ "plane_us=-1", "plane_us", "-1" },
+	{ "group=1M", "group", "1M" },
+	{ "group=1000000100", "group", "1000000100" },
+	{ "group_us=x", "group_us", "x" },
+	{ "au_spread=0", "au_spread", "0" },
+	{ "au_spread=17", "au_spread", "17" },
+	{ "erase=16K,page=4K,au_spread=8", "au_spread", "8" },
+	{ "pause_pct=101", "pause_pct", "101" },
+	{ "pause_us=1e9", "pause_us", "1e9" },
+	{ "readahead=1G5", "readahead", "1G5" },
+	{ "random_mbps=0", "random_mbps", "0" },
+	{ "collapse=soft", "collapse", "soft" },
 	{ "open=4,,seed=1", "empty", NULL },
 	{ "open=4,", "empty", NULL },
 	/* a key given twice is a typo, not "the last one wins" (item 18) */
@@ -1069,6 +1104,240 @@ START_TEST(test_partial_au)
 }
 END_TEST
 
+/*
+ * plane=4 (multi-plane access): two steps, at the page and at 4 pages, as
+ * the tables of real cards in real-tables/ show (4K page, 16K unit).
+ */
+START_TEST(test_plane)
+{
+	struct device *dev = sim_card(T_SPEC ",page=4K,plane=4,plane_us=80");
+	struct device *one = sim_card(T_SPEC ",page=4K");
+	const int64_t page = T_PAGE_NS, plane = 80000;
+
+	/* a 2K read across 16K costs more than one across 4K only */
+	ck_assert_int_eq(step_at(dev, 48 * KiB, 2 * KiB), page + plane);
+	ck_assert_int_eq(step_at(dev, 24 * KiB, 2 * KiB), page);
+	ck_assert_int_eq(step_at(dev, 12 * KiB, 2 * KiB), page);
+	ck_assert_int_eq(step_at(dev, 6 * KiB, 2 * KiB), 0);
+	ck_assert_int_eq(step_at(dev, 12 * MiB, 2 * KiB),
+			 page + plane + (int64_t)T_AU_NS);
+	/* whole pages across a plane unit pay the plane step alone */
+	ck_assert_uint_eq(rd(dev, 12 * KiB, 8 * KiB),
+			  T_ACCESS_NS + 8 * KiB * T_READ_NS_B + plane);
+	ck_assert_uint_eq(rd(dev, 16 * KiB, 16 * KiB),
+			  T_ACCESS_NS + 16 * KiB * T_READ_NS_B);
+	/* plane=1 (the default): one step only */
+	ck_assert_int_eq(step_at(one, 48 * KiB, 2 * KiB), page);
+	dev_close(one);
+	dev_close(dev);
+}
+END_TEST
+
+/* group=2G: a third step far above the AU (the Gentoo PQI table). */
+START_TEST(test_group)
+{
+	struct device *dev = sim_card(T_SPEC ",size=16G,group=2G,group_us=300");
+	const int64_t au = T_PAGE_NS + T_AU_NS;
+
+	ck_assert_int_eq(step_at(dev, 6 * GiB, KiB), au + 300000);
+	ck_assert_int_eq(step_at(dev, 2 * GiB, KiB), au + 300000);
+	ck_assert_int_eq(step_at(dev, 3 * GiB, KiB), au);
+	ck_assert_int_eq(step_at(dev, 12 * MiB, KiB), au);
+	dev_close(dev);
+	/* without a group, 2G is an AU boundary like any other */
+	dev = sim_card(T_SPEC ",size=16G");
+	ck_assert_int_eq(step_at(dev, 6 * GiB, KiB), au);
+	dev_close(dev);
+}
+END_TEST
+
+/* au_spread=4: the AU step ramps up over 4 rows instead of one. */
+START_TEST(test_au_spread)
+{
+	struct device *dev = sim_card(T_SPEC ",au_spread=4");
+	const int64_t page = T_PAGE_NS, au = T_AU_NS;
+
+	ck_assert_int_eq(step_at(dev, 3 * 8 * MiB, KiB), page + au);
+	ck_assert_int_eq(step_at(dev, 3 * 4 * MiB, KiB), page + au);
+	ck_assert_int_eq(step_at(dev, 3 * 2 * MiB, KiB), page + au * 3 / 4);
+	ck_assert_int_eq(step_at(dev, 3 * 1 * MiB, KiB), page + au / 2);
+	ck_assert_int_eq(step_at(dev, 3 * 512 * KiB, KiB), page + au / 4);
+	ck_assert_int_eq(step_at(dev, 3 * 256 * KiB, KiB), page);
+	dev_close(dev);
+	/* au_spread=1 (the default): one sharp step */
+	dev = sim_card(T_SPEC ",au_spread=1");
+	ck_assert_int_eq(step_at(dev, 3 * 4 * MiB, KiB), page + au);
+	ck_assert_int_eq(step_at(dev, 3 * 2 * MiB, KiB), page);
+	dev_close(dev);
+}
+END_TEST
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * pause_pct=10,pause_us=2000: one request in ten takes 2 ms or more
+ * longer, a few many times more (Pareto); the rest are exact.
+ */
+START_TEST(test_pauses)
+{
+	enum { N = 4000 };
+	static uint64_t a[N], b[N], extra[N];
+	const uint64_t base = T_ACCESS_NS + 16 * KiB * T_READ_NS_B;
+	struct device *dev;
+	size_t i, n = 0;
+
+	dev = sim_card(T_SPEC ",pause_pct=10,pause_us=2000,seed=5");
+	for (i = 0; i < N; i++) {
+		a[i] = rd(dev, i * 16 * KiB, 16 * KiB);
+		ck_assert_uint_ge(a[i], base);
+		if (a[i] > base)
+			extra[n++] = a[i] - base;
+	}
+	dev_close(dev);
+	ck_assert_uint_ge(n, N * 8 / 100);
+	ck_assert_uint_le(n, N * 12 / 100);
+	qsort(extra, n, sizeof(extra[0]), cmp_u64);
+	/* never less than the scale; median 2^(2/3) of it; a long tail */
+	ck_assert_uint_ge(extra[0], 2000000);
+	ck_assert_uint_ge(extra[n / 2], 2800000);
+	ck_assert_uint_le(extra[n / 2], 3600000);
+	ck_assert_uint_ge(extra[n - 1], 10 * 2000000);
+
+	/* the same seed pauses the same requests; another seed others */
+	dev = sim_card(T_SPEC ",pause_pct=10,pause_us=2000,seed=5");
+	for (i = 0; i < N; i++)
+		ck_assert_uint_eq(rd(dev, i * 16 * KiB, 16 * KiB), a[i]);
+	dev_close(dev);
+	dev = sim_card(T_SPEC ",pause_pct=10,pause_us=2000,seed=6");
+	for (i = n = 0; i < N; i++)
+		n += rd(dev, i * 16 * KiB, 16 * KiB) != a[i];
+	ck_assert_uint_ge(n, N / 10);
+	dev_close(dev);
+
+	/* pauses leave the noise as it was: pause_pct=0 changes nothing */
+	dev = sim_card("noise=5,seed=7");
+	mixed_ops(dev, a, N / 10);
+	dev_close(dev);
+	dev = sim_card("noise=5,seed=7,pause_pct=0,pause_us=9000");
+	mixed_ops(dev, b, N / 10);
+	dev_close(dev);
+	ck_assert_mem_eq(a, b, N / 10 * sizeof(a[0]));
+}
+END_TEST
+
+/*
+ * readahead=64K (USB sticks): a read just after the previous one comes
+ * from the buffer: half the access time, no flash read.  In the align
+ * test that is `post`, never `pre` or `on`.
+ */
+START_TEST(test_readahead)
+{
+	struct device *dev = sim_card(T_SPEC ",readahead=64K");
+	const uint64_t miss = T_ACCESS_NS + 4 * KiB * T_READ_NS_B;
+	const uint64_t hit = T_ACCESS_NS / 2 + 4 * KiB * T_READ_NS_B;
+	const uint64_t k1 = T_ACCESS_NS + KiB * T_READ_NS_B;
+	const uint64_t b = 12 * MiB;
+
+	ck_assert_uint_eq(rd(dev, 1 * MiB, 4 * KiB), miss);
+	ck_assert_uint_eq(rd(dev, 1 * MiB + 4 * KiB, 4 * KiB), hit);
+	/* up to 64K past the end of the last read */
+	ck_assert_uint_eq(rd(dev, 1 * MiB + 68 * KiB, 4 * KiB), hit);
+	ck_assert_uint_eq(rd(dev, 1 * MiB + 200 * KiB, 4 * KiB), miss);
+	/* going back misses, and a read again of the same block too */
+	ck_assert_uint_eq(rd(dev, 1 * MiB, 4 * KiB), miss);
+	ck_assert_uint_eq(rd(dev, 48 * KiB - 4 * KiB, 4 * KiB), miss);
+	ck_assert_uint_eq(rd(dev, 48 * KiB - 4 * KiB, 4 * KiB), miss);
+	/* the align test: pre and on from the flash, post from the buffer */
+	ck_assert_uint_eq(rd(dev, b - KiB, KiB), k1);
+	ck_assert_uint_eq(rd(dev, b - KiB, KiB), k1);
+	ck_assert_uint_eq(rd(dev, b - 512, KiB),
+			  k1 + T_PAGE_NS + T_AU_NS);
+	ck_assert_uint_eq(rd(dev, b - 512, KiB),
+			  k1 + T_PAGE_NS + T_AU_NS);
+	ck_assert_uint_eq(rd(dev, b, KiB), k1 - T_ACCESS_NS / 2);
+	ck_assert_uint_eq(rd(dev, b, KiB), k1 - T_ACCESS_NS / 2);
+	/* a write empties the buffer */
+	rd(dev, 2 * MiB, 4 * KiB);
+	wr(dev, 40 * MiB, 4 * KiB);
+	ck_assert_uint_eq(rd(dev, 2 * MiB + 4 * KiB, 4 * KiB), miss);
+	dev_close(dev);
+}
+END_TEST
+
+/*
+ * random_mbps=4: inside an open AU, a write out of sequence programs at
+ * 4 MB/s, one beyond the pointer or right after the last write at the
+ * linear rate (seed 004's -p random columns).
+ */
+START_TEST(test_random_mbps)
+{
+	struct device *dev = sim_card(T_SPEC ",random_mbps=4");
+	const uint64_t lin = T_ACCESS_NS + t_wr_ns(64 * KiB);
+	const uint64_t rnd = T_ACCESS_NS + 64 * KiB * 250;
+	unsigned int exact;
+	uint64_t k, t;
+
+	ck_assert_uint_eq(wr(dev, t_au(0), 64 * KiB), lin);
+	ck_assert_uint_eq(wr(dev, t_au(0) + 1 * MiB, 64 * KiB), lin);
+	ck_assert_uint_eq(wr(dev, t_au(0) + 512 * KiB, 64 * KiB), rnd);
+	ck_assert_uint_eq(wr(dev, t_au(0) + 576 * KiB, 64 * KiB), lin);
+	ck_assert_uint_eq(wr(dev, t_au(0) + 256 * KiB, 64 * KiB), rnd);
+	ck_assert_uint_eq(wr(dev, t_au(0) + 2 * MiB, 64 * KiB), lin);
+	/* a linear pass over the AU now in random mode: linear again */
+	ck_assert_uint_eq(wr(dev, t_au(0), 64 * KiB), rnd);
+	for (k = 64 * KiB; k < 4 * MiB; k += 64 * KiB)
+		ck_assert_uint_eq(wr(dev, t_au(0) + k, 64 * KiB), lin);
+	dev_close(dev);
+
+	/* a scrambled order of one AU: nearly all at the random rate */
+	dev = sim_card(T_SPEC ",random_mbps=4");
+	t = walk(dev, 1, 64 * KiB, 37, &exact);
+	ck_assert_uint_le(exact, 64 / 4);
+	ck_assert_uint_ge(t, 3 * 64 * lin);
+	dev_close(dev);
+}
+END_TEST
+
+/*
+ * collapse=gradual: one AU over the limit goes through a log and costs
+ * twice the programming; two over evict and copy, as a sharp card does.
+ */
+START_TEST(test_collapse_gradual)
+{
+	const char *spec = T_SPEC ",open=4,open_random=4,collapse=gradual";
+	const uint64_t one = T_ACCESS_NS + t_wr_ns(16 * KiB);
+	const uint64_t n5 = 5 * 256;
+	unsigned int exact;
+	uint64_t fit, over1, over2, sharp1;
+	struct device *dev;
+
+	dev = sim_card(spec);
+	fit = walk(dev, 4, 16 * KiB, 1, &exact);
+	ck_assert_uint_eq(exact, 4 * 256);
+	dev_close(dev);
+	/* the first 4 writes and the last 4 (AUs closing) need no log */
+	dev = sim_card(spec);
+	over1 = walk(dev, 5, 16 * KiB, 1, &exact);
+	ck_assert_uint_eq(over1, n5 * one + (n5 - 8) * t_wr_ns(16 * KiB));
+	dev_close(dev);
+	dev = sim_card(spec);
+	over2 = walk(dev, 6, 16 * KiB, 1, &exact);
+	dev_close(dev);
+	dev = sim_card(T_SPEC ",open=4,open_random=4");
+	sharp1 = walk(dev, 5, 16 * KiB, 1, &exact);
+	dev_close(dev);
+	/* per AU: one over costs under twice; two over, like sharp: > 4x */
+	ck_assert_uint_lt(over1 / 5, 2 * (fit / 4));
+	ck_assert_uint_ge(over2 / 6, 4 * (fit / 4));
+	ck_assert_uint_ge(sharp1 / 5, 4 * (fit / 4));
+}
+END_TEST
+
 Suite *sim_suite(void)
 {
 	Suite *s = suite_create("sim");
@@ -1115,6 +1384,13 @@ Suite *sim_suite(void)
 	tcase_add_loop_test(tc, test_fat_start, 0, 8);
 	tcase_add_test(tc, test_open_random_zero);
 	tcase_add_test(tc, test_partial_au);
+	tcase_add_test(tc, test_plane);
+	tcase_add_test(tc, test_group);
+	tcase_add_test(tc, test_au_spread);
+	tcase_add_test(tc, test_pauses);
+	tcase_add_test(tc, test_readahead);
+	tcase_add_test(tc, test_random_mbps);
+	tcase_add_test(tc, test_collapse_gradual);
 	suite_add_tcase(s, tc);
 	return s;
 }
