@@ -286,7 +286,11 @@ START_TEST(test_seed000)
 	ck_assert_int_eq(t[0].rows[0].on_ns, 1080000);
 	ck_assert_int_eq(t[0].rows[16].diff_ns, 4650);
 	ck_assert_int_eq(analyze_align(t[0].rows, t[0].nrows, &v), 0);
-	ck_assert_uint_eq(v.page.size_byte, 16 * KiB);
+	/* "8 KB pages, but can use multi-plane accesses to read two" */
+	ck_assert_uint_eq(v.page.size_byte, 8 * KiB);
+	ck_assert_uint_eq(v.plane.size_byte, 16 * KiB);
+	ck_assert_int_ge(v.page.confidence, ANALYZE_CONF_MEDIUM);
+	ck_assert_int_ge(v.plane.confidence, ANALYZE_CONF_MEDIUM);
 	analyze_free_tables(t, nt);
 	free(text);
 }
@@ -346,6 +350,163 @@ START_TEST(test_seed004)
 	ck_assert_uint_eq(t[6].nrows, 16);
 	analyze_free_tables(t, nt);
 	free(text);
+}
+END_TEST
+
+/* ---- real tables with their authors' readings ---- */
+
+/*
+ * What the author of a table concluded about one size: the value (and an
+ * other one he allowed), and whether he was sure.  A reading is right
+ * when it gives the author's value; where the author was unsure (or said
+ * nothing: value 0), also when it gives none or a guess at low
+ * confidence.  A different value with medium or high confidence is wrong.
+ */
+struct said {
+	uint64_t size;
+	uint64_t alt;
+	int sure;
+};
+
+struct author {
+	const char *file;
+	size_t table;		/* 0-based */
+	struct said erase, page, plane, group;
+};
+
+static const struct author authors[] = {
+	/* Bradford: "possibly 2 or 4 MiB but it's not that clear" */
+	{ "kingston-4g-sa04g-bradfa-blog-2014.txt", 0,
+	  { 4 * MiB, 2 * MiB, 0 }, { 16 * KiB, 0, 1 }, { 0 }, { 0 } },
+	/* the book: page 4K, two planes 8K, 512K "probably" */
+	{ "sandisk-4g-sdhc-melp-book.txt", 0,
+	  { 512 * KiB, 0, 0 }, { 4 * KiB, 0, 1 }, { 8 * KiB, 0, 1 }, { 0 } },
+	/* Gentoo wiki: 2k-4k page, 8k-16k multi-plane, 2M-4M, 1G-2G */
+	{ "pqi-32g-microsd-gentoo-wiki.txt", 0,
+	  { 4 * MiB, 0, 1 }, { 4 * KiB, 0, 1 }, { 16 * KiB, 0, 1 },
+	  { 2048 * MiB, 0, 1 } },
+	/* "I don't know what to make of this output" */
+	{ "samsung-sdinfo-johnlane-readme.txt", 0,
+	  { 0 }, { 16 * KiB, 0, 0 }, { 0 }, { 0 } },
+	/* Bergmann: 4 MiB, 8 KiB pages read two at a time */
+	{ "seed000.txt", 0, { 4 * MiB, 0, 1 }, { 8 * KiB, 0, 1 },
+	  { 16 * KiB, 0, 1 }, { 0 } },
+	/* erase 8M; page "16K (likely) or 8K" */
+	{ "seed001.txt", 0, { 8 * MiB, 0, 1 }, { 16 * KiB, 8 * KiB, 0 },
+	  { 0 }, { 0 } },
+	/* "The erase block size is clearly 8 MB, page size is not clear" */
+	{ "seed003.txt", 0, { 8 * MiB, 0, 1 }, { 0 }, { 0 }, { 0 } },
+	/* 4 MiB at every -b; page 16K where -b is below it */
+	{ "seed004.txt", 0, { 4 * MiB, 0, 1 }, { 16 * KiB, 0, 0 }, { 0 },
+	  { 0 } },
+	{ "seed004.txt", 1, { 4 * MiB, 0, 1 }, { 16 * KiB, 0, 0 }, { 0 },
+	  { 0 } },
+	{ "seed004.txt", 2, { 4 * MiB, 0, 1 }, { 16 * KiB, 0, 0 }, { 0 },
+	  { 0 } },
+	{ "seed004.txt", 3, { 4 * MiB, 0, 1 }, { 16 * KiB, 0, 0 }, { 0 },
+	  { 0 } },
+	{ "seed004.txt", 4, { 4 * MiB, 0, 1 }, { 0 }, { 0 }, { 0 } },
+	{ "seed004.txt", 5, { 4 * MiB, 0, 1 }, { 0 }, { 0 }, { 0 } },
+	{ "seed004.txt", 6, { 4 * MiB, 0, 1 }, { 0 }, { 0 }, { 0 } },
+};
+
+static void check_said(const char *file, size_t table, const char *what,
+		       const struct analyze_step *s, const struct said *a)
+{
+	int same = s->size_byte && (s->size_byte == a->size ||
+				    s->size_byte == a->alt);
+
+	ck_assert_msg(same || (!a->sure && s->confidence <= ANALYZE_CONF_LOW),
+		      "%s table %zu: %s %" PRIu64 " (confidence %s), the "
+		      "author read %" PRIu64 "%s", file, table + 1, what,
+		      s->size_byte, analyze_confidence_name(s->confidence),
+		      a->size, a->sure ? "" : " (unsure)");
+}
+
+START_TEST(test_real_tables)
+{
+	const struct author *a = &authors[_i];
+	struct align_table *t;
+	struct align_verdict v;
+	size_t len, nt;
+	char *text;
+
+	text = read_data(a->file, &len);
+	ck_assert_int_eq(analyze_parse(text, len, &t, &nt), 0);
+	ck_assert_uint_gt(nt, a->table);
+	ck_assert_int_eq(analyze_align(t[a->table].rows, t[a->table].nrows,
+				       &v), 0);
+	if (getenv("ANALYZE_DEBUG")) {
+		analyze_print_verdict(stdout, a->table + 1, &v);
+		analyze_print_evidence(stdout, &v);
+	}
+	check_said(a->file, a->table, "erase size", &v.erase, &a->erase);
+	check_said(a->file, a->table, "page size", &v.page, &a->page);
+	check_said(a->file, a->table, "program unit", &v.plane, &a->plane);
+	check_said(a->file, a->table, "allocation group", &v.group,
+		   &a->group);
+	analyze_free_tables(t, nt);
+	free(text);
+}
+END_TEST
+
+/*
+ * The issue's real table: diff about 210 us on every row from 64 GiB
+ * down to 2 MiB and 18 us on the last row, 1 MiB.  The step at the edge
+ * is the erase size, not a page of 2 MiB under an erase size of 32 GiB.
+ */
+START_TEST(test_edge_step)
+{
+	struct align_row rows[17];
+	struct align_verdict v;
+	uint64_t rng = 11;
+	size_t i;
+
+	for (i = 0; i < 17; i++) {
+		double d = i < 16 ? 210e3 + 8e3 * rng_normal(&rng) : 18e3;
+
+		rows[i].align_byte = (64ULL << 30) >> i;
+		rows[i].pre_ns = 1200000;
+		rows[i].post_ns = 1200000;
+		rows[i].diff_ns = llround(d);
+		rows[i].on_ns = rows[i].pre_ns + rows[i].diff_ns;
+	}
+	ck_assert_int_eq(analyze_align(rows, 17, &v), 0);
+	ck_assert_uint_eq(v.erase.size_byte, 2 * MiB);
+	ck_assert_int_ge(v.erase.confidence, ANALYZE_CONF_LOW);
+	ck_assert_uint_eq(v.page.size_byte, 0);
+	ck_assert_int_le(v.group.confidence, ANALYZE_CONF_LOW);
+}
+END_TEST
+
+/*
+ * A lone sharp step at 64 KiB or below is a page, never an erase block:
+ * the seeds' page step alone (rows above it flat) gives no erase size.
+ */
+START_TEST(test_lone_page_step)
+{
+	struct align_row rows[20];
+	struct align_verdict v;
+	uint64_t rng = 5, step;
+
+	for (step = 8 * KiB; step <= 64 * KiB; step *= 2) {
+		size_t i;
+
+		for (i = 0; i < 20; i++) {
+			uint64_t a = (1ULL << 30) >> i;
+			double d = (a >= step ? 500e3 : 15e3) *
+				   (1 + 0.02 * rng_normal(&rng));
+
+			rows[i].align_byte = a;
+			rows[i].pre_ns = rows[i].post_ns = 1600000;
+			rows[i].diff_ns = llround(d);
+			rows[i].on_ns = rows[i].pre_ns + rows[i].diff_ns;
+		}
+		ck_assert_int_eq(analyze_align(rows, 20, &v), 0);
+		ck_assert_uint_eq(v.erase.size_byte, 0);
+		ck_assert_uint_eq(v.page.size_byte, step);
+		ck_assert_int_ge(v.page.confidence, ANALYZE_CONF_MEDIUM);
+	}
 }
 END_TEST
 
@@ -604,7 +765,8 @@ START_TEST(test_analyze_text)
 	fclose(f);
 	ck_assert_msg(!strncmp(out, "table 1: erase size 4MiB (confidence ",
 			       37), "got: %s", out);
-	ck_assert_ptr_nonnull(strstr(out, "page size 16KiB"));
+	ck_assert_ptr_nonnull(strstr(out, "page size 8KiB (confidence "));
+	ck_assert_ptr_nonnull(strstr(out, "program unit 16KiB (confidence "));
 	ck_assert_uint_eq(count_str(out, "\n"), 1);
 	free(out);
 	free(text);
@@ -703,6 +865,7 @@ struct sweep {
 	size_t page_ok;
 	size_t wrong_high;	/* a wrong size with confidence high */
 	size_t wrong_medium;
+	size_t extra;		/* program units or groups not planted */
 };
 
 static void sweep_one(struct synth *c, uint64_t *rng, struct sweep *s)
@@ -726,6 +889,14 @@ static void sweep_one(struct synth *c, uint64_t *rng, struct sweep *s)
 		s->wrong_high += v.page.confidence == ANALYZE_CONF_HIGH;
 		s->wrong_medium += v.page.confidence == ANALYZE_CONF_MEDIUM;
 	}
+	/* none planted: a program unit or a group found is wrong */
+	s->wrong_high += v.plane.confidence == ANALYZE_CONF_HIGH;
+	s->wrong_medium += v.plane.confidence == ANALYZE_CONF_MEDIUM;
+	s->wrong_high += v.group.confidence == ANALYZE_CONF_HIGH;
+	s->wrong_medium += v.group.confidence == ANALYZE_CONF_MEDIUM;
+	s->extra += !!v.plane.size_byte + !!v.group.size_byte;
+	/* a step at 64 KiB or below is never read as an erase block */
+	ck_assert(!v.erase.size_byte || v.erase.size_byte > 64 * KiB);
 	if (getenv("ANALYZE_DEBUG") && (v.erase.size_byte != c->erase_byte ||
 					v.page.size_byte != page))
 		debug_table(c, t, &v);
@@ -736,9 +907,10 @@ static void sweep_report(const char *what, double noise,
 			 const struct sweep *s)
 {
 	printf("analyze: %-14s noise %3.1f%%: %3zu tables, erase %3zu right "
-	       "(%3zu high), page %3zu right, wrong: %zu high %zu medium\n",
+	       "(%3zu high), page %3zu right, wrong: %zu high %zu medium, "
+	       "%zu unplanted units/groups\n",
 	       what, 100 * noise, s->tables, s->erase_ok, s->erase_high_ok,
-	       s->page_ok, s->wrong_high, s->wrong_medium);
+	       s->page_ok, s->wrong_high, s->wrong_medium, s->extra);
 	fflush(stdout);
 }
 
@@ -929,6 +1101,12 @@ START_TEST(test_simulated_card)
 				else
 					s.wrong_high += v.page.confidence ==
 							ANALYZE_CONF_HIGH;
+				s.wrong_high += v.plane.confidence ==
+						ANALYZE_CONF_HIGH;
+				s.wrong_high += v.group.confidence ==
+						ANALYZE_CONF_HIGH;
+				s.extra += !!v.plane.size_byte +
+					   !!v.group.size_byte;
 				if (getenv("ANALYZE_DEBUG") &&
 				    (v.erase.size_byte != erases[e] ||
 				     v.page.size_byte != pages[pg])) {
@@ -943,8 +1121,9 @@ START_TEST(test_simulated_card)
 				free(rows);
 			}
 	printf("analyze: simulated card, noise 0-3%%: %zu tables, erase %zu "
-	       "right (%zu high), page %zu right, wrong: %zu high\n",
-	       s.tables, s.erase_ok, s.erase_high_ok, s.page_ok, s.wrong_high);
+	       "right (%zu high), page %zu right, wrong: %zu high, %zu "
+	       "unplanted units/groups\n", s.tables, s.erase_ok,
+	       s.erase_high_ok, s.page_ok, s.wrong_high, s.extra);
 	fflush(stdout);
 	ck_assert_uint_eq(s.wrong_high, 0);
 	ck_assert_uint_ge(s.erase_ok, s.tables * 9 / 10);
@@ -987,6 +1166,10 @@ Suite *analyze_suite(void)
 	tcase_add_test(tc, test_seed002);
 	tcase_add_test(tc, test_seed003);
 	tcase_add_test(tc, test_seed004);
+	tcase_add_loop_test(tc, test_real_tables, 0,
+			    sizeof(authors) / sizeof(authors[0]));
+	tcase_add_test(tc, test_edge_step);
+	tcase_add_test(tc, test_lone_page_step);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("parse");
 	tcase_add_test(tc, test_parse_units);

@@ -13,8 +13,8 @@
 #include "analyze.h"
 #include "format.h"
 
-/* Row groups of the level model: below page, page level, erase level. */
-enum { GRP_LO, GRP_MID, GRP_HI, GRP_NR };
+/* Most steps one table is read for: page, program unit, erase, group. */
+#define MAX_STEPS 5
 
 /* 1.4826 * MAD estimates a normal standard deviation. */
 #define MAD_TO_SIGMA 1.4826
@@ -22,10 +22,25 @@ enum { GRP_LO, GRP_MID, GRP_HI, GRP_NR };
 #define OUTLIER_SIGMA 5.0
 /* A row this many sigmas below its level contradicts the model. */
 #define DROP_SIGMA 4.0
-/* Smaller erase sizes are not believed (see decide()). */
-#define MIN_ERASE_BYTE (128 * 1024)
+/* A row this many sigmas off its level towards the other: a ramp. */
+#define BETWEEN_SIGMA 3.0
 /* The standard error of a median is sqrt(pi / 2) times that of a mean. */
 #define MEDIAN_SE 1.2533
+
+/*
+ * What is known of the levels (SD specification, part 2, AU sizes; the
+ * flash parts cards are built from).  Pages are 2 to 64 KiB; a card may
+ * read several pages at once across planes (a program unit of a few
+ * pages); the erase block (AU) is 16 KiB to 64 MiB, and on cards over
+ * 1 GiB in practice at least 512 KiB; allocation groups of many AUs lie
+ * far above, from 256 MiB.
+ */
+#define PAGE_MAX_BYTE (64ULL << 10)
+#define PLANE_MAX_PAGES 4
+#define ERASE_MAX_BYTE (64ULL << 20)
+#define ERASE_PRACTICAL_BYTE (512ULL << 10)
+#define BIG_CARD_BYTE (1ULL << 30)
+#define GROUP_MIN_BYTE (128ULL << 20)
 
 /*
  * What a step must show for each confidence.  A step is judged on three
@@ -44,7 +59,7 @@ static const struct {
 	double misfit;		/* share of rows nearer the other level */
 	double spikes;		/* chance that spikes made the step */
 } need[] = {
-	[ANALYZE_CONF_LOW] = { 5.0, 1.25, 0.03, 0.20, 0.1 },
+	[ANALYZE_CONF_LOW] = { 5.0, 1.25, 0.01, 0.20, 0.1 },
 	[ANALYZE_CONF_MEDIUM] = { 8.0, 1.5, 0.04, 0.15, 0.01 },
 	[ANALYZE_CONF_HIGH] = { 15.0, 1.6, 0.05, 0.06, 0.001 },
 };
@@ -55,20 +70,25 @@ struct actx {
 	size_t ncand;		/* candidate sizes tried */
 	const uint64_t *align;	/* bytes */
 	const double *diff;	/* ns */
+	uint64_t top;		/* largest alignment, bytes */
 	double read_ns;		/* median read time; 0 if unknown */
 	double *scratch;	/* n values */
 	unsigned char *skip;	/* rows set aside as outliers */
 	size_t nskip;
 };
 
-/* One fitted level model. */
+/*
+ * One fitted level model: steps at sizes size[0] < size[1] < ..., each a
+ * multiple of the one before.  Group g holds the rows whose alignment is
+ * a multiple of size[g - 1] but not of size[g] (group 0: of none).
+ */
 struct fit {
-	uint64_t erase;		/* bytes */
-	uint64_t page;		/* bytes, 0 = two-level model */
-	double med[GRP_NR];	/* ns, median of each group */
-	size_t cnt[GRP_NR];
-	double cost;		/* ns, sum of absolute residuals */
-	int valid;		/* groups non-empty, levels rising */
+	uint64_t size[MAX_STEPS];	/* bytes */
+	size_t ns;			/* steps */
+	double med[MAX_STEPS + 1];	/* ns, median of each group */
+	size_t cnt[MAX_STEPS + 1];
+	double cost;			/* ns, sum of absolute residuals */
+	int valid;			/* groups non-empty, levels rising */
 };
 
 static int cmp_double(const void *a, const void *b)
@@ -87,59 +107,86 @@ static double median(double *v, size_t n)
 	return (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static int group_of(uint64_t align, uint64_t erase, uint64_t page)
+static int level_of(uint64_t align, const uint64_t *size, size_t ns)
 {
-	if (align % erase == 0)
-		return GRP_HI;
-	if (page && align % page == 0)
-		return GRP_MID;
-	return GRP_LO;
+	size_t j;
+
+	for (j = ns; j > 0; j--)
+		if (align % size[j - 1] == 0)
+			return (int)j;
+	return 0;
 }
 
-/* Group of row i under a model with these sizes; -1 if set aside. */
-static int row_group(const struct actx *c, size_t i, uint64_t erase,
-		     uint64_t page)
+/* Group of row i under the model's sizes; -1 if set aside. */
+static int row_group(const struct actx *c, size_t i, const struct fit *f)
 {
 	if (c->skip[i])
 		return -1;
-	return group_of(c->align[i], erase, page);
+	return level_of(c->align[i], f->size, f->ns);
 }
 
-/* Fit the model with these sizes: medians per group and the L1 cost. */
-static void fit_model(struct actx *c, uint64_t erase, uint64_t page,
-		      struct fit *f)
+/* Fit the model with f's sizes: medians per group and the L1 cost. */
+static void fit_model(struct actx *c, struct fit *f)
 {
-	size_t i, g;
+	size_t i, g, k;
 
-	memset(f, 0, sizeof(*f));
-	f->erase = erase;
-	f->page = page;
-	for (g = 0; g < GRP_NR; g++) {
-		size_t k = 0;
-
-		for (i = 0; i < c->n; i++)
-			if (row_group(c, i, erase, page) == (int)g)
+	f->cost = 0;
+	f->valid = 1;
+	for (g = 0; g <= f->ns; g++) {
+		for (i = 0, k = 0; i < c->n; i++)
+			if (row_group(c, i, f) == (int)g)
 				c->scratch[k++] = c->diff[i];
 		f->cnt[g] = k;
-		if (!k)
+		f->med[g] = 0;
+		if (!k) {
+			f->valid = 0;
 			continue;
+		}
 		f->med[g] = median(c->scratch, k);
 		for (i = 0; i < k; i++)
 			f->cost += fabs(c->scratch[i] - f->med[g]);
+		if (g && !(f->med[g] > f->med[g - 1]))
+			f->valid = 0;
+		/*
+		 * A level between two others is shared by every multiple of
+		 * its size below the next size; one row alone (often the row
+		 * at half the erase size, which many cards show a little
+		 * raised) is no level.  The page level may be one row: the
+		 * table ends a page or two below the program unit.
+		 */
+		if (g && g < f->ns && k < 2 &&
+		    !(g == 1 && f->size[0] <= PAGE_MAX_BYTE))
+			f->valid = 0;
 	}
-	f->valid = f->cnt[GRP_HI] && f->cnt[GRP_LO] &&
-		   f->med[GRP_HI] > f->med[page ? GRP_MID : GRP_LO];
-	/*
-	 * A page level is shared by every multiple of the page size below
-	 * the erase size; one row alone (often the row at half the erase
-	 * size, which many cards show a little raised) is no page level.
-	 */
-	if (page)
-		f->valid = f->valid && f->cnt[GRP_MID] >= 2 &&
-			   f->med[GRP_MID] > f->med[GRP_LO];
 }
 
-static enum analyze_confidence judge(const struct analyze_step *s)
+/* Robust sigma of the rows of group g of fit f around its median. */
+static double group_sigma(struct actx *c, const struct fit *f, int g)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < c->n; i++)
+		if (row_group(c, i, f) == g)
+			c->scratch[k++] = fabs(c->diff[i] - f->med[g]);
+	return k ? MAD_TO_SIGMA * median(c->scratch, k) : 0;
+}
+
+/*
+ * One row alone on a side of a step can be an outlier, so such a step is
+ * a guess, unless the lone row is one a spike cannot make: the last row
+ * of the table far below every other (reads are slowed by accidents, not
+ * sped up), or a page level clearly between the levels around it.
+ */
+static int lone_row_believed(const struct analyze_step *s, int j)
+{
+	if (j > 1 || s->ratio < 3 || s->t < need[ANALYZE_CONF_HIGH].t)
+		return 0;
+	if (j == 1)	/* the step above a lone page level */
+		return s->lone_page;
+	return s->n_lower == 1 || s->candidate_byte <= PAGE_MAX_BYTE;
+}
+
+static enum analyze_confidence judge(const struct analyze_step *s, int j)
 {
 	size_t nmin = s->n_upper < s->n_lower ? s->n_upper : s->n_lower;
 	double misfit = (double)s->n_misfit /
@@ -148,6 +195,9 @@ static enum analyze_confidence judge(const struct analyze_step *s)
 	int l;
 
 	if (!(s->upper_ns > s->lower_ns))
+		return ANALYZE_CONF_NONE;
+	/* one row alone has no noise of its own to judge by: a big step */
+	if (nmin < 2 && s->ratio < 3)
 		return ANALYZE_CONF_NONE;
 	for (l = ANALYZE_CONF_LOW; l <= ANALYZE_CONF_HIGH; l++) {
 		if (s->t < need[l].t || s->ratio < need[l].ratio ||
@@ -160,43 +210,65 @@ static enum analyze_confidence judge(const struct analyze_step *s)
 	/* a row that contradicts the model: a guess at best */
 	if (s->n_drop && conf > ANALYZE_CONF_LOW)
 		conf = ANALYZE_CONF_LOW;
-	/* one row alone can be an outlier: never more than low */
-	if (nmin < 2 && conf > ANALYZE_CONF_LOW)
+	if (nmin < 2 && conf > ANALYZE_CONF_MEDIUM)
+		conf = ANALYZE_CONF_MEDIUM;
+	if (nmin < 2 && conf > ANALYZE_CONF_LOW && !lone_row_believed(s, j))
 		conf = ANALYZE_CONF_LOW;
 	return conf;
 }
 
-/* Robust sigma of the rows of group g of fit f around its median. */
-static double group_sigma(struct actx *c, const struct fit *f, int g)
+/*
+ * Is the upper group of step j a level between two others, every row of
+ * it above every row below and below every row of the level above?  A
+ * spike does not stop between two levels; a page level does.
+ */
+static int level_between(const struct actx *c, const struct fit *f, int j)
 {
-	size_t i, k = 0;
+	double lo = -INFINITY, hi = INFINITY, xmin = INFINITY;
+	double xmax = -INFINITY;
+	size_t i;
+	int g;
 
-	for (i = 0; i < c->n; i++)
-		if (row_group(c, i, f->erase, f->page) == g)
-			c->scratch[k++] = fabs(c->diff[i] - f->med[g]);
-	return k ? MAD_TO_SIGMA * median(c->scratch, k) : 0;
+	if ((size_t)j + 1 >= f->ns)
+		return 0;
+	for (i = 0; i < c->n; i++) {
+		g = row_group(c, i, f);
+		if (g == j)
+			lo = fmax(lo, c->diff[i]);
+		else if (g == j + 1) {
+			xmin = fmin(xmin, c->diff[i]);
+			xmax = fmax(xmax, c->diff[i]);
+		} else if (g == j + 2) {
+			hi = fmin(hi, c->diff[i]);
+		}
+	}
+	return xmin > lo && xmax < hi;
 }
 
 /*
- * Test the step between groups up and down of fit f: a robust Welch t
+ * Test step j of fit f (between groups j + 1 and j): a robust Welch t
  * (difference of medians over the standard error from each group's own
  * MAD: reads crossing an erase boundary are noisier than the rest), the
  * level ratio, the step next to a read, and how likely spikes made it.
  */
-static void step_test(struct actx *c, const struct fit *f, int up, int down,
-		      uint64_t size, struct analyze_step *s)
+static void step_test(struct actx *c, const struct fit *f, int j,
+		      struct analyze_step *s)
 {
+	int up = j + 1, down = j, g;
 	double mu = f->med[up], md = f->med[down], d, su, sd, pooled;
-	double floor_ns, spike;
+	double floor_ns, spike, x;
 	size_t i, k = 0, nu = f->cnt[up], nd = f->cnt[down], nu_off = 0;
-	int g;
 
 	memset(s, 0, sizeof(*s));
-	s->candidate_byte = size;
-	s->n_misfit = c->nskip;
-	s->n_skipped = c->nskip;
+	s->candidate_byte = f->size[j];
 	for (i = 0; i < c->n; i++) {
-		g = row_group(c, i, f->erase, f->page);
+		g = level_of(c->align[i], f->size, f->ns);
+		/* a row set aside counts against the step it belongs to */
+		if (c->skip[i] && (g == up || g == down)) {
+			s->n_misfit++;
+			s->n_skipped++;
+		}
+		g = row_group(c, i, f);
 		if (g != up && g != down)
 			continue;
 		c->scratch[k++] = fabs(c->diff[i] - f->med[g]);
@@ -208,9 +280,16 @@ static void step_test(struct actx *c, const struct fit *f, int up, int down,
 			s->n_misfit++;
 	}
 	pooled = MAD_TO_SIGMA * median(c->scratch, k);
-	/* a MAD of one or two rows says nothing: use both groups' */
+	/*
+	 * A MAD of one or two rows says nothing: use the other group's,
+	 * or both groups'.  Noise grows with the level (a read across an
+	 * erase boundary varies more than one inside a page), so a small
+	 * lower group gets the upper group's noise scaled to its level.
+	 */
 	su = nu >= 3 ? group_sigma(c, f, up) : pooled;
 	sd = nd >= 3 ? group_sigma(c, f, down) : pooled;
+	if (nd < 3 && nu >= 3 && md > 0 && mu > md)
+		sd = fmin(pooled, su * md / mu);
 	/* printed values carry 3 significant digits: noise is never 0 */
 	floor_ns = 0.005 * fmax(fabs(mu), fabs(md)) + 1.0;
 	su = fmax(su, floor_ns);
@@ -221,21 +300,29 @@ static void step_test(struct actx *c, const struct fit *f, int up, int down,
 	s->sigma_ns = fmax(su, sd);
 	s->n_upper = nu;
 	s->n_lower = nd;
-	/* rows far below their level: a read is never that much faster */
 	for (i = 0; i < c->n; i++) {
-		g = row_group(c, i, f->erase, f->page);
-		if ((g == up && c->diff[i] < mu - DROP_SIGMA * su) ||
-		    (g == down && c->diff[i] < md - DROP_SIGMA * sd))
+		g = row_group(c, i, f);
+		x = c->diff[i];
+		/* rows far below their level: a read is never that fast */
+		if ((g == up && x < mu - DROP_SIGMA * su) ||
+		    (g == down && x < md - DROP_SIGMA * sd))
 			s->n_drop++;
+		/* rows part way up: the step is a ramp, not one size */
+		if ((g == up && x < mu - BETWEEN_SIGMA * su &&
+		     x > (mu + md) / 2) ||
+		    (g == down && x > md + BETWEEN_SIGMA * sd &&
+		     x < (mu + md) / 2))
+			s->n_between++;
 	}
 	s->t = d / (MEDIAN_SE * sqrt(su * su / (double)nu +
 				     sd * sd / (double)nd));
 	/*
 	 * Over a lower level near zero (or below), the ratio is taken to
-	 * twice the noise instead: a flat table's best split has an upper
+	 * twice the noise (of the lower level, if it is above zero) instead: a flat table's best split has an upper
 	 * level of a sigma or two and must not pass as a step.
 	 */
-	s->ratio = mu > 0 ? mu / fmax(md, fmax(2 * pooled, floor_ns)) : 0;
+	s->ratio = mu > 0 ? mu / fmax(md, fmax(2 * (md > 0 ? sd : pooled),
+					       floor_ns)) : 0;
 	s->rel = c->read_ns > 0 ? d / c->read_ns : 0;
 	/*
 	 * Real tables have single rows far off their level (seed 003 has
@@ -244,12 +331,17 @@ static void step_test(struct actx *c, const struct fit *f, int up, int down,
 	 * the rows nearer the other level), how likely is it that all the
 	 * upper rows at the upper level spiked, at any candidate split?
 	 */
-	spike = (double)(s->n_misfit + 1) / (double)(nu + nd + c->nskip + 2);
+	spike = (double)(s->n_misfit + 1) /
+		(double)(nu + nd + s->n_skipped + 2);
 	s->spike_p = fmin(1, (double)c->ncand *
 			     pow(spike, (double)(nu - nu_off)));
-	s->confidence = judge(s);
+	if (level_between(c, f, j))
+		s->spike_p = 0;
+	s->lone_page = j == 1 && nd == 1 && f->size[0] <= PAGE_MAX_BYTE &&
+		       level_between(c, f, 0);
+	s->confidence = judge(s, j);
 	if (s->confidence != ANALYZE_CONF_NONE)
-		s->size_byte = size;
+		s->size_byte = s->candidate_byte;
 }
 
 /* Alignments worth trying as a size: 2^n and 3 * 2^n. */
@@ -287,70 +379,90 @@ static size_t candidates(const struct actx *c, uint64_t *cand)
 }
 
 /*
- * Best (lowest cost) valid model over the candidate sizes: two levels
- * (with_page 0), or three with the erase size given or free (erase 0).
+ * Sizes of f with x added in order (out); 0 if x is there already or
+ * does not nest (each size a multiple of the one below).
  */
-static int best_fit(struct actx *c, const uint64_t *cand, size_t nc,
-		    uint64_t erase, int with_page, struct fit *best)
+static int with_size(const struct fit *f, uint64_t x, struct fit *out)
 {
-	struct fit f;
-	size_t i, j;
-	int found = 0;
+	size_t i, k = 0;
 
-	for (i = 0; i < nc; i++) {
-		if (erase && cand[i] != erase)
-			continue;
-		for (j = with_page ? i + 1 : nc; j <= nc; j++) {
-			if (j < nc && cand[i] % cand[j])
-				continue;
-			if (with_page && j == nc)
-				break;
-			fit_model(c, cand[i], j < nc ? cand[j] : 0, &f);
-			if (f.valid && (!found || f.cost < best->cost)) {
-				*best = f;
-				found = 1;
-			}
-		}
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i <= f->ns; i++) {
+		if (i < f->ns && f->size[i] == x)
+			return 0;
+		if ((i == f->ns || f->size[i] > x) && (!k || out->size[k - 1] < x))
+			out->size[k++] = x;
+		if (i < f->ns)
+			out->size[k++] = f->size[i];
 	}
-	return found;
+	out->ns = k;
+	for (i = 1; i < k; i++)
+		if (out->size[i] % out->size[i - 1])
+			return 0;
+	return 1;
+}
+
+/* Do all steps of f pass at least low? */
+static int all_steps_pass(struct actx *c, const struct fit *f)
+{
+	struct analyze_step s;
+	size_t j;
+
+	for (j = 0; j < f->ns; j++) {
+		step_test(c, f, (int)j, &s);
+		if (!s.confidence)
+			return 0;
+	}
+	return 1;
 }
 
 /*
- * One pass of the decision; v zeroed on entry.  Returns 1 and the model
- * behind the verdict in *model if an erase size was found, else 0.
+ * Add the step that fits best among those every step of the new model
+ * passes; returns 1 if one was added to f.
  */
-static int decide_once(struct actx *c, const uint64_t *cand, size_t nc,
-		       struct align_verdict *v, struct fit *model)
+static int add_step(struct actx *c, const uint64_t *cand, size_t nc,
+		    struct fit *f)
 {
-	struct analyze_step hi, lo;
-	struct fit f1, f2, fp;
-	int have1, have2;
+	struct fit *tried, best;
+	size_t i, j, nt = 0;
+	int found = 0;
 
-	have1 = best_fit(c, cand, nc, 0, 0, &f1);
-	have2 = best_fit(c, cand, nc, 0, 1, &f2);
-	if (have1 && have2) {
-		step_test(c, &f2, GRP_HI, GRP_MID, f2.erase, &hi);
-		step_test(c, &f2, GRP_MID, GRP_LO, f2.page, &lo);
-		/* three levels need both steps and a better fit than two */
-		if (hi.confidence && lo.confidence && f2.cost < f1.cost) {
-			v->erase = hi;
-			v->page = lo;
-			*model = f2;
-			return 1;
+	if (f->ns >= MAX_STEPS)
+		return 0;
+	tried = calloc(nc, sizeof(*tried));
+	if (!tried)
+		return 0;
+	for (i = 0; i < nc; i++) {
+		if (!with_size(f, cand[i], &tried[nt]))
+			continue;
+		fit_model(c, &tried[nt]);
+		if (tried[nt].valid && (!f->ns || tried[nt].cost < f->cost))
+			nt++;
+	}
+	/* best fit first (insertion sort: a few dozen models) */
+	for (i = 1; i < nt; i++)
+		for (j = i; j > 0 && tried[j].cost < tried[j - 1].cost; j--) {
+			best = tried[j];
+			tried[j] = tried[j - 1];
+			tried[j - 1] = best;
 		}
-	}
-	if (!have1)
-		return 0;
-	step_test(c, &f1, GRP_HI, GRP_LO, f1.erase, &v->erase);
-	if (!v->erase.confidence)
-		return 0;
-	*model = f1;
-	if (best_fit(c, cand, nc, f1.erase, 1, &fp)) {
-		step_test(c, &fp, GRP_MID, GRP_LO, fp.page, &v->page);
-		if (v->page.confidence)
-			*model = fp;
-	}
-	return 1;
+	for (i = 0; i < nt && !found; i++)
+		if (all_steps_pass(c, &tried[i])) {
+			*f = tried[i];
+			found = 1;
+		}
+	free(tried);
+	return found;
+}
+
+/* Every step the table shows, from none up (greedy forward selection). */
+static void fit_steps(struct actx *c, const uint64_t *cand, size_t nc,
+		      struct fit *f)
+{
+	memset(f, 0, sizeof(*f));
+	fit_model(c, f);
+	while (add_step(c, cand, nc, f))
+		;
 }
 
 /*
@@ -362,17 +474,12 @@ static int decide_once(struct actx *c, const uint64_t *cand, size_t nc,
  */
 static size_t mark_outliers(struct actx *c, const struct fit *f)
 {
-	double top = -INFINITY, bottom = INFINITY, sigma, x, own;
-	size_t i, k = 0, nout = 0;
-	int g, l;
+	double top = f->med[f->ns], bottom = f->med[0], sigma, x, own;
+	size_t i, k = 0, nout = 0, l;
+	int g;
 
-	for (l = 0; l < GRP_NR; l++)
-		if (f->cnt[l]) {
-			top = fmax(top, f->med[l]);
-			bottom = fmin(bottom, f->med[l]);
-		}
 	for (i = 0; i < c->n; i++) {
-		g = row_group(c, i, f->erase, f->page);
+		g = row_group(c, i, f);
 		if (g >= 0)
 			c->scratch[k++] = fabs(c->diff[i] - f->med[g]);
 	}
@@ -381,17 +488,17 @@ static size_t mark_outliers(struct actx *c, const struct fit *f)
 	sigma = fmax(MAD_TO_SIGMA * median(c->scratch, k),
 		     0.005 * fmax(fabs(top), fabs(bottom)) + 1.0);
 	for (i = 0; i < c->n; i++) {
-		g = row_group(c, i, f->erase, f->page);
+		g = row_group(c, i, f);
 		if (g < 0)
 			continue;
 		x = c->diff[i];
 		own = fabs(x - f->med[g]);
 		if (x <= f->med[g])
 			continue;
-		for (l = 0; l < GRP_NR; l++)
-			if (l != g && f->cnt[l] && fabs(x - f->med[l]) < own)
+		for (l = 0; l <= f->ns; l++)
+			if (l != (size_t)g && fabs(x - f->med[l]) < own)
 				break;
-		if (l < GRP_NR || x > top + OUTLIER_SIGMA * sigma) {
+		if (l <= f->ns || x > top + OUTLIER_SIGMA * sigma) {
 			c->skip[i] = 1;
 			nout++;
 		}
@@ -400,19 +507,19 @@ static size_t mark_outliers(struct actx *c, const struct fit *f)
 }
 
 /*
- * Is model f told apart from the model with sizes erase2/page2 by a row
- * that is not set aside and sits within 3 sigma of its level?
+ * Is model f told apart from the model g (same steps, one size other) by
+ * a row that is not set aside and sits within 3 sigma of its level?
  */
 static int told_apart(const struct actx *c, const struct fit *f,
-		      uint64_t erase2, uint64_t page2, double sigma)
+		      const struct fit *g, double sigma)
 {
 	size_t i;
 
 	for (i = 0; i < c->n; i++) {
-		int g = row_group(c, i, f->erase, f->page);
+		int l = row_group(c, i, f);
 
-		if (g >= 0 && g != group_of(c->align[i], erase2, page2) &&
-		    fabs(c->diff[i] - f->med[g]) <= 3 * sigma)
+		if (l >= 0 && l != level_of(c->align[i], g->size, g->ns) &&
+		    fabs(c->diff[i] - f->med[l]) <= 3 * sigma)
 			return 1;
 	}
 	return 0;
@@ -425,23 +532,171 @@ static int told_apart(const struct actx *c, const struct fit *f,
  */
 static void cap_ambiguous(const struct actx *c, const struct fit *f,
 			  const uint64_t *cand, size_t nc,
-			  struct align_verdict *v)
+			  struct analyze_step *steps)
 {
-	uint64_t e = v->erase.size_byte, p = v->page.size_byte;
-	size_t i;
+	struct fit g;
+	size_t i, j, k;
 
-	for (i = 0; i < nc; i++) {
-		uint64_t x = cand[i];
-
-		if (e && x != e && (!p || (x > p && x % p == 0)) &&
-		    !told_apart(c, f, x, p, v->erase.sigma_ns) &&
-		    v->erase.confidence > ANALYZE_CONF_LOW)
-			v->erase.confidence = ANALYZE_CONF_LOW;
-		if (p && x != p && x < e && e % x == 0 &&
-		    !told_apart(c, f, e, x, v->page.sigma_ns) &&
-		    v->page.confidence > ANALYZE_CONF_LOW)
-			v->page.confidence = ANALYZE_CONF_LOW;
+	for (j = 0; j < f->ns; j++) {
+		if (steps[j].confidence <= ANALYZE_CONF_LOW)
+			continue;
+		for (i = 0; i < nc; i++) {
+			g = *f;
+			g.size[j] = cand[i];
+			for (k = 1; k < g.ns; k++)
+				if (g.size[k] <= g.size[k - 1] ||
+				    g.size[k] % g.size[k - 1])
+					break;
+			if (cand[i] == f->size[j] || k < g.ns)
+				continue;
+			if (!told_apart(c, f, &g, steps[j].sigma_ns)) {
+				steps[j].confidence = ANALYZE_CONF_LOW;
+				break;
+			}
+		}
 	}
+}
+
+static void cap(struct analyze_step *s, enum analyze_confidence max)
+{
+	if (s->confidence > max)
+		s->confidence = max;
+}
+
+/*
+ * An allocation group seen only in the ranks: the rows at multiples of a
+ * size far above the erase size all read slower than every other row at
+ * erase level (the Gentoo wiki's PQI card: 2 GiB and up against 4 MiB to
+ * 1 GiB).  At least three rows, a step of 8%, and a separation that
+ * chance gives less than one time in twenty over the sizes tried: low.
+ * Rows set aside as spikes count too: on the group's side they are what
+ * a group looks like, below it they spoil the separation.
+ */
+static void rank_group(struct actx *c, const struct fit *f, size_t je,
+		       const uint64_t *cand, size_t nc,
+		       struct analyze_step *grp)
+{
+	uint64_t erase = f->size[je];
+	size_t i, k, nu, nd, ntry = 0;
+	double lo_max, hi_min, p, comb, mu, md;
+
+	for (k = 0; k < nc; k++) {
+		uint64_t gsz = cand[k];
+		double *up = c->scratch;
+
+		if (gsz < GROUP_MIN_BYTE || gsz % erase)
+			continue;
+		ntry++;
+		nu = nd = 0;
+		lo_max = -INFINITY;
+		hi_min = INFINITY;
+		for (i = 0; i < c->n; i++) {
+			if (c->align[i] % erase)
+				continue;
+			if (c->align[i] % gsz == 0) {
+				up[nu++] = c->diff[i];
+				hi_min = fmin(hi_min, c->diff[i]);
+			} else {
+				nd++;
+				lo_max = fmax(lo_max, c->diff[i]);
+			}
+		}
+		if (nu < 3 || nd < 3 || !(hi_min > lo_max))
+			continue;
+		for (comb = 1, i = 0; i < nu; i++)
+			comb = comb * (double)(nd + nu - i) / (double)(i + 1);
+		mu = median(up, nu);
+		for (i = 0, nd = 0; i < c->n; i++)
+			if (c->align[i] % erase == 0 && c->align[i] % gsz)
+				up[nu + nd++] = c->diff[i];
+		md = median(up + nu, nd);
+		p = (double)ntry / comb;
+		if (p < 0.05 && mu - md >= 0.08 * md) {
+			memset(grp, 0, sizeof(*grp));
+			grp->size_byte = grp->candidate_byte = gsz;
+			grp->confidence = ANALYZE_CONF_LOW;
+			grp->upper_ns = mu;
+			grp->lower_ns = md;
+			grp->ratio = md > 0 ? mu / md : 0;
+			grp->n_upper = nu;
+			grp->n_lower = nd;
+			grp->spike_p = p;
+			return;
+		}
+	}
+}
+
+/* The erase step among steps[first..ns): the largest in the AU range. */
+static int pick_erase(const struct fit *f, const struct analyze_step *st,
+		      size_t first)
+{
+	int best = -1;
+	size_t j;
+
+	for (j = first; j < f->ns; j++) {
+		if (!st[j].size_byte || f->size[j] > ERASE_MAX_BYTE)
+			continue;
+		if (best < 0 || st[j].upper_ns - st[j].lower_ns >
+				st[best].upper_ns - st[best].lower_ns)
+			best = (int)j;
+	}
+	/* no AU-sized step: a lone step above is read as a large AU */
+	for (j = first; best < 0 && j < f->ns; j++)
+		if (st[j].size_byte)
+			best = (int)j;
+	return best;
+}
+
+/*
+ * Name the steps as an engineer does.  A step at 64 KiB or below is a
+ * page, never an erase block; one at up to a few pages above the page is
+ * the program unit of multi-plane access; the erase block is the largest
+ * step in the AU range above those; a step far above it is an allocation
+ * group.  Confidence follows the step's own evidence, capped where the
+ * reading is a guess.
+ */
+static void classify(struct actx *c, const struct fit *f,
+		     struct analyze_step *st, const uint64_t *cand, size_t nc,
+		     struct align_verdict *v)
+{
+	size_t j = 0, k;
+	int e;
+
+	if (j < f->ns && st[j].size_byte && f->size[j] <= PAGE_MAX_BYTE) {
+		v->page = st[j++];
+		/*
+		 * The step above is a program unit only if the page below
+		 * it is one: it is named no surer than the page.
+		 */
+		if (j < f->ns && st[j].size_byte &&
+		    f->size[j] <= PLANE_MAX_PAGES * f->size[j - 1]) {
+			v->plane = st[j++];
+			cap(&v->plane, v->page.confidence);
+		}
+	}
+	while (j < f->ns && f->size[j] <= PAGE_MAX_BYTE)
+		j++;
+	e = pick_erase(f, st, j);
+	if (e < 0)
+		return;
+	v->erase = st[e];
+	if (f->size[e] > ERASE_MAX_BYTE)
+		cap(&v->erase, ANALYZE_CONF_LOW);
+	if (f->size[e] < ERASE_PRACTICAL_BYTE && c->top >= BIG_CARD_BYTE)
+		cap(&v->erase, ANALYZE_CONF_LOW);
+	/* the row at half the AU a little raised is common; more a ramp */
+	if (st[e].n_between)
+		cap(&v->erase, st[e].n_between > 1 ? ANALYZE_CONF_LOW :
+						     ANALYZE_CONF_MEDIUM);
+	for (k = (size_t)e + 1; k < f->ns; k++)
+		if (st[k].size_byte && f->size[k] >= GROUP_MIN_BYTE &&
+		    f->size[k] > f->size[e]) {
+			v->group = st[k];
+			if (st[k].n_between)
+				cap(&v->group, ANALYZE_CONF_LOW);
+			return;
+		}
+	rank_group(c, f, (size_t)e, cand, nc, &v->group);
 }
 
 /*
@@ -452,24 +707,23 @@ static void cap_ambiguous(const struct actx *c, const struct fit *f,
 static void decide(struct actx *c, const uint64_t *cand, size_t nc,
 		   struct align_verdict *v)
 {
-	struct fit model;
+	struct analyze_step st[MAX_STEPS];
+	struct fit f;
+	size_t j;
 
-	if (!decide_once(c, cand, nc, v, &model))
+	fit_steps(c, cand, nc, &f);
+	if (!f.ns)
 		return;
-	c->nskip = mark_outliers(c, &model);
+	c->nskip = mark_outliers(c, &f);
 	if (c->nskip) {
-		memset(v, 0, sizeof(*v));
-		if (!decide_once(c, cand, nc, v, &model))
+		fit_steps(c, cand, nc, &f);
+		if (!f.ns)
 			return;
 	}
-	cap_ambiguous(c, &model, cand, nc, v);
-	/*
-	 * No flash erases less than 128 KiB at a time; a step that small
-	 * is a page step with the erase step lost in the noise above it.
-	 */
-	if (v->erase.size_byte && v->erase.size_byte < MIN_ERASE_BYTE &&
-	    v->erase.confidence > ANALYZE_CONF_LOW)
-		v->erase.confidence = ANALYZE_CONF_LOW;
+	for (j = 0; j < f.ns; j++)
+		step_test(c, &f, (int)j, &st[j]);
+	cap_ambiguous(c, &f, cand, nc, st);
+	classify(c, &f, st, cand, nc, v);
 }
 
 int analyze_align(const struct align_row *rows, size_t n,
@@ -499,6 +753,8 @@ int analyze_align(const struct align_row *rows, size_t n,
 		diff[i] = (double)rows[i].diff_ns;
 		scratch[i] = ((double)rows[i].pre_ns +
 			      (double)rows[i].post_ns) / 2;
+		if (align[i] > c.top)
+			c.top = align[i];
 	}
 	c.align = align;
 	c.diff = diff;
@@ -553,6 +809,14 @@ void analyze_print_verdict(FILE *out, size_t table_no,
 	print_size(out, "erase size", &v->erase);
 	fputs(", ", out);
 	print_size(out, "page size", &v->page);
+	if (v->plane.size_byte) {
+		fputs(", ", out);
+		print_size(out, "program unit", &v->plane);
+	}
+	if (v->group.size_byte) {
+		fputs(", ", out);
+		print_size(out, "allocation group", &v->group);
+	}
 	fputc('\n', out);
 }
 
@@ -581,6 +845,10 @@ void analyze_print_evidence(FILE *out, const struct align_verdict *v)
 {
 	print_step(out, "erase", &v->erase);
 	print_step(out, "page", &v->page);
+	if (v->plane.candidate_byte)
+		print_step(out, "program unit", &v->plane);
+	if (v->group.candidate_byte)
+		print_step(out, "allocation group", &v->group);
 }
 
 /* ---- the --analyze parser ---- */

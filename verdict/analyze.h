@@ -47,13 +47,18 @@ struct analyze_step {
 					   or set aside as outliers */
 	size_t n_skipped;		/* rows set aside as outliers */
 	size_t n_drop;			/* rows far below their level */
+	size_t n_between;		/* rows part way to the other level */
+	int lone_page;			/* lower group: one row, a page level */
 	double spike_p;			/* chance spikes made the step */
 };
 
 /* What one align table says. */
 struct align_verdict {
 	struct analyze_step erase;	/* erase block (AU) size */
-	struct analyze_step page;	/* page size, below the erase size */
+	struct analyze_step page;	/* page size: the smallest step */
+	struct analyze_step plane;	/* program unit (multi-plane access),
+					   a few pages */
+	struct analyze_step group;	/* allocation group, far above */
 };
 
 /* One align table found in text: rows in the order they appeared. */
