@@ -510,6 +510,47 @@ START_TEST(test_lone_page_step)
 }
 END_TEST
 
+/*
+ * The man page's own example (the classic README's card, rows cut): it
+ * says 4 MiB erase blocks and 8 KiB pages read two at a time, and the
+ * analysis must read it so.
+ */
+START_TEST(test_man_example)
+{
+	struct align_table *t;
+	struct align_verdict v;
+	char *man, *from, *to, *p, *q;
+	size_t len, nt;
+
+	man = read_data("../../flashbench.1", &len);
+	from = strstr(man, "$ sudo flashbench \\-a /dev/mmcblk0");
+	ck_assert_ptr_nonnull(from);
+	to = strstr(from, ".EE");
+	ck_assert_ptr_nonnull(to);
+	*to = '\0';
+	/* troff's \(mc is the micro sign */
+	for (p = q = from; *p; p++, q++) {
+		if (!strncmp(p, "\\(mc", 4)) {
+			*q++ = '\xc2';
+			*q = '\xb5';
+			p += 3;
+		} else {
+			*q = *p;
+		}
+	}
+	*q = '\0';
+	ck_assert_int_eq(analyze_parse(from, strlen(from), &t, &nt), 0);
+	ck_assert_uint_eq(nt, 1);
+	ck_assert_uint_eq(t[0].nrows, 10);
+	ck_assert_int_eq(analyze_align(t[0].rows, t[0].nrows, &v), 0);
+	ck_assert_uint_eq(v.erase.size_byte, 4 * MiB);
+	ck_assert_uint_eq(v.page.size_byte, 8 * KiB);
+	ck_assert_uint_eq(v.plane.size_byte, 16 * KiB);
+	analyze_free_tables(t, nt);
+	free(man);
+}
+END_TEST
+
 /* ---- the parser ---- */
 
 START_TEST(test_parse_units)
@@ -1170,6 +1211,7 @@ Suite *analyze_suite(void)
 			    sizeof(authors) / sizeof(authors[0]));
 	tcase_add_test(tc, test_edge_step);
 	tcase_add_test(tc, test_lone_page_step);
+	tcase_add_test(tc, test_man_example);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("parse");
 	tcase_add_test(tc, test_parse_units);

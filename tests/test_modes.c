@@ -272,6 +272,52 @@ START_TEST(test_analyze_seeds)
 }
 END_TEST
 
+/*
+ * The verdict names the page, the program unit (multi-plane) and the
+ * allocation group apart: the Gentoo wiki's PQI card (4K page, 16K
+ * multi-plane, 4M erase block, 2G group) and the classic README's card
+ * (8K pages read two at a time), in the text and in JSON.
+ */
+START_TEST(test_analyze_levels)
+{
+	char buf[64];
+	struct fb_run r;
+
+	fb_run("--analyze=tests/data/pqi-32g-microsd-gentoo-wiki.txt", &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "table 1: erase size 4MiB "));
+	ck_assert_ptr_nonnull(strstr(r.out, ", page size 4KiB (confidence "));
+	ck_assert_ptr_nonnull(strstr(r.out, ", program unit 16KiB (confidence "));
+	ck_assert_ptr_nonnull(strstr(r.out, ", allocation group 2GiB (confidence "));
+	fb_free(&r);
+	fb_run("--analyze=tests/data/pqi-32g-microsd-gentoo-wiki.txt --json",
+	       &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(jget(r.out, "verdict.page_size", buf, sizeof(buf)),
+			 "4096");
+	ck_assert_str_eq(jget(r.out, "verdict.program_unit", buf,
+			      sizeof(buf)), "16384");
+	ck_assert_str_eq(jget(r.out, "verdict.allocation_group", buf,
+			      sizeof(buf)), "2147483648");
+	ck_assert_str_eq(jget(r.out, "verdict.confidence.allocation_group",
+			      buf, sizeof(buf)), "\"low\"");
+	fb_free(&r);
+	fb_run("--analyze=tests/data/seed000.txt --json", &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(jget(r.out, "verdict.page_size", buf, sizeof(buf)),
+			 "8192");
+	ck_assert_str_eq(jget(r.out, "verdict.program_unit", buf,
+			      sizeof(buf)), "16384");
+	ck_assert_str_eq(jget(r.out, "verdict.confidence.program_unit", buf,
+			      sizeof(buf)), "\"medium\"");
+	ck_assert_str_eq(jget(r.out, "verdict.allocation_group", buf,
+			      sizeof(buf)), "null");
+	ck_assert_str_eq(jget(r.out, "verdict.confidence.allocation_group",
+			      buf, sizeof(buf)), "\"none\"");
+	fb_free(&r);
+}
+END_TEST
+
 /* A table with no step gives "none", not an invented size. */
 START_TEST(test_analyze_flat)
 {
@@ -484,6 +530,7 @@ Suite *modes_suite(void)
 	tcase_add_test(tc, test_auto_read_only_text);
 	tcase_add_loop_test(tc, test_analyze_seeds, 0, N(seeds));
 	tcase_add_test(tc, test_analyze_flat);
+	tcase_add_test(tc, test_analyze_levels);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("faults");
 	tcase_set_timeout(tc, 120);

@@ -455,14 +455,58 @@ static int add_step(struct actx *c, const uint64_t *cand, size_t nc,
 	return found;
 }
 
-/* Every step the table shows, from none up (greedy forward selection). */
+/* Do the sizes of f rise, each a multiple of the one below? */
+static int nested(const struct fit *f)
+{
+	size_t k;
+
+	for (k = 1; k < f->ns; k++)
+		if (f->size[k] <= f->size[k - 1] || f->size[k] % f->size[k - 1])
+			return 0;
+	return 1;
+}
+
+/*
+ * Move one step at a time to the size that fits better, while every step
+ * still passes: a step added early (a split at 2 MiB that a row at half
+ * the AU made look best) may sit where a later step shows it should not.
+ */
+static void refine(struct actx *c, const uint64_t *cand, size_t nc,
+		   struct fit *f)
+{
+	struct fit g;
+	size_t i, j, rounds;
+	int moved = 1;
+
+	for (rounds = 0; moved && rounds < 4 * MAX_STEPS; rounds++) {
+		moved = 0;
+		for (j = 0; j < f->ns; j++)
+			for (i = 0; i < nc; i++) {
+				g = *f;
+				g.size[j] = cand[i];
+				if (cand[i] == f->size[j] || !nested(&g))
+					continue;
+				fit_model(c, &g);
+				if (g.valid && g.cost < f->cost &&
+				    all_steps_pass(c, &g)) {
+					*f = g;
+					moved = 1;
+				}
+			}
+	}
+}
+
+/*
+ * Every step the table shows, from none up: greedy forward selection,
+ * each model refined before the next step is added.
+ */
 static void fit_steps(struct actx *c, const uint64_t *cand, size_t nc,
 		      struct fit *f)
 {
 	memset(f, 0, sizeof(*f));
 	fit_model(c, f);
 	while (add_step(c, cand, nc, f))
-		;
+		refine(c, cand, nc, f);
 }
 
 /*
@@ -535,7 +579,7 @@ static void cap_ambiguous(const struct actx *c, const struct fit *f,
 			  struct analyze_step *steps)
 {
 	struct fit g;
-	size_t i, j, k;
+	size_t i, j;
 
 	for (j = 0; j < f->ns; j++) {
 		if (steps[j].confidence <= ANALYZE_CONF_LOW)
@@ -543,11 +587,7 @@ static void cap_ambiguous(const struct actx *c, const struct fit *f,
 		for (i = 0; i < nc; i++) {
 			g = *f;
 			g.size[j] = cand[i];
-			for (k = 1; k < g.ns; k++)
-				if (g.size[k] <= g.size[k - 1] ||
-				    g.size[k] % g.size[k - 1])
-					break;
-			if (cand[i] == f->size[j] || k < g.ns)
+			if (cand[i] == f->size[j] || !nested(&g))
 				continue;
 			if (!told_apart(c, f, &g, steps[j].sigma_ns)) {
 				steps[j].confidence = ANALYZE_CONF_LOW;

@@ -294,12 +294,18 @@ static void align_choose(struct auto_result *r)
 	r->chosen = best;
 	r->align.erase = r->tables[best].verdict.erase;
 	r->align.page = r->tables[page].verdict.page;
+	r->align.plane = r->tables[page].verdict.plane;
+	r->align.group = r->tables[best].verdict.group;
 	if (r->align.erase.confidence == ANALYZE_CONF_LOW &&
 	    r->ntables > 1 && erase_votes(r, r->align.erase.size_byte) < 2) {
 		r->align.erase.size_byte = 0;
 		r->align.erase.confidence = ANALYZE_CONF_NONE;
 		r->align.page.size_byte = 0;
 		r->align.page.confidence = ANALYZE_CONF_NONE;
+		r->align.plane.size_byte = 0;
+		r->align.plane.confidence = ANALYZE_CONF_NONE;
+		r->align.group.size_byte = 0;
+		r->align.group.confidence = ANALYZE_CONF_NONE;
 	}
 }
 
@@ -1328,6 +1334,14 @@ void auto_print(FILE *out, const struct auto_result *r, const char *path,
 		r->align.page.size_byte ?
 			fmt_size(a, r->align.page.size_byte) : "none",
 		conf(r->align.page.confidence));
+	if (r->align.plane.size_byte)
+		fprintf(out, "program unit: %s, pages read at once across planes (confidence %s)\n",
+			fmt_size(a, r->align.plane.size_byte),
+			conf(r->align.plane.confidence));
+	if (r->align.group.size_byte)
+		fprintf(out, "allocation group: %s (confidence %s)\n",
+			fmt_size(a, r->align.group.size_byte),
+			conf(r->align.group.confidence));
 	print_open(out, "linear", &r->open_linear);
 	print_open(out, "random", &r->open_random);
 	print_fat(out, &r->fat, r->align.erase.size_byte);
@@ -1379,6 +1393,8 @@ static void json_verdict(struct json *j, const struct align_verdict *v,
 	json_object_begin(j, "verdict");
 	json_size_or_null(j, "erase_size", v->erase.size_byte);
 	json_size_or_null(j, "page_size", v->page.size_byte);
+	json_size_or_null(j, "program_unit", v->plane.size_byte);
+	json_size_or_null(j, "allocation_group", v->group.size_byte);
 	if (open_l)
 		json_u64(j, "open_au_linear", r->open_linear.nr);
 	else
@@ -1409,6 +1425,8 @@ static void json_verdict(struct json *j, const struct align_verdict *v,
 	json_object_begin(j, "confidence");
 	json_string(j, "erase_size", conf(v->erase.confidence));
 	json_string(j, "page_size", conf(v->page.confidence));
+	json_string(j, "program_unit", conf(v->plane.confidence));
+	json_string(j, "allocation_group", conf(v->group.confidence));
 	json_string(j, "open_au_linear",
 		    conf(open_l ? r->open_linear.confidence : 0));
 	json_string(j, "open_au_random",
