@@ -680,7 +680,11 @@ static int pick_erase(const struct fit *f, const struct analyze_step *st,
 				st[best].upper_ns - st[best].lower_ns)
 			best = (int)j;
 	}
-	/* no AU-sized step: a lone step above is read as a large AU */
+	/*
+	 * No AU-sized step: a step above is a larger unit than the SD
+	 * specification's (USB sticks and eMMC have them), read as the AU
+	 * on its own evidence.
+	 */
 	for (j = first; best < 0 && j < f->ns; j++)
 		if (st[j].size_byte)
 			best = (int)j;
@@ -720,8 +724,6 @@ static void classify(struct actx *c, const struct fit *f,
 	if (e < 0)
 		return;
 	v->erase = st[e];
-	if (f->size[e] > ERASE_MAX_BYTE)
-		cap(&v->erase, ANALYZE_CONF_LOW);
 	if (f->size[e] < ERASE_PRACTICAL_BYTE && c->top >= BIG_CARD_BYTE)
 		cap(&v->erase, ANALYZE_CONF_LOW);
 	/* the row at half the AU a little raised is common; more a ramp */
