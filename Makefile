@@ -171,7 +171,8 @@ FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_BUILD)/%.o) $(FUZZ_BUILD)/fuzz_util.o
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 # what the command-line harness replaces in its copies of flashbench.o
 # and preserve.o (whose stand-ins are named fuzz_preserve_*)
-FUZZ_CLI_STUBS := dev_open quiet_system fopen fopen64
+FUZZ_CLI_STUBS := dev_open quiet_system fopen fopen64 open open64 \
+		  stat stat64 realpath unlink
 FUZZ_PRESERVE_STUBS := open open64 link rename unlink access stat stat64 \
 		       lstat lstat64 fopen fopen64
 

@@ -8,6 +8,7 @@
  * classic order.  Only this file prints errors and chooses exit codes.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "analyze.h"
 #include "auto.h"
@@ -185,6 +187,7 @@ struct cli {
 	int simulate;			/* --simulate given */
 	const char *sim_spec;		/* its SPEC, or NULL */
 	const char *out_path;		/* -o FILE, or NULL for out */
+	int out_created;		/* -o FILE did not exist before */
 	int autorun;			/* --auto */
 	int destructive;		/* --destructive */
 	int json;			/* --json */
@@ -198,6 +201,7 @@ struct cli {
 	const char *restore;		/* --restore JOURNAL, or NULL */
 	char journal_buf[PATH_MAX];	/* the journal actually used */
 	struct preserve *saved;		/* what --preserve saved */
+	struct preserve *loaded;	/* the journal --restore checked */
 	int restore_failed;		/* writing it back failed */
 	FILE *err;			/* where messages go */
 };
@@ -556,6 +560,98 @@ static uint64_t round_up(uint64_t x, uint64_t m)
 	return x > UINT64_MAX - (m - r) ? UINT64_MAX : x + (m - r);
 }
 
+/* ---- paths ---- */
+
+/* What a path names: the file when it exists, else where it would be. */
+struct path_id {
+	int exists;			/* stat() found it */
+	struct stat st;			/* then: what it is */
+	char canon[2 * PATH_MAX];	/* else: real directory + name */
+};
+
+/*
+ * Identify path.  A path that does not exist is known by the real path
+ * of its directory and its last component (or as typed, if even the
+ * directory cannot be resolved).
+ */
+static void path_identify(const char *path, struct path_id *id)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX], real[PATH_MAX];
+
+	id->exists = !stat(path, &id->st);
+	if (id->exists)
+		return;
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	if (realpath(dir, real))
+		snprintf(id->canon, sizeof(id->canon), "%s/%s", real,
+			 slash ? slash + 1 : path);
+	else
+		snprintf(id->canon, sizeof(id->canon), "%s", path);
+}
+
+/* Do a and b name one file (or one file still to be created)? */
+static int same_file(const struct path_id *a, const struct path_id *b)
+{
+	if (a->exists != b->exists)
+		return 0;
+	if (a->exists)
+		return a->st.st_dev == b->st.st_dev &&
+		       a->st.st_ino == b->st.st_ino;
+	return !strcmp(a->canon, b->canon);
+}
+
+/* The paths of a command line, and which of them flashbench writes. */
+struct named_path {
+	const char *what;		/* "--out", "DEVICE" ... */
+	const char *path;		/* as typed, or NULL */
+	int written;			/* truncated or created by us */
+};
+
+/*
+ * The paths flashbench writes must be files of their own: never a block
+ * device (results written over a card, even the one under test), never
+ * the same file as another path of the command line (two streams
+ * interleaved, a journal or the device overwritten by results).
+ * Returns 0 or EXIT_USAGE.
+ */
+static int check_paths(struct cli *c)
+{
+	const struct named_path p[] = {
+		{ "--out", c->out_path, 1 },
+		{ "--plot", c->plot_path && strcmp(c->plot_path, "-") ?
+				    c->plot_path : NULL, 1 },
+		{ "--journal", c->journal, 1 },
+		{ "--restore", c->restore, 0 },
+		{ "DEVICE", c->device, 0 },
+	};
+	struct path_id id[sizeof(p) / sizeof(p[0])];
+	size_t i, k;
+
+	for (i = 0; i < sizeof(p) / sizeof(p[0]); i++) {
+		if (!p[i].path)
+			continue;
+		path_identify(p[i].path, &id[i]);
+		if (i < 2 && id[i].exists && S_ISBLK(id[i].st.st_mode))
+			return usage_error(c->err,
+					   "invalid %s '%s': a block device; results go to a file (or '-')",
+					   p[i].what, p[i].path);
+		for (k = 0; k < i; k++)
+			if (p[k].path && (p[i].written || p[k].written) &&
+			    same_file(&id[k], &id[i]))
+				return usage_error(c->err,
+						   "%s '%s' and %s '%s' name the same file",
+						   p[k].what, p[k].path,
+						   p[i].what, p[i].path);
+	}
+	return 0;
+}
+
 /*
  * Nonzero if DEVICE looks like the SPEC of "--simulate erase=8M", where
  * the '=' was forgotten: key=value and no such file.
@@ -612,6 +708,8 @@ static int check_args(struct cli *c)
 	if (c->analyze_path && c->simulate)
 		return usage_error(c->err,
 				   "--analyze and --simulate exclude each other");
+	if (check_paths(c))
+		return EXIT_USAGE;
 	if (c->analyze_path)
 		return 0;
 	if (c->simulate && c->device && spec_hint(c))
@@ -1049,9 +1147,58 @@ struct plot_out {
 	size_t len;
 	FILE *dst;		/* the --plot file, or standard output */
 	int dst_ours;		/* dst is the --plot file: close it */
+	int dst_created;	/* the --plot file did not exist before */
 	char title[320];	/* "flashbench --align /dev/sdb" */
 	int ret;		/* first error of a plot_* function */
 };
+
+/* ---- output files ---- */
+
+/*
+ * Open an output file without truncating it yet: if something is refused
+ * before the results are written, an existing file must stay as it was.
+ * *created says whether the file was made now (and must go again if we
+ * give up).  Returns the stream, or NULL with errno set.
+ */
+static FILE *open_output(const char *path, int *created)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	FILE *f;
+	int e;
+
+	*created = fd >= 0;
+	if (fd < 0 && errno == EEXIST)
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "w");
+	if (f)
+		return f;
+	e = errno;
+	close(fd);
+	if (*created)
+		unlink(path);
+	errno = e;
+	return NULL;
+}
+
+/* Give up an output of open_output(): close it, remove it if ours. */
+static void drop_output(FILE *f, const char *path, int created)
+{
+	fclose(f);
+	if (created)
+		unlink(path);
+}
+
+/* Empty an output file now that results go to it; 0 or -errno. */
+static int start_output(FILE *f)
+{
+	struct stat st;
+
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode))
+		return 0;	/* /dev/null, a pipe: nothing to empty */
+	return ftruncate(fileno(f), 0) ? -errno : 0;
+}
 
 /* Keep the first error of a plot function. */
 static void plot_note(struct plot_out *p, int ret)
@@ -1067,8 +1214,8 @@ static const char *plot_name(const struct cli *c)
 }
 
 /*
- * Open --plot before any I/O, as -o is ("-": out, when the results go
- * to -o FILE); returns 0 or an exit status.
+ * Open --plot, not emptied yet ("-": out, when the results go to -o
+ * FILE); returns 0 or an exit status.
  */
 static int plot_open(struct cli *c, FILE *out)
 {
@@ -1086,7 +1233,7 @@ static int plot_open(struct cli *c, FILE *out)
 		fprintf(c->err, "flashbench: --plot: %s\n", strerror(ENOMEM));
 		return EXIT_DEVICE;
 	}
-	p->dst = to_out ? out : fopen(c->plot_path, "w");
+	p->dst = to_out ? out : open_output(c->plot_path, &p->dst_created);
 	p->dst_ours = !to_out;
 	if (!p->dst) {
 		int e = errno;
@@ -1099,6 +1246,55 @@ static int plot_open(struct cli *c, FILE *out)
 	}
 	c->plot = p;
 	return 0;
+}
+
+/* Give up the --plot file of plot_open(), drawing nothing. */
+static void plot_drop(struct cli *c)
+{
+	struct plot_out *p = c->plot;
+
+	if (!p)
+		return;
+	fclose(p->f);
+	free(p->buf);
+	if (p->dst_ours)
+		drop_output(p->dst, c->plot_path, p->dst_created);
+	free(p);
+	c->plot = NULL;
+}
+
+/*
+ * Open -o and --plot, both or neither, before any I/O and after every
+ * check that can refuse the command line; only when both are open are
+ * they emptied.  *res is the results stream.  Returns 0 or an exit
+ * status.
+ */
+static int open_outputs(struct cli *c, FILE *out, FILE **res)
+{
+	int ret;
+
+	*res = out;
+	if (c->out_path) {
+		*res = open_output(c->out_path, &c->out_created);
+		if (!*res)
+			return usage_error(c->err, "invalid --out '%s': %s",
+					   c->out_path, strerror(errno));
+	}
+	ret = plot_open(c, out);
+	if (!ret && *res != out && (ret = start_output(*res)))
+		fprintf(c->err, "flashbench: cannot empty %s: %s\n",
+			c->out_path, strerror(-ret));
+	if (!ret && c->plot && c->plot->dst_ours &&
+	    (ret = start_output(c->plot->dst)))
+		fprintf(c->err, "flashbench: cannot empty %s: %s\n",
+			c->plot_path, strerror(-ret));
+	if (!ret)
+		return 0;
+	plot_drop(c);
+	if (*res != out)
+		drop_output(*res, c->out_path, c->out_created);
+	*res = out;
+	return ret < 0 ? EXIT_DEVICE : ret;
 }
 
 /* Write the chart out and close the --plot file; 0 or EXIT_DEVICE. */
@@ -1507,6 +1703,53 @@ static int finish_output(struct cli *c, FILE *f, int ours)
 
 /* ---- --preserve and --restore ---- */
 
+/* Does the default journal land on -o or --plot?  0 or EXIT_USAGE. */
+static int check_default_journal(struct cli *c)
+{
+	const char *outs[2] = { c->out_path, c->plot_path };
+	struct path_id j, o;
+	size_t i;
+
+	if (outs[1] && !strcmp(outs[1], "-"))
+		outs[1] = NULL;	/* standard output */
+	path_identify(c->journal_buf, &j);
+	for (i = 0; i < 2; i++) {
+		if (!outs[i])
+			continue;
+		path_identify(outs[i], &o);
+		if (same_file(&j, &o))
+			return usage_error(c->err,
+					   "%s '%s' is where --preserve keeps its journal; give another --journal",
+					   i ? "--plot" : "--out", outs[i]);
+	}
+	return 0;
+}
+
+/*
+ * Choose the journal of --preserve and refuse a path that is taken, before
+ * any output is opened or any write announced.  Returns 0 or EXIT_USAGE.
+ */
+static int check_journal(struct cli *c, const struct device *dev)
+{
+	char why[512] = "";
+
+	if (!c->preserve || c->simulate)	/* no journal: save_ranges() */
+		return 0;
+	if (c->journal)
+		snprintf(c->journal_buf, sizeof(c->journal_buf), "%s",
+			 c->journal);
+	else if (preserve_journal_name(c->journal_buf,
+				       sizeof(c->journal_buf), dev->path))
+		snprintf(c->journal_buf, sizeof(c->journal_buf),
+			 "flashbench.journal");
+	if (!c->journal && check_default_journal(c))
+		return EXIT_USAGE;
+	if (!preserve_check_journal(c->journal_buf, why, sizeof(why)))
+		return 0;
+	fprintf(c->err, "flashbench: --preserve: %s\n", why);
+	return EXIT_USAGE;
+}
+
 /*
  * Save the ranges about to be overwritten, once, before the first write.
  * Returns 0, or an exit status after saying why.
@@ -1525,13 +1768,6 @@ static int save_ranges(struct cli *c, struct device *dev,
 			fprintf(c->err, "flashbench: --preserve: the simulated card holds no data; nothing saved, no journal\n");
 		return 0;
 	}
-	if (c->journal)
-		snprintf(c->journal_buf, sizeof(c->journal_buf), "%s",
-			 c->journal);
-	else if (preserve_journal_name(c->journal_buf,
-				       sizeof(c->journal_buf), dev->path))
-		snprintf(c->journal_buf, sizeof(c->journal_buf),
-			 "flashbench.journal");
 	ret = preserve_save(&c->saved, dev, r, n, c->journal_buf, why,
 			    sizeof(why));
 	if (ret) {
@@ -1590,13 +1826,35 @@ static int restore_saved(struct cli *c, const struct device *dev)
 	return 0;
 }
 
-/* --restore=JOURNAL DEVICE; returns the exit status. */
+/*
+ * Check the journal of --restore=JOURNAL against DEVICE before any output
+ * is opened; returns 0 or EXIT_DEVICE.
+ */
+static int load_restore(struct cli *c, struct device *dev)
+{
+	char why[512] = "";
+	int ret;
+
+	if (!c->restore)
+		return 0;
+	ret = preserve_load_journal(&c->loaded, c->restore, dev, why,
+				    sizeof(why));
+	if (!ret)
+		return 0;
+	fprintf(c->err, "flashbench: --restore=%s: %s\n", c->restore,
+		why[0] ? why : strerror(-ret));
+	return EXIT_DEVICE;
+}
+
+/* --restore=JOURNAL DEVICE, checked; returns the exit status. */
 static int run_restore(struct cli *c, struct device *dev, FILE *res)
 {
 	char why[512] = "";
 	int ret;
 
-	ret = preserve_restore_journal(c->restore, dev, why, sizeof(why));
+	ret = preserve_restore(c->loaded, why, sizeof(why));
+	preserve_free(c->loaded);
+	c->loaded = NULL;
 	if (ret) {
 		fprintf(c->err, "flashbench: --restore=%s: %s\n", c->restore,
 			why[0] ? why : strerror(-ret));
@@ -1801,19 +2059,9 @@ static int run_analyze(struct cli *c, FILE *out)
 	if (ret)
 		return usage_error(c->err, "invalid --analyze '%s': %s",
 				   c->analyze_path, strerror(-ret));
-	if (c->out_path) {
-		res = fopen(c->out_path, "w");
-		if (!res) {
-			free(text);
-			return usage_error(c->err, "invalid --out '%s': %s",
-					   c->out_path, strerror(errno));
-		}
-	}
-	ret = plot_open(c, out);
+	ret = open_outputs(c, out, &res);
 	if (ret) {
 		free(text);
-		if (res != out)
-			fclose(res);
 		return ret;
 	}
 	if (c->plot)
@@ -1861,22 +2109,14 @@ static int run(struct cli *c, FILE *out)
 		ret = check_read_tests(c, dev);
 	if (!ret)
 		ret = plan_writes(c, dev, plan);
+	if (!ret)
+		ret = check_journal(c, dev);
+	if (!ret)
+		ret = load_restore(c, dev);
+	if (!ret)
+		ret = open_outputs(c, out, &res);
 	if (ret)
 		goto out_close_dev;
-	if (c->out_path) {
-		res = fopen(c->out_path, "w");
-		if (!res) {
-			ret = usage_error(c->err, "invalid --out '%s': %s",
-					  c->out_path, strerror(errno));
-			goto out_close_dev;
-		}
-	}
-	ret = plot_open(c, out);
-	if (ret) {
-		if (res != out)
-			fclose(res);
-		goto out_close_dev;
-	}
 	if (!c->simulate)
 		quiet_system(c->o.verbose ? c->err : NULL);
 	announce_writes(c, dev, plan);
@@ -1903,6 +2143,8 @@ static int run(struct cli *c, FILE *out)
 	if (finish_output(c, res, res != out) && !ret)
 		ret = EXIT_DEVICE;
 out_close_dev:
+	preserve_free(c->loaded);
+	c->loaded = NULL;
 	close_device(dev);
 	for (i = 0; i < N_WRITE_TESTS; i++)
 		free(plan[i].ranges);

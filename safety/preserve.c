@@ -635,12 +635,25 @@ static int read_ranges(struct preserve *p, char *why, size_t why_len)
 	return 0;
 }
 
+int preserve_check_journal(const char *path, char *why, size_t why_len)
+{
+	struct stat st;
+
+	if (!lstat(path, &st))
+		return say(why, why_len, -EEXIST,
+			   "journal %s already exists: it may hold another run's data; restore it with --restore=%s first",
+			   path, path);
+	if (errno != ENOENT)
+		return say(why, why_len, -errno, "cannot use journal %s: %s",
+			   path, strerror(errno));
+	return 0;
+}
+
 int preserve_save(struct preserve **pp, struct device *dev,
 		  const struct bench_range *ranges, size_t n,
 		  const char *journal_path, char *why, size_t why_len)
 {
 	struct preserve *p;
-	struct stat st;
 	size_t i;
 	int ret;
 
@@ -649,13 +662,9 @@ int preserve_save(struct preserve **pp, struct device *dev,
 		why[0] = '\0';
 	if (!dev || !ranges || !n || !journal_path || !*journal_path)
 		return say(why, why_len, -EINVAL, "nothing to preserve");
-	if (!lstat(journal_path, &st))
-		return say(why, why_len, -EEXIST,
-			   "journal %s already exists: it may hold another run's data; restore it with --restore=%s first",
-			   journal_path, journal_path);
-	if (errno != ENOENT)
-		return say(why, why_len, -errno, "cannot use journal %s: %s",
-			   journal_path, strerror(errno));
+	ret = preserve_check_journal(journal_path, why, why_len);
+	if (ret)
+		return ret;
 	p = preserve_alloc(n, dev->logical_block_size);
 	if (!p)
 		return -ENOMEM;
@@ -969,14 +978,15 @@ out_close:
 	return ret;
 }
 
-int preserve_restore_journal(const char *journal, struct device *dev,
-			     char *why, size_t why_len)
+int preserve_load_journal(struct preserve **pp, const char *journal,
+			  struct device *dev, char *why, size_t why_len)
 {
 	struct journal_info ji = { 0 };
 	struct preserve *p;
 	uint64_t fp = 0;
 	int ret;
 
+	*pp = NULL;
 	if (why && why_len)
 		why[0] = '\0';
 	if (!journal || !dev)
@@ -1010,9 +1020,24 @@ int preserve_restore_journal(const char *journal, struct device *dev,
 			  journal, dev->path);
 		goto out_free;
 	}
-	ret = restore_all(p, why, why_len);
+	*pp = p;
+	return 0;
 
 out_free:
+	preserve_free(p);
+	return ret;
+}
+
+int preserve_restore_journal(const char *journal, struct device *dev,
+			     char *why, size_t why_len)
+{
+	struct preserve *p;
+	int ret;
+
+	ret = preserve_load_journal(&p, journal, dev, why, why_len);
+	if (ret)
+		return ret;
+	ret = restore_all(p, why, why_len);
 	preserve_free(p);
 	return ret;
 }

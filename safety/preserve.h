@@ -83,6 +83,13 @@ int preserve_ranges(unsigned int tests, const struct bench_opts *o,
 		    size_t *n);
 
 /*
+ * Can a new journal be made at path?  Returns 0 when nothing is there,
+ * else -EEXIST (or -errno when path cannot be examined) with a one-line
+ * reason in why.  preserve_save() checks the same.
+ */
+int preserve_check_journal(const char *path, char *why, size_t why_len);
+
+/*
  * Read the n ranges (aligned to the logical block size, inside the
  * device) of dev into memory and into a new journal at journal_path,
  * fsync'd with its directory.  Refuses (-EEXIST) to replace an existing
@@ -120,5 +127,14 @@ void preserve_free(struct preserve *p);
  */
 int preserve_restore_journal(const char *journal, struct device *dev,
 			     char *why, size_t why_len);
+
+/*
+ * The checks of preserve_restore_journal() without the writing: on
+ * success *pp holds the journal's ranges, ready for preserve_restore()
+ * (which writes them back and removes the journal) or preserve_free().
+ * Returns 0 or what preserve_restore_journal() would refuse with.
+ */
+int preserve_load_journal(struct preserve **pp, const char *journal,
+			  struct device *dev, char *why, size_t why_len);
 
 #endif /* FLASHBENCH_PRESERVE_H */

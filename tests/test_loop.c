@@ -1768,6 +1768,40 @@ START_TEST(test_fb_write_protected)
 }
 END_TEST
 
+/*
+ * -o and --plot never write to a block device, not even the one under
+ * the read-only test: refused before anything is opened, every byte of
+ * the device as planted.  A character device such as /dev/null is fine.
+ */
+START_TEST(test_fb_out_block_device)
+{
+	struct cmd_result res;
+	struct loop_fix fx;
+
+	if (!loop_setup(&fx, "fb_out_block_device", 0, 0))
+		return;
+	ck_assert_int_eq(run_fb(&res, "-a", "-c", "1", "-b", "4096", fx.dev,
+				"-o", fx.dev, (char *)NULL), 2);
+	ck_assert_msg(strstr(res.err, "a block device") &&
+		      count_str(res.err, "flashbench: ") == 1, "%s", res.err);
+	ck_assert_str_eq(res.out, "");
+	cmd_result_free(&res);
+	ck_assert_int_eq(run_fb(&res, "-s", "--simulate", "--scatter-order=4",
+				"--plot", fx.dev, (char *)NULL), 2);
+	ck_assert_ptr_nonnull(strstr(res.err, "a block device"));
+	cmd_result_free(&res);
+	ck_assert_int_eq(run_fb(&res, "--analyze", "/dev/null", "--out",
+				fx.dev, (char *)NULL), 2);
+	cmd_result_free(&res);
+	ck_assert_uint_eq(scan(fx.dev, 0, fx.size_byte, SCAN_PLANTED, fx.seed),
+			  0);
+	ck_assert_int_eq(run_fb(&res, "-s", "--simulate", "--scatter-order=4",
+				"-o", "/dev/null", (char *)NULL), 0);
+	ck_assert_str_eq(res.out, "");
+	cmd_result_free(&res);
+}
+END_TEST
+
 /* ---- no loop device needed ---- */
 
 START_TEST(test_dev_regular_file)
@@ -1973,6 +2007,7 @@ Suite *loop_suite(void)
 	tcase_add_loop_test(tc, test_fb_preserve_signal, 0, 2);
 	tcase_add_test(tc, test_fb_json_interrupted);
 	tcase_add_test(tc, test_fb_restore_after_kill);
+	tcase_add_test(tc, test_fb_out_block_device);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -9,9 +9,10 @@
  * card 4096-byte logical blocks, 4 runs the same command line twice.
  *
  * Nothing real is touched: this object is linked against a copy of
- * flashbench.o whose dev_open(), quiet_system() and fopen() are
- * renamed to the stand-ins below, and a copy of preserve.o whose file
- * calls are (see the fuzz rules in the Makefile).  A DEVICE opens a
+ * flashbench.o whose dev_open(), quiet_system() and file calls
+ * (fopen, open, stat, realpath, unlink) are renamed to the stand-ins
+ * below, and a copy of preserve.o whose file calls are (see the fuzz
+ * rules in the Makefile).  A DEVICE opens a
  * simulated card, files to read hold the input's tail, files to write
  * are /dev/null, stdin is /dev/null; --preserve journals are written to
  * one file in a private temporary directory and never linked, renamed
@@ -29,6 +30,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +54,12 @@ int fuzz_dev_open(struct device **devp, const char *path, unsigned int flags,
 void fuzz_quiet_system(FILE *log);
 FILE *fuzz_fopen(const char *path, const char *mode);
 FILE *fuzz_fopen64(const char *path, const char *mode);
+int fuzz_open(const char *path, int flags, ...);
+int fuzz_open64(const char *path, int flags, ...);
+int fuzz_stat(const char *path, struct stat *st);
+int fuzz_stat64(const char *path, struct stat *st);
+char *fuzz_realpath(const char *path, char *resolved);
+int fuzz_unlink(const char *path);
 /* The stand-ins preserve.o is linked against. */
 int fuzz_preserve_open(const char *path, int flags, ...);
 int fuzz_preserve_open64(const char *path, int flags, ...);
@@ -135,6 +143,64 @@ FILE *fuzz_fopen(const char *path, const char *mode)
 FILE *fuzz_fopen64(const char *path, const char *mode)
 {
 	return fuzz_fopen(path, mode);
+}
+
+/* Output files (-o, --plot) are /dev/null. */
+int fuzz_open(const char *path, int flags, ...)
+{
+	if (!path[0] || strstr(path, "missing")) {
+		errno = ENOENT;
+		return -1;
+	}
+	(void)flags;
+	return open("/dev/null", O_WRONLY | O_CLOEXEC);
+}
+
+int fuzz_open64(const char *path, int flags, ...)
+{
+	return fuzz_open(path, flags);
+}
+
+/*
+ * What the front end's paths name: "exists" a regular file, "blk" a
+ * block device (one inode each: two such paths are the same file), the
+ * rest nothing.
+ */
+int fuzz_stat(const char *path, struct stat *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (strstr(path, "blk")) {
+		st->st_mode = S_IFBLK | 0600;
+		st->st_ino = 2;
+		return 0;
+	}
+	if (strstr(path, "exists")) {
+		st->st_mode = S_IFREG | 0600;
+		st->st_ino = 3;
+		return 0;
+	}
+	errno = ENOENT;
+	return -1;
+}
+
+int fuzz_stat64(const char *path, struct stat *st)
+{
+	return fuzz_stat(path, st);
+}
+
+/* Directories resolve to themselves. */
+char *fuzz_realpath(const char *path, char *resolved)
+{
+	if (!resolved)
+		return strdup(path);
+	snprintf(resolved, PATH_MAX, "%s", path);
+	return resolved;
+}
+
+int fuzz_unlink(const char *path)
+{
+	(void)path;
+	return 0;
 }
 
 /* Opens: directories are the private one, files the journal file. */
