@@ -411,12 +411,61 @@ START_TEST(test_advice)
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct auto_advice a;
 
-		auto_advise(cases[i].erase, cases[i].page, &a);
+		auto_advise(cases[i].erase, cases[i].page, 0, &a);
+		ck_assert_uint_eq(a.start_sector, cases[i].sector);
+		ck_assert_uint_eq(a.sector_byte, 512);
+		/* on a device of 4096-byte sectors: the same byte */
+		auto_advise(cases[i].erase, cases[i].page, 4096, &a);
+		ck_assert_uint_eq(a.start_sector * 4096, cases[i].sector * 512);
+		ck_assert_uint_eq(a.sector_byte, 4096);
+		auto_advise(cases[i].erase, cases[i].page, 512, &a);
 		ck_assert_uint_eq(a.start_sector, cases[i].sector);
 		ck_assert_uint_eq(a.ext4_stride, cases[i].stride);
 		ck_assert_uint_eq(a.ext4_stripe_width, cases[i].stripe);
 		ck_assert_uint_eq(a.f2fs_segs, cases[i].segs);
 	}
+}
+END_TEST
+
+/*
+ * The printed advice counts in the device's own sectors (what sfdisk
+ * takes): an 8 MiB AU is sector 16384 of 512 bytes, sector 2048 of 4096
+ * bytes; the one-line sfdisk command says before it that it replaces
+ * the whole partition table.
+ */
+START_TEST(test_advice_sectors)
+{
+	static const unsigned int lbs[] = { 512, 4096 };
+	struct device *dev = sim_card("erase=8M,page=32K,noise=1");
+	struct auto_result r;
+	struct bench_opts o;
+	char want[256], *text, *cmd;
+	unsigned long long start;
+	size_t len;
+	FILE *f;
+
+	bench_opts_default(&o);
+	dev->logical_block_size = lbs[_i];
+	ck_assert_int_eq(auto_run(dev, &o, 0, NULL, &r), 0);
+	ck_assert_uint_eq(r.sector_byte, lbs[_i]);
+	f = open_memstream(&text, &len);
+	auto_print(f, &r, "/dev/card", NULL);
+	fclose(f);
+	snprintf(want, sizeof(want),
+		 "  partition start: sector %u in %u-byte sectors (8MiB, ",
+		 (8 << 20) / lbs[_i], lbs[_i]);
+	ck_assert_msg(strstr(text, want), "%s", text);
+	cmd = strstr(text, "echo 'start=");
+	ck_assert_ptr_nonnull(cmd);
+	ck_assert_int_eq(sscanf(cmd, "echo 'start=%llu' | sudo sfdisk ",
+				&start), 1);
+	ck_assert_uint_eq(start * lbs[_i], 8 << 20);
+	ck_assert_ptr_nonnull(strstr(text,
+		"(this replaces the whole partition table: every partition on the card and its data are lost): echo 'start="));
+	ck_assert_ptr_nonnull(strstr(cmd, "| sudo sfdisk /dev/card\n"));
+	free(text);
+	auto_free(&r);
+	dev_close(dev);
 }
 END_TEST
 
@@ -708,6 +757,7 @@ Suite *auto_suite(void)
 
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, test_advice);
+	tcase_add_loop_test(tc, test_advice_sectors, 0, 2);
 	tcase_add_test(tc, test_ranges_cover_writes);
 	tcase_add_test(tc, test_read_only);
 	tcase_add_test(tc, test_large_au);

@@ -1491,6 +1491,61 @@ START_TEST(test_fb_auto)
 }
 END_TEST
 
+/*
+ * --auto's advice counts in the device's own sectors: on a device of
+ * 4096-byte logical blocks (losetup -b 4096) the number it gives, handed
+ * to sfdisk, puts the partition at 1 MiB (the MBR counts in logical
+ * blocks).  A file has no erase size, so this is the advice for that
+ * case; the advice for sizes found is checked in test_auto.
+ */
+START_TEST(test_fb_auto_4k)
+{
+	unsigned char *mbr = dev_alloc_buf(4096);
+	unsigned long long sector;
+	unsigned int sector_byte;
+	uint64_t before, start_lba;
+	struct cmd_result res;
+	struct loop_fix fx;
+	char *line, cmd[160];
+	int fd;
+
+	ck_assert_ptr_nonnull(mbr);
+	if (!loop_setup(&fx, "fb_auto_4k", 0, 4096))
+		goto out_free;
+	if (!find_tool("sfdisk")) {
+		loop_skip("fb_auto_4k", "sfdisk is not installed");
+		goto out_free;
+	}
+	before = region_hash(fx.dev, 0, fx.size_byte);
+	ck_assert_msg(run_fb(&res, "--auto", fx.dev, (char *)NULL) == 0, "%s",
+		      res.err);
+	ck_assert_uint_eq(region_hash(fx.dev, 0, fx.size_byte), before);
+	line = strstr(res.out, "multiples of sector ");
+	ck_assert_msg(line && sscanf(line, "multiples of sector %llu, in %u-byte sectors",
+				     &sector, &sector_byte) == 2, "%s", res.out);
+	ck_assert_uint_eq(sector_byte, 4096);
+	cmd_result_free(&res);
+
+	snprintf(cmd, sizeof(cmd), "echo 'start=%llu' | sfdisk -q %s", sector,
+		 fx.dev);
+	ck_assert_msg(run_tool(&res, "sh", "-c", cmd, (char *)NULL) == 0,
+		      "%s: %s", cmd, res.err);
+	cmd_result_free(&res);
+	/* the MBR counts in logical blocks: partition 1 starts at 1 MiB */
+	fd = open(fx.dev, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(pread(fd, mbr, 4096, 0), 4096);
+	close(fd);
+	ck_assert(mbr[510] == 0x55 && mbr[511] == 0xaa);
+	start_lba = (uint32_t)mbr[454] | (uint32_t)mbr[455] << 8 |
+		    (uint32_t)mbr[456] << 16 | (uint32_t)mbr[457] << 24;
+	ck_assert_uint_eq(start_lba, sector);
+	ck_assert_uint_eq(start_lba * blockdev_get("--getss", fx.dev), MiB);
+out_free:
+	dev_free_buf(mbr);
+}
+END_TEST
+
 /* ---- --preserve, signals and --restore ---- */
 
 /* A flashbench started in the background, its stderr on a pipe. */
@@ -2003,6 +2058,7 @@ Suite *loop_suite(void)
 	tcase_add_test(tc, test_fb_mounted);
 	tcase_add_test(tc, test_fb_write_protected);
 	tcase_add_test(tc, test_fb_auto);
+	tcase_add_test(tc, test_fb_auto_4k);
 	tcase_add_loop_test(tc, test_fb_preserve, 0, 4);
 	tcase_add_loop_test(tc, test_fb_preserve_signal, 0, 2);
 	tcase_add_test(tc, test_fb_json_interrupted);

@@ -127,12 +127,13 @@ static int merge_ranges(struct bench_range *r, size_t n)
 }
 
 void auto_advise(uint64_t erase_byte, uint64_t page_byte,
-		 struct auto_advice *a)
+		 unsigned int sector_byte, struct auto_advice *a)
 {
 	uint64_t start = round_up(1 << 20, erase_byte ? erase_byte : 1 << 20);
 	uint64_t stride = page_byte / 4096, segs = erase_byte / (2 << 20);
 
-	a->start_sector = start / 512;
+	a->sector_byte = sector_byte ? sector_byte : 512;
+	a->start_sector = start / a->sector_byte;
 	a->ext4_stride = stride ? (unsigned int)stride : 1;
 	a->ext4_stripe_width = (unsigned int)(erase_byte / 4096);
 	a->f2fs_segs = segs ? (unsigned int)segs : 1;
@@ -1091,6 +1092,7 @@ int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 	r->search_fits = auto_search_ranges(dev->size_byte,
 					    dev->logical_block_size, ranges,
 					    AUTO_MAX_RANGES) >= 0;
+	r->sector_byte = dev->logical_block_size;
 	ret = auto_align(dev, o, h, r);
 	r->step_ns[0] = dev_now_ns(dev) - t0;
 	if (ret)
@@ -1252,14 +1254,17 @@ static void print_advice(FILE *out, const struct auto_result *r,
 	char sz[FMT_LEN];
 
 	fprintf(out, "advice:\n");
+	auto_advise(erase, r->align.page.size_byte, r->sector_byte, &a);
 	if (!erase) {
-		fprintf(out, "  no erase size found: keep the usual 1MiB alignment (partitions at multiples of sector 2048)\n");
+		fprintf(out, "  no erase size found: keep the usual 1MiB alignment (partitions at multiples of sector %llu, in %u-byte sectors)\n",
+			(unsigned long long)a.start_sector, a.sector_byte);
 		return;
 	}
-	auto_advise(erase, r->align.page.size_byte, &a);
-	fprintf(out, "  partition start: sector %llu (%s, the first multiple of the erase size from 1MiB), e.g. echo 'start=%llu' | sudo sfdisk %s\n",
-		(unsigned long long)a.start_sector,
-		fmt_size(sz, a.start_sector * 512),
+	fprintf(out, "  partition start: sector %llu in %u-byte sectors (%s, the first multiple of the erase size from 1MiB)\n",
+		(unsigned long long)a.start_sector, a.sector_byte,
+		fmt_size(sz, a.start_sector * a.sector_byte));
+	/* the one-line form makes a new table: say so before the command */
+	fprintf(out, "  to make the card one partition from there (this replaces the whole partition table: every partition on the card and its data are lost): echo 'start=%llu' | sudo sfdisk %s\n",
 		(unsigned long long)a.start_sector,
 		strncmp(path, "--", 2) ? path : "DEVICE");
 	fprintf(out, "  ext4: mkfs.ext4 -b 4096 -E stride=%u,stripe_width=%u PARTITION\n",

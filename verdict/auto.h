@@ -132,19 +132,25 @@ struct auto_result {
 	uint64_t device_ns;		/* device time the whole run took */
 	uint64_t step_ns[5];		/* of it: align, FAT, open linear,
 					   open random, erase from writes */
+	unsigned int sector_byte;	/* the device's logical block size:
+					   the unit of partition tables */
 };
 
 /* Partitioning and filesystem advice for an erase and page size. */
 struct auto_advice {
-	uint64_t start_sector;		/* 512-byte sectors */
+	uint64_t start_sector;		/* in sectors of sector_byte */
+	unsigned int sector_byte;	/* the device's logical block size */
 	unsigned int ext4_stride;	/* in 4 KiB blocks */
 	unsigned int ext4_stripe_width;	/* in 4 KiB blocks */
 	unsigned int f2fs_segs;		/* 2 MiB segments per section */
 };
 
-/* Compute the advice; page_byte 0 means unknown. */
+/*
+ * Compute the advice for a device of sector_byte logical blocks (what
+ * fdisk and sfdisk count in; 0 means 512); page_byte 0 means unknown.
+ */
 void auto_advise(uint64_t erase_byte, uint64_t page_byte,
-		 struct auto_advice *a);
+		 unsigned int sector_byte, struct auto_advice *a);
 
 /* How auto_run talks to the front end. */
 struct auto_hooks {
