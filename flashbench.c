@@ -373,8 +373,8 @@ static const char help_text[] =
 "                               (default 13)\n"
 "     --open-au-nr <num>      erase blocks written in turn by -O\n"
 "                               (default 2)\n"
-"     --offset <size>         where -O starts (default 16MiB rounded\n"
-"                               up to the erase size)\n"
+"     --offset <size>         where -O starts, a multiple of the erase\n"
+"                               size (default 16MiB rounded up to it)\n"
 " -r, --random                random order inside an erase block\n"
 "     --fat-nr <num>          erase blocks looked at by -f (default 6)\n"
 " -o, --out <file>            write results to <file> ('-': stdout)\n"
@@ -664,9 +664,52 @@ static int spec_hint(const struct cli *c)
 	       stat(c->device, &st) != 0;
 }
 
+/* v as --offset takes it: "12M", "4G", or plain bytes. */
+static char *offset_text(char *buf, size_t len, uint64_t v)
+{
+	static const char units[] = "GMK";
+	unsigned int i;
+
+	for (i = 0; i < 3; i++) {
+		unsigned int shift = 30 - 10 * i;
+
+		if (v && !(v & ((1ULL << shift) - 1))) {
+			snprintf(buf, len, "%" PRIu64 "%c", v >> shift,
+				 units[i]);
+			return buf;
+		}
+	}
+	snprintf(buf, len, "%" PRIu64, v);
+	return buf;
+}
+
+/*
+ * -O writes whole AUs from --offset: an offset off the AU grid makes every
+ * write straddle two AUs, which measures something else.  Refused rather
+ * than rounded, so the offset the user reads back is the one used.
+ */
+static int check_offset(struct cli *c)
+{
+	const uint64_t es = c->o.erasesize_byte, off = c->o.offset_byte;
+	char size[FMT_LEN], down[FMT_LEN], up[FMT_LEN];
+
+	if (!(c->tests & BENCH_OPEN_AU) || !(off % es))
+		return 0;
+	offset_text(down, sizeof(down), off - off % es);
+	if (round_up(off, es) == UINT64_MAX)
+		return usage_error(c->err,
+				   "invalid --offset '%s': not a multiple of the erase size (%s), so each write would straddle two AUs; nearest valid offset: %s",
+				   c->text[V_OFFSET], fmt_size(size, es), down);
+	return usage_error(c->err,
+			   "invalid --offset '%s': not a multiple of the erase size (%s), so each write would straddle two AUs; nearest valid offsets: %s and %s",
+			   c->text[V_OFFSET], fmt_size(size, es), down,
+			   offset_text(up, sizeof(up), round_up(off, es)));
+}
+
 /*
  * Check what needs no device: DEVICE given (once), a test asked for, the
- * erase size against the block size.  Returns 0 or EXIT_USAGE.
+ * erase size against the block size, the -O offset against the erase
+ * size.  Returns 0 or EXIT_USAGE.
  */
 static int check_args(struct cli *c)
 {
@@ -738,7 +781,7 @@ static int check_args(struct cli *c)
 		return usage_error(c->err,
 				   "invalid --erasesize '%s': must be at least twice --blocksize (%s)",
 				   c->text[V_ERASESIZE], c->text[V_BLOCKSIZE]);
-	return 0;
+	return check_offset(c);
 }
 
 /* a * b, or UINT64_MAX if that overflows. */

@@ -99,6 +99,19 @@ static const struct bad_case bad_cases[] = {
 	{ "-O --open-au-nr=0 --simulate", "invalid --open-au-nr '0'", 0 },
 	{ "-f --fat-nr=0 --simulate", "invalid --fat-nr '0'", 0 },
 	{ "-O --offset=x --simulate", "invalid --offset 'x'", 0 },
+	/* an -O offset off the AU grid: every write would straddle two AUs */
+	{ "-O --offset=1M --simulate",
+	  "invalid --offset '1M': not a multiple of the erase size (4MiB), so each write would straddle two AUs; nearest valid offsets: 0 and 4M",
+	  0 },
+	{ "-O -e 12M --offset=20M --simulate",
+	  "not a multiple of the erase size (12MiB), so each write would straddle two AUs; nearest valid offsets: 12M and 24M",
+	  0 },
+	{ "-O --offset=8388609 --simulate", "nearest valid offsets: 8M and 12M",
+	  0 },
+	{ "-O -e 3M --offset=4294967296 --simulate",
+	  "nearest valid offsets: 4095M and 4098M", 0 },
+	{ "-O -e 1536K -b 512 --offset=1000 --simulate",
+	  "nearest valid offsets: 0 and 1536K", 0 },
 	/* arguments and options */
 	{ "-a", "missing DEVICE", 0 },
 	{ "-a /dev/one /dev/two", "'/dev/two'", 0 },
@@ -632,6 +645,38 @@ START_TEST(test_logical_block_ok)
 }
 END_TEST
 
+/*
+ * -i on a device that cannot read 512 bytes starts at its logical block
+ * (issue 9 item 9); only an order whose largest read is smaller than one
+ * block is refused.
+ */
+START_TEST(test_logical_block_interval)
+{
+	struct fb_run r;
+
+	hook_lbs = 4096;
+	flashbench_open_hook = lbs_hook;
+	fb_run("-i --interval-order=8 -c 1 --simulate", &r);
+	unhook();
+	ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+	ck_assert(!strncmp(r.out, "4096 bytes: min ", 16));
+	/* 4K .. 64K: five sizes, the regression, five overheads */
+	ck_assert_uint_eq(count_lines(r.out), 5 + 1 + 5);
+	ck_assert_uint_eq(count_lines_with(r.out, "bytes 4096, "), 1);
+	ck_assert_uint_eq(count_lines_with(r.out, "65536 bytes: "), 1);
+	fb_free(&r);
+	hook_lbs = 16384;
+	flashbench_open_hook = lbs_hook;
+	fb_run("-i --interval-order=5 --simulate", &r);
+	unhook();
+	ck_assert_int_eq(r.status, 2);
+	assert_one_error("-i --interval-order=5", r.err,
+			 "invalid --interval-order '5'");
+	ck_assert_uint_eq(r.io_calls, 0);
+	fb_free(&r);
+}
+END_TEST
+
 /* flashbench_main can run many times: same arguments, same results. */
 START_TEST(test_reentrant)
 {
@@ -1108,6 +1153,7 @@ Suite *cli_suite(void)
 	tcase_add_test(tc, test_out_file);
 	tcase_add_test(tc, test_reentrant);
 	tcase_add_test(tc, test_logical_block_ok);
+	tcase_add_test(tc, test_logical_block_interval);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("failures");
