@@ -38,7 +38,7 @@
 #define AUTO_COLLAPSE 4.0	/* slower than this: collapsed */
 #define AUTO_HOLD 1.5		/* faster than this: held */
 #define AUTO_CHUNK 16384	/* probe write size, at least a page */
-#define AUTO_ALIGN_COUNT 4	/* reads per align position (min kept) */
+#define AUTO_ALIGN_COUNT 3	/* reads per align position (min kept) */
 #define AUTO_ALIGN_TOP (3ULL << 30)	/* largest spacing and alignment */
 
 static uint64_t round_up(uint64_t x, uint64_t m)
@@ -939,6 +939,14 @@ static enum analyze_confidence open_confidence(double held, double collapsed)
 	return ANALYZE_CONF_LOW;
 }
 
+/* The next nr to try: half as many again, at least one more, max last. */
+static unsigned int next_nr(unsigned int nr, unsigned int max)
+{
+	unsigned int next = nr + (nr / 2 ? nr / 2 : 1);
+
+	return next > max && nr < max ? max : next;
+}
+
 /*
  * A card that keeps no AU open in random order merges an AU on every
  * out-of-order write: with one AU, random order already costs what a
@@ -986,8 +994,13 @@ static int auto_open(struct device *dev, uint64_t erase, int random,
 	ret = probe(&c, 1, lin_ref_ns, p, &res->ref_ns);
 	if (ret || open_none(res, lin_ref_ns))
 		return ret;
-	/* doubling until it collapses, then bisection */
-	for (nr = 2; nr <= max; nr = nr * 2 > max && nr < max ? max : nr * 2) {
+	/*
+	 * Growing by half until it collapses, then up one at a time from
+	 * the last that held: a probe that holds costs a few small writes,
+	 * one that collapses a garbage collection per write, and one with
+	 * more AUs more of them; so only two collapse, neither by much.
+	 */
+	for (nr = 2; nr <= max; nr = next_nr(nr, max)) {
 		p = &res->probes[res->nprobes++];
 		ret = probe(&c, nr, res->ref_ns, p, &m);
 		if (ret)
@@ -1001,7 +1014,7 @@ static int auto_open(struct device *dev, uint64_t erase, int random,
 		held_ratio = p->ratio;
 	}
 	while (coll && coll - held > 1 && res->nprobes < AUTO_MAX_PROBES) {
-		nr = held + (coll - held) / 2;
+		nr = held + 1;
 		p = &res->probes[res->nprobes++];
 		ret = probe(&c, nr, res->ref_ns, p, &m);
 		if (ret)
