@@ -1172,6 +1172,138 @@ START_TEST(test_simulated_card)
 }
 END_TEST
 
+/*
+ * The signatures real cards show beyond the tidy model, each in the
+ * simulated card (SPEC keys): multi-plane access, an allocation group, a
+ * gradual AU step, no read signature, read-ahead, heavy-tailed pauses.
+ * Per behaviour: exact (every size right, the planted ones with medium or
+ * high confidence), right but unsure (right at low, or missed), wrong at
+ * low, wrong at medium or high.  The last must be 0.
+ */
+struct behaviour {
+	const char *name;
+	unsigned int exact, unsure, wrong_low, wrong_sure;
+};
+
+static void score_field(const struct analyze_step *s, uint64_t want,
+			int *right, int *sure, int *wrong, int *wrong_sure)
+{
+	if (s->size_byte == want) {
+		if (want && s->confidence < ANALYZE_CONF_MEDIUM)
+			*sure = 0;
+		return;
+	}
+	if (!s->size_byte) {		/* missed: unsure, not wrong */
+		*sure = 0;
+		return;
+	}
+	*right = 0;
+	*wrong = 1;
+	if (s->confidence >= ANALYZE_CONF_MEDIUM)
+		*wrong_sure = 1;
+}
+
+static void behaviour_card(struct behaviour *b, const char *spec,
+			   uint64_t erase, uint64_t page, uint64_t plane,
+			   uint64_t group)
+{
+	struct align_row *rows;
+	struct align_verdict v;
+	struct bench_opts o;
+	struct device *dev;
+	int right = 1, sure = 1, wrong = 0, wrong_sure = 0;
+	size_t n;
+
+	dev = sim_card(spec);
+	ck_assert_ptr_nonnull(dev);
+	bench_opts_default(&o);
+	o.blocksize_byte = 1024;
+	ck_assert_int_eq(bench_align(dev, &o, &rows, &n), 0);
+	dev_close(dev);
+	ck_assert_int_eq(analyze_align(rows, n, &v), 0);
+	score_field(&v.erase, erase, &right, &sure, &wrong, &wrong_sure);
+	score_field(&v.page, page, &right, &sure, &wrong, &wrong_sure);
+	score_field(&v.plane, plane, &right, &sure, &wrong, &wrong_sure);
+	score_field(&v.group, group, &right, &sure, &wrong, &wrong_sure);
+	if (wrong_sure)
+		b->wrong_sure++;
+	else if (wrong)
+		b->wrong_low++;
+	else if (sure)
+		b->exact++;
+	else
+		b->unsure++;
+	if (getenv("ANALYZE_DEBUG") && (wrong || !sure)) {
+		printf("sim %s\n", spec);
+		print_align(stdout, rows, n);
+		analyze_print_verdict(stdout, 0, &v);
+		analyze_print_evidence(stdout, &v);
+	}
+	ck_assert_msg(!wrong_sure, "%s: a wrong size with confidence", spec);
+	free(rows);
+}
+
+START_TEST(test_simulated_behaviours)
+{
+	static const char *const pages[] = { "4K", "8K", "16K" };
+	static struct behaviour b[] = {
+		{ "multi-plane" }, { "allocation group" },
+		{ "gradual AU step" }, { "no read signature" },
+		{ "read-ahead" }, { "pauses" }, { "all of them" },
+	};
+	char spec[256];
+	unsigned int i, k;
+
+	for (i = 0; i < 12; i++) {
+		unsigned int pg = i % 3, nplane = 2 << (i / 3 % 2);
+		uint64_t pb = 4 * KiB << pg;
+		uint64_t erase = MiB << (i % 4 + 1);
+
+		snprintf(spec, sizeof(spec), "erase=%lluM,page=%s,plane=%u,"
+			 "noise=%u,seed=%u", (unsigned long long)(erase >> 20),
+			 pages[pg], nplane, i % 3, i + 1);
+		behaviour_card(&b[0], spec, erase, pb, pb * nplane, 0);
+		snprintf(spec, sizeof(spec), "size=32G,erase=%lluM,group=%s,"
+			 "noise=%u,seed=%u", (unsigned long long)(erase >> 20),
+			 i % 2 ? "1G" : "512M", i % 3, i + 1);
+		behaviour_card(&b[1], spec, erase, 16 * KiB, 0,
+			       i % 2 ? 1024 * MiB : 512 * MiB);
+		snprintf(spec, sizeof(spec), "erase=%lluM,au_spread=%u,"
+			 "noise=%u,seed=%u", (unsigned long long)(erase >> 20),
+			 2 + i % 3, i % 3, i + 1);
+		behaviour_card(&b[2], spec, erase, 16 * KiB, 0, 0);
+		snprintf(spec, sizeof(spec), "erase=%lluM,readsig=0,noise=%u,"
+			 "seed=%u", (unsigned long long)(erase >> 20), i % 4,
+			 i + 1);
+		behaviour_card(&b[3], spec, 0, 0, 0, 0);
+		snprintf(spec, sizeof(spec), "erase=%lluM,readahead=%uK,"
+			 "noise=%u,seed=%u", (unsigned long long)(erase >> 20),
+			 16u << (i % 5), i % 3, i + 1);
+		behaviour_card(&b[4], spec, erase, 16 * KiB, 0, 0);
+		snprintf(spec, sizeof(spec), "erase=%lluM,pause_pct=%u,"
+			 "noise=%u,seed=%u", (unsigned long long)(erase >> 20),
+			 1 + i % 5, i % 3, i + 1);
+		behaviour_card(&b[5], spec, erase, 16 * KiB, 0, 0);
+		snprintf(spec, sizeof(spec), "size=32G,erase=%lluM,page=%s,"
+			 "plane=2,group=1G,au_spread=2,readahead=32K,"
+			 "pause_pct=1,noise=%u,seed=%u",
+			 (unsigned long long)(erase >> 20), pages[pg], i % 3,
+			 i + 1);
+		behaviour_card(&b[6], spec, erase, pb, 2 * pb, 1024 * MiB);
+	}
+	for (k = 0; k < sizeof(b) / sizeof(b[0]); k++)
+		printf("analyze: simulated %-18s exact %2u, right but unsure "
+		       "%2u, wrong at low %u, wrong at medium or high %u\n",
+		       b[k].name, b[k].exact, b[k].unsure, b[k].wrong_low,
+		       b[k].wrong_sure);
+	fflush(stdout);
+	/* the tidy signatures must mostly be read exactly */
+	ck_assert_uint_ge(b[0].exact + b[0].unsure, 10);
+	ck_assert_uint_ge(b[3].exact, 12);
+	ck_assert_uint_ge(b[5].exact, 10);
+}
+END_TEST
+
 /* A simulated card whose reads cost the same across any boundary. */
 START_TEST(test_simulated_flat)
 {
@@ -1233,6 +1365,7 @@ Suite *analyze_suite(void)
 	tcase_add_test(tc, test_sweep_big_blocks);
 	tcase_add_test(tc, test_simulated_card);
 	tcase_add_test(tc, test_simulated_flat);
+	tcase_add_test(tc, test_simulated_behaviours);
 	suite_add_tcase(s, tc);
 	return s;
 }

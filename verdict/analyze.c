@@ -60,8 +60,8 @@ static const struct {
 	double spikes;		/* chance that spikes made the step */
 } need[] = {
 	[ANALYZE_CONF_LOW] = { 5.0, 1.25, 0.01, 0.20, 0.1 },
-	[ANALYZE_CONF_MEDIUM] = { 8.0, 1.5, 0.04, 0.15, 0.01 },
-	[ANALYZE_CONF_HIGH] = { 15.0, 1.6, 0.05, 0.06, 0.001 },
+	[ANALYZE_CONF_MEDIUM] = { 8.0, 1.4, 0.04, 0.15, 0.01 },
+	[ANALYZE_CONF_HIGH] = { 15.0, 1.45, 0.05, 0.06, 0.001 },
 };
 
 /* The table under analysis and scratch space for the fits. */
@@ -183,7 +183,10 @@ static int lone_row_believed(const struct analyze_step *s, int j)
 		return 0;
 	if (j == 1)	/* the step above a lone page level */
 		return s->lone_page;
-	return s->n_lower == 1 || s->candidate_byte <= PAGE_MAX_BYTE;
+	/* the last row far below the rest, or a page row over two or more */
+	if (s->n_lower == 1)
+		return s->n_upper >= 2;
+	return s->n_lower >= 2 && s->candidate_byte <= PAGE_MAX_BYTE;
 }
 
 static enum analyze_confidence judge(const struct analyze_step *s, int j)
@@ -196,8 +199,12 @@ static enum analyze_confidence judge(const struct analyze_step *s, int j)
 
 	if (!(s->upper_ns > s->lower_ns))
 		return ANALYZE_CONF_NONE;
-	/* one row alone has no noise of its own to judge by: a big step */
-	if (nmin < 2 && s->ratio < 3)
+	/*
+	 * One row alone has no noise of its own to judge by: a big step,
+	 * unless it is the step above a page level that stands clear of
+	 * the rows on both sides (the program unit over a lone page row).
+	 */
+	if (nmin < 2 && s->ratio < 3 && !s->lone_page)
 		return ANALYZE_CONF_NONE;
 	for (l = ANALYZE_CONF_LOW; l <= ANALYZE_CONF_HIGH; l++) {
 		if (s->t < need[l].t || s->ratio < need[l].ratio ||
@@ -666,6 +673,40 @@ static void rank_group(struct actx *c, const struct fit *f, size_t je,
 	}
 }
 
+/*
+ * A gradual AU signature ramps up over several alignments below the AU;
+ * the fit puts the step in the middle of the ramp.  The AU is the top:
+ * while every row at the step's size (a multiple of it, not of twice it)
+ * sits part way up, the ramp goes on and the AU is at least twice that.
+ */
+static uint64_t ramp_top(const struct actx *c, const struct fit *f,
+			 size_t e, const struct analyze_step *s)
+{
+	uint64_t size = f->size[e], limit = e + 1 < f->ns ? f->size[e + 1] : 0;
+	double full = s->upper_ns - BETWEEN_SIGMA * s->sigma_ns;
+	size_t i, edge, between, above;
+
+	for (;;) {
+		edge = between = above = 0;
+		for (i = 0; i < c->n; i++) {
+			uint64_t a = c->align[i];
+
+			if (c->skip[i] || a % size)
+				continue;
+			if (a % (2 * size) == 0) {
+				above++;
+				continue;
+			}
+			edge++;
+			between += c->diff[i] < full;
+		}
+		if (!edge || between < edge || above < 2 ||
+		    (limit && 2 * size >= limit))
+			return size;
+		size *= 2;
+	}
+}
+
 /* The erase step among steps[first..ns): the largest in the AU range. */
 static int pick_erase(const struct fit *f, const struct analyze_step *st,
 		      size_t first)
@@ -724,6 +765,10 @@ static void classify(struct actx *c, const struct fit *f,
 	if (e < 0)
 		return;
 	v->erase = st[e];
+	v->erase.size_byte = v->erase.candidate_byte = ramp_top(c, f, (size_t)e,
+								&st[e]);
+	if (v->erase.size_byte != f->size[e])
+		cap(&v->erase, ANALYZE_CONF_LOW);
 	if (f->size[e] < ERASE_PRACTICAL_BYTE && c->top >= BIG_CARD_BYTE)
 		cap(&v->erase, ANALYZE_CONF_LOW);
 	/* the row at half the AU a little raised is common; more a ramp */
