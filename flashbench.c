@@ -627,7 +627,7 @@ static int check_paths(struct cli *c)
 		{ "--plot", c->plot_path && strcmp(c->plot_path, "-") ?
 				    c->plot_path : NULL, 1 },
 		{ "--journal", c->journal, 1 },
-		{ "--restore", c->restore, 0 },
+		{ "--restore", c->restore, 1 },	/* removed once restored */
 		{ "DEVICE", c->device, 0 },
 	};
 	struct path_id id[sizeof(p) / sizeof(p[0])];
@@ -641,6 +641,10 @@ static int check_paths(struct cli *c)
 			return usage_error(c->err,
 					   "invalid %s '%s': a block device; results go to a file (or '-')",
 					   p[i].what, p[i].path);
+		if (i == 3 && id[i].exists && !S_ISREG(id[i].st.st_mode))
+			return usage_error(c->err,
+					   "invalid --restore '%s': not a regular file, so not a journal",
+					   p[i].path);
 		for (k = 0; k < i; k++)
 			if (p[k].path && (p[i].written || p[k].written) &&
 			    same_file(&id[k], &id[i]))

@@ -635,18 +635,61 @@ static int read_ranges(struct preserve *p, char *why, size_t why_len)
 	return 0;
 }
 
+/* What kind of file path (which exists) is, for a message. */
+static const char *file_kind(const struct stat *st)
+{
+	if (S_ISBLK(st->st_mode))
+		return "a block device";
+	if (S_ISCHR(st->st_mode))
+		return "a character device";
+	if (S_ISDIR(st->st_mode))
+		return "a directory";
+	return "not a regular file";
+}
+
+/* Does the regular file at path begin like a journal? */
+static int looks_like_journal(const char *path)
+{
+	char magic[J_MAGIC_BYTE];
+	FILE *f = fopen(path, "rbe");
+	int yes;
+
+	if (!f)
+		return 0;
+	yes = fread(magic, 1, sizeof(magic), f) == sizeof(magic) &&
+	      !memcmp(magic, J_MAGIC, J_MAGIC_BYTE);
+	fclose(f);
+	return yes;
+}
+
+/*
+ * An existing path is never replaced, but only a journal is worth
+ * restoring: say which it is.
+ */
 int preserve_check_journal(const char *path, char *why, size_t why_len)
 {
 	struct stat st;
+	int dangling;
 
-	if (!lstat(path, &st))
-		return say(why, why_len, -EEXIST,
-			   "journal %s already exists: it may hold another run's data; restore it with --restore=%s first",
-			   path, path);
-	if (errno != ENOENT)
+	if (lstat(path, &st)) {
+		if (errno == ENOENT)
+			return 0;
 		return say(why, why_len, -errno, "cannot use journal %s: %s",
 			   path, strerror(errno));
-	return 0;
+	}
+	dangling = stat(path, &st) != 0;
+	if (dangling || !S_ISREG(st.st_mode))
+		return say(why, why_len, -EEXIST,
+			   "journal %s is %s: a journal is a new regular file (on another disk than the card)",
+			   path, dangling ? "a link to nothing" :
+			   file_kind(&st));
+	if (!looks_like_journal(path))
+		return say(why, why_len, -EEXIST,
+			   "journal %s exists and is not a flashbench journal: give --journal a new file (this one is left alone)",
+			   path);
+	return say(why, why_len, -EEXIST,
+		   "journal %s already exists and holds the data of an earlier run: put it back with --restore=%s first (or give another --journal)",
+		   path, path);
 }
 
 int preserve_save(struct preserve **pp, struct device *dev,

@@ -1857,6 +1857,33 @@ START_TEST(test_fb_out_block_device)
 }
 END_TEST
 
+/*
+ * The device itself as --journal or --restore journal: refused before
+ * any I/O, no "will overwrite" line, never "--restore=" the device; the
+ * device as planted.
+ */
+START_TEST(test_fb_journal_is_device)
+{
+	struct cmd_result res;
+	struct loop_fix fx;
+
+	if (!loop_setup(&fx, "fb_journal_is_device", 0, 0))
+		return;
+	ck_assert_int_eq(run_fb(&res, "-O", "-e", "1M", "-b", "256K",
+				"--journal", fx.dev, fx.dev, (char *)NULL), 2);
+	ck_assert_msg(count_str(res.err, "\n") == 1 &&
+		      strstr(res.err, "name the same file") &&
+		      !strstr(res.err, "--restore"), "%s", res.err);
+	cmd_result_free(&res);
+	ck_assert_int_eq(run_fb(&res, "--restore", fx.dev, fx.dev,
+				(char *)NULL), 2);
+	ck_assert_msg(!strstr(res.err, "--restore="), "%s", res.err);
+	cmd_result_free(&res);
+	ck_assert_uint_eq(scan(fx.dev, 0, fx.size_byte, SCAN_PLANTED, fx.seed),
+			  0);
+}
+END_TEST
+
 /* ---- no loop device needed ---- */
 
 START_TEST(test_dev_regular_file)
@@ -2064,6 +2091,7 @@ Suite *loop_suite(void)
 	tcase_add_test(tc, test_fb_json_interrupted);
 	tcase_add_test(tc, test_fb_restore_after_kill);
 	tcase_add_test(tc, test_fb_out_block_device);
+	tcase_add_test(tc, test_fb_journal_is_device);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -740,7 +740,9 @@ START_TEST(test_preserve_refuses_existing_journal)
 	ck_assert_int_eq(preserve_save(&p, dev, t_ranges, T_NRANGES, journal,
 				       why, sizeof(why)), -EEXIST);
 	ck_assert_ptr_null(p);
-	ck_assert_msg(strstr(why, "--restore="), "why: %s", why);
+	/* not a journal: nothing to restore from it */
+	ck_assert_msg(strstr(why, "not a flashbench journal") &&
+		      !strstr(why, "--restore"), "why: %s", why);
 	j = t_read_file(journal, &len);
 	ck_assert_uint_eq(len, 8);
 	ck_assert(!memcmp(j, "precious", 8));
@@ -1724,6 +1726,65 @@ START_TEST(test_out_distinct_paths)
 }
 END_TEST
 
+/*
+ * A --journal path that is taken: refused before any I/O and before any
+ * "will overwrite" line, the file left alone, and --restore= proposed
+ * only for what is a journal.
+ */
+static const struct {
+	const char *journal;	/* %1$s: the test directory */
+	const char *want;	/* in the message */
+	int is_journal;		/* --restore=JOURNAL proposed */
+} t_taken[] = {
+	{ "%1$s/mine.txt", "is not a flashbench journal", 0 },
+	{ "/dev/full", "is a character device", 0 },
+	{ "%1$s", "is a directory", 0 },
+	{ "%1$s/card", "name the same file", 0 },
+	{ "%1$s/old.journal", "holds the data of an earlier run", 1 },
+};
+
+START_TEST(test_journal_taken)
+{
+	char card[256], mine[256], old[256], journal[256], args[1024];
+	char want[300];
+	unsigned char *before;
+	struct device *dev;
+	struct preserve *p;
+	struct fb_run r;
+
+	t_make_file(t_path(card, sizeof(card), "card"), T_SIZE, 63);
+	t_write_file(t_path(mine, sizeof(mine), "mine.txt"), "mine\n", 5);
+	/* a real journal, of another card */
+	t_make_file(t_path(old, sizeof(old), "old.card"), T_SIZE, 64);
+	dev = t_open(old);
+	p = t_save(dev, t_path(old, sizeof(old), "old.journal"));
+	preserve_free(p);
+	dev_close(dev);
+	dev = t_open(card);
+	before = t_snapshot(dev);
+	dev_close(dev);
+	snprintf(journal, sizeof(journal), t_taken[_i].journal, t_dir);
+	snprintf(args, sizeof(args),
+		 "-O -e 64K -b 16K --offset=1M --journal=%s %s", journal, card);
+	fb_run(args, &r);
+	ck_assert_msg(r.status == 2, "status %d: %s", r.status, r.err);
+	ck_assert_msg(strstr(r.err, t_taken[_i].want), "%s", r.err);
+	ck_assert_uint_eq(count_str(r.err, "\n"), 1);
+	ck_assert_uint_eq(r.io_calls, 0);
+	snprintf(want, sizeof(want), "--restore=%s", journal);
+	if (t_taken[_i].is_journal)
+		ck_assert_msg(strstr(r.err, want), "%s", r.err);
+	else
+		ck_assert_msg(!strstr(r.err, "--restore"), "%s", r.err);
+	ck_assert(t_holds(mine, "mine\n"));
+	dev = t_open(card);
+	ck_assert(t_same(dev, before));
+	dev_close(dev);
+	free(before);
+	fb_free(&r);
+}
+END_TEST
+
 Suite *safe_suite(void)
 {
 	Suite *s = suite_create("safe");
@@ -1785,6 +1846,8 @@ Suite *safe_suite(void)
 	tcase_add_loop_test(tc, test_out_same_path, 0,
 			    sizeof(t_same_path) / sizeof(t_same_path[0]));
 	tcase_add_test(tc, test_out_distinct_paths);
+	tcase_add_loop_test(tc, test_journal_taken, 0,
+			    sizeof(t_taken) / sizeof(t_taken[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }
