@@ -446,7 +446,7 @@ static const char *sim_kv(char *buf, size_t len, const struct sim_params *p,
 		break;
 	case SIM_CHOICE:
 		v = *(const unsigned int *)field;
-		for (i = 0; k->choices[i] && i < v; i++)
+		for (i = 0; i < v && k->choices[i]; i++)
 			;
 		if (k->choices[i])
 			snprintf(buf, len, "%s=%s", k->name, k->choices[i]);
@@ -969,7 +969,7 @@ static double sim_write_slot(struct sim_card *c, uint64_t au, uint64_t a,
 			     uint64_t b, bool out_of_order)
 {
 	const struct sim_params *p = &c->p;
-	uint64_t len = sim_au_len(c, au), kept;
+	uint64_t len = sim_au_len(c, au);
 	struct sim_slot *s = sim_find(c, au);
 	double t = 0, prog;
 	bool random, seq;
@@ -998,7 +998,8 @@ static double sim_write_slot(struct sim_card *c, uint64_t au, uint64_t a,
 		s->wp_byte = b;
 	s->last_byte = b;
 	if (!s->random) {
-		kept = b < s->old_byte ? b : s->old_byte;
+		uint64_t kept = b < s->old_byte ? b : s->old_byte;
+
 		s->kept_byte += kept > a ? kept - a : 0;
 		s->written_byte += b - a;
 		/* rewritten completely in order: nothing left to copy */
