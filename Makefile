@@ -72,13 +72,13 @@ FB_CFLAGS += -I. $(SRC_DIRS:%=-I%)
 B := build
 LIB_SRCS := dev.c vm.c device/blockdev.c device/holders.c device/sim.c \
 	    device/fault.c device/sysfs.c front/quiet.c \
-	    modes/bench.c modes/progs.c verdict/analyze.c verdict/auto.c \
+	    modes/modes.c modes/bench.c modes/progs.c verdict/analyze.c verdict/auto.c \
 	    output/format.c output/json.c output/plot.c output/progress.c \
 	    safety/preserve.c
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 TEST_NAMES := check_main test_format test_sim test_bench test_vm \
 	      test_writes test_cli test_loop test_analyze test_auto \
-	      test_modes test_safe test_docs util
+	      test_modes test_safe test_docs test_modetable util
 TEST_OBJS := $(TEST_NAMES:%=$(B)/tests/%.o)
 CHECK_BIN := $(B)/tests/check_flashbench
 BENCH_BIN := $(B)/tests/bench_auto

@@ -28,6 +28,7 @@
 #include "flashbench.h"
 #include "format.h"
 #include "json.h"
+#include "modes.h"
 #include "plot.h"
 #include "preserve.h"
 #include "progress.h"
@@ -874,18 +875,6 @@ static int check_read_tests(struct cli *c, const struct device *dev)
 	return 0;
 }
 
-/* The writing tests in the classic order, with their names. */
-static const struct {
-	enum bench_test test;
-	const char *option;
-} write_tests[] = {
-	{ BENCH_FIND_FAT, "--find-fat" },
-	{ BENCH_OPEN_AU, "--open-au" },
-	{ BENCH_PROGRAM, "--program" },
-};
-
-#define N_WRITE_TESTS (sizeof(write_tests) / sizeof(write_tests[0]))
-
 /* The ranges a writing test covers, from bench_write_ranges(). */
 struct write_plan {
 	struct bench_range *ranges;	/* malloc'd */
@@ -953,30 +942,30 @@ static int write_past_end(struct cli *c, enum bench_test test,
 }
 
 /*
- * Ask bench_write_ranges() which ranges test k of write_tests[] overwrites:
- * first how many (ranges NULL), then the ranges.  Returns 0, EXIT_USAGE
- * when the test would reach past the end, or EXIT_DEVICE.
+ * Ask writing mode m which ranges it overwrites: first how many (ranges
+ * NULL), then the ranges.  Returns 0, EXIT_USAGE when the test would
+ * reach past the end, or EXIT_DEVICE.
  */
-static int plan_one(struct cli *c, const struct device *dev, size_t k,
-		    struct write_plan *plan)
+static int plan_one(struct cli *c, const struct device *dev,
+		    const struct mode *m, struct write_plan *plan)
 {
-	enum bench_test t = write_tests[k].test;
+	enum bench_test t = m->test;
 	int n;
 
-	n = bench_write_ranges(t, &c->o, dev->size_byte, NULL, 0);
+	n = m->write_ranges(t, &c->o, dev->size_byte, NULL, 0);
 	if (n > 0) {
 		plan->ranges = calloc((size_t)n, sizeof(*plan->ranges));
 		if (!plan->ranges)
 			n = -ENOMEM;
 		else
-			n = bench_write_ranges(t, &c->o, dev->size_byte,
-					       plan->ranges, (size_t)n);
+			n = m->write_ranges(t, &c->o, dev->size_byte,
+					    plan->ranges, (size_t)n);
 	}
 	if (n == -EINVAL)
 		return write_past_end(c, t, dev);
 	if (n < 0) {
 		fprintf(c->err, "flashbench: %s: cannot plan the writes: %s\n",
-			write_tests[k].option, strerror(-n));
+			m->option, strerror(-n));
 		return EXIT_DEVICE;
 	}
 	plan->n = (size_t)n;
@@ -984,11 +973,12 @@ static int plan_one(struct cli *c, const struct device *dev, size_t k,
 }
 
 /*
- * Check the writing tests against the device and fill plan[] with the
- * ranges each will overwrite.  Returns 0, EXIT_USAGE or EXIT_DEVICE.
+ * Check the writing tests against the device and fill plan[] (indexed
+ * like modes[]) with the ranges each will overwrite.  Returns 0,
+ * EXIT_USAGE or EXIT_DEVICE.
  */
 static int plan_writes(struct cli *c, const struct device *dev,
-		       struct write_plan plan[N_WRITE_TESTS])
+		       struct write_plan plan[MODES_MAX])
 {
 	size_t k;
 	int ret;
@@ -999,10 +989,10 @@ static int plan_writes(struct cli *c, const struct device *dev,
 				   "invalid --offset '%s': not a multiple of the logical block size (%u) of %s",
 				   c->text[V_OFFSET], dev->logical_block_size,
 				   dev->path);
-	for (k = 0; k < N_WRITE_TESTS; k++) {
-		if (!(c->tests & write_tests[k].test))
+	for (k = 0; k < modes_nr; k++) {
+		if (!modes[k].writes || !(c->tests & modes[k].test))
 			continue;
-		ret = plan_one(c, dev, k, &plan[k]);
+		ret = plan_one(c, dev, &modes[k], &plan[k]);
 		if (ret)
 			return ret;
 	}
@@ -1447,19 +1437,6 @@ static int run_read_test(struct device *dev, const struct bench_opts *o,
 	return ret;
 }
 
-/* All tests in the classic order, with the option that asks for them. */
-static const struct {
-	enum bench_test test;
-	const char *option;
-} run_order[] = {
-	{ BENCH_SCATTER, "--scatter" },
-	{ BENCH_FIND_FAT, "--find-fat" },
-	{ BENCH_ALIGN, "--align" },
-	{ BENCH_OPEN_AU, "--open-au" },
-	{ BENCH_INTERVAL, "--interval" },
-	{ BENCH_PROGRAM, "--program" },
-};
-
 /* ---- options a test does not use ---- */
 
 /* "flashbench: OPTION ignored: only --x and --y use it" (under -v). */
@@ -1468,14 +1445,14 @@ static void note_ignored(const struct cli *c, const char *option,
 {
 	size_t i, k = 0, n = 0;
 
-	for (i = 0; i < sizeof(run_order) / sizeof(run_order[0]); i++)
-		n += !!(users & run_order[i].test);
+	for (i = 0; i < modes_nr; i++)
+		n += !!(users & modes[i].test);
 	fprintf(c->err, "flashbench: %s ignored: only ", option);
-	for (i = 0; i < sizeof(run_order) / sizeof(run_order[0]); i++) {
-		if (!(users & run_order[i].test))
+	for (i = 0; i < modes_nr; i++) {
+		if (!(users & modes[i].test))
 			continue;
 		k++;
-		fprintf(c->err, "%s%s", run_order[i].option,
+		fprintf(c->err, "%s%s", modes[i].option,
 			k == n ? "" : k + 1 == n ? " and " : ", ");
 	}
 	fprintf(c->err, " use%s it\n", n == 1 ? "s" : "");
@@ -1676,37 +1653,33 @@ static int run_tests(struct cli *c, struct device *dev, FILE *out)
 	size_t i;
 	int ret;
 
-	for (i = 0; i < sizeof(run_order) / sizeof(run_order[0]); i++) {
-		enum bench_test t = run_order[i].test;
+	for (i = 0; i < modes_nr; i++) {
+		const struct mode *m = &modes[i];
+		enum bench_test t = m->test;
 
 		if (!(c->tests & t))
 			continue;
 		if (c->o.verbose)
 			fprintf(c->err, "flashbench: running %s on %s\n",
-				run_order[i].option, dev->path);
+				m->option, dev->path);
 		if (c->plot)
 			snprintf(c->plot->title, sizeof(c->plot->title),
-				 "flashbench %s %s", run_order[i].option,
-				 dev->path);
+				 "flashbench %s %s", m->option, dev->path);
 		progress_plan_test(c->prog, t, &c->o, dev);
 		if (c->json)
-			ret = run_json(c, dev, t, run_order[i].option, out);
-		else if (c->plot && (t & BENCH_WRITING))
+			ret = run_json(c, dev, t, m->option, out);
+		else if (c->plot && m->writes)
 			ret = plot_write_test(c, dev, t, out);
-		else if (t == BENCH_FIND_FAT)
-			ret = bench_find_fat(dev, &c->o, out);
-		else if (t == BENCH_OPEN_AU)
-			ret = bench_open_au(dev, &c->o, out);
-		else if (t == BENCH_PROGRAM)
-			ret = bench_program(dev, &c->o, out);
-		else
+		else if (c->plot)
 			ret = run_read_test(dev, &c->o, t, out, c->plot);
+		else
+			ret = m->run(dev, &c->o, out);
 		progress_done(c->prog);
 		if (ret) {
 			fflush(out);
 			if (stop_signal)
 				return 128 + stop_signal;
-			return test_failed(c, dev, run_order[i].option, ret);
+			return test_failed(c, dev, m->option, ret);
 		}
 	}
 	return 0;
@@ -1714,11 +1687,11 @@ static int run_tests(struct cli *c, struct device *dev, FILE *out)
 
 /* Say which bytes the writing tests will overwrite. */
 static void announce_writes(const struct cli *c, const struct device *dev,
-			    const struct write_plan plan[N_WRITE_TESTS])
+			    const struct write_plan plan[MODES_MAX])
 {
 	size_t i, j;
 
-	for (i = 0; i < N_WRITE_TESTS; i++)
+	for (i = 0; i < modes_nr; i++)
 		for (j = 0; j < plan[i].n; j++)
 			fprintf(c->err,
 				"flashbench: will overwrite bytes %" PRIu64 "-%" PRIu64 " on %s\n",
@@ -2136,7 +2109,7 @@ static int run_analyze(struct cli *c, FILE *out)
 /* Check everything against the device, then run; returns the status. */
 static int run(struct cli *c, FILE *out)
 {
-	struct write_plan plan[N_WRITE_TESTS] = { { NULL, 0 } };
+	struct write_plan plan[MODES_MAX] = { { NULL, 0 } };
 	struct device *dev = NULL;
 	FILE *res = out;
 	size_t i;
@@ -2193,7 +2166,7 @@ out_close_dev:
 	preserve_free(c->loaded);
 	c->loaded = NULL;
 	close_device(dev);
-	for (i = 0; i < N_WRITE_TESTS; i++)
+	for (i = 0; i < modes_nr; i++)
 		free(plan[i].ranges);
 	return ret;
 }

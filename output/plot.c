@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "modes.h"
 #include "plot.h"
 
 #define PAGE_W		900.0	/* px, a single chart */
@@ -617,18 +618,10 @@ int plot_interval(FILE *f, const char *title,
 static void column_name(char *buf, size_t len, enum bench_test test,
 			size_t k)
 {
-	static const char *const prog[8] = {
-		"write 0x00", "write 0xff", "write 0x5a", "read",
-		"random write 0x00", "random write 0xff",
-		"random write 0x5a", "random read",
-	};
+	const struct mode *m = mode_of(test);
 
-	if (test == BENCH_FIND_FAT)
-		snprintf(buf, len, "AU %zu", k - 1);
-	else if (test == BENCH_PROGRAM && k <= 8)
-		snprintf(buf, len, "%s", prog[k - 1]);
-	else if (test == BENCH_OPEN_AU)
-		snprintf(buf, len, "write");
+	if (m && m->column)
+		m->column(buf, len, k);
 	else
 		snprintf(buf, len, "column %zu", k);
 }

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "format.h"
+#include "modes.h"
 #include "progress.h"
 #include "vm.h"
 
@@ -470,26 +471,6 @@ static void plan_reads(struct seg_list *l, enum bench_test test,
 	}
 }
 
-/* "--align" and so on. */
-static const char *test_name(enum bench_test test)
-{
-	switch (test) {
-	case BENCH_ALIGN:
-		return "--align";
-	case BENCH_SCATTER:
-		return "--scatter";
-	case BENCH_INTERVAL:
-		return "--interval";
-	case BENCH_OPEN_AU:
-		return "--open-au";
-	case BENCH_FIND_FAT:
-		return "--find-fat";
-	case BENCH_PROGRAM:
-		return "--program";
-	}
-	return "test";
-}
-
 int progress_plan_test(struct progress *p, enum bench_test test,
 		       const struct bench_opts *o, const struct device *dev)
 {
@@ -507,7 +488,7 @@ int progress_plan_test(struct progress *p, enum bench_test test,
 	/* a test that cannot be planned still shows that it runs */
 	if (ret)
 		l.n = 0;
-	ret = progress_start(p, test_name(test), l.s, l.n);
+	ret = progress_start(p, mode_option(test), l.s, l.n);
 	free(l.s);
 	return ret;
 }

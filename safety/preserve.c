@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "modes.h"
 #include "preserve.h"
 
 /* Largest single read or write, a size any device takes in one go. */
@@ -365,19 +366,18 @@ int preserve_ranges(unsigned int tests, const struct bench_opts *o,
 		    uint64_t dev_size, struct bench_range **ranges,
 		    size_t *n)
 {
-	static const enum bench_test writing[] = {
-		BENCH_FIND_FAT, BENCH_OPEN_AU, BENCH_PROGRAM,
-	};
 	struct bench_range *r = NULL, *grown;
 	size_t i, nr = 0, m;
 	int cnt;
 
 	*ranges = NULL;
 	*n = 0;
-	for (i = 0; i < sizeof(writing) / sizeof(writing[0]); i++) {
-		if (!(tests & writing[i]))
+	for (i = 0; i < modes_nr; i++) {
+		const struct mode *md = &modes[i];
+
+		if (!md->writes || !(tests & md->test))
 			continue;
-		cnt = bench_write_ranges(writing[i], o, dev_size, NULL, 0);
+		cnt = md->write_ranges(md->test, o, dev_size, NULL, 0);
 		if (cnt < 0)
 			goto out_fail;
 		grown = realloc(r, (nr + (size_t)cnt + 1) * sizeof(*r));
@@ -386,8 +386,8 @@ int preserve_ranges(unsigned int tests, const struct bench_opts *o,
 			goto out_fail;
 		}
 		r = grown;
-		cnt = bench_write_ranges(writing[i], o, dev_size, r + nr,
-					 (size_t)cnt);
+		cnt = md->write_ranges(md->test, o, dev_size, r + nr,
+				       (size_t)cnt);
 		if (cnt < 0)
 			goto out_fail;
 		nr += (size_t)cnt;

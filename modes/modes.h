@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The table of modes: one row per test flashbench can run, in the classic
+ * order (-s, -f, -a, -O, -i, -p).  Everything that used to list the modes
+ * for itself (the run order, the writing tests, --preserve's ranges, the
+ * progress line's names, the plot's column names) reads this table, so
+ * adding a mode is one row here and the mode's own file.
+ */
+#ifndef FLASHBENCH_MODES_H
+#define FLASHBENCH_MODES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "bench.h"
+#include "dev.h"
+
+struct mode {
+	enum bench_test test;	/* the mode's bit */
+	const char *name;	/* "align" */
+	const char *option;	/* "--align": how the user asks for it */
+	char short_option;	/* 'a' */
+	int writes;		/* overwrites data on the device */
+	/* run it and print the classic table to out; 0 or -errno */
+	int (*run)(struct device *dev, const struct bench_opts *o,
+		   FILE *out);
+	/*
+	 * The writing modes: the byte ranges it overwrites, as
+	 * bench_write_ranges(); NULL for the read modes.
+	 */
+	int (*write_ranges)(enum bench_test test, const struct bench_opts *o,
+			    uint64_t dev_size, struct bench_range *ranges,
+			    size_t max);
+	/*
+	 * The writing modes: the name of throughput column k (from 1) of
+	 * its table, into buf; NULL for the read modes.
+	 */
+	void (*column)(char *buf, size_t len, size_t k);
+};
+
+/* Room for every mode: arrays indexed like modes[] use it. */
+#define MODES_MAX 8
+
+/* Every mode, in the classic run order; modes_nr rows. */
+extern const struct mode modes[];
+extern const size_t modes_nr;
+
+/* The row of one BENCH_* bit, or NULL. */
+const struct mode *mode_of(enum bench_test test);
+
+/* The option of one BENCH_* bit ("--align"), or "test". */
+const char *mode_option(enum bench_test test);
+
+#endif /* FLASHBENCH_MODES_H */
