@@ -719,12 +719,12 @@ static int check_offset(struct cli *c)
 static int check_args(struct cli *c)
 {
 	enum cli_value v;
-	int modes = c->autorun + !!c->analyze_path + !!c->restore;
+	int runs_alone = c->autorun + !!c->analyze_path + !!c->restore;
 
-	if (modes > 1)
+	if (runs_alone > 1)
 		return usage_error(c->err,
 				   "--auto, --analyze and --restore exclude each other");
-	if (modes && c->tests)
+	if (runs_alone && c->tests)
 		return usage_error(c->err,
 				   "--%s runs on its own, without test options such as -a",
 				   c->autorun ? "auto" : c->restore ? "restore" :
