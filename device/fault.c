@@ -14,6 +14,7 @@
  * garbage rather than stale data that looks right.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +46,8 @@ void fault_plan_init(struct fault_plan *plan)
 	plan->enospc_byte = FAULT_NEVER;
 	plan->lost_byte = FAULT_NEVER;
 	plan->stop = NULL;
+	plan->signal_op = FAULT_NEVER;
+	plan->signal = 0;
 }
 
 /* Returns 0 if plan can be followed, else -EINVAL. */
@@ -52,7 +55,8 @@ static int fault_plan_check(const struct fault_plan *plan)
 {
 	if (plan->eio_kinds & ~(unsigned int)FAULT_ALL)
 		return -EINVAL;
-	if (!plan->enodev_op || !plan->eio_op || !plan->short_op)
+	if (!plan->enodev_op || !plan->eio_op || !plan->short_op ||
+	    !plan->signal_op)
 		return -EINVAL;	/* operations count from 1 */
 	return 0;
 }
@@ -84,6 +88,8 @@ static int fault_decide(struct fault_device *f, unsigned int kind, off_t off,
 	*part = 0;
 	if (p->stop && *p->stop)
 		return EINTR;
+	if (op == p->signal_op && p->signal)
+		raise(p->signal);
 	if (f->gone || op >= p->enodev_op) {
 		f->gone = 1;
 		return ENODEV;

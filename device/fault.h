@@ -63,6 +63,13 @@ struct fault_plan {
 	 * handler to stop a test within one I/O).
 	 */
 	const volatile sig_atomic_t *stop;
+	/*
+	 * A user pressing ^C mid-test: signal is raised in the process
+	 * while operation number signal_op is under way (that operation
+	 * itself completes; what stops is up to the handler installed).
+	 */
+	uint64_t signal_op;
+	int signal;
 };
 
 /* What went through the wrapper. */

@@ -230,6 +230,17 @@ void json_align(struct json *j, const struct align_row *rows, size_t nrows)
 	}
 }
 
+/* Keep the points of p[0..n) that were read, in order; returns how many. */
+static size_t scatter_measured(struct scatter_point *p, uint64_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (p[i].time_ns != UINT64_MAX)
+			p[k++] = p[i];
+	return k;
+}
+
 int bench_scatter(struct device *dev, const struct bench_opts *o,
 		  struct scatter_point **pts, size_t *npts)
 {
@@ -272,10 +283,9 @@ int bench_scatter(struct device *dev, const struct bench_opts *o,
 				p[pos].time_ns = t;
 		}
 	}
-	if (ret)
-		goto out_free;
+	/* cut short: the positions read so far are still worth printing */
+	*npts = ret ? scatter_measured(p, n) : n;
 	*pts = p;
-	*npts = n;
 	p = NULL;
 out_free:
 	free(p);

@@ -100,7 +100,11 @@ void print_align(FILE *out, const struct align_row *rows, size_t nrows);
 struct json;
 void json_align(struct json *j, const struct align_row *rows, size_t nrows);
 
-/* The scatter test; *pts has 2^order points in offset order. */
+/*
+ * The scatter test; *pts has 2^order points in offset order.  When a read
+ * fails (or a signal stops the test), *pts still holds the positions read
+ * so far, each with the minimum of its reads, and the error is returned.
+ */
 int bench_scatter(struct device *dev, const struct bench_opts *o,
 		  struct scatter_point **pts, size_t *npts);
 void print_scatter(FILE *out, const struct scatter_point *pts, size_t n);

@@ -3,6 +3,8 @@
  * The modes beyond the classic tests, through the front end: --auto,
  * --analyze and --json, their conflicts, and the JSON document's shape.
  */
+#include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -400,12 +402,149 @@ START_TEST(test_eio_midway)
 		      strstr(r.err, "flashbench: write of "), "'%s'", r.err);
 	/* stopped there: no I/O after the failed one */
 	ck_assert_uint_eq(r.io_calls, ops / 2);
-	/* what came before was printed (scatter keeps nothing partial) */
-	if (_i != 1)
-		ck_assert_str_ne(r.out, "");
+	/* what came before was printed */
+	ck_assert_str_ne(r.out, "");
 	if (strstr(eio_runs[_i], "--json"))
 		ck_assert_int_eq(json_get(r.out, NULL, NULL, 0), 0);
 	fb_free(&r);
+}
+END_TEST
+
+/* ---- ^C in the middle of -s ---- */
+
+#define SC_ARGS "-s --scatter-order=10 --simulate=size=1G"
+#define SC_N 1024
+
+/* Scatter lines into t_ms[position]; returns the lines, -1 if bad. */
+static int scatter_parse(const char *text, double *t_ms, int *seen)
+{
+	const char *p = text;
+	int n = 0;
+
+	memset(seen, 0, SC_N * sizeof(*seen));
+	while (*p) {
+		double off_mib, ms;
+		long pos;
+
+		if (sscanf(p, "%lf\t%lf\n", &off_mib, &ms) != 2)
+			return -1;
+		pos = lround(off_mib * 64);	/* 16 KiB blocks */
+		if (pos < 0 || pos >= SC_N || seen[pos]++)
+			return -1;
+		t_ms[pos] = ms;
+		n++;
+		p = strchr(p, '\n');
+		if (!p)
+			return -1;
+		p++;
+	}
+	return n;
+}
+
+/* The uninterrupted results of SC_ARGS with -c count. */
+static void scatter_full(unsigned int count, double *t_ms)
+{
+	char args[128];
+	struct fb_run r;
+	int seen[SC_N];
+
+	snprintf(args, sizeof(args), SC_ARGS " -c %u", count);
+	fb_run(args, &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_int_eq(scatter_parse(r.out, t_ms, seen), SC_N);
+	fb_free(&r);
+}
+
+/* SC_ARGS -c 4 (with --json) stopped by SIGINT during read stop_op. */
+static void scatter_stopped(uint64_t stop_op, int json, struct fb_run *r)
+{
+	char args[128];
+
+	snprintf(args, sizeof(args), SC_ARGS " -c 4%s",
+		 json ? " --json" : "");
+	fault_plan_init(&hook_plan);
+	hook_plan.signal_op = stop_op;
+	hook_plan.signal = SIGINT;
+	flashbench_open_hook = fault_hook;
+	fb_run(args, r);
+	flashbench_open_hook = NULL;
+	ck_assert_msg(r->status == 130, "status %d: %s", r->status, r->err);
+	ck_assert_str_eq(r->err, "flashbench: stopped by Interrupt\n");
+	/* the read under way completes, the next one is not made */
+	ck_assert_uint_eq(r->io_calls, stop_op);
+}
+
+/*
+ * ^C during the first round: the positions read so far are printed,
+ * each with the time of its one read.
+ */
+START_TEST(test_scatter_stopped_first_round)
+{
+	static double t1[SC_N], t[SC_N];
+	int seen[SC_N], i;
+	struct fb_run r;
+
+	scatter_full(1, t1);
+	scatter_stopped(300, 0, &r);
+	ck_assert_int_eq(scatter_parse(r.out, t, seen), 300);
+	for (i = 0; i < SC_N; i++)
+		ck_assert(!seen[i] || t[i] == t1[i]);
+	fb_free(&r);
+}
+END_TEST
+
+/*
+ * ^C in the third of four rounds: every position, each the minimum of the
+ * rounds done so far, between that of two rounds and that of three.
+ */
+START_TEST(test_scatter_stopped_third_round)
+{
+	static double t2[SC_N], t3[SC_N], t[SC_N];
+	int seen[SC_N], i, at_t3 = 0, at_t2 = 0;
+	struct fb_run r;
+
+	scatter_full(2, t2);
+	scatter_full(3, t3);
+	scatter_stopped(2 * SC_N + 552, 0, &r);
+	ck_assert_int_eq(scatter_parse(r.out, t, seen), SC_N);
+	for (i = 0; i < SC_N; i++) {
+		ck_assert_msg(t3[i] <= t[i] && t[i] <= t2[i],
+			      "position %d: %f not in [%f, %f]", i, t[i],
+			      t3[i], t2[i]);
+		at_t3 += t[i] == t3[i] && t3[i] < t2[i];
+		at_t2 += t[i] == t2[i] && t3[i] < t2[i];
+	}
+	/* some positions had their third read, others not yet */
+	ck_assert_int_gt(at_t3, 0);
+	ck_assert_int_gt(at_t2, 0);
+	fb_free(&r);
+}
+END_TEST
+
+/* The same with --json: one document, "interrupted": true. */
+START_TEST(test_scatter_stopped_json)
+{
+	static const uint64_t stops[] = { 300, 2 * SC_N + 552 };
+	static const int want[] = { 300, SC_N };
+	char path[32], v[32];
+	struct fb_run r;
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		scatter_stopped(stops[k], 1, &r);
+		ck_assert_int_eq(json_get(r.out, NULL, NULL, 0), 0);
+		ck_assert_int_eq(json_get(r.out, "interrupted", v, sizeof(v)),
+				 0);
+		ck_assert_str_eq(v, "true");
+		snprintf(path, sizeof(path), "results.%d.time_ns",
+			 want[k] - 1);
+		ck_assert_int_eq(json_get(r.out, path, v, sizeof(v)), 0);
+		ck_assert_uint_gt(strtoull(v, NULL, 10), 0);
+		snprintf(path, sizeof(path), "results.%d", want[k]);
+		ck_assert_int_eq(json_get(r.out, path, v, sizeof(v)), -2);
+		ck_assert_int_eq(json_get(r.out, "error", v, sizeof(v)), -2);
+		fb_free(&r);
+	}
 }
 END_TEST
 
@@ -535,6 +674,9 @@ Suite *modes_suite(void)
 	tc = tcase_create("faults");
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_eio_midway, 0, N(eio_runs));
+	tcase_add_test(tc, test_scatter_stopped_first_round);
+	tcase_add_test(tc, test_scatter_stopped_third_round);
+	tcase_add_test(tc, test_scatter_stopped_json);
 	tcase_add_loop_test(tc, test_eio_preserve, 0, 3);
 	tcase_add_test(tc, test_preserve_simulated);
 	suite_add_tcase(s, tc);
