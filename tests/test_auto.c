@@ -388,6 +388,54 @@ START_TEST(test_open_random_none)
 }
 END_TEST
 
+/*
+ * Hard cards an expert still reads: a USB stick with a read-ahead cache
+ * and pauses, cards with no read signature and pauses, a weak spread AU
+ * step, a card that keeps one AU more in a log (gradual collapse).  Erase
+ * size and open AUs as planted, with high confidence.
+ */
+START_TEST(test_hard_cards)
+{
+	static const struct {
+		const char *spec;
+		uint64_t erase;
+		unsigned int open;
+	} cases[] = {
+		{ "readahead=64K,pause_pct=2", 4 << 20, 4 },
+		{ "readahead=128K,pause_pct=5,pause_us=3000,noise=3", 4 << 20, 4 },
+		{ "readsig=0,pause_pct=10,erase=2M,size=4G", 2 << 20, 4 },
+		{ "readsig=0,pause_pct=20,pause_us=3000", 4 << 20, 4 },
+		{ "readsig=0,pause_pct=10,erase=1M,size=2G,seed=3", 1 << 20, 4 },
+		{ "readsig=0,collapse=gradual,open=6", 4 << 20, 6 },
+		{ "collapse=gradual", 4 << 20, 4 },
+		{ "collapse=gradual,open=1,erase=8M", 8 << 20, 1 },
+		{ "au_spread=4,noise=3", 4 << 20, 4 },
+	};
+	struct bench_opts o;
+	size_t i;
+
+	bench_opts_default(&o);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct device *dev = sim_card(cases[i].spec);
+		struct auto_result r;
+
+		ck_assert_int_eq(auto_run(dev, &o, 1, NULL, &r), 0);
+		ck_assert_msg(r.align.erase.size_byte == cases[i].erase &&
+			      r.align.erase.confidence == ANALYZE_CONF_HIGH,
+			      "%s: erase %llu confidence %d", cases[i].spec,
+			      (unsigned long long)r.align.erase.size_byte,
+			      r.align.erase.confidence);
+		ck_assert_msg(r.open_linear.nr == cases[i].open &&
+			      !r.open_linear.at_least &&
+			      r.open_linear.confidence == ANALYZE_CONF_HIGH,
+			      "%s: open %u confidence %d", cases[i].spec,
+			      r.open_linear.nr, r.open_linear.confidence);
+		auto_free(&r);
+		dev_close(dev);
+	}
+}
+END_TEST
+
 /* Partition start, ext4 and f2fs options for several erase sizes. */
 START_TEST(test_advice)
 {
@@ -766,6 +814,7 @@ Suite *auto_suite(void)
 	tcase_add_test(tc, test_erase_confirm);
 	tcase_add_test(tc, test_no_erase_advice);
 	tcase_add_test(tc, test_open_random_none);
+	tcase_add_test(tc, test_hard_cards);
 	tcase_add_test(tc, test_preserve_two_phases);
 	tcase_add_test(tc, test_sweep);
 	suite_add_tcase(s, tc);

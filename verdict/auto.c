@@ -16,10 +16,12 @@
  *    writes the same chunk position into each AU in turn, position after
  *    position.  While the card keeps nr AUs open a write costs what it
  *    costs with one AU; one AU more and every turn forces garbage
- *    collection, many times slower.  nr doubles until a probe collapses,
- *    then bisection finds the last nr that holds.  A probe stops as soon as
- *    it has clearly held or clearly collapsed, so the search costs a small
- *    part of the classic procedure's device time.
+ *    collection, many times slower.  nr grows by half until a probe
+ *    collapses, then steps up one at a time from the last nr that held.  A
+ *    probe stops as soon as it has clearly held or clearly collapsed, so
+ *    the search costs a small part of the classic procedure's device time.
+ * 0. The erase size from writes (when the tables are unsure, before 2 and
+ *    3): see erase_search().
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -564,6 +566,8 @@ static int auto_fat(struct device *dev, uint64_t erase, struct auto_fat *f)
 #define SEARCH_SLOW 4.0		/* slower than a write into an open AU by
 				   this: the write paid for a collection */
 #define SEARCH_MAX_CANDS 40
+#define SEARCH_GC_PART 0.3	/* and at least this part of the first
+				   collection seen */
 
 /* Where the erase search writes; a function of the device alone. */
 struct search_layout {
@@ -675,7 +679,11 @@ static int search_write(struct device *dev, struct auto_erase_search *s,
 	if (ret)
 		return ret;
 	s->writes++;
-	*slow = s->fast_ns > 0 && t > SEARCH_SLOW * s->fast_ns;
+	/* a pause of a few ms is not a collection of a whole AU */
+	*slow = s->fast_ns > 0 && t > SEARCH_SLOW * s->fast_ns &&
+		t > SEARCH_GC_PART * s->gc_ns;
+	if (*slow && !s->gc_ns)
+		s->gc_ns = t;
 	if (*slow && t > s->slow_ns)
 		s->slow_ns = t;
 	if (!*slow && (s->fast_ns <= 0 || t < s->fast_ns))
@@ -737,19 +745,34 @@ static int search_anchor(struct device *dev, const struct search_layout *l,
 	return 0;
 }
 
-/* The size two anchors agree on (high), or two of three (medium). */
+/*
+ * The size two anchors agree on with none against it (high), or two
+ * against one (medium).  An anchor that saw no boundary (its own write
+ * into a new AU cost nothing: the open AUs were not full yet) is not
+ * against it.
+ */
 static void search_decide(struct auto_erase_search *s)
 {
-	const uint64_t *b = s->boundary_byte;
+	unsigned int i, j, agree, against;
 
 	s->erase_byte = 0;
 	s->confidence = ANALYZE_CONF_NONE;
-	if (b[0] && b[0] == b[1] && (s->nanchors < 3 || b[2] == b[0])) {
-		s->erase_byte = b[0];
-		s->confidence = ANALYZE_CONF_HIGH;
-	} else if (s->nanchors == 3 && b[2] && (b[2] == b[0] || b[2] == b[1])) {
-		s->erase_byte = b[2];
-		s->confidence = ANALYZE_CONF_MEDIUM;
+	for (i = 0; i < s->nanchors; i++) {
+		uint64_t b = s->boundary_byte[i];
+
+		if (!b)
+			continue;
+		for (j = 0, agree = 0, against = 0; j < s->nanchors; j++) {
+			agree += s->boundary_byte[j] == b;
+			against += s->boundary_byte[j] &&
+				   s->boundary_byte[j] != b;
+		}
+		if (agree >= 2) {
+			s->erase_byte = b;
+			s->confidence = against ? ANALYZE_CONF_MEDIUM :
+				ANALYZE_CONF_HIGH;
+			return;
+		}
 	}
 }
 
@@ -926,7 +949,8 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 	p->nr = nr;
 	p->positions = m;
 	p->ratio = ref_ns > 0 ? *mean_ns / ref_ns : 1.0;
-	p->collapsed = p->ratio > 2.5;
+	/* over the limit: a card that collapses gradually costs a little */
+	p->collapsed = p->ratio > AUTO_HOLD;
 	return 0;
 }
 
@@ -937,6 +961,30 @@ static enum analyze_confidence open_confidence(double held, double collapsed)
 	if (held < 2 && collapsed > AUTO_COLLAPSE)
 		return ANALYZE_CONF_MEDIUM;
 	return ANALYZE_CONF_LOW;
+}
+
+/*
+ * The ratio of probe nr, taken from the probes already made when there is
+ * one (the search may have passed it), else measured.
+ */
+static int sharp_ratio(struct probe_ctx *c, struct auto_open *res,
+		       unsigned int nr, double *ratio)
+{
+	struct auto_probe *p;
+	double m;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < res->nprobes; i++)
+		if (res->probes[i].nr == nr) {
+			*ratio = res->probes[i].ratio;
+			return 0;
+		}
+	p = &res->probes[res->nprobes++];
+	ret = probe(c, nr, res->ref_ns, p, &m);
+	if (!ret && p->ratio > *ratio)
+		*ratio = p->ratio;
+	return ret;
 }
 
 /* The next nr to try: half as many again, at least one more, max last. */
@@ -1026,6 +1074,16 @@ static int auto_open(struct device *dev, uint64_t erase, int random,
 			held = nr;
 			held_ratio = p->ratio;
 		}
+	}
+	/*
+	 * One AU over costing only a little (a card that keeps one more in
+	 * a log): two over must collapse for the answer to be sure.
+	 */
+	if (coll && coll_ratio <= AUTO_COLLAPSE && coll < max &&
+	    res->nprobes < AUTO_MAX_PROBES) {
+		ret = sharp_ratio(&c, res, coll + 1, &coll_ratio);
+		if (ret)
+			return ret;
 	}
 	res->measured = 1;
 	res->nr = held;

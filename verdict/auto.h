@@ -3,7 +3,8 @@
  * --auto: the survey flow of the classic tool's users, automated.  Align
  * tables at one or more block sizes give the erase and page size; with
  * --destructive, short write probes find the number of open AUs (linear and
- * random order, by doubling and bisection) and the FAT-optimised area.
+ * random order, growing by half, then one at a time) and the FAT-optimised
+ * area; when the tables are unsure, the erase size from writes first.
  */
 #ifndef FLASHBENCH_AUTO_H
 #define FLASHBENCH_AUTO_H
@@ -89,6 +90,7 @@ struct auto_erase_search {
 	int filled;			/* one showed: the open AUs were full */
 	double fast_ns;			/* a write into an open AU */
 	double slow_ns;			/* the slowest write into a new AU */
+	double gc_ns;			/* the first one */
 	unsigned int nanchors;		/* anchors walked */
 	uint64_t anchor_byte[AUTO_ERASE_ANCHORS];
 	uint64_t boundary_byte[AUTO_ERASE_ANCHORS]; /* first one after each
