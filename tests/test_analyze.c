@@ -1247,9 +1247,10 @@ START_TEST(test_simulated_behaviours)
 {
 	static const char *const pages[] = { "4K", "8K", "16K" };
 	static struct behaviour b[] = {
-		{ "multi-plane" }, { "allocation group" },
-		{ "gradual AU step" }, { "no read signature" },
-		{ "read-ahead" }, { "pauses" }, { "all of them" },
+		{ .name = "multi-plane" }, { .name = "allocation group" },
+		{ .name = "gradual AU step" }, { .name = "no read signature" },
+		{ .name = "read-ahead" }, { .name = "pauses" },
+		{ .name = "all of them" },
 	};
 	char spec[256];
 	unsigned int i, k;
