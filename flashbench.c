@@ -379,7 +379,8 @@ static const char help_text[] =
 " -r, --random                random order inside an erase block\n"
 "     --fat-nr <num>          erase blocks looked at by -f (default 6)\n"
 " -o, --out <file>            write results to <file> ('-': stdout)\n"
-" -v, --verbose               more detail on stderr; repeatable\n"
+" -v, --verbose               more detail on stderr (-vv: also the\n"
+"                               program of each writing test)\n"
 " -q, --quiet                 no progress line on the terminal\n"
 "     --simulate[=<spec>]     test a simulated card instead of a\n"
 "                               device; <spec> is key=value,...\n"
@@ -771,7 +772,8 @@ static int check_args(struct cli *c)
 	if (!c->simulate && !c->device)
 		return usage_error(c->err, "missing DEVICE");
 	if (!c->tests && !c->autorun && !c->restore)
-		return usage_error(c->err, "need at least one test");
+		return usage_error(c->err,
+				   "need at least one test: --auto finds the erase and page size by itself (read-only), -a is the classic align test; --help lists them all");
 	if (!c->arg[V_OFFSET])
 		c->o.offset_byte = round_up(DEFAULT_OFFSET_BYTE,
 					    c->o.erasesize_byte);
@@ -1685,18 +1687,95 @@ static int run_tests(struct cli *c, struct device *dev, FILE *out)
 	return 0;
 }
 
-/* Say which bytes the writing tests will overwrite. */
+/* qsort() order of ranges: by start. */
+static int range_cmp(const void *a, const void *b)
+{
+	const struct bench_range *x = a, *y = b;
+
+	return (x->start_byte > y->start_byte) -
+	       (x->start_byte < y->start_byte);
+}
+
+/* Sort r and merge adjacent or overlapping ranges; returns how many. */
+static size_t merge_ranges(struct bench_range *r, size_t n)
+{
+	size_t i, k = 0;
+
+	qsort(r, n, sizeof(*r), range_cmp);
+	for (i = 0; i < n; i++) {
+		if (k && r[i].start_byte <= r[k - 1].end_byte) {
+			if (r[i].end_byte > r[k - 1].end_byte)
+				r[k - 1].end_byte = r[i].end_byte;
+			continue;
+		}
+		r[k++] = r[i];
+	}
+	return k;
+}
+
+/*
+ * Say which bytes will be overwritten: one line per range, sorted, with
+ * adjacent and overlapping ranges merged, then the total, saying once
+ * that END is exclusive.  Sorts and merges r (n ranges) in place.
+ */
+static void announce(const struct cli *c, const struct device *dev,
+		     struct bench_range *r, size_t n)
+{
+	char sz[FMT_LEN];
+	uint64_t total = 0;
+	size_t i;
+
+	if (!n)
+		return;
+	n = merge_ranges(r, n);
+	for (i = 0; i < n; i++) {
+		fprintf(c->err,
+			"flashbench: will overwrite bytes %" PRIu64 "-%" PRIu64 " on %s\n",
+			r[i].start_byte, r[i].end_byte, dev->path);
+		total += r[i].end_byte - r[i].start_byte;
+	}
+	fprintf(c->err,
+		"flashbench: %s in all, in %zu range%s; each END is the first byte left alone\n",
+		fmt_size(sz, total), n, n == 1 ? "" : "s");
+}
+
+/* A copy of n ranges to sort and merge, or NULL (out of memory). */
+static struct bench_range *ranges_dup(const struct bench_range *r, size_t n)
+{
+	struct bench_range *m = malloc((n ? n : 1) * sizeof(*m));
+
+	if (m && n)
+		memcpy(m, r, n * sizeof(*m));
+	return m;
+}
+
+/* Say which bytes the writing tests will overwrite, all tests together. */
 static void announce_writes(const struct cli *c, const struct device *dev,
 			    const struct write_plan plan[MODES_MAX])
 {
-	size_t i, j;
+	struct bench_range *all;
+	size_t i, j, n = 0;
 
 	for (i = 0; i < modes_nr; i++)
-		for (j = 0; j < plan[i].n; j++)
-			fprintf(c->err,
-				"flashbench: will overwrite bytes %" PRIu64 "-%" PRIu64 " on %s\n",
-				plan[i].ranges[j].start_byte,
-				plan[i].ranges[j].end_byte, dev->path);
+		n += plan[i].n;
+	all = malloc((n ? n : 1) * sizeof(*all));
+	if (!all) {	/* out of memory: unmerged, then */
+		for (i = 0; i < modes_nr; i++)
+			for (j = 0; j < plan[i].n; j++)
+				fprintf(c->err,
+					"flashbench: will overwrite bytes %" PRIu64 "-%" PRIu64 " on %s\n",
+					plan[i].ranges[j].start_byte,
+					plan[i].ranges[j].end_byte, dev->path);
+		return;
+	}
+	for (i = 0, n = 0; i < modes_nr; i++) {
+		if (plan[i].n)
+			memcpy(all + n, plan[i].ranges,
+			       plan[i].n * sizeof(*all));
+		n += plan[i].n;
+	}
+	announce(c, dev, all, n);
+	free(all);
 }
 
 /* Flush (and close, if it is ours) the results stream; 0 or EXIT_DEVICE. */
@@ -1895,6 +1974,7 @@ struct announce_ctx {
 static int announce_ranges(void *ctx, const struct bench_range *r, size_t n)
 {
 	struct announce_ctx *a = ctx;
+	struct bench_range *m;
 	size_t i;
 
 	progress_clear(a->c->prog);
@@ -1907,11 +1987,44 @@ static int announce_ranges(void *ctx, const struct bench_range *r, size_t n)
 			return -ECANCELED;
 		dev_set_stop_flag(&stop_signal);
 	}
-	for (i = 0; i < n; i++)
-		fprintf(a->c->err,
-			"flashbench: will overwrite bytes %" PRIu64 "-%" PRIu64 " on %s\n",
-			r[i].start_byte, r[i].end_byte, a->dev->path);
+	m = ranges_dup(r, n);
+	if (m) {
+		announce(a->c, a->dev, m, n);
+		free(m);
+	} else {
+		for (i = 0; i < n; i++)
+			fprintf(a->c->err,
+				"flashbench: will overwrite bytes %" PRIu64 "-%" PRIu64 " on %s\n",
+				r[i].start_byte, r[i].end_byte, a->dev->path);
+	}
 	return save_ranges(a->c, a->dev, r, n) ? -ECANCELED : 0;
+}
+
+/*
+ * Under -v, the statistics behind --auto's align verdict (t, misfits,
+ * spike chance) on the error stream, each line prefixed.
+ */
+static void auto_evidence(const struct cli *c, const struct auto_result *r)
+{
+	struct align_verdict reads = r->align;
+	char *text = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!c->o.verbose)
+		return;
+	f = open_memstream(&text, &len);
+	if (!f)
+		return;
+	/* the reads' verdict, as auto_print() words it */
+	if (r->erase_writes.measured)
+		reads.erase = r->erase_reads;
+	analyze_print_evidence(f, &reads);
+	fclose(f);
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		fprintf(c->err, "flashbench: %s\n", line + strspn(line, " "));
+	free(text);
 }
 
 /* Run --auto and print its verdict; returns 0 or an exit status. */
@@ -1955,6 +2068,7 @@ static int run_auto(struct cli *c, struct device *dev, FILE *res)
 		json_tail(&j, stop_signal != 0);
 	} else {
 		auto_print(res, &r, target, c->simulate ? NULL : &sysfs);
+		auto_evidence(c, &r);
 	}
 	auto_free(&r);
 	if (ret) {

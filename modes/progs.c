@@ -10,6 +10,7 @@
  * every access stays aligned to the block size.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -247,6 +248,29 @@ int progs_build(unsigned int test, const struct bench_opts *o,
 	return progs_build_for(test, o, PROGS_P_MIN, prog);
 }
 
+/*
+ * Under -vv, the program a writing test runs, to o->log, each line
+ * prefixed as all -v detail is ("flashbench: vm: ").
+ */
+static void log_prog(const struct bench_opts *o, const struct vm_node *prog)
+{
+	char *text = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (o->verbose < 2 || !o->log)
+		return;
+	f = open_memstream(&text, &len);
+	if (!f)
+		return;
+	vm_print_prog(f, prog);
+	fclose(f);
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		fprintf(o->log, "flashbench: vm: %s\n", line);
+	free(text);
+}
+
 int progs_run(struct device *dev, unsigned int test,
 	      const struct bench_opts *o, FILE *out, struct vm_table *tab,
 	      char *err, size_t err_len)
@@ -270,8 +294,7 @@ int progs_run(struct device *dev, unsigned int test,
 	ret = progs_build_for(test, o, dev->logical_block_size, &prog);
 	if (ret)
 		return ret;
-	if (o->verbose && o->log)
-		vm_print_prog(o->log, prog);
+	log_prog(o, prog);
 	ret = vm_run(dev, prog, out, tab, err, err_len);
 	vm_free(prog);
 	return ret;

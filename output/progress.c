@@ -186,32 +186,55 @@ static double done_fraction(struct progress *p, uint64_t io_done)
 	return cost < p->total_cost ? cost / p->total_cost : 1;
 }
 
-/* Put the line on the terminal, cut to its width. */
+/*
+ * Fit "head, tail" into room bytes: the numbers in tail matter most, so
+ * the head loses its "flashbench: " first, then its end (at a character
+ * boundary), and tail is cut only when it alone is too wide.
+ */
+static void fit_line(char *line, size_t len, const char *head,
+		     const char *tail, size_t room)
+{
+	size_t hn = strlen(head), tn = strlen(tail) + 2;
+
+	if (hn + tn > room && !strncmp(head, "flashbench: ", 12)) {
+		head += 12;
+		hn -= 12;
+	}
+	if (tn >= room) {
+		snprintf(line, len, "%.*s", (int)room, tail);
+		return;
+	}
+	if (hn + tn > room) {
+		hn = room - tn;
+		while (hn && ((unsigned char)head[hn] & 0xc0) == 0x80)
+			hn--;
+	}
+	snprintf(line, len, "%.*s, %s", (int)hn, head, tail);
+}
+
+/* Put the line on the terminal, cut to its width (see fit_line()). */
 static void draw(struct progress *p, double frac, uint64_t now)
 {
 	uint64_t elapsed = now - p->start_ns;
-	char line[256], t[32];
-	size_t n;
+	char line[256], head[160], tail[48], t[32];
 
+	snprintf(head, sizeof(head), "flashbench: %s: %s", p->name,
+		 p->label[0] || p->nseg ? p->label : "running");
 	if (!p->nseg) {
 		fmt_clock(t, sizeof(t), elapsed);
-		snprintf(line, sizeof(line), "flashbench: %s: %s, %s elapsed",
-			 p->name, p->label[0] ? p->label : "running", t);
+		snprintf(tail, sizeof(tail), "%s elapsed", t);
 	} else if (frac >= 0.005 && frac < 1) {
 		/* round up: "0:00 left" would be a promise */
 		fmt_clock(t, sizeof(t),
 			  (uint64_t)((double)elapsed * (1 - frac) / frac) +
 				  999999999ULL);
-		snprintf(line, sizeof(line), "flashbench: %s: %s, %2d%%, %s left",
-			 p->name, p->label, (int)(frac * 100), t);
+		snprintf(tail, sizeof(tail), "%2d%%, %s left",
+			 (int)(frac * 100), t);
 	} else {
-		snprintf(line, sizeof(line), "flashbench: %s: %s, %2d%%",
-			 p->name, p->label, (int)(frac * 100));
+		snprintf(tail, sizeof(tail), "%2d%%", (int)(frac * 100));
 	}
-	n = strlen(line);
-	if (n > p->cols - 1)
-		n = p->cols - 1;
-	fprintf(p->tty, "\r%.*s\033[K", (int)n, line);
+	fit_line(line, sizeof(line), head, tail, p->cols - 1);
+	fprintf(p->tty, "\r%s\033[K", line);
 	fflush(p->tty);
 	p->shown = 1;
 	p->drawn_ns = now;
@@ -515,8 +538,9 @@ static void log_line(struct wrap *w)
 		text += 6;
 	progress_label(w->p, text);
 	if (w->under) {
-		clear_line(w->p);
-		fprintf(w->under, "%s\n", w->line);
+		if (w->p)
+			clear_line(w->p);
+		fprintf(w->under, "flashbench: %s\n", w->line);
 		fflush(w->under);
 	}
 }
@@ -599,9 +623,9 @@ FILE *progress_wrap(struct progress *p, FILE *out)
 
 FILE *progress_log(struct progress *p, FILE *log)
 {
-	if (!p || !p->enabled)
-		return log;
-	return wrap_open(p, log, 1);
+	if ((!p || !p->enabled) && !log)
+		return NULL;
+	return wrap_open(p && p->enabled ? p : NULL, log, 1);
 }
 
 FILE *progress_unwrap(struct progress *p, FILE *f)

@@ -104,8 +104,8 @@ FILE *progress_unwrap(struct progress *p, FILE *f);
 
 /*
  * A stream for --auto's step lines: each line becomes the step shown,
- * and is copied to log when log is not NULL.  Returns log itself when p
- * is disabled, NULL if both are off; close it with progress_unwrap().
+ * and is copied to log, prefixed "flashbench: ", when log is not NULL.
+ * Returns NULL if both are off; close it with progress_unwrap().
  */
 FILE *progress_log(struct progress *p, FILE *log);
 

@@ -5,6 +5,7 @@
  * asked for, in the classic order, with results where -o says.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 
 #include "bench.h"
 #include "flashbench.h"
+#include "format.h"
 #include "util.h"
 
 #define MAX_ARGS 32
@@ -131,6 +133,10 @@ static const struct bad_case bad_cases[] = {
 	  0 },
 	{ "-a --simulate --count", "option '--count' requires an argument", 0 },
 	{ "--simulate", "need at least one test", 0 },
+	/* say what to run (issue 9 item 20) */
+	{ "--simulate=size=64M",
+	  "need at least one test: --auto finds the erase and page size by itself (read-only), -a is the classic align test",
+	  0 },
 	{ "-v -r -c 2 /dev/null", "need at least one test", 0 },
 	{ "-a --simulate /dev/null", "--simulate", 0 },
 	{ "/dev/null -a --simulate=size=64M", "'/dev/null'", 0 },
@@ -417,6 +423,122 @@ START_TEST(test_verbose_to_err)
 	ck_assert_ptr_nonnull(strstr(v.err, "simulated card"));
 	ck_assert_str_eq(q.out, v.out);
 	fb_free(&q);
+	fb_free(&v);
+}
+END_TEST
+
+/* Nonzero if every line of text starts with "flashbench: ". */
+static int all_prefixed(const char *text)
+{
+	const char *p = text;
+
+	while (*p) {
+		if (strncmp(p, "flashbench: ", 12))
+			return 0;
+		p = strchrnul(p, '\n');
+		if (*p)
+			p++;
+	}
+	return 1;
+}
+
+/*
+ * -v and -vv (issue 9 item 20): every line on stderr starts with
+ * "flashbench: " as the man page says, --auto's step lines too; -vv adds
+ * the program each writing test runs, which -v leaves out.
+ */
+START_TEST(test_verbose_levels)
+{
+	static const char *const runs[] = {
+		"-O -q --simulate=size=128M",
+		"--auto --destructive -q --simulate=size=1G",
+		"-a -c 1 --offset=1G --simulate=size=64M",
+	};
+	char args[128];
+	struct fb_run v, vv;
+
+	snprintf(args, sizeof(args), "%s -v", runs[_i]);
+	fb_run(args, &v);
+	snprintf(args, sizeof(args), "%s -vv", runs[_i]);
+	fb_run(args, &vv);
+	ck_assert_int_eq(v.status, 0);
+	ck_assert_int_eq(vv.status, 0);
+	ck_assert_msg(all_prefixed(v.err), "-v: %s", v.err);
+	ck_assert_msg(all_prefixed(vv.err), "-vv: %s", vv.err);
+	ck_assert_str_eq(v.out, vv.out);
+	ck_assert_ptr_null(strstr(v.err, "flashbench: vm: "));
+	if (_i == 0)
+		ck_assert_ptr_nonnull(strstr(vv.err, "flashbench: vm: len_pow2_down min=16384 max=4194304\n"));
+	if (_i == 1)
+		ck_assert_ptr_nonnull(strstr(v.err, "flashbench: auto: align test, block size 1KiB\n"));
+	fb_free(&v);
+	fb_free(&vv);
+}
+END_TEST
+
+/*
+ * The "will overwrite" lines (item 20): sorted, adjacent and overlapping
+ * ranges merged, then the total and, once, that END is exclusive.
+ */
+START_TEST(test_announce_merged)
+{
+	static const char *const runs[] = {
+		"--auto --destructive -q --simulate=size=1G",
+		"-O -f -q --simulate=size=128M",
+	};
+	uint64_t start, end, last_end = 0, total = 0;
+	const char *p;
+	char want[160], sz[FMT_LEN];
+	size_t n = 0;
+	struct fb_run r;
+
+	fb_run(runs[_i], &r);
+	ck_assert_int_eq(r.status, 0);
+	for (p = strstr(r.err, "flashbench: will overwrite bytes "); p;
+	     p = strstr(p + 1, "flashbench: will overwrite bytes ")) {
+		ck_assert_int_eq(sscanf(p, "flashbench: will overwrite bytes %"
+				 SCNu64 "-%" SCNu64, &start, &end), 2);
+		ck_assert_uint_lt(start, end);
+		/* a gap between any two: else they would be one line */
+		ck_assert_msg(!n || start > last_end, "%s", r.err);
+		last_end = end;
+		total += end - start;
+		n++;
+	}
+	/* -f writes 0-24M, -O 16-20M and 64-68M: two ranges, not three */
+	if (_i == 1)
+		ck_assert_uint_eq(n, 2);
+	fmt_size(sz, total);
+	snprintf(want, sizeof(want),
+		 "flashbench: %s in all, in %zu ranges; each END is the first byte left alone\n",
+		 sz, n);
+	ck_assert_msg(strstr(r.err, want), "no '%s' in %s", want, r.err);
+	ck_assert_uint_eq(count_str(r.err, "END"), 1);
+	fb_free(&r);
+}
+END_TEST
+
+/*
+ * --auto's verdict says in words why it is sure; the statistics (t,
+ * misfits, spike chance) are -v detail on stderr (item 20).
+ */
+START_TEST(test_auto_plain_words)
+{
+	struct fb_run r, v;
+
+	fb_run("--auto -q --simulate=size=1G", &r);
+	fb_run("--auto -q -v --simulate=size=1G", &v);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(r.out, v.out);
+	ck_assert_ptr_null(strstr(r.out, "misfits"));
+	ck_assert_ptr_null(strstr(r.out, "spike chance"));
+	ck_assert_ptr_null(strstr(r.out, ", t "));
+	ck_assert_ptr_nonnull(strstr(r.out, "  erase: reads across a 4MiB boundary cost "));
+	ck_assert_ptr_nonnull(strstr(r.out, " times the noise, all "));
+	ck_assert_str_eq(r.err, "");
+	ck_assert_ptr_nonnull(strstr(v.err, "flashbench: erase: step at 4MiB: "));
+	ck_assert_ptr_nonnull(strstr(v.err, "spike chance"));
+	fb_free(&r);
 	fb_free(&v);
 }
 END_TEST
@@ -800,22 +922,29 @@ static char *expected_warnings(unsigned int tests, const struct bench_opts *o,
 		BENCH_FIND_FAT, BENCH_OPEN_AU, BENCH_PROGRAM,
 	};
 	struct bench_range r[64];
-	char *text = NULL;
-	size_t len = 0, i;
+	char *text = NULL, sz[FMT_LEN];
+	size_t len = 0, i, lines = 0;
 	FILE *f = open_memstream(&text, &len);
+	uint64_t total = 0;
 	int n, j;
 
+	/* tests whose ranges neither touch nor overlap: one line each */
 	ck_assert_ptr_nonnull(f);
 	for (i = 0; i < 3; i++) {
 		if (!(tests & order[i]))
 			continue;
 		n = bench_write_ranges(order[i], o, size, r, 64);
 		ck_assert_int_gt(n, 0);
-		for (j = 0; j < n; j++)
+		for (j = 0; j < n; j++) {
 			fprintf(f, "flashbench: will overwrite bytes %llu-%llu on simulated card\n",
 				(unsigned long long)r[j].start_byte,
 				(unsigned long long)r[j].end_byte);
+			total += r[j].end_byte - r[j].start_byte;
+			lines++;
+		}
 	}
+	fprintf(f, "flashbench: %s in all, in %zu range%s; each END is the first byte left alone\n",
+		fmt_size(sz, total), lines, lines == 1 ? "" : "s");
 	fclose(f);
 	return text;
 }
@@ -836,7 +965,7 @@ START_TEST(test_open_au_runs)
 	o.open_au_nr = 3;
 	o.offset_byte = 16 << 20;	/* the default for 4 MiB AUs */
 	want = expected_warnings(BENCH_OPEN_AU, &o, 256 << 20);
-	ck_assert_uint_eq(count_lines(want), 3);
+	ck_assert_uint_eq(count_lines(want), 3 + 1);
 	fb_run("-O -b 256K --open-au-nr=3 --simulate=size=256M", &r);
 	ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
 	ck_assert_str_eq(r.err, want);
@@ -889,9 +1018,11 @@ START_TEST(test_all_tests_order)
 	fb_run("-p -i --interval-order=5 -O -a -f -s --scatter-order=2 -e 1M -b 256K --fat-nr=2 -c 1 --simulate=size=64M",
 	       &r);
 	ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
-	/* -f 2 ranges merged into 1, -O 2, -p 1 */
+	/* -f 0-2M; -O 16-17M inside -p's 16-20M, merged; -O 28-29M */
 	ck_assert_uint_eq(count_lines_with(r.err, "flashbench: will overwrite bytes "),
-			  count_lines(r.err));
+			  count_lines(r.err) - 1);
+	ck_assert_uint_eq(count_lines_with(r.err, "flashbench: 7MiB in all, in 3 ranges; "),
+			  1);
 	n = count_lines(r.out);
 	/* scatter 4, find-fat 3, align 5 (8M..512K), open-au 3,
 	 * interval 5 + 1 + 5, program 13 */
@@ -947,9 +1078,9 @@ START_TEST(test_write_error)
 	fb_run("-s --scatter-order=2 -f --fat-nr=1 --simulate", &r);
 	unhook();
 	ck_assert_int_eq(r.status, 1);
-	ck_assert_uint_eq(count_lines(r.err), 2);
+	ck_assert_uint_eq(count_lines(r.err), 3);
 	ck_assert_ptr_nonnull(strstr(r.err, "flashbench: will overwrite bytes 0-4194304 on simulated card\n"));
-	last = strchr(r.err, '\n') + 1;
+	last = strchr(strchr(r.err, '\n') + 1, '\n') + 1;
 	/* -f starts with the whole first AU in one write */
 	snprintf(want, sizeof(want),
 		 "flashbench: write of 4194304 bytes at offset 0 on simulated card failed: %s\n",
@@ -1148,6 +1279,9 @@ Suite *cli_suite(void)
 	tcase_add_loop_test(tc, test_size_suffixes, 0, 10);
 	tcase_add_test(tc, test_option_spellings);
 	tcase_add_test(tc, test_verbose_to_err);
+	tcase_add_loop_test(tc, test_verbose_levels, 0, 3);
+	tcase_add_loop_test(tc, test_announce_merged, 0, 2);
+	tcase_add_test(tc, test_auto_plain_words);
 	tcase_add_test(tc, test_help);
 	tcase_add_test(tc, test_version);
 	tcase_add_test(tc, test_out_file);

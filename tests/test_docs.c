@@ -1243,6 +1243,45 @@ START_TEST(test_progress_module)
 END_TEST
 
 /* A test of unknown length shows its step and the time elapsed. */
+/*
+ * On a narrow terminal the line keeps its numbers and cuts the words
+ * before them (issue 9 item 20): first "flashbench: ", then the step.
+ */
+START_TEST(test_progress_narrow)
+{
+	struct progress_seg segs[1] = {
+		{ 100, 32768, "precondition 16KiB" },
+	};
+	struct winsize ws = { .ws_row = 24, .ws_col = 30 };
+	char buf[4096], *line;
+	int master, slave;
+	struct progress *p;
+	FILE *tty;
+
+	ck_assert_int_eq(openpty(&master, &slave, NULL, NULL, &ws), 0);
+	tty = fdopen(slave, "w");
+	ck_assert_ptr_nonnull(tty);
+	fake_ns = 1000;
+	p = progress_new(tty, 0);
+	progress_set_clock(p, fake_clock);
+	ck_assert_int_eq(progress_start(p, "--auto", segs, 1), 0);
+	fake_ns += 2000000000ULL;
+	progress_step(p, 25);
+	pty_drain(master, buf, sizeof(buf), 1000);
+	/* "\r" LINE "\033[K": LINE fits in 29 columns, numbers whole */
+	ck_assert_msg(buf[0] == '\r' && strstr(buf, "\033[K"), "got '%s'",
+		      buf);
+	line = buf + 1;
+	*strstr(line, "\033[K") = '\0';
+	ck_assert_msg(strlen(line) <= 29, "too wide: '%s'", line);
+	ck_assert_str_eq(line, "--auto: preco, 25%, 0:06 left");
+	progress_done(p);
+	progress_free(p);
+	fclose(tty);
+	close(master);
+}
+END_TEST
+
 START_TEST(test_progress_unknown_length)
 {
 	char buf[1024];
@@ -1646,6 +1685,7 @@ Suite *docs_suite(void)
 	tc = tcase_create("progress");
 	tcase_add_checked_fixture(tc, plot_dir_setup, plot_dir_teardown);
 	tcase_add_test(tc, test_progress_module);
+	tcase_add_test(tc, test_progress_narrow);
 	tcase_add_test(tc, test_progress_unknown_length);
 	tcase_add_test(tc, test_progress_plan);
 	tcase_add_test(tc, test_progress_end_to_end);

@@ -337,15 +337,15 @@ START_TEST(test_open_au_verbose)
 
 	open_au_opts(&o, 4 * MiB, 2, 1);
 	o.blocksize_byte = 1 * MiB;
-	o.verbose = 1;
+	o.verbose = 2;
 	o.log = lf;
 	ck_assert_int_eq(bench_open_au(dev, &o, of), 0);
 	fclose(lf);
 	fclose(of);
-	/* -v prints the program: sizes, random chunks, random AUs */
-	ck_assert_ptr_nonnull(strstr(log, "len_pow2_down min=1048576 max=4194304\n"));
-	ck_assert_ptr_nonnull(strstr(log, "      off_rand off=0 stride=length count=span/length span=4194304\n"));
-	ck_assert_ptr_nonnull(strstr(log, "        off_rand off=16777216 stride=50331648 count=2\n"));
+	/* -vv prints the program: sizes, random chunks, random AUs */
+	ck_assert_ptr_nonnull(strstr(log, "flashbench: vm: len_pow2_down min=1048576 max=4194304\n"));
+	ck_assert_ptr_nonnull(strstr(log, "flashbench: vm:             off_rand off=0 stride=length count=span/length span=4194304\n"));
+	ck_assert_ptr_nonnull(strstr(log, "flashbench: vm:               off_rand off=16777216 stride=50331648 count=2\n"));
 	ck_assert_ptr_nonnull(strstr(log, "write_rand\n"));
 	ck_assert_ptr_null(strstr(out, "off_rand"));
 	ck_assert_uint_eq(count_str(out, "\n"), 3);

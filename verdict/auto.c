@@ -25,6 +25,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1374,6 +1375,40 @@ static void print_search(FILE *out, const struct auto_result *r)
 	fprintf(out, " (sizes up to %s)\n", fmt_size(a, s->top_byte));
 }
 
+/*
+ * Why a step was believed, in words: what a read across a boundary of
+ * that size costs against one across a smaller boundary, how far above
+ * the noise, and how many alignments agree.  The statistics behind it
+ * (t, misfits, spike chance) are -v detail: analyze_print_evidence().
+ */
+static void print_why(FILE *out, const char *what,
+		      const struct analyze_step *s)
+{
+	char sz[FMT_LEN], up[FMT_LEN], lo[FMT_LEN];
+	size_t rows = s->n_upper + s->n_lower + s->n_skipped;
+	double step = s->upper_ns - s->lower_ns;
+
+	if (!s->size_byte)
+		return;
+	fprintf(out, "  %s: reads across a %s boundary cost %s extra, ", what,
+		fmt_size(sz, s->size_byte),
+		fmt_time(up, (int64_t)llround(s->upper_ns)));
+	if (s->lower_ns < 3 * s->sigma_ns)
+		fputs("across smaller ones no more than the noise", out);
+	else
+		fprintf(out, "across smaller ones %s",
+			fmt_time(lo, (int64_t)llround(s->lower_ns)));
+	if (s->sigma_ns > 0 && step < 1000 * s->sigma_ns)
+		fprintf(out, ": a step %.3g times the noise", step / s->sigma_ns);
+	else
+		fputs(": a step over 1000 times the noise", out);
+	if (s->n_misfit)
+		fprintf(out, ", %zu of %zu alignments agree\n",
+			rows - s->n_misfit, rows);
+	else
+		fprintf(out, ", all %zu alignments agree\n", rows);
+}
+
 void auto_print(FILE *out, const struct auto_result *r, const char *path,
 		const struct sysfs_info *sysfs)
 {
@@ -1398,7 +1433,8 @@ void auto_print(FILE *out, const struct auto_result *r, const char *path,
 	}
 	if (r->erase_writes.measured)
 		reads.erase = r->erase_reads;
-	analyze_print_evidence(out, &reads);
+	print_why(out, "erase", &reads.erase);
+	print_why(out, "page", &reads.page);
 	if (r->erase_writes.measured)
 		print_search(out, r);
 	print_sysfs_size(out, sysfs, "preferred_erase_size",
