@@ -2088,6 +2088,7 @@ static int run_auto(struct cli *c, struct device *dev, FILE *res)
 static int slurp(const char *path, char **text, size_t *len)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	struct stat st;
 	size_t cap = 0, n;
 	char *buf = NULL, *p;
 	int ret = 0;
@@ -2095,7 +2096,9 @@ static int slurp(const char *path, char **text, size_t *len)
 	*len = 0;
 	if (!f)
 		return -errno;
-	do {
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode))
+		ret = -EISDIR;
+	while (!ret) {
 		if (cap - *len < 65536) {
 			cap = cap * 2 + 65536;
 			p = realloc(buf, cap);
@@ -2105,11 +2108,14 @@ static int slurp(const char *path, char **text, size_t *len)
 			}
 			buf = p;
 		}
+		errno = 0;
 		n = fread(buf + *len, 1, cap - *len - 1, f);
 		*len += n;
-	} while (n > 0);
-	if (!ret && ferror(f))
-		ret = -EIO;
+		if (!n && ferror(f))
+			ret = errno ? -errno : -EIO;
+		if (!n)
+			break;
+	}
 	if (f != stdin)
 		fclose(f);
 	if (ret) {
@@ -2181,7 +2187,25 @@ static void plot_analyze(struct cli *c, const char *text, size_t len)
 	analyze_free_tables(t, n);
 }
 
-/* Read saved align tables and state their verdicts; returns the status. */
+/* How many align tables text holds, or -errno. */
+static int count_tables(const char *text, size_t len)
+{
+	struct align_table *t = NULL;
+	size_t n = 0;
+	int ret;
+
+	ret = analyze_parse(text, len, &t, &n);
+	analyze_free_tables(t, n);
+	if (ret)
+		return ret;
+	return n > INT_MAX ? INT_MAX : (int)n;
+}
+
+/*
+ * Read saved align tables and state their verdicts; returns the status.
+ * Input without a table is bad input (exit 2), found before any output
+ * file is opened, so a script can tell it from a verdict.
+ */
 static int run_analyze(struct cli *c, FILE *out)
 {
 	FILE *res = out;
@@ -2193,6 +2217,16 @@ static int run_analyze(struct cli *c, FILE *out)
 	if (ret)
 		return usage_error(c->err, "invalid --analyze '%s': %s",
 				   c->analyze_path, strerror(-ret));
+	ret = count_tables(text, len);
+	if (ret <= 0) {
+		free(text);
+		if (ret < 0)
+			return usage_error(c->err, "--analyze: %s",
+					   strerror(-ret));
+		return usage_error(c->err, "no align table found in %s",
+				   strcmp(c->analyze_path, "-") ?
+					   c->analyze_path : "standard input");
+	}
 	ret = open_outputs(c, out, &res);
 	if (ret) {
 		free(text);
@@ -2204,10 +2238,6 @@ static int run_analyze(struct cli *c, FILE *out)
 		ret = analyze_json(c, res, text, len);
 	} else {
 		ret = analyze_text(res, text, len, c->o.verbose);
-		if (ret == 0)
-			fprintf(res, "no align table found in %s\n",
-				strcmp(c->analyze_path, "-") ?
-					c->analyze_path : "standard input");
 		ret = ret < 0 ? ret : 0;
 	}
 	free(text);

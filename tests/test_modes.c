@@ -3,11 +3,13 @@
  * The modes beyond the classic tests, through the front end: --auto,
  * --analyze and --json, their conflicts, and the JSON document's shape.
  */
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fault.h"
@@ -238,7 +240,6 @@ static const struct {
 	{ "tests/data/seed001.txt", 1, "erase size 8MiB" },
 	{ "tests/data/seed003.txt", 1, "erase size 8MiB" },
 	{ "tests/data/seed004.txt", 7, "erase size 4MiB" },
-	{ "tests/data/seed002.txt", 0, NULL },
 };
 
 START_TEST(test_analyze_seeds)
@@ -317,6 +318,99 @@ START_TEST(test_analyze_levels)
 	ck_assert_str_eq(jget(r.out, "verdict.confidence.allocation_group",
 			      buf, sizeof(buf)), "\"none\"");
 	fb_free(&r);
+}
+END_TEST
+
+/*
+ * Input with no align table is bad input: one line on stderr, exit 2,
+ * nothing on stdout, -o left alone; a directory is called one.
+ */
+static const struct {
+	const char *what;
+	int kind;	/* 0 file of text, 1 random bytes, 2 directory, 3 file */
+	const char *text;
+} no_tables[] = {
+	{ "an article on eMCP testing", 3, "tests/data/seed002.txt" },
+	{ "empty", 0, "" },
+	{ "prose", 0, "An SD card has erase blocks of 4 MiB; align them.\n"
+		      "align the partitions, pre-erase, diff the results\n" },
+	{ "random", 1, NULL },
+	{ "directory", 2, NULL },
+};
+
+START_TEST(test_analyze_no_table)
+{
+	char dir[] = "/tmp/fb-analyze-XXXXXX", in[64], out[64], svg[64];
+	char want[128], args[256], *kept;
+	const char *extra[] = { "", " --json", " --plot=" };
+	struct fb_run r;
+	size_t k;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(in, sizeof(in), "%s/in", dir);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	snprintf(svg, sizeof(svg), "%s/x.svg", dir);
+	if (no_tables[_i].kind == 3) {
+		snprintf(in, sizeof(in), "%s", no_tables[_i].text);
+	} else if (no_tables[_i].kind == 2) {
+		ck_assert_int_eq(mkdir(in, 0700), 0);
+	} else {
+		uint64_t x = 0x9e3779b97f4a7c15ULL;
+		int i;
+
+		f = fopen(in, "w");
+		ck_assert_ptr_nonnull(f);
+		if (no_tables[_i].kind == 0)
+			fputs(no_tables[_i].text, f);
+		for (i = 0; no_tables[_i].kind == 1 && i < 65536; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			fputc((int)(x & 0xff), f);
+		}
+		fclose(f);
+	}
+	if (no_tables[_i].kind == 2)
+		snprintf(want, sizeof(want), "invalid --analyze '%s': %s", in,
+			 strerror(EISDIR));
+	else
+		snprintf(want, sizeof(want), "no align table found in %s", in);
+	for (k = 0; k < 3; k++) {
+		f = fopen(out, "w");
+		fputs("kept\n", f);
+		fclose(f);
+		snprintf(args, sizeof(args), "--analyze=%s -o %s%s%s", in, out,
+			 extra[k], k == 2 ? svg : "");
+		fb_run(args, &r);
+		ck_assert_msg(r.status == 2, "%s%s: status %d: %s",
+			      no_tables[_i].what, extra[k], r.status, r.err);
+		ck_assert_msg(!strncmp(r.err, "flashbench: ", 12) &&
+			      strstr(r.err, want) &&
+			      count_str(r.err, "\n") == 1,
+			      "%s%s: '%s'", no_tables[_i].what, extra[k],
+			      r.err);
+		ck_assert_str_eq(r.out, "");
+		kept = NULL;
+		f = fopen(out, "r");
+		ck_assert_ptr_nonnull(f);
+		ck_assert_int_eq(fscanf(f, "%ms", &kept), 1);
+		fclose(f);
+		ck_assert_str_eq(kept, "kept");
+		free(kept);
+		ck_assert_int_ne(access(svg, F_OK), 0);
+		fb_free(&r);
+	}
+	/* and to standard output, as a script would read it */
+	snprintf(args, sizeof(args), "--analyze=%s", in);
+	fb_run(args, &r);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_str_eq(r.out, "");
+	fb_free(&r);
+	unlink(out);
+	if (no_tables[_i].kind == 2)
+		rmdir(in);
+	else if (no_tables[_i].kind != 3)
+		unlink(in);
+	ck_assert_int_eq(rmdir(dir), 0);
 }
 END_TEST
 
@@ -672,6 +766,7 @@ Suite *modes_suite(void)
 	tcase_add_test(tc, test_auto_read_only_text);
 	tcase_add_loop_test(tc, test_analyze_seeds, 0, N(seeds));
 	tcase_add_test(tc, test_analyze_flat);
+	tcase_add_loop_test(tc, test_analyze_no_table, 0, N(no_tables));
 	tcase_add_test(tc, test_analyze_levels);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("faults");
