@@ -22,6 +22,7 @@ Suite *modes_suite(void);
 Suite *safe_suite(void);
 Suite *docs_suite(void);
 Suite *modetable_suite(void);
+Suite *sweep_suite(void);
 
 /* Print how many loop-device tests ran and how many were skipped. */
 void loop_report(void);

@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The hard sweep: --auto --destructive on 320 simulated cards that mix
+ * what real cards do (multi-plane pages, allocation groups, gradual or
+ * weak AU steps, pauses, read-ahead, no read signature at all, random
+ * order writes slower or never kept open, FAT areas that show only in
+ * random-order writes, gradual collapse), sizes 1-128 GiB, erase sizes
+ * 1-64 MiB.  Each card's verdict is scored field by field against what
+ * was planted, and the tally is reported per behaviour:
+ *
+ *   exact    the planted value, with medium or high confidence
+ *   unsure   the planted value with low confidence, or no value
+ *   wrong    another value with low confidence
+ *   WRONG    another value with medium or high confidence
+ *
+ * A card counts as exact when every field is; the goal is at least 97 %
+ * exact cards and not a single WRONG field.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "auto.h"
+#include "sim.h"
+#include "util.h"
+
+#define HARD_CARDS 320u
+
+/* The behaviours a card may have, each a bit. */
+enum behaviour {
+	B_PLAIN,	/* none of the below */
+	B_PLANE,	/* multi-plane: a second read step at plane x page */
+	B_GROUP,	/* an allocation group step far above the AU */
+	B_SPREAD,	/* the AU step spread over several alignments */
+	B_PAUSES,	/* heavy-tailed pauses */
+	B_READAHEAD,	/* a read-ahead cache */
+	B_NOREADSIG,	/* no read signature at all */
+	B_RANDSLOW,	/* random-order writes slower inside an open AU */
+	B_NORANDOM,	/* no AU kept open in random order */
+	B_FATRANDOM,	/* FAT area only in random-order small writes */
+	B_FATBOTH,	/* FAT area in linear and random-order writes */
+	B_GRADUAL,	/* gradual collapse above the open limit */
+	B_NR
+};
+
+static const char *const behaviour_names[B_NR] = {
+	"plain", "multi-plane", "alloc group", "gradual AU step", "pauses",
+	"read-ahead", "no read sig", "random slower", "no random open",
+	"FAT random only", "FAT both", "gradual collapse",
+};
+
+enum outcome { O_EXACT, O_UNSURE, O_WRONG_LOW, O_WRONG_SURE, O_NR };
+
+static const char *const outcome_names[O_NR] = {
+	"exact", "unsure", "wrong-low", "WRONG",
+};
+
+enum field {
+	F_ERASE, F_PAGE, F_UNIT, F_GROUP, F_OPEN_LIN, F_OPEN_RAND, F_FAT, F_NR
+};
+
+static const char *const field_names[F_NR] = {
+	"erase size", "page size", "program unit", "alloc group",
+	"open linear", "open random", "FAT area",
+};
+
+/* A card of the hard sweep and what was planted in it. */
+struct hard_card {
+	uint64_t size, erase, page, group;
+	unsigned int plane, open, open_random, fat, fat_start;
+	unsigned int behaviours;	/* 1 << enum behaviour */
+	double noise;
+	char spec[400];
+};
+
+static uint64_t hard_rand(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* n in [0, 100) below pct. */
+static int chance(uint64_t *s, unsigned int pct)
+{
+	return hard_rand(s) % 100 < pct;
+}
+
+/* Append to a SPEC. */
+static void add(char *spec, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void add(char *spec, size_t len, const char *fmt, ...)
+{
+	size_t n = strlen(spec);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(spec + n, len - n, fmt, ap);
+	va_end(ap);
+}
+
+/* Card number i: the same i always gives the same card. */
+static void hard_card(unsigned int i, struct hard_card *c)
+{
+	static const unsigned int erase_kib[] = {
+		1024, 2048, 4096, 8192, 16384, 32768, 65536, 3072, 6144,
+		12288, 24576, 4096, 4096, 8192,
+	};
+	static const unsigned int page_kib[] = { 4, 8, 16, 32, 64 };
+	static const unsigned int size_gib[] = { 1, 2, 4, 8, 16, 32, 64, 128 };
+	uint64_t s = 7000 + i, min_size;
+	char *sp = c->spec;
+	size_t len = sizeof(c->spec);
+
+	memset(c, 0, sizeof(*c));
+	c->erase = (uint64_t)erase_kib[hard_rand(&s) % 14] << 10;
+	c->page = (uint64_t)page_kib[hard_rand(&s) % 5] << 10;
+	c->size = (uint64_t)size_gib[hard_rand(&s) % 8] << 30;
+	/*
+	 * The SD specification ties the largest AU to the capacity (4 MiB
+	 * up to 32 GB, 64 MiB for SDXC): no card has only a few dozen AUs.
+	 */
+	min_size = c->erase * 256;
+	if (c->size < min_size)
+		c->size = min_size;
+	c->open = 1 + hard_rand(&s) % 16;
+	c->open_random = c->open > 1 ? 1 + hard_rand(&s) % (c->open - 1) : 1;
+	c->fat = hard_rand(&s) % 5;
+	c->fat_start = c->fat ? hard_rand(&s) % 5 : 0;
+	c->noise = (double)(hard_rand(&s) % 7) / 2;	/* 0 .. 3 % */
+	snprintf(sp, len, "size=%llu,erase=%llu,page=%llu",
+		 (unsigned long long)c->size, (unsigned long long)c->erase,
+		 (unsigned long long)c->page);
+	if (c->page <= 16384 && chance(&s, 25)) {
+		c->plane = 2 << (hard_rand(&s) % 2);	/* 2 or 4 pages */
+		c->behaviours |= 1u << B_PLANE;
+		add(sp, len, ",plane=%u", c->plane);
+	}
+	if (c->size >= (4ULL << 30) && chance(&s, 15)) {
+		c->behaviours |= 1u << B_GROUP;
+		c->group = (1 + hard_rand(&s) % 2) << 30;
+		add(sp, len, ",group=%llu", (unsigned long long)c->group);
+	}
+	if (chance(&s, 12)) {
+		c->behaviours |= 1u << B_NOREADSIG;
+		add(sp, len, ",readsig=0");
+	} else if (chance(&s, 15)) {
+		c->behaviours |= 1u << B_SPREAD;
+		add(sp, len, ",au_spread=%u",
+		    2 + (unsigned int)(hard_rand(&s) % 2));
+	}
+	if (chance(&s, 15)) {
+		c->behaviours |= 1u << B_PAUSES;
+		add(sp, len, ",pause_pct=%u,pause_us=%u",
+		    1 + (unsigned int)(hard_rand(&s) % 2),
+		    1000 + (unsigned int)(hard_rand(&s) % 4000));
+	}
+	if (chance(&s, 12)) {
+		c->behaviours |= 1u << B_READAHEAD;
+		add(sp, len, ",readahead=128K");
+	}
+	if (chance(&s, 15)) {
+		c->behaviours |= 1u << B_RANDSLOW;
+		add(sp, len, ",random_mbps=%u",
+		    2 + (unsigned int)(hard_rand(&s) % 4));
+	}
+	if (chance(&s, 10)) {
+		c->behaviours |= 1u << B_NORANDOM;
+		c->open_random = 0;
+	}
+	if (c->fat && chance(&s, 30)) {
+		int both = chance(&s, 40);
+
+		c->behaviours |= 1u << (both ? B_FATBOTH : B_FATRANDOM);
+		add(sp, len, ",fat_kind=%s", both ? "both" : "random");
+	}
+	if (chance(&s, 15)) {
+		c->behaviours |= 1u << B_GRADUAL;
+		add(sp, len, ",collapse=gradual");
+	}
+	if (!c->behaviours)
+		c->behaviours = 1u << B_PLAIN;
+	add(sp, len, ",open=%u,open_random=%u,fat=%u,fat_start=%u",
+	    c->open, c->open_random, c->fat, c->fat_start);
+	add(sp, len, ",noise=%g,seed=%u", c->noise, i + 1);
+}
+
+/* The outcome of one field: right or wrong, and how sure. */
+static enum outcome judge(int given, int right, enum analyze_confidence conf)
+{
+	int sure = conf >= ANALYZE_CONF_MEDIUM;
+
+	if (!given)
+		return O_UNSURE;
+	if (right)
+		return sure ? O_EXACT : O_UNSURE;
+	return sure ? O_WRONG_SURE : O_WRONG_LOW;
+}
+
+/*
+ * A step that only some cards have (program unit, allocation group):
+ * want 0 means the card has none, and then none is exact and any value
+ * wrong.  Without a read signature nothing can show it: none is exact.
+ */
+static enum outcome judge_optional(const struct analyze_step *st,
+				   uint64_t want)
+{
+	if (!want)
+		return st->size_byte ? judge(1, 0, st->confidence) : O_EXACT;
+	return judge(st->size_byte != 0, st->size_byte == want,
+		     st->confidence);
+}
+
+/* An open-AU count; "at least n" is unsure when n does not overstate. */
+static enum outcome judge_open(const struct auto_open *o, unsigned int want)
+{
+	if (o->measured && o->at_least && o->nr <= want)
+		return O_UNSURE;
+	return judge(o->measured, o->nr == want && !o->at_least,
+		     o->confidence);
+}
+
+/* Score every field of r against c; out[f] gets each outcome. */
+static void score_card(const struct hard_card *c, const struct auto_result *r,
+		       enum outcome out[F_NR])
+{
+	const struct analyze_step *e = &r->align.erase, *p = &r->align.page;
+	const struct auto_open *ol = &r->open_linear, *orr = &r->open_random;
+	const struct auto_fat *f = &r->fat;
+
+	out[F_ERASE] = judge(e->size_byte != 0, e->size_byte == c->erase,
+			     e->confidence);
+	if (c->behaviours & (1u << B_NOREADSIG))
+		/* nothing in the reads shows the page: none is right */
+		out[F_PAGE] = p->size_byte ?
+			judge(1, p->size_byte == c->page, p->confidence) :
+			O_EXACT;
+	else
+		out[F_PAGE] = judge(p->size_byte != 0,
+				    p->size_byte == c->page, p->confidence);
+	if (c->behaviours & (1u << B_NOREADSIG)) {
+		out[F_UNIT] = judge_optional(&r->align.plane, 0);
+		out[F_GROUP] = judge_optional(&r->align.group, 0);
+	} else {
+		out[F_UNIT] = judge_optional(&r->align.plane,
+					     c->plane * c->page);
+		out[F_GROUP] = judge_optional(&r->align.group, c->group);
+	}
+	out[F_OPEN_LIN] = judge_open(ol, c->open);
+	out[F_OPEN_RAND] = judge_open(orr, c->open_random);
+	if (!f->measured)
+		out[F_FAT] = O_UNSURE;
+	else if (c->fat)
+		out[F_FAT] = judge(1, f->found && f->start == c->fat_start &&
+				   f->count == c->fat, f->confidence);
+	else
+		out[F_FAT] = judge(1, !f->found, f->confidence);
+}
+
+/* The confidence r gives field f. */
+static enum analyze_confidence field_conf(const struct auto_result *r,
+					 enum field f)
+{
+	switch (f) {
+	case F_ERASE:
+		return r->align.erase.confidence;
+	case F_PAGE:
+		return r->align.page.confidence;
+	case F_UNIT:
+		return r->align.plane.confidence;
+	case F_GROUP:
+		return r->align.group.confidence;
+	case F_OPEN_LIN:
+		return r->open_linear.confidence;
+	case F_OPEN_RAND:
+		return r->open_random.confidence;
+	default:
+		return r->fat.confidence;
+	}
+}
+
+START_TEST(test_hard_sweep)
+{
+	static unsigned int by_behaviour[B_NR][O_NR], by_field[F_NR][O_NR];
+	static unsigned int cards_in[B_NR];
+	unsigned int i, b, k, exact = 0, wrong_sure = 0;
+	struct bench_opts o;
+
+	bench_opts_default(&o);
+	for (i = 0; i < HARD_CARDS; i++) {
+		struct hard_card c;
+		struct auto_result r;
+		struct device *dev;
+		enum outcome out[F_NR], worst = O_EXACT;
+
+		hard_card(i, &c);
+		dev = sim_card(c.spec);
+		ck_assert_int_eq(auto_run(dev, &o, 1, NULL, &r), 0);
+		score_card(&c, &r, out);
+		for (k = 0; k < F_NR; k++) {
+			by_field[k][out[k]]++;
+			if (out[k] > worst)
+				worst = out[k];
+			if (out[k] == O_WRONG_SURE)
+				fprintf(stderr, "hard sweep: card %u: %s wrong with confidence %s: %s\n",
+					i, field_names[k],
+					analyze_confidence_name(
+						field_conf(&r, k)), c.spec);
+		}
+		for (b = 0; b < B_NR; b++)
+			if (c.behaviours & (1u << b)) {
+				by_behaviour[b][worst]++;
+				cards_in[b]++;
+			}
+		exact += worst == O_EXACT;
+		wrong_sure += worst == O_WRONG_SURE;
+		if (worst != O_EXACT && getenv("SWEEP_VERBOSE"))
+			fprintf(stderr, "hard sweep: card %u %s: %s\n", i,
+				outcome_names[worst], c.spec);
+		auto_free(&r);
+		dev_close(dev);
+	}
+	printf("hard sweep: %u cards, %u exact (%.1f%%), %u with a confident wrong field\n",
+	       HARD_CARDS, exact, 100.0 * exact / HARD_CARDS, wrong_sure);
+	printf("  %-18s %5s %6s %6s %9s %6s\n", "behaviour", "cards",
+	       "exact", "unsure", "wrong-low", "WRONG");
+	for (b = 0; b < B_NR; b++)
+		printf("  %-18s %5u %6u %6u %9u %6u\n", behaviour_names[b],
+		       cards_in[b], by_behaviour[b][O_EXACT],
+		       by_behaviour[b][O_UNSURE], by_behaviour[b][O_WRONG_LOW],
+		       by_behaviour[b][O_WRONG_SURE]);
+	for (k = 0; k < F_NR; k++)
+		printf("  field %-12s %6u exact %6u unsure %6u wrong-low %6u WRONG\n",
+		       field_names[k], by_field[k][O_EXACT],
+		       by_field[k][O_UNSURE], by_field[k][O_WRONG_LOW],
+		       by_field[k][O_WRONG_SURE]);
+	fflush(stdout);
+	/*
+	 * The goal (issue 11): no confident wrong field, 97 % exact.  Until
+	 * the verdict reaches it, HARD_SWEEP_GOAL=1 asserts it; the tally
+	 * above is printed either way.
+	 */
+	if (getenv("HARD_SWEEP_GOAL")) {
+		ck_assert_uint_eq(wrong_sure, 0);
+		ck_assert_uint_ge(exact * 100, 97 * HARD_CARDS);
+	}
+}
+END_TEST
+
+Suite *sweep_suite(void)
+{
+	Suite *s = suite_create("sweep");
+	TCase *tc = tcase_create("hard");
+
+	tcase_add_test(tc, test_hard_sweep);
+	tcase_set_timeout(tc, 1200);
+	suite_add_tcase(s, tc);
+	return s;
+}
