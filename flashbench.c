@@ -1543,10 +1543,13 @@ static void json_tail(struct json *j, int interrupted)
 	json_object_end(j);
 }
 
-/* Results of a read test as JSON; returns 0 or -errno. */
+/*
+ * Results of a read test as JSON; returns 0 or -errno.  For -i, *fit
+ * gets the regression line (fit->bytes_per_s stays 0 without rows).
+ */
 static int json_read_test(struct device *dev, const struct bench_opts *o,
 			  enum bench_test test, struct json *j,
-			  struct plot_out *plot)
+			  struct plot_out *plot, struct interval_fit *fit)
 {
 	int ret = -EINVAL;
 	size_t i, n = 0;
@@ -1574,22 +1577,16 @@ static int json_read_test(struct device *dev, const struct bench_opts *o,
 		struct interval_row *rows = NULL;
 
 		ret = bench_interval(dev, o, &rows, &n);
+		if (n)
+			*fit = interval_regress(rows, n);
 		for (i = 0; i < n; i++) {
 			json_object_begin(j, NULL);
 			json_u64(j, "bytes", rows[i].len_byte);
 			json_u64(j, "min_ns", rows[i].min_ns);
 			json_u64(j, "avg_ns", rows[i].avg_ns);
 			json_u64(j, "max_ns", rows[i].max_ns);
-			json_object_end(j);
-		}
-		if (n) {
-			struct interval_fit fit = interval_regress(rows, n);
-
-			json_object_begin(j, NULL);
-			json_object_begin(j, "regression");
-			json_double(j, "bytes_per_s", fit.bytes_per_s);
-			json_double(j, "access_ns", fit.access_ns);
-			json_object_end(j);
+			json_double(j, "overhead_ns",
+				    interval_overhead_ns(fit, &rows[i]));
 			json_object_end(j);
 		}
 		plot_read(plot, test, rows, n);
@@ -1631,6 +1628,7 @@ static int json_write_test(struct device *dev, const struct bench_opts *o,
 static int run_json(struct cli *c, struct device *dev, enum bench_test t,
 		    const char *option, FILE *out)
 {
+	struct interval_fit fit = { 0, 0 };
 	struct json j;
 	int ret;
 
@@ -1640,8 +1638,17 @@ static int run_json(struct cli *c, struct device *dev, enum bench_test t,
 	if (t & BENCH_WRITING)
 		ret = json_write_test(dev, &c->o, t, &j, c->plot);
 	else
-		ret = json_read_test(dev, &c->o, t, &j, c->plot);
+		ret = json_read_test(dev, &c->o, t, &j, c->plot, &fit);
 	json_array_end(&j);
+	/* -i's line through the rows: beside them, not one of them */
+	if (t == BENCH_INTERVAL && fit.bytes_per_s > 0) {
+		json_object_begin(&j, "regression");
+		json_double(&j, "bytes_per_s", fit.bytes_per_s);
+		json_double(&j, "access_ns", fit.access_ns);
+		json_object_end(&j);
+	} else if (t == BENCH_INTERVAL) {
+		json_null(&j, "regression");
+	}
 	json_null(&j, "verdict");
 	if (ret && !stop_signal)
 		json_string(&j, "error", strerror(-ret));
@@ -2063,6 +2070,7 @@ static int run_auto(struct cli *c, struct device *dev, FILE *res)
 		json_head(c, &j, "auto", dev);
 		auto_json_results(&j, &r);
 		auto_json_verdict(&j, &r);
+		auto_json_advice(&j, &r);
 		if (ret && !stop_signal)
 			json_string(&j, "error", strerror(-ret));
 		json_tail(&j, stop_signal != 0);

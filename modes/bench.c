@@ -408,12 +408,19 @@ struct interval_fit interval_regress(const struct interval_row *rows,
 	return fit;
 }
 
+double interval_overhead_ns(const struct interval_fit *fit,
+			    const struct interval_row *row)
+{
+	double ns_per_byte = fit->bytes_per_s > 0 ? 1e9 / fit->bytes_per_s : 0;
+
+	return row->min_ns - (fit->access_ns + ns_per_byte * row->len_byte);
+}
+
 void print_interval(FILE *out, const struct interval_row *rows,
 		    size_t nrows)
 {
 	char mn[FMT_LEN], avg[FMT_LEN], mx[FMT_LEN], acc[FMT_LEN];
 	struct interval_fit fit = interval_regress(rows, nrows);
-	double ns_per_byte = fit.bytes_per_s > 0 ? 1e9 / fit.bytes_per_s : 0;
 	size_t i;
 
 	for (i = 0; i < nrows; i++)
@@ -428,6 +435,5 @@ void print_interval(FILE *out, const struct interval_row *rows,
 	for (i = 0; i < nrows; i++)
 		fprintf(out, "bytes %" PRIu64 ", time %" PRIu64 " overhead %g\n",
 			rows[i].len_byte, rows[i].min_ns,
-			rows[i].min_ns - (fit.access_ns +
-					  ns_per_byte * rows[i].len_byte));
+			interval_overhead_ns(&fit, &rows[i]));
 }

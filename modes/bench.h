@@ -126,6 +126,10 @@ struct interval_fit interval_regress(const struct interval_row *rows,
 void print_interval(FILE *out, const struct interval_row *rows,
 		    size_t nrows);
 
+/* How far row lies above the regression line fit, in ns (may be < 0). */
+double interval_overhead_ns(const struct interval_fit *fit,
+			    const struct interval_row *row);
+
 /*
  * Pseudo-random permutation of [0, n): the i-th position to visit.  Every
  * position is visited exactly once as i runs over [0, n); key picks the

@@ -99,7 +99,8 @@ static const struct {
 } json_runs[] = {
 	{ "-a -b 1024 --simulate=size=1G", "align", 17 },	/* 128MiB..2KiB */
 	{ "-s --scatter-order=6 --simulate=size=1G", "scatter", 64 },
-	{ "-i --interval-order=8 --simulate=size=1G", "interval", 9 },
+	/* 8 sizes; the regression has its own key (issue 9 item 21) */
+	{ "-i --interval-order=8 --simulate=size=1G", "interval", 8 },
 	{ "-O -b 256K --open-au-nr=3 --simulate=size=1G", "open-au", 5 },
 	{ "-f -b 1M --fat-nr=4 --simulate=size=1G", "find-fat", 3 },
 	{ "-p --simulate=size=1G", "program", 13 },
@@ -138,6 +139,45 @@ START_TEST(test_json_shape)
 	/* nothing but the document on the results stream */
 	ck_assert_int_eq(r.out[0], '{');
 	fb_free(&r);
+}
+END_TEST
+
+/*
+ * -i --json (issue 9 item 21): one result per size, each with its
+ * overhead above the regression line, the line itself beside them;
+ * the overheads are the text's.
+ */
+START_TEST(test_json_interval)
+{
+	struct fb_run text, js;
+	char buf[64], path[64], want[96];
+	double bps, access;
+	size_t i;
+
+	fb_run("-i --interval-order=6 -c 2 --simulate=size=1G", &text);
+	fb_run("-i --interval-order=6 -c 2 --json --simulate=size=1G", &js);
+	ck_assert_int_eq(text.status, 0);
+	ck_assert_int_eq(js.status, 0);
+	ck_assert_int_eq(json_get(js.out, "results.6", NULL, 0), -2);
+	bps = atof(jget(js.out, "regression.bytes_per_s", buf, sizeof(buf)));
+	access = atof(jget(js.out, "regression.access_ns", buf, sizeof(buf)));
+	ck_assert(bps > 1e6 && access > 0);
+	for (i = 0; i < 6; i++) {
+		double min_ns, over;
+
+		snprintf(path, sizeof(path), "results.%zu.min_ns", i);
+		min_ns = atof(jget(js.out, path, buf, sizeof(buf)));
+		snprintf(path, sizeof(path), "results.%zu.overhead_ns", i);
+		over = atof(jget(js.out, path, buf, sizeof(buf)));
+		ck_assert_double_eq_tol(over, min_ns - access -
+					(512 << i) * 1e9 / bps, 1e-3);
+		snprintf(want, sizeof(want), "bytes %d, time %.0f overhead %g\n",
+			 512 << i, min_ns, over);
+		ck_assert_msg(strstr(text.out, want), "no '%s' in %s", want,
+			      text.out);
+	}
+	fb_free(&text);
+	fb_free(&js);
 }
 END_TEST
 
@@ -205,6 +245,29 @@ START_TEST(test_auto_json_verdict)
 			      sizeof(buf)), auto_cards[_i].fat_nr);
 	ck_assert_str_eq(jget(r.out, "verdict.confidence.erase_size", buf,
 			      sizeof(buf)), "\"high\"");
+	/* fat_start counts AUs; fat_start_byte is bytes (item 21) */
+	jget(r.out, "verdict.fat_start_byte", buf, sizeof(buf));
+	if (strcmp(auto_cards[_i].fat_start, "null"))
+		ck_assert_uint_eq(strtoull(buf, NULL, 10),
+				  strtoull(auto_cards[_i].fat_start, NULL, 10) *
+				  strtoull(auto_cards[_i].erase, NULL, 10));
+	else
+		ck_assert_str_eq(buf, "null");
+	/* the advice, as the text gives it (item 21) */
+	ck_assert_str_eq(jget(r.out, "advice.erase_size_known", buf,
+			      sizeof(buf)), "true");
+	jget(r.out, "advice.partition_start", buf, sizeof(buf));
+	ck_assert_uint_eq(strtoull(buf, NULL, 10) %
+			  strtoull(auto_cards[_i].erase, NULL, 10), 0);
+	ck_assert_uint_ge(strtoull(buf, NULL, 10), 1 << 20);
+	ck_assert_uint_lt(strtoull(buf, NULL, 10),
+			  (1 << 20) + strtoull(auto_cards[_i].erase, NULL, 10));
+	jget(r.out, "advice.ext4_stripe_width", buf, sizeof(buf));
+	ck_assert_uint_eq(strtoull(buf, NULL, 10) * 4096,
+			  strtoull(auto_cards[_i].erase, NULL, 10));
+	jget(r.out, "advice.ext4_stride", buf, sizeof(buf));
+	ck_assert_uint_eq(strtoull(buf, NULL, 10) * 4096,
+			  strtoull(auto_cards[_i].page, NULL, 10));
 	/* the writes were announced before they happened */
 	ck_assert_ptr_nonnull(strstr(r.err, "flashbench: will overwrite bytes 0-"));
 	fb_free(&r);
@@ -762,6 +825,7 @@ Suite *modes_suite(void)
 	tcase_add_loop_test(tc, test_conflicts, 0, N(conflicts));
 	tcase_add_loop_test(tc, test_json_shape, 0, N(json_runs));
 	tcase_add_test(tc, test_json_raw_numbers);
+	tcase_add_test(tc, test_json_interval);
 	tcase_add_loop_test(tc, test_auto_json_verdict, 0, N(auto_cards));
 	tcase_add_test(tc, test_auto_read_only_text);
 	tcase_add_loop_test(tc, test_analyze_seeds, 0, N(seeds));

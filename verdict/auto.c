@@ -1515,14 +1515,19 @@ static void json_verdict(struct json *j, const struct align_verdict *v,
 		json_u64(j, "open_au_random", r->open_random.nr);
 	else
 		json_null(j, "open_au_random");
+	/* fat_start counts AUs; fat_start_byte is the same in bytes */
 	if (fat && r->fat.found) {
 		json_u64(j, "fat_start", r->fat.start);
+		json_u64(j, "fat_start_byte",
+			 (uint64_t)r->fat.start * v->erase.size_byte);
 		json_u64(j, "fat_erase_blocks", r->fat.count);
 	} else if (fat) {
 		json_null(j, "fat_start");
+		json_null(j, "fat_start_byte");
 		json_u64(j, "fat_erase_blocks", 0);
 	} else {
 		json_null(j, "fat_start");
+		json_null(j, "fat_start_byte");
 		json_null(j, "fat_erase_blocks");
 	}
 	if (fat && r->fat.found)
@@ -1546,6 +1551,29 @@ static void json_verdict(struct json *j, const struct align_verdict *v,
 	json_string(j, "fat_start", conf(fat ? r->fat.confidence : 0));
 	json_string(j, "fat_erase_blocks", conf(fat ? r->fat.confidence : 0));
 	json_object_end(j);
+	json_object_end(j);
+}
+
+void auto_json_advice(struct json *j, const struct auto_result *r)
+{
+	uint64_t erase = r->align.erase.size_byte;
+	struct auto_advice a;
+
+	auto_advise(erase, r->align.page.size_byte, r->sector_byte, &a);
+	json_object_begin(j, "advice");
+	json_bool(j, "erase_size_known", erase != 0);
+	json_u64(j, "sector_size", a.sector_byte);
+	json_u64(j, "partition_start_sector", a.start_sector);
+	json_u64(j, "partition_start", a.start_sector * a.sector_byte);
+	if (erase) {
+		json_u64(j, "ext4_stride", a.ext4_stride);
+		json_u64(j, "ext4_stripe_width", a.ext4_stripe_width);
+		json_u64(j, "f2fs_segments_per_section", a.f2fs_segs);
+	} else {
+		json_null(j, "ext4_stride");
+		json_null(j, "ext4_stripe_width");
+		json_null(j, "f2fs_segments_per_section");
+	}
 	json_object_end(j);
 }
 

@@ -154,6 +154,14 @@ struct auto_advice {
 void auto_advise(uint64_t erase_byte, uint64_t page_byte,
 		 unsigned int sector_byte, struct auto_advice *a);
 
+/*
+ * The advice of r as the JSON member "advice": the partition start in
+ * sectors and bytes, the sector size, ext4's stride and stripe width (in
+ * 4 KiB blocks) and f2fs's segments per section; with no erase size
+ * found, the usual 1 MiB start and null for the rest.
+ */
+void auto_json_advice(struct json *j, const struct auto_result *r);
+
 /* How auto_run talks to the front end. */
 struct auto_hooks {
 	FILE *progress;		/* one line per step (may be NULL) */
