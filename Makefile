@@ -5,7 +5,7 @@
 #   make check                build and run every test
 #   make CROSS_COMPILE=aarch64-linux-gnu-
 #   make WERROR=1 | SANITIZE=1 | STATIC=1
-#   make install PREFIX=/usr DESTDIR=/tmp/pkg
+#   make install PREFIX=/usr DESTDIR=/tmp/pkg   (and make uninstall)
 #   make fuzz [FUZZ_SECONDS=600] [FUZZ_TARGETS="cli vm"]
 #   make fuzz-replay          run the fuzz harnesses over their corpus
 
@@ -154,6 +154,15 @@ install: all
 	install -d $(DESTDIR)$(BASHCOMPDIR)
 	install -m 644 completion/flashbench.bash \
 		$(DESTDIR)$(BASHCOMPDIR)/flashbench
+	# bash-completion loads a script by the command's name: erase too
+	ln -sf flashbench $(DESTDIR)$(BASHCOMPDIR)/erase
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/flashbench $(DESTDIR)$(BINDIR)/erase \
+		$(DESTDIR)$(MANDIR)/man1/flashbench.1 \
+		$(DESTDIR)$(MANDIR)/man1/erase.1 \
+		$(DESTDIR)$(BASHCOMPDIR)/flashbench \
+		$(DESTDIR)$(BASHCOMPDIR)/erase
 
 clean:
 	rm -rf flashbench erase $(B)/*.a $(B)/*.o $(B)/*.d $(SRC_DIRS:%=$(B)/%) \
@@ -275,7 +284,7 @@ fuzz-corpus: $(FUZZ_BINS)
 fuzz-clean:
 	rm -rf $(FUZZ_BUILD)
 
-.PHONY: all check bench golden install clean fuzz fuzz-build fuzz-replay \
-	fuzz-corpus fuzz-clean
+.PHONY: all check bench golden install uninstall clean fuzz fuzz-build \
+	fuzz-replay fuzz-corpus fuzz-clean
 
 -include $(shell find $(B) $(FUZZ_BUILD) -name '*.d' 2>/dev/null)

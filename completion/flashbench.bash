@@ -68,6 +68,7 @@ _flashbench_simulate()
 {
 	local cur=$1 head= last=$1
 	local keys='size= erase= page= open= open_random= fat= fat_start= noise= seed= read_mbps= write_mbps= access_us=
+		page_us= au_us= erase_us= discard_us= fat_mbps= fat_page=
 		readsig= fat_kind= plane= plane_us= group= group_us= au_spread=
 		pause_pct= pause_us= readahead= random_mbps= collapse='
 

@@ -25,6 +25,7 @@
 #include "flashbench.h"
 #include "format.h"
 #include "progress.h"
+#include "sim.h"
 #include "util.h"
 
 /* ---- small helpers ---- */
@@ -297,6 +298,147 @@ START_TEST(test_flashbench_man_options)
 	ck_assert(opt_has(&help, "--simulate"));
 	ck_assert(opt_has(&help, "--plot"));
 	ck_assert(opt_has(&help, "-q"));
+}
+END_TEST
+
+/* Nonzero if word occurs in text with no [a-z0-9_] right before or after. */
+static int has_word(const char *text, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p;
+
+	for (p = strstr(text, word); p; p = strstr(p + 1, word)) {
+		char b = p == text ? ' ' : p[-1], a = p[n];
+
+		if (!is_alnum(b) && b != '_' && !is_alnum(a) && a != '_')
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Every --simulate key the parser takes (the SIM_KEY rows of sim.c) is
+ * named in --help, the man page, the README and the completion (issue
+ * 9 item 22: six of them were only in a source comment).
+ */
+START_TEST(test_simulate_keys_documented)
+{
+	char *src = src_file("device/sim.c"), *man = src_file("flashbench.1");
+	char *readme = src_file("README");
+	char *comp = src_file("completion/flashbench.bash");
+	struct optset opts = { .n = 0 };
+	char *help = NULL, key[32], with_eq[40];
+	const char *p;
+	size_t keys = 0;
+
+	prog_help(flashbench_bin(), &opts, &help);
+	for (p = strstr(src, "SIM_KEY(SK_"); p;
+	     p = strstr(p + 1, "SIM_KEY(SK_")) {
+		const char *q = strchr(p, '"');
+
+		ck_assert_ptr_nonnull(q);
+		snprintf(key, sizeof(key), "%.*s", (int)strcspn(q + 1, "\""),
+			 q + 1);
+		snprintf(with_eq, sizeof(with_eq), "%s=", key);
+		ck_assert_msg(has_word(help, key), "--help lacks key %s", key);
+		ck_assert_msg(has_word(man, key), "man lacks key %s", key);
+		ck_assert_msg(has_word(readme, key), "README lacks key %s", key);
+		ck_assert_msg(strstr(comp, with_eq),
+			      "completion lacks key %s", key);
+		keys++;
+	}
+	ck_assert_uint_ge(keys, 18);
+	free(help);
+	free(src);
+	free(man);
+	free(readme);
+	free(comp);
+}
+END_TEST
+
+/*
+ * make install puts the completion under both command names, as
+ * bash-completion loads it by the name typed; make uninstall removes
+ * everything install made (issue 9 item 22).
+ */
+START_TEST(test_install_uninstall)
+{
+	static const char *const files[] = {
+		"usr/bin/flashbench", "usr/bin/erase",
+		"usr/share/man/man1/flashbench.1",
+		"usr/share/man/man1/erase.1",
+		"usr/share/bash-completion/completions/flashbench",
+		"usr/share/bash-completion/completions/erase",
+	};
+	char dir[] = "/tmp/fb_installXXXXXX", cmd[5120], path[512];
+	char *argv[] = { (char *)"/bin/sh", (char *)"-c", cmd, NULL };
+	char *a, *b;
+	struct cmd_result r;
+	size_t i;
+
+	if (tool_missing("make", "make"))
+		return;
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	/* not the jobserver of a make check that may be running this */
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s install PREFIX=/usr DESTDIR='%s'",
+		 srcdir(), dir);
+	ck_assert_int_eq(run_cmd(argv, &r), 0);
+	ck_assert_msg(r.status == 0, "make install: %s", r.err);
+	cmd_result_free(&r);
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		ck_assert_msg(access(path, R_OK) == 0, "not installed: %s",
+			      files[i]);
+	}
+	/* erase's completion is the same script */
+	snprintf(path, sizeof(path), "%s/%s", dir, files[4]);
+	a = read_all(path, NULL);
+	snprintf(path, sizeof(path), "%s/%s", dir, files[5]);
+	b = read_all(path, NULL);
+	ck_assert(a && b && !strcmp(a, b));
+	ck_assert_ptr_nonnull(strstr(b, "complete -F _flashbench_erase erase"));
+	free(a);
+	free(b);
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s uninstall PREFIX=/usr DESTDIR='%s' && "
+		 "test -z \"$(find '%s' -type f -o -type l)\" && rm -rf '%s'",
+		 srcdir(), dir, dir, dir);
+	ck_assert_int_eq(run_cmd(argv, &r), 0);
+	ck_assert_msg(r.status == 0, "make uninstall left files: %s %s",
+		      r.out, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
+/*
+ * open_random defaults to open when open is given, else 2: the code does
+ * that and --help, the man page and the README say it (issue 9 item 22;
+ * they said "2").
+ */
+START_TEST(test_open_random_default_documented)
+{
+	char *man = src_file("flashbench.1"), *readme = src_file("README");
+	struct optset opts = { .n = 0 };
+	struct sim_params p;
+	char *help = NULL, err[128];
+	const char *entry;
+
+	sim_params_default(&p);
+	ck_assert_uint_eq(p.open_random, 2);
+	ck_assert_int_eq(sim_parse_spec(&p, "open=6", err, sizeof(err)), 0);
+	ck_assert_uint_eq(p.open_random, 6);
+	prog_help(flashbench_bin(), &opts, &help);
+	ck_assert_ptr_nonnull(strstr(help, "open_random\n"
+		"                               (default: open)"));
+	entry = strstr(man, ".B open_random\n");
+	ck_assert_ptr_nonnull(entry);
+	ck_assert_ptr_nonnull(strstr(entry, "is given, else 2)"));
+	ck_assert_ptr_null(strstr(man, "random order (2)"));
+	ck_assert_ptr_nonnull(strstr(readme, "open_random (default: as many as open when open is\ngiven, else 2)"));
+	free(help);
+	free(man);
+	free(readme);
 }
 END_TEST
 
@@ -1525,11 +1667,11 @@ START_TEST(test_completion)
 	assert_completes("flashbench --interval-order=2",
 			 "20\n21\n22\n23\n24\n");
 	/* bash replaces what follows the last "=" of the word */
-	assert_completes("flashbench --simulate=er", "erase=\n");
+	assert_completes("flashbench --simulate=er", "erase=\nerase_us=\n");
 	assert_completes("flashbench --simulate=size=8G,open",
 			 "8G,open=\n8G,open_random=\n");
 	assert_completes("flashbench --simulate=size=8G,fat_",
-			 "8G,fat_start=\n8G,fat_kind=\n");
+			 "8G,fat_start=\n8G,fat_mbps=\n8G,fat_page=\n8G,fat_kind=\n");
 	/* no DEVICE after --simulate */
 	assert_completes("flashbench --simulate -a ", "\n");
 	/* files where a path is typed (in directory order) */
@@ -1679,6 +1821,9 @@ Suite *docs_suite(void)
 	tcase_add_test(tc, test_plot_errors);
 	tcase_add_test(tc, test_plot_stdout);
 	tcase_add_test(tc, test_blocksize_minimum_documented);
+	tcase_add_test(tc, test_simulate_keys_documented);
+	tcase_add_test(tc, test_open_random_default_documented);
+	tcase_add_test(tc, test_install_uninstall);
 	tcase_set_timeout(tc, 300);
 	suite_add_tcase(s, tc);
 
