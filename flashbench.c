@@ -137,6 +137,7 @@ enum {
 	OPT_PRESERVE,
 	OPT_JOURNAL,
 	OPT_RESTORE,
+	OPT_FORCE,
 };
 
 static const char short_opts[] = ":asiOrfpqc:b:e:o:vhV";
@@ -171,6 +172,7 @@ static const struct option long_opts[] = {
 	{ "preserve", no_argument, NULL, OPT_PRESERVE },
 	{ "journal", required_argument, NULL, OPT_JOURNAL },
 	{ "restore", required_argument, NULL, OPT_RESTORE },
+	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -200,6 +202,7 @@ struct cli {
 	int preserve;			/* --preserve (or --journal) */
 	const char *journal;		/* --journal FILE, or NULL */
 	const char *restore;		/* --restore JOURNAL, or NULL */
+	int force;			/* --force: restore unchecked */
 	char journal_buf[PATH_MAX];	/* the journal actually used */
 	struct preserve *saved;		/* what --preserve saved */
 	struct preserve *loaded;	/* the journal --restore checked */
@@ -359,6 +362,8 @@ static const char help_text[] =
 "                               ./flashbench-<device name>.journal)\n"
 "     --restore <journal>     put a journal back on DEVICE after a\n"
 "                               crash or power loss\n"
+"     --force                 with --restore: even where DEVICE no\n"
+"                               longer holds what the run wrote\n"
 "\n"
 "Options:\n"
 " -b, --blocksize <size>      smallest access size (default 16KiB);\n"
@@ -529,6 +534,9 @@ static int parse_args(struct cli *c, int argc, char **argv, FILE *out)
 			break;
 		case OPT_RESTORE:
 			ret = file_value(c, "restore", optarg, &c->restore);
+			break;
+		case OPT_FORCE:
+			c->force = 1;
 			break;
 		case 'h':
 			print_help(out);
@@ -739,6 +747,9 @@ static int check_args(struct cli *c)
 				   c->journal ? "journal" : "preserve");
 	if (c->destructive && !c->autorun)
 		return usage_error(c->err, "--destructive needs --auto");
+	if (c->force && !c->restore)
+		return usage_error(c->err,
+				   "--force goes with --restore (it restores unchecked)");
 	if (c->json && (c->tests & (c->tests - 1)))
 		return usage_error(c->err,
 				   "--json takes one test at a time");
@@ -1134,6 +1145,29 @@ static int open_real(struct cli *c, struct device **devp)
 	return 0;
 }
 
+/*
+ * With --preserve, put DEVICE behind a guard that notes in the journal
+ * what the tests write (preserve.h), so that --restore can later tell
+ * the test's data from anything written since.  0 or EXIT_DEVICE.
+ */
+static int guard_device(struct cli *c, struct device **devp)
+{
+	struct device *g;
+	int ret;
+
+	if (!c->preserve || c->simulate)
+		return 0;
+	ret = preserve_wrap(&g, *devp);
+	if (ret) {
+		fprintf(c->err, "flashbench: --preserve: %s\n", strerror(-ret));
+		dev_close(*devp);
+		*devp = NULL;
+		return EXIT_DEVICE;
+	}
+	*devp = g;
+	return 0;
+}
+
 /* Open DEVICE or the simulated card; returns 0 or an exit status. */
 static int open_device(struct cli *c, struct device **devp)
 {
@@ -1146,6 +1180,9 @@ static int open_device(struct cli *c, struct device **devp)
 	flashbench_dev_opens++;
 	if (flashbench_open_hook)
 		*devp = flashbench_open_hook(*devp);
+	ret = guard_device(c, devp);
+	if (ret)
+		return ret;
 	c->dev_byte = told_size(c, *devp);
 	return 0;
 }
@@ -1945,8 +1982,8 @@ static int load_restore(struct cli *c, struct device *dev)
 
 	if (!c->restore)
 		return 0;
-	ret = preserve_load_journal(&c->loaded, c->restore, dev, why,
-				    sizeof(why));
+	ret = preserve_load_journal(&c->loaded, c->restore, dev, c->force,
+				    why, sizeof(why));
 	if (!ret)
 		return 0;
 	fprintf(c->err, "flashbench: --restore=%s: %s\n", c->restore,

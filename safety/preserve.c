@@ -42,6 +42,9 @@
 #define J_HDR_HASHED		(J_HDR_BYTE - 8)
 #define J_REC_BYTE		24
 #define J_TRAILER_BYTE		24
+#define J_STATE_MAGIC		"FBJSTATE"
+#define J_STATE_HEAD_BYTE	16
+#define J_ENTRY_BYTE		16
 
 /* One saved range. */
 struct preserve_range {
@@ -49,7 +52,10 @@ struct preserve_range {
 	uint64_t len_byte;		/* its length */
 	unsigned char *data;		/* the saved bytes, I/O-aligned */
 	uint64_t hash;			/* range_hash() of the data */
+	uint64_t first_block;		/* its first block in the state */
 };
+
+struct guard;
 
 struct preserve {
 	struct device *dev;		/* the device saved from */
@@ -60,6 +66,18 @@ struct preserve {
 	uint64_t fingerprint;		/* of dev, see preserve.h */
 	unsigned char *buf;		/* chunk_byte I/O buffer */
 	size_t chunk_byte;		/* largest single transfer */
+	/*
+	 * What each block of the ranges should hold: the block_hash() of
+	 * the last two contents written to it (two, because a write cut
+	 * short by a crash leaves either), 2 per block; NULL when a
+	 * version 1 journal did not say.
+	 */
+	uint64_t *state;
+	uint64_t nblocks;		/* blocks of the ranges */
+	unsigned int lbs;		/* bytes per block */
+	int jfd;			/* journal open to update the state */
+	uint64_t state_off;		/* where the state's entries start */
+	struct guard *guard;		/* the wrapper recording writes */
 };
 
 /* ---- hashing ---- */
@@ -183,6 +201,17 @@ static uint64_t range_hash(const struct preserve_range *r)
 	return ph_final(&h);
 }
 
+/* The hash of one block of a range's contents at byte off. */
+static uint64_t block_hash(uint64_t off, const unsigned char *data,
+			   unsigned int lbs)
+{
+	struct phash h;
+
+	ph_init(&h, off);
+	ph_update(&h, data, lbs);
+	return ph_final(&h);
+}
+
 /* ---- small helpers ---- */
 
 /* Put a formatted reason into why (may be NULL); returns ret. */
@@ -295,6 +324,8 @@ static struct preserve *preserve_alloc(size_t n, uint64_t lbs)
 	if (!p)
 		return NULL;
 	p->chunk_byte = (size_t)max_u64(PRESERVE_CHUNK, lbs);
+	p->lbs = (unsigned int)lbs;
+	p->jfd = -1;
 	p->r = calloc(n ? n : 1, sizeof(*p->r));
 	p->buf = dev_alloc_buf(p->chunk_byte);
 	if (!p->r || !p->buf) {
@@ -304,12 +335,18 @@ static struct preserve *preserve_alloc(size_t n, uint64_t lbs)
 	return p;
 }
 
+static void guard_detach(struct preserve *p);
+
 void preserve_free(struct preserve *p)
 {
 	size_t i;
 
 	if (!p)
 		return;
+	guard_detach(p);
+	if (p->jfd >= 0)
+		close(p->jfd);
+	free(p->state);
 	for (i = 0; p->r && i < p->n; i++)
 		dev_free_buf(p->r[i].data);
 	free(p->r);
@@ -482,6 +519,292 @@ static int fingerprint(struct preserve *p, uint64_t *fp, char *why,
 	return ret;
 }
 
+/* ---- what the ranges hold: the state ---- */
+
+/*
+ * Number the blocks of p's ranges and make room for the state; returns
+ * 0 or -ENOMEM (-EINVAL for ranges that are not whole blocks).
+ */
+static int state_alloc(struct preserve *p)
+{
+	uint64_t nb = 0;
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		if (p->r[i].len_byte % p->lbs)
+			return -EINVAL;
+		p->r[i].first_block = nb;
+		nb += p->r[i].len_byte / p->lbs;
+	}
+	if (nb > SIZE_MAX / (2 * sizeof(*p->state)))
+		return -ENOMEM;
+	p->nblocks = nb;
+	p->state = calloc(nb ? (size_t)nb * 2 : 1, sizeof(*p->state));
+	return p->state ? 0 : -ENOMEM;
+}
+
+/* The state as saved: every block holds its saved contents. */
+static void state_init(struct preserve *p)
+{
+	uint64_t k, nb;
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		const struct preserve_range *r = &p->r[i];
+		uint64_t *e = p->state + 2 * r->first_block;
+
+		nb = r->len_byte / p->lbs;
+		for (k = 0; k < nb; k++, e += 2)
+			e[0] = e[1] = block_hash(r->off_byte + k * p->lbs,
+						 r->data + k * p->lbs, p->lbs);
+	}
+}
+
+/*
+ * Write nb entries of the state from block first into the journal.  The
+ * page cache keeps them through a crash of the process; a power loss may
+ * lose the latest, and --restore then asks for --force.  Returns 0 or
+ * -errno.
+ */
+static int state_put(const struct preserve *p, uint64_t first, uint64_t nb)
+{
+	unsigned char buf[256 * J_ENTRY_BYTE];
+	uint64_t k, n;
+
+	if (p->jfd < 0)
+		return 0;
+	for (; nb; first += n, nb -= n) {
+		n = min_u64(nb, sizeof(buf) / J_ENTRY_BYTE);
+		for (k = 0; k < n; k++) {
+			put_le64(buf + k * J_ENTRY_BYTE,
+				 p->state[2 * (first + k)]);
+			put_le64(buf + k * J_ENTRY_BYTE + 8,
+				 p->state[2 * (first + k) + 1]);
+		}
+		if (pwrite(p->jfd, buf, (size_t)(n * J_ENTRY_BYTE),
+			   (off_t)(p->state_off + first * J_ENTRY_BYTE)) !=
+		    (ssize_t)(n * J_ENTRY_BYTE))
+			return -EIO;
+	}
+	return 0;
+}
+
+/*
+ * Note, before it reaches the device, that buf (len bytes at off) is
+ * about to be written: each block of the ranges it covers may from now on
+ * hold either what it held or buf's contents.  Returns 0 or -errno (of
+ * the journal; the write itself may still go ahead).
+ */
+static int state_record(struct preserve *p, const unsigned char *buf,
+			uint64_t len, uint64_t off)
+{
+	uint64_t lo, hi, k, *e;
+	size_t i;
+	int ret = 0;
+
+	if (!p->state || off % p->lbs || len % p->lbs)
+		return 0;
+	for (i = 0; i < p->n; i++) {
+		const struct preserve_range *r = &p->r[i];
+		uint64_t first;
+
+		lo = max_u64(off, r->off_byte);
+		hi = min_u64(off + len, r->off_byte + r->len_byte);
+		if (lo >= hi)
+			continue;
+		first = r->first_block + (lo - r->off_byte) / p->lbs;
+		e = p->state + 2 * first;
+		for (k = lo; k < hi; k += p->lbs, e += 2) {
+			e[0] = e[1];
+			e[1] = block_hash(k, buf + (k - off), p->lbs);
+		}
+		if (!ret)
+			ret = state_put(p, first, (hi - lo) / p->lbs);
+	}
+	return ret;
+}
+
+/*
+ * Does dev still hold, in every block of p's ranges, one of the two last
+ * contents written there?  Returns 0, -ESTALE (why says where not) or
+ * the -errno of a read.
+ */
+static int state_check(struct preserve *p, char *why, size_t why_len)
+{
+	uint64_t done, step, k;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < p->n; i++) {
+		const struct preserve_range *r = &p->r[i];
+		const uint64_t *e = p->state + 2 * r->first_block;
+
+		for (done = 0; done < r->len_byte; done += step) {
+			step = min_u64(p->chunk_byte, r->len_byte - done);
+			ret = dev_read(p->dev, p->buf, step,
+				       (off_t)(r->off_byte + done), NULL);
+			if (ret)
+				return say(why, why_len, ret,
+					   "reading bytes %" PRIu64 "-%" PRIu64
+					   " of %s: %s", r->off_byte + done,
+					   r->off_byte + done + step,
+					   p->dev->path, strerror(-ret));
+			for (k = 0; k < step; k += p->lbs, e += 2) {
+				uint64_t h = block_hash(r->off_byte + done + k,
+							p->buf + k, p->lbs);
+
+				if (h != e[0] && h != e[1])
+					return say(why, why_len, -ESTALE,
+						   "bytes %" PRIu64 "-%" PRIu64
+						   " of %s no longer hold what the interrupted run wrote there (written since, by a new file system?): restoring would destroy that; --force restores anyway",
+						   r->off_byte + done + k,
+						   r->off_byte + done + k +
+							   p->lbs,
+						   p->dev->path);
+			}
+		}
+	}
+	return 0;
+}
+
+/* ---- the guard: a device that records writes into the ranges ---- */
+
+/* A device in front of another that keeps p's state up to date. */
+struct guard {
+	struct device dev;		/* must be first */
+	struct device *inner;		/* does the I/O; owned */
+	struct preserve *p;		/* attached by preserve_save() */
+	uint64_t paused_ns;		/* noting time, off the clock */
+};
+
+static const struct dev_ops guard_ops;
+
+/* Stop recording writes for p. */
+static void guard_detach(struct preserve *p)
+{
+	if (!p->guard)
+		return;
+	p->guard->p = NULL;
+	p->guard = NULL;
+}
+
+/* Pass inner's result on, with its error recorded on the guard. */
+static int guard_result(struct guard *g, int ret)
+{
+	if (ret)
+		g->dev.last_error = g->inner->last_error;
+	return ret;
+}
+
+static int guard_read(struct device *dev, void *buf, size_t len, off_t off)
+{
+	struct guard *g = (struct guard *)dev;
+
+	g->inner->untimed = dev->untimed;
+	g->inner->io_count++;
+	return guard_result(g, g->inner->ops->read(g->inner, buf, len, off));
+}
+
+/*
+ * Record the write in the journal, then pass it on.  The recording
+ * happens inside the caller's timed interval, so its duration is taken
+ * off the guard's clock: the measurement sees the write alone.
+ */
+static int guard_write(struct device *dev, const void *buf, size_t len,
+		       off_t off)
+{
+	struct guard *g = (struct guard *)dev;
+	uint64_t t0;
+
+	if (g->p) {
+		t0 = g->inner->ops->now_ns(g->inner);
+		state_record(g->p, buf, len, (uint64_t)off);
+		g->paused_ns += g->inner->ops->now_ns(g->inner) - t0;
+	}
+	g->inner->untimed = dev->untimed;
+	g->inner->io_count++;
+	return guard_result(g, g->inner->ops->write(g->inner, buf, len, off));
+}
+
+/* A discard leaves blocks that read as zeros on the cards that matter. */
+static int guard_discard(struct device *dev, off_t off, uint64_t len)
+{
+	struct guard *g = (struct guard *)dev;
+	unsigned char *zero;
+	uint64_t t0, done, step;
+
+	if (g->p && (zero = calloc(1, g->p->chunk_byte))) {
+		t0 = g->inner->ops->now_ns(g->inner);
+		for (done = 0; done < len; done += step) {
+			step = min_u64(g->p->chunk_byte, len - done);
+			state_record(g->p, zero, step, (uint64_t)off + done);
+		}
+		free(zero);
+		g->paused_ns += g->inner->ops->now_ns(g->inner) - t0;
+	}
+	g->inner->untimed = dev->untimed;
+	g->inner->io_count++;
+	return guard_result(g, g->inner->ops->discard(g->inner, off, len));
+}
+
+static uint64_t guard_now_ns(struct device *dev)
+{
+	struct guard *g = (struct guard *)dev;
+
+	return g->inner->ops->now_ns(g->inner) - g->paused_ns;
+}
+
+static void guard_destroy(struct device *dev)
+{
+	struct guard *g = (struct guard *)dev;
+
+	if (g->p)
+		guard_detach(g->p);
+	dev_close(g->inner);
+	free(g);
+}
+
+static const struct dev_ops guard_ops = {
+	.read = guard_read,
+	.write = guard_write,
+	.discard = guard_discard,
+	.now_ns = guard_now_ns,
+	.destroy = guard_destroy,
+};
+
+int preserve_wrap(struct device **out, struct device *inner)
+{
+	struct guard *g;
+
+	*out = NULL;
+	if (!inner)
+		return -EINVAL;
+	g = calloc(1, sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	g->inner = inner;
+	g->dev.ops = &guard_ops;
+	g->dev.path = inner->path;
+	g->dev.size_byte = inner->size_byte;
+	g->dev.logical_block_size = inner->logical_block_size;
+	*out = &g->dev;
+	return 0;
+}
+
+/*
+ * If dev is a guard, let it record p's writes from now on.  (Known by
+ * its destroy operation: a progress line may have copied its table.)
+ */
+static void guard_attach(struct preserve *p, struct device *dev)
+{
+	struct guard *g = (struct guard *)dev;
+
+	if (dev->ops->destroy != guard_ops.destroy || g->p)
+		return;
+	g->p = p;
+	p->guard = g;
+}
+
 /* ---- the journal ---- */
 
 /* Build the header for p into hdr[J_HDR_BYTE]. */
@@ -505,7 +828,32 @@ static void journal_header(const struct preserve *p, unsigned char *hdr)
 	put_le64(hdr + J_HDR_HASHED, ph_final(&h));
 }
 
-/* Write header, records and trailer to f; returns 0 or -errno. */
+/* Where the state's entries start in a journal of p's ranges. */
+static uint64_t state_offset(const struct preserve *p)
+{
+	return J_HDR_BYTE + p->n * J_REC_BYTE + p->total_byte +
+	       J_TRAILER_BYTE + J_STATE_HEAD_BYTE;
+}
+
+/* Write the state section to f; returns 0 or -errno. */
+static int state_put_all(const struct preserve *p, FILE *f)
+{
+	unsigned char b[J_STATE_HEAD_BYTE];
+	uint64_t k;
+
+	memcpy(b, J_STATE_MAGIC, J_MAGIC_BYTE);
+	put_le64(b + 8, p->nblocks);
+	if (fwrite(b, sizeof(b), 1, f) != 1)
+		return -errno;
+	for (k = 0; k < 2 * p->nblocks; k++) {
+		put_le64(b, p->state[k]);
+		if (fwrite(b, 8, 1, f) != 1)
+			return -errno;
+	}
+	return 0;
+}
+
+/* Write header, records, trailer and state to f; 0 or -errno. */
 static int journal_put(const struct preserve *p, FILE *f)
 {
 	unsigned char hdr[J_HDR_BYTE], rec[J_REC_BYTE];
@@ -531,7 +879,7 @@ static int journal_put(const struct preserve *p, FILE *f)
 	put_le64(rec + 16, ph_final(&chain));
 	if (fwrite(rec, sizeof(rec), 1, f) != 1)
 		return -errno;
-	return 0;
+	return state_put_all(p, f);
 }
 
 /*
@@ -555,8 +903,7 @@ static int journal_place(const char *tmp, const char *journal)
  * Write p's journal durably: to "JOURNAL.tmp", fsync, give it its name
  * without replacing anything, fsync the directory.  Returns 0 or -errno.
  */
-static int journal_write(const struct preserve *p, char *why,
-			 size_t why_len)
+static int journal_write(struct preserve *p, char *why, size_t why_len)
 {
 	char *tmp;
 	FILE *f;
@@ -579,6 +926,9 @@ static int journal_write(const struct preserve *p, char *why,
 	ret = journal_put(p, f);
 	if (!ret && (fflush(f) || fsync(fileno(f))))
 		ret = -errno;
+	/* kept open: the state is updated as the test writes */
+	p->jfd = ret ? -1 : dup(fileno(f));
+	p->state_off = state_offset(p);
 	if (fclose(f) && !ret)
 		ret = -errno;
 	if (ret) {
@@ -742,11 +1092,16 @@ int preserve_save(struct preserve **pp, struct device *dev,
 	ret = read_ranges(p, why, why_len);
 	if (!ret)
 		ret = fingerprint(p, &p->fingerprint, why, why_len);
+	if (!ret)
+		ret = state_alloc(p);
+	if (!ret)
+		state_init(p);
 	dev->untimed--;
 	if (!ret)
 		ret = journal_write(p, why, why_len);
 	if (ret)
 		goto out_free;
+	guard_attach(p, dev);
 	*pp = p;
 	return 0;
 
@@ -767,6 +1122,10 @@ static int write_ranges(struct preserve *p, char *why, size_t why_len)
 	for (i = 0; i < p->n; i++) {
 		struct preserve_range *r = &p->r[i];
 
+		/* a restore cut short leaves the old data or the saved one */
+		if (!state_record(p, r->data, r->len_byte, r->off_byte) &&
+		    p->jfd >= 0)
+			fdatasync(p->jfd);
 		for (done = 0; done < r->len_byte; done += step) {
 			step = min_u64(p->chunk_byte, r->len_byte - done);
 			ret = dev_write(p->dev, r->data + done, step,
@@ -831,6 +1190,7 @@ static int restore_all(struct preserve *p, char *why, size_t why_len)
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, &old);
+	guard_detach(p);	/* write_ranges() records the restore */
 	p->dev->untimed++;
 	ret = write_ranges(p, why, why_len);
 	if (!ret) {
@@ -877,6 +1237,7 @@ struct journal_info {
 	uint64_t nr;			/* number of ranges */
 	uint64_t total_byte;		/* sum of their lengths */
 	uint64_t hdr_hash;		/* hash of the header */
+	uint32_t version;		/* 1: no state section */
 };
 
 /* Read and check the header into *ji.  Returns 0 or -EINVAL. */
@@ -894,11 +1255,12 @@ static int journal_get_header(FILE *f, uint64_t file_byte,
 	if (memcmp(hdr, J_MAGIC, J_MAGIC_BYTE))
 		return say(why, why_len, -EINVAL,
 			   "%s is not a flashbench journal", journal);
-	if (get_le32(hdr + 8) != PRESERVE_VERSION)
+	ji->version = get_le32(hdr + 8);
+	if (ji->version < 1 || ji->version > PRESERVE_VERSION)
 		return say(why, why_len, -EINVAL,
 			   "%s is a version %" PRIu32
-			   " journal; this flashbench reads version %d",
-			   journal, get_le32(hdr + 8), PRESERVE_VERSION);
+			   " journal; this flashbench reads versions 1 to %d",
+			   journal, ji->version, PRESERVE_VERSION);
 	ph_init(&h, 0);
 	ph_update(&h, hdr, J_HDR_HASHED);
 	ji->hdr_hash = get_le64(hdr + J_HDR_HASHED);
@@ -915,11 +1277,16 @@ static int journal_get_header(FILE *f, uint64_t file_byte,
 		return say(why, why_len, -EINVAL,
 			   "journal %s is damaged: block size %" PRIu32,
 			   journal, ji->lbs);
-	/* the size must be exactly header + records + data + trailer */
+	/* the size must be exactly header + records + data + trailer,
+	 * and from version 2 on the state: 16 bytes for every block */
 	if (!ji->nr || ji->nr > file_byte / J_REC_BYTE ||
 	    ji->total_byte > file_byte ||
+	    (ji->version > 1 && ji->total_byte % ji->lbs) ||
 	    J_HDR_BYTE + ji->nr * J_REC_BYTE + ji->total_byte +
-			    J_TRAILER_BYTE != file_byte)
+			    J_TRAILER_BYTE +
+			    (ji->version > 1 ? J_STATE_HEAD_BYTE +
+			     ji->total_byte / ji->lbs * J_ENTRY_BYTE : 0) !=
+		    file_byte)
 		return say(why, why_len, -EINVAL,
 			   "journal %s is truncated or damaged (%" PRIu64
 			   " bytes where the header promises %" PRIu64
@@ -976,6 +1343,32 @@ out_damaged:
 		   "journal %s is truncated or damaged", p->journal);
 }
 
+/* Read the state section after the trailer; returns 0 or -errno. */
+static int journal_get_state(FILE *f, struct preserve *p, char *why,
+			     size_t why_len)
+{
+	unsigned char b[J_STATE_HEAD_BYTE];
+	uint64_t k;
+	int ret = state_alloc(p);
+
+	if (ret)
+		return ret;
+	if (get_bytes(f, b, sizeof(b)) ||
+	    memcmp(b, J_STATE_MAGIC, J_MAGIC_BYTE) ||
+	    get_le64(b + 8) != p->nblocks)
+		return say(why, why_len, -EINVAL,
+			   "journal %s is truncated or damaged", p->journal);
+	for (k = 0; k < 2 * p->nblocks; k++) {
+		if (get_bytes(f, b, 8))
+			return say(why, why_len, -EINVAL,
+				   "journal %s is truncated or damaged",
+				   p->journal);
+		p->state[k] = get_le64(b);
+	}
+	p->state_off = state_offset(p);
+	return 0;
+}
+
 /* Load and check a whole journal; returns 0 or -errno. */
 static int journal_load(const char *journal, struct preserve **pp,
 			struct journal_info *ji, char *why, size_t why_len)
@@ -1009,6 +1402,8 @@ static int journal_load(const char *journal, struct preserve **pp,
 	p->fingerprint = ji->fingerprint;
 	p->total_byte = ji->total_byte;
 	ret = journal_get_records(f, p, ji->nr, ji->hdr_hash, why, why_len);
+	if (!ret && ji->version > 1)
+		ret = journal_get_state(f, p, why, why_len);
 	if (ret)
 		goto out_free;
 	*pp = p;
@@ -1021,8 +1416,35 @@ out_close:
 	return ret;
 }
 
+/*
+ * Before --restore writes: does dev still hold what the interrupted run
+ * wrote (unless force)?  Then open the journal to record the restore.
+ * Returns 0 or -ESTALE.
+ */
+static int check_contents(struct preserve *p, int force, char *why,
+			  size_t why_len)
+{
+	int ret = 0;
+
+	if (!p->state && !force)
+		return say(why, why_len, -ESTALE,
+			   "journal %s was written by an older flashbench (version 1), which did not note what the run wrote: whether %s was written since cannot be checked; --force restores anyway",
+			   p->journal, p->dev->path);
+	if (!p->state)
+		return 0;
+	if (!force) {
+		p->dev->untimed++;
+		ret = state_check(p, why, why_len);
+		p->dev->untimed--;
+	}
+	if (!ret)
+		p->jfd = open(p->journal, O_WRONLY | O_CLOEXEC);
+	return ret;
+}
+
 int preserve_load_journal(struct preserve **pp, const char *journal,
-			  struct device *dev, char *why, size_t why_len)
+			  struct device *dev, int force, char *why,
+			  size_t why_len)
 {
 	struct journal_info ji = { 0 };
 	struct preserve *p;
@@ -1063,6 +1485,9 @@ int preserve_load_journal(struct preserve **pp, const char *journal,
 			  journal, dev->path);
 		goto out_free;
 	}
+	ret = check_contents(p, force, why, why_len);
+	if (ret)
+		goto out_free;
 	*pp = p;
 	return 0;
 
@@ -1077,7 +1502,7 @@ int preserve_restore_journal(const char *journal, struct device *dev,
 	struct preserve *p;
 	int ret;
 
-	ret = preserve_load_journal(&p, journal, dev, why, why_len);
+	ret = preserve_load_journal(&p, journal, dev, 0, why, why_len);
 	if (ret)
 		return ret;
 	ret = restore_all(p, why, why_len);

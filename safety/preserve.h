@@ -9,7 +9,7 @@
  * preserve_restore() writes the ranges back, reads them back to verify
  * and only then removes the journal.  After a crash or power loss,
  * preserve_restore_journal() does the same from the journal alone,
- * refusing a journal made on another device.
+ * refusing a journal made on another device or of ranges written since.
  *
  * None of this is timed: the backup is taken before the test and written
  * back after it, with untimed reads and writes, so measured speeds never
@@ -24,7 +24,7 @@
  * SIGINT, SIGTERM and SIGHUP while it writes, so a second ^C cannot cut
  * a restore in half (SIGKILL and power loss are what the journal is for).
  *
- * Journal format (version 1, all integers little-endian):
+ * Journal format (version 2, all integers little-endian):
  *   header  192 bytes: magic "FBJOURNL", u32 version, u32 logical block
  *           size, u64 device size, u64 fingerprint, u64 number of
  *           ranges, u64 data bytes, u64 creation time (s since the
@@ -33,9 +33,22 @@
  *   records one per range: u64 offset, u64 length, u64 hash of
  *           (offset, length, data), then length bytes of data;
  *   trailer 24 bytes: magic "FBJ-END\n", u64 number of ranges, u64 hash
- *           of the header hash and every record hash.
+ *           of the header hash and every record hash;
+ *   state   (from version 2) magic "FBJSTATE", u64 number of blocks
+ *           (logical blocks of all ranges, in record order), then per
+ *           block u64 prev, u64 last: hashes of the block's contents
+ *           (seeded with its offset) before and after the latest write
+ *           into it.  Updated in place, before each write of the run
+ *           reaches the device (preserve_wrap()), and before each range
+ *           is written back; not covered by the trailer's hash.
  * A journal is complete only with its trailer and only if its size is
- * exactly what the header and records say.
+ * exactly what the header and records say.  Version 1 journals (no
+ * state) are read, but restored only when forced.
+ *
+ * Before --restore writes anything, every block of the ranges must hold
+ * its prev or its last contents (a write cut short by the crash leaves
+ * either): anything else was written after the run, and restoring would
+ * destroy it.
  *
  * Fingerprint: a 64-bit hash of the device size, the logical block size
  * and the contents of sample windows (the first and last MiB, where
@@ -57,7 +70,7 @@
 #include "dev.h"
 
 /* The journal format version this code writes and reads. */
-#define PRESERVE_VERSION	1
+#define PRESERVE_VERSION	2
 
 /* Saved ranges of one device, in memory and in a journal. */
 struct preserve;
@@ -121,20 +134,33 @@ void preserve_free(struct preserve *p);
  * restore, verify and remove the journal as preserve_restore() does.
  * Returns 0; -EINVAL for a truncated, corrupt or foreign file; -ESTALE
  * when the journal belongs to another device (size, block size or
- * fingerprint differ); -EIO or another -errno when writing back failed,
- * in which case the journal is kept.  Nothing is written unless the
- * journal is whole and matches dev.
+ * fingerprint differ), when its ranges no longer hold what the run
+ * wrote, or for a version 1 journal; -EIO or another -errno when
+ * writing back failed, in which case the journal is kept.  Nothing is
+ * written unless the journal is whole and matches dev.
  */
 int preserve_restore_journal(const char *journal, struct device *dev,
 			     char *why, size_t why_len);
 
 /*
- * The checks of preserve_restore_journal() without the writing: on
- * success *pp holds the journal's ranges, ready for preserve_restore()
- * (which writes them back and removes the journal) or preserve_free().
+ * The checks of preserve_restore_journal() without the writing (force:
+ * skip the check of what the ranges hold): on success *pp holds the
+ * journal's ranges, ready for preserve_restore() (which writes them
+ * back and removes the journal) or preserve_free().
  * Returns 0 or what preserve_restore_journal() would refuse with.
  */
 int preserve_load_journal(struct preserve **pp, const char *journal,
-			  struct device *dev, char *why, size_t why_len);
+			  struct device *dev, int force, char *why,
+			  size_t why_len);
+
+/*
+ * Wrap inner in a device that forwards everything and, once
+ * preserve_save() has saved ranges through it, notes in the journal what
+ * every write into them is about to write (before it reaches inner), so
+ * that --restore can tell the test's data from anything written later.
+ * Its clock is inner's minus the time spent noting.  On success it owns
+ * inner.  Returns 0, -EINVAL or -ENOMEM.
+ */
+int preserve_wrap(struct device **out, struct device *inner);
 
 #endif /* FLASHBENCH_PRESERVE_H */

@@ -1765,6 +1765,86 @@ START_TEST(test_fb_restore_after_kill)
 }
 END_TEST
 
+/*
+ * A new 1 MiB ext4 file system at the start of the device, where the
+ * first writing test (-f) was writing: made with mkfs.ext4 in a file and
+ * copied there, so that nothing outside the saved ranges changes (the
+ * fingerprint cannot tell).  Returns 1, or 0 after loop_skip().
+ */
+static int new_fs_at_start(const char *test, struct loop_fix *fx)
+{
+	char img[PATH_MAX + 8];
+	unsigned char *buf = dev_alloc_buf(MiB);
+	int fd;
+
+	snprintf(img, sizeof(img), "%s.fs", fx->img);
+	state_append("ledger", "file %s", img);
+	fd = open(img, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, (off_t)MiB), 0);
+	close(fd);
+	if (!make_ext4(test, img)) {
+		dev_free_buf(buf);
+		return 0;
+	}
+	fd = open(img, O_RDONLY | O_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(read(fd, buf, MiB), (ssize_t)MiB);
+	close(fd);
+	unlink(img);
+	fd = open(fx->dev, O_WRONLY | O_DIRECT | O_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(pwrite(fd, buf, MiB, 0), (ssize_t)MiB);
+	ck_assert_int_eq(fsync(fd), 0);
+	close(fd);
+	dev_free_buf(buf);
+	return 1;
+}
+
+/*
+ * SIGKILL, then a new file system is made where the run was writing,
+ * before anyone thinks of --restore: the journal's ranges no longer hold
+ * what the run wrote, so --restore refuses (one line, exit 1, not a byte
+ * written, the journal kept); --restore --force puts the old data back
+ * regardless.  (Before the journal noted what the run wrote, --restore
+ * restored over the new file system.)
+ */
+START_TEST(test_fb_restore_after_mkfs)
+{
+	char journal[PATH_MAX + 16], *out;
+	struct cmd_result res;
+	struct loop_fix fx;
+	struct bg_run bg;
+	uint64_t fs_hash;
+
+	if (!loop_setup(&fx, "fb_restore_after_mkfs", 0, 0))
+		return;
+	start_slow_writes(&fx, journal, sizeof(journal), &bg);
+	kill(bg.pid, SIGKILL);
+	ck_assert_int_eq(bg_finish(&bg, &out), 128 + SIGKILL);
+	free(out);
+	ck_assert_int_eq(access(journal, F_OK), 0);
+	if (!new_fs_at_start("fb_restore_after_mkfs", &fx))
+		return;
+	fs_hash = region_hash(fx.dev, 0, fx.size_byte);
+	ck_assert_int_eq(run_fb(&res, "--restore", journal, fx.dev,
+				(char *)NULL), 1);
+	ck_assert_msg(count_str(res.err, "\n") == 1 &&
+		      strstr(res.err, "no longer hold what the interrupted run wrote") &&
+		      strstr(res.err, "--force"), "%s", res.err);
+	cmd_result_free(&res);
+	ck_assert_uint_eq(region_hash(fx.dev, 0, fx.size_byte), fs_hash);
+	ck_assert_int_eq(access(journal, F_OK), 0);
+	ck_assert_int_eq(run_fb(&res, "--restore", journal, "--force", fx.dev,
+				(char *)NULL), 0);
+	cmd_result_free(&res);
+	ck_assert_int_ne(access(journal, F_OK), 0);
+	/* what the journal held is back, over the new file system */
+	ck_assert_uint_eq(scan(fx.dev, 0, fx.size_byte, SCAN_PLANTED, fx.seed),
+			  0);
+}
+END_TEST
+
 START_TEST(test_fb_mounted)
 {
 	struct cmd_result res;
@@ -2090,6 +2170,7 @@ Suite *loop_suite(void)
 	tcase_add_loop_test(tc, test_fb_preserve_signal, 0, 2);
 	tcase_add_test(tc, test_fb_json_interrupted);
 	tcase_add_test(tc, test_fb_restore_after_kill);
+	tcase_add_test(tc, test_fb_restore_after_mkfs);
 	tcase_add_test(tc, test_fb_out_block_device);
 	tcase_add_test(tc, test_fb_journal_is_device);
 	suite_add_tcase(s, tc);

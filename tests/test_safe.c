@@ -39,6 +39,9 @@ static const struct bench_range t_ranges[] = {
 };
 #define T_NRANGES (sizeof(t_ranges) / sizeof(t_ranges[0]))
 
+/* The state section of a journal of n bytes of 512-byte blocks. */
+#define T_STATE_BYTE(n)	(16 + 16 * ((n) / 512))
+
 /* ---- helpers ---- */
 
 /* Temporary directory of the test case, and of the running test. */
@@ -99,14 +102,32 @@ static void t_make_file(const char *path, size_t size, uint64_t seed)
 	free(buf);
 }
 
-/* Open path read-write as a device. */
-static struct device *t_open(const char *path)
+/*
+ * Open path read-write as a device, behind the guard that notes what is
+ * written into saved ranges (as the front end does with --preserve): the
+ * scribbles of these tests are the writing test.
+ */
+static struct device *t_guard(struct device *dev)
+{
+	struct device *g = NULL;
+
+	ck_assert_int_eq(preserve_wrap(&g, dev), 0);
+	return g;
+}
+
+/* Open path read-write as a device, without a guard. */
+static struct device *t_open_raw(const char *path)
 {
 	struct device *dev = NULL;
 	int ret = dev_open(&dev, path, DEV_WRITE, NULL, 0);
 
 	ck_assert_msg(!ret, "dev_open %s: %s", path, strerror(-ret));
 	return dev;
+}
+
+static struct device *t_open(const char *path)
+{
+	return t_guard(t_open_raw(path));
 }
 
 /* Everything on dev, read with O_DIRECT (malloc'd, dev->size_byte). */
@@ -703,13 +724,17 @@ START_TEST(test_preserve_journal_layout)
 	dev = t_open(path);
 	p = t_save(dev, journal);
 	j = t_read_file(journal, &len);
-	ck_assert_uint_eq(len, 192 + T_NRANGES * 24 + preserve_bytes(p) + 24);
+	ck_assert_uint_eq(len, 192 + T_NRANGES * 24 + preserve_bytes(p) + 24 +
+				       T_STATE_BYTE(preserve_bytes(p)));
 	ck_assert(!memcmp(j, "FBJOURNL", 8));
 	ck_assert_uint_eq(j[8], PRESERVE_VERSION);
 	ck_assert_uint_eq(j[12] | j[13] << 8, 512);
 	ck_assert_uint_eq(j[16 + 2], (T_SIZE >> 16) & 0xff);
 	ck_assert_str_eq((char *)j + 56, path);
-	ck_assert(!memcmp(j + len - 24, "FBJ-END\n", 8));
+	ck_assert(!memcmp(j + len - T_STATE_BYTE(preserve_bytes(p)) - 24,
+			  "FBJ-END\n", 8));
+	ck_assert(!memcmp(j + len - T_STATE_BYTE(preserve_bytes(p)),
+			  "FBJSTATE", 8));
 	/* the first record holds the first bytes of the device */
 	ck_assert_uint_eq(j[192 + 8 + 1], (8 * KiB) >> 8);
 	{
@@ -850,23 +875,27 @@ END_TEST
 /*
  * Other devices.  A journal is made on card A (seed 10), A scribbled;
  * then restore is tried on B, which differs as the row says.  Changes
- * inside the saved ranges are what the test itself does, so they must
- * not make the journal foreign.
+ * inside the saved ranges that the run did not write (the scribble goes
+ * through the guard, the poke does not) are refused too: not as another
+ * device, but as data written since.
  */
 static const struct {
 	uint64_t size_byte;	/* B's size */
 	int other_seed;		/* B has other random content */
 	uint64_t poke_byte;	/* B = A with this byte changed, or -1 */
 	int want;		/* restore_journal result on B */
+	int inside;		/* the change is inside a saved range */
 } t_foreign[] = {
-	{ T_SIZE + 1 * MiB, 0, UINT64_MAX, -ESTALE },	/* bigger */
-	{ T_SIZE - 512, 0, UINT64_MAX, -ESTALE },	/* a block smaller */
-	{ T_SIZE, 1, UINT64_MAX, -ESTALE },		/* other card */
-	{ T_SIZE, 0, 512 * KiB, -ESTALE },		/* first MiB */
-	{ T_SIZE, 0, T_SIZE - 600 * KiB, -ESTALE },	/* last MiB */
-	{ T_SIZE, 0, T_SIZE / 31 * 17 + 100, -ESTALE },	/* a sample */
-	{ T_SIZE, 0, 4 * KiB, 0 },	/* inside a saved range: still A */
-	{ T_SIZE, 0, 2 * MiB, 0 },	/* inside a saved range: still A */
+	{ T_SIZE + 1 * MiB, 0, UINT64_MAX, -ESTALE, 0 },	/* bigger */
+	{ T_SIZE - 512, 0, UINT64_MAX, -ESTALE, 0 },	/* a block less */
+	{ T_SIZE, 1, UINT64_MAX, -ESTALE, 0 },		/* other card */
+	{ T_SIZE, 0, 512 * KiB, -ESTALE, 0 },		/* first MiB */
+	{ T_SIZE, 0, T_SIZE - 600 * KiB, -ESTALE, 0 },	/* last MiB */
+	{ T_SIZE, 0, T_SIZE / 31 * 17 + 100, -ESTALE, 0 },	/* a sample */
+	{ T_SIZE, 0, UINT64_MAX, 0, 0 },	/* A as the run left it */
+	/* inside a saved range, not by the run: A, written since */
+	{ T_SIZE, 0, 4 * KiB, -ESTALE, 1 },
+	{ T_SIZE, 0, 2 * MiB, -ESTALE, 1 },
 };
 
 START_TEST(test_preserve_foreign)
@@ -910,7 +939,10 @@ START_TEST(test_preserve_foreign)
 	ret = preserve_restore_journal(journal, dev, why, sizeof(why));
 	ck_assert_msg(ret == t_foreign[_i].want, "got %d (%s)", ret, why);
 	if (ret) {
-		ck_assert_msg(strstr(why, "belongs to another device"),
+		ck_assert_msg(strstr(why, t_foreign[_i].want == -ESTALE &&
+					       t_foreign[_i].inside ?
+					       "no longer hold" :
+					       "belongs to another device"),
 			      "why: %s", why);
 		ck_assert(t_same(dev, b_before));	/* nothing written */
 		ck_assert(t_exists(journal));
@@ -933,8 +965,11 @@ START_TEST(test_preserve_foreign)
 }
 END_TEST
 
-/* Damage done to a good journal of len bytes; returns the new length. */
-static size_t t_damage(unsigned char *j, size_t len, int how)
+/*
+ * Damage done to a good journal of len bytes, the last tail of them its
+ * state; returns the new length.
+ */
+static size_t t_damage(unsigned char *j, size_t len, size_t tail, int how)
 {
 	switch (how) {
 	case 0:
@@ -963,17 +998,20 @@ static size_t t_damage(unsigned char *j, size_t len, int how)
 		j[192 + 24 + 4000] ^= 0x80;	/* data */
 		return len;
 	case 10:
-		j[len - 10] ^= 0x01;		/* trailer hash */
+		j[len - tail - 10] ^= 0x01;	/* trailer hash */
 		return len;
 	case 11:
-		j[8] = 2;			/* unknown version */
+		j[8] = PRESERVE_VERSION + 1;	/* unknown version */
+		return len;
+	case 12:
+		j[len - tail + 3] ^= 0x01;	/* state magic */
 		return len;
 	default:
-		j[len - 100] ^= 0x10;		/* last range's data */
+		j[len - tail - 100] ^= 0x10;	/* last range's data */
 		return len;
 	}
 }
-#define T_NDAMAGE 13
+#define T_NDAMAGE 14
 
 START_TEST(test_preserve_damaged_journal)
 {
@@ -991,7 +1029,6 @@ START_TEST(test_preserve_damaged_journal)
 	inner = t_open(path);
 	p = t_save(inner, journal);
 	t_scribble(inner);
-	preserve_free(p);
 	scribbled = t_snapshot(inner);
 
 	good = t_read_file(journal, &len);
@@ -999,9 +1036,10 @@ START_TEST(test_preserve_damaged_journal)
 	ck_assert_ptr_nonnull(j);
 	memcpy(j, good, len);
 	free(good);
-	blen = t_damage(j, len, _i);
+	blen = t_damage(j, len, T_STATE_BYTE(preserve_bytes(p)), _i);
 	t_write_file(bad, j, blen);
 	free(j);
+	preserve_free(p);
 
 	dev = t_wrap(inner, NULL);	/* counts the writes */
 	ret = preserve_restore_journal(bad, dev, why, sizeof(why));
@@ -1073,16 +1111,17 @@ START_TEST(test_preserve_restore_fails)
 {
 	char path[256], journal[256], why[256] = "";
 	unsigned char *before;
-	struct device *f, *dev;
+	struct device *f, *g, *dev;
 	struct preserve *p;
 	int ret;
 
 	t_make_file(t_path(path, sizeof(path), "card"), T_SIZE, 30);
 	t_path(journal, sizeof(journal), "card.journal");
-	f = t_wrap(t_open(path), NULL);
-	before = t_snapshot(f);
-	p = t_save(f, journal);
-	t_scribble(f);
+	f = t_wrap(t_open_raw(path), NULL);
+	g = t_guard(f);
+	before = t_snapshot(g);
+	p = t_save(g, journal);
+	t_scribble(g);
 	t_arm_restore_fault(f, _i);
 	ret = preserve_restore(p, why, sizeof(why));
 	ck_assert_msg(ret == t_restore_fault[_i].want, "%s: got %d (%s)",
@@ -1092,9 +1131,10 @@ START_TEST(test_preserve_restore_fails)
 		      why);
 	ck_assert(t_exists(journal));
 	preserve_free(p);
-	dev_close(f);
+	dev_close(g);
 
-	/* --restore later, on a healthy handle, finishes the job */
+	/* --restore later, on a healthy handle, finishes the job: what
+	 * the restore cut short wrote counts as written by the run */
 	dev = t_open(path);
 	ck_assert_int_eq(preserve_restore_journal(journal, dev, why,
 						  sizeof(why)), 0);
@@ -1422,7 +1462,8 @@ START_TEST(test_preserve_sim_times)
 		{ 80 * MiB, 80 * MiB + 4 * KiB },
 	};
 	const char *spec = "size=1G,noise=0,open=2";
-	struct device *a = sim_card(spec), *b = sim_card(spec);
+	/* b behind the guard: its noting of writes takes no card time */
+	struct device *a = sim_card(spec), *b = t_guard(sim_card(spec));
 	uint64_t ta[T_NWORK], tb[T_NWORK];
 	char journal[256], why[256] = "";
 	struct preserve *p = NULL;
@@ -1487,7 +1528,7 @@ static struct device *t_loop_open(const char *file, char *name,
 		}
 	}
 	if (dev)
-		return dev;
+		return t_guard(dev);
 	if (ci && !strcmp(ci, "true"))
 		ck_abort_msg("CI=true but no loop device for %s: %s", file,
 			     why);
@@ -1571,6 +1612,112 @@ START_TEST(test_preserve_loop_foreign)
 	ck_assert_int_eq(preserve_restore_journal(journal, dev, why,
 						  sizeof(why)), 0);
 	dev_close(dev);
+}
+END_TEST
+
+/*
+ * The card was written after the run was cut off (a new file system):
+ * --restore refuses, one line naming the bytes and --force, without a
+ * write, and keeps the journal; forced, it restores.
+ */
+START_TEST(test_restore_after_rewrite)
+{
+	char path[256], journal[256], why[512] = "";
+	unsigned char *before, *rewritten, *buf;
+	struct device *dev;
+	struct preserve *p;
+
+	t_make_file(t_path(path, sizeof(path), "card"), T_SIZE, 65);
+	t_path(journal, sizeof(journal), "card.journal");
+	dev = t_open(path);
+	before = t_snapshot(dev);
+	p = t_save(dev, journal);
+	t_scribble(dev);		/* the run, through the guard */
+	preserve_free(p);		/* cut off */
+	dev_close(dev);
+
+	/* mkfs: 4 KiB of something else inside the second range */
+	dev = t_open_raw(path);
+	buf = dev_alloc_buf(4 * KiB);
+	ck_assert_ptr_nonnull(buf);
+	dev_fill(buf, 4 * KiB, DEV_PAT_RANDOM, 66);
+	ck_assert_int_eq(dev_write(dev, buf, 4 * KiB, 3 * MiB, NULL), 0);
+	dev_free_buf(buf);
+	rewritten = t_snapshot(dev);
+	ck_assert_int_eq(preserve_restore_journal(journal, dev, why,
+						  sizeof(why)), -ESTALE);
+	ck_assert_msg(strstr(why, "bytes 3145728-3146240 of ") &&
+		      strstr(why, "no longer hold") && strstr(why, "--force") &&
+		      !strchr(why, '\n'), "why: %s", why);
+	ck_assert(t_same(dev, rewritten));
+	ck_assert(t_exists(journal));
+
+	/* forced: everything saved goes back over it */
+	ck_assert_int_eq(preserve_load_journal(&p, journal, dev, 1, why,
+					       sizeof(why)), 0);
+	ck_assert_int_eq(preserve_restore(p, why, sizeof(why)), 0);
+	preserve_free(p);
+	ck_assert(t_same(dev, before));
+	ck_assert(!t_exists(journal));
+	dev_close(dev);
+	free(before);
+	free(rewritten);
+}
+END_TEST
+
+/*
+ * A write cut short by the crash: its blocks hold the old data or the
+ * new, either is what the run wrote; a restore cut short likewise.
+ */
+START_TEST(test_restore_after_short_write)
+{
+	char path[256], journal[256], why[512] = "";
+	unsigned char *before, *buf;
+	struct device *f, *g;
+	struct fault_plan plan;
+	struct fault_stats st;
+	struct preserve *p;
+
+	t_make_file(t_path(path, sizeof(path), "card"), T_SIZE, 67);
+	t_path(journal, sizeof(journal), "card.journal");
+	f = t_wrap(t_open_raw(path), NULL);
+	g = t_guard(f);
+	before = t_snapshot(g);
+	p = t_save(g, journal);
+	/* the next write moves 8 KiB of its 64 KiB, then the crash */
+	ck_assert_int_eq(fault_get_stats(f, &st), 0);
+	fault_plan_init(&plan);
+	plan.short_op = st.reads + st.writes + st.discards + 1;
+	plan.short_byte = 8 * KiB;
+	ck_assert_int_eq(fault_set_plan(f, &plan), 0);
+	buf = dev_alloc_buf(64 * KiB);
+	ck_assert_ptr_nonnull(buf);
+	dev_fill(buf, 64 * KiB, DEV_PAT_5A, 0);
+	ck_assert_int_eq(dev_write(g, buf, 64 * KiB, 2 * MiB, NULL), -EIO);
+	dev_free_buf(buf);
+	preserve_free(p);
+	dev_close(g);
+
+	g = t_open(path);
+	ck_assert(!t_same(g, before));
+	ck_assert_int_eq(preserve_restore_journal(journal, g, why,
+						  sizeof(why)), 0);
+	ck_assert(t_same(g, before));
+	dev_close(g);
+	free(before);
+}
+END_TEST
+
+/* --force only means something to --restore. */
+START_TEST(test_force_needs_restore)
+{
+	struct fb_run r;
+
+	fb_run("--force -a --simulate", &r);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "--force goes with --restore"));
+	ck_assert_uint_eq(r.opens, 0);
+	fb_free(&r);
 }
 END_TEST
 
@@ -1828,6 +1975,9 @@ Suite *safe_suite(void)
 	tcase_add_test(tc, test_preserve_sim_times);
 	tcase_add_test(tc, test_preserve_ranges);
 	tcase_add_test(tc, test_preserve_writing_tests);
+	tcase_add_test(tc, test_restore_after_rewrite);
+	tcase_add_test(tc, test_restore_after_short_write);
+	tcase_add_test(tc, test_force_needs_restore);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("preserve_loop");
