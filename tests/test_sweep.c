@@ -283,6 +283,50 @@ static enum analyze_confidence field_conf(const struct auto_result *r,
 	}
 }
 
+/* The value r gives field f, for the verbose report. */
+static void field_value(const struct auto_result *r, enum field f,
+			char *buf, size_t len)
+{
+	const struct auto_open *o = f == F_OPEN_LIN ? &r->open_linear :
+						      &r->open_random;
+
+	if (f <= F_GROUP) {
+		const struct analyze_step *st[] = {
+			&r->align.erase, &r->align.page, &r->align.plane,
+			&r->align.group,
+		};
+
+		snprintf(buf, len, "%llu",
+			 (unsigned long long)st[f]->size_byte);
+	} else if (f == F_FAT) {
+		snprintf(buf, len, "%s%u+%u", r->fat.measured ? "" : "-",
+			 r->fat.start, r->fat.found ? r->fat.count : 0);
+	} else {
+		snprintf(buf, len, "%s%u%s", o->measured ? "" : "-", o->nr,
+			 o->at_least ? "+" : "");
+	}
+}
+
+/* One card that is not exact: its spec and the fields that are not. */
+static void print_card(unsigned int i, const struct hard_card *c,
+		       const struct auto_result *r,
+		       const enum outcome out[F_NR], enum outcome worst)
+{
+	char buf[64];
+	unsigned int k;
+
+	fprintf(stderr, "hard sweep: card %u %s: %s\n", i,
+		outcome_names[worst], c->spec);
+	for (k = 0; k < F_NR; k++) {
+		if (out[k] == O_EXACT)
+			continue;
+		field_value(r, k, buf, sizeof(buf));
+		fprintf(stderr, "    %s %s: %s (confidence %s)\n",
+			field_names[k], outcome_names[out[k]], buf,
+			analyze_confidence_name(field_conf(r, k)));
+	}
+}
+
 START_TEST(test_hard_sweep)
 {
 	static unsigned int by_behaviour[B_NR][O_NR], by_field[F_NR][O_NR];
@@ -319,8 +363,7 @@ START_TEST(test_hard_sweep)
 		exact += worst == O_EXACT;
 		wrong_sure += worst == O_WRONG_SURE;
 		if (worst != O_EXACT && getenv("SWEEP_VERBOSE"))
-			fprintf(stderr, "hard sweep: card %u %s: %s\n", i,
-				outcome_names[worst], c.spec);
+			print_card(i, &c, &r, out, worst);
 		auto_free(&r);
 		dev_close(dev);
 	}
@@ -351,11 +394,49 @@ START_TEST(test_hard_sweep)
 }
 END_TEST
 
+/*
+ * Cards of the sweep that once had a confident wrong field, each with
+ * what it showed: none may have one again.
+ */
+static const unsigned int once_wrong[] = {
+	18,	/* gradual AU step (8 MiB read as 4 MiB, high) */
+	30,	/* gradual AU step, pauses (64 MiB read as 32 MiB) */
+	188,	/* gradual AU step, 2 MiB on 8 GiB (read as 1 MiB) */
+	227,	/* gradual AU step and multi-plane (erase and page) */
+};
+
+START_TEST(test_once_wrong)
+{
+	struct hard_card c;
+	struct auto_result r;
+	struct bench_opts o;
+	struct device *dev;
+	enum outcome out[F_NR];
+	unsigned int k;
+
+	bench_opts_default(&o);
+	hard_card(once_wrong[_i], &c);
+	dev = sim_card(c.spec);
+	ck_assert_int_eq(auto_run(dev, &o, 1, NULL, &r), 0);
+	score_card(&c, &r, out);
+	for (k = 0; k < F_NR; k++)
+		ck_assert_msg(out[k] != O_WRONG_SURE,
+			      "card %u: %s wrong with confidence %s: %s",
+			      once_wrong[_i], field_names[k],
+			      analyze_confidence_name(field_conf(&r, k)),
+			      c.spec);
+	auto_free(&r);
+	dev_close(dev);
+}
+END_TEST
+
 Suite *sweep_suite(void)
 {
 	Suite *s = suite_create("sweep");
 	TCase *tc = tcase_create("hard");
 
+	tcase_add_loop_test(tc, test_once_wrong, 0,
+			    sizeof(once_wrong) / sizeof(once_wrong[0]));
 	tcase_add_test(tc, test_hard_sweep);
 	tcase_set_timeout(tc, 1200);
 	suite_add_tcase(s, tc);

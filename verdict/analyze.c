@@ -733,6 +733,43 @@ static int pick_erase(const struct fit *f, const struct analyze_step *st,
 }
 
 /*
+ * Is step j (below or above the erase step e) a part of the same ramp:
+ * within a factor of 4 of its neighbour and a third of e's step or more?
+ * The row at half the AU a little raised (a quarter of the step, seed
+ * 004) is common and no ramp.
+ */
+static int ramp_part(const struct fit *f, const struct analyze_step *st,
+		     size_t j, size_t nb, int e)
+{
+	const struct analyze_step *s = &st[j];
+	uint64_t lo = f->size[j < nb ? j : nb], hi = f->size[j < nb ? nb : j];
+
+	return s->size_byte && f->size[j] <= ERASE_MAX_BYTE && hi <= 4 * lo &&
+	       3 * (s->upper_ns - s->lower_ns) >=
+	       st[e].upper_ns - st[e].lower_ns;
+}
+
+/*
+ * A gradual AU signature (a boundary of half or a quarter of the AU costs
+ * part of what one of the AU costs) may fit as steps at neighbouring
+ * sizes in the AU range, each a good part of the whole: the AU is the top
+ * of them, whichever carries the largest part.  Returns the top step and
+ * sets *ramp when e had such a neighbour.
+ */
+static int ramp_of(const struct fit *f, const struct analyze_step *st,
+		   size_t first, int e, int *ramp)
+{
+	size_t j = (size_t)e;
+
+	*ramp = j > first && ramp_part(f, st, j - 1, j, e);
+	while (j + 1 < f->ns && ramp_part(f, st, j + 1, j, e)) {
+		j++;
+		*ramp = 1;
+	}
+	return (int)j;
+}
+
+/*
  * Name the steps as an engineer does.  A step at 64 KiB or below is a
  * page, never an erase block; one at up to a few pages above the page is
  * the program unit of multi-plane access; the erase block is the largest
@@ -745,7 +782,7 @@ static void classify(struct actx *c, const struct fit *f,
 		     struct align_verdict *v)
 {
 	size_t j = 0, k;
-	int e;
+	int e, ramp;
 
 	if (j < f->ns && st[j].size_byte && f->size[j] <= PAGE_MAX_BYTE) {
 		v->page = st[j++];
@@ -764,10 +801,12 @@ static void classify(struct actx *c, const struct fit *f,
 	e = pick_erase(f, st, j);
 	if (e < 0)
 		return;
+	e = ramp_of(f, st, j, e, &ramp);
 	v->erase = st[e];
 	v->erase.size_byte = v->erase.candidate_byte = ramp_top(c, f, (size_t)e,
 								&st[e]);
-	if (v->erase.size_byte != f->size[e])
+	/* where a ramp ends is a guess from reads: writes tell */
+	if (v->erase.size_byte != f->size[e] || ramp)
 		cap(&v->erase, ANALYZE_CONF_LOW);
 	if (f->size[e] < ERASE_PRACTICAL_BYTE && c->top >= BIG_CARD_BYTE)
 		cap(&v->erase, ANALYZE_CONF_LOW);
