@@ -74,7 +74,10 @@ static void t_write_file(const char *path, const void *buf, size_t len)
 	close(fd);
 }
 
-/* The whole content of a file, malloc'd; *len gets its size. */
+/*
+ * The whole content of a file, malloc'd and NUL-terminated (for the
+ * string functions); *len gets its size.
+ */
 static unsigned char *t_read_file(const char *path, size_t *len)
 {
 	unsigned char *buf;
@@ -84,8 +87,9 @@ static unsigned char *t_read_file(const char *path, size_t *len)
 	ck_assert_msg(fd >= 0, "open %s: %s", path, strerror(errno));
 	ck_assert_int_eq(fstat(fd, &st), 0);
 	*len = (size_t)st.st_size;
-	buf = malloc(*len ? *len : 1);
+	buf = malloc(*len + 1);
 	ck_assert_ptr_nonnull(buf);
+	buf[*len] = '\0';
 	ck_assert_int_eq(read(fd, buf, *len), (ssize_t)*len);
 	close(fd);
 	return buf;
