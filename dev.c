@@ -92,6 +92,20 @@ int dev_discard(struct device *dev, off_t off, uint64_t len,
 	return ret;
 }
 
+int dev_flush(struct device *dev)
+{
+	for (; dev; dev = dev->inner)
+		if (dev->ops->flush)
+			return dev->ops->flush(dev);
+	return 0;
+}
+
+void dev_untimed(struct device *dev, int on)
+{
+	for (; dev; dev = dev->inner)
+		dev->untimed += on ? 1 : -1;
+}
+
 uint64_t dev_now_ns(struct device *dev)
 {
 	return dev->ops->now_ns(dev);

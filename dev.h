@@ -27,6 +27,12 @@ struct dev_ops {
 	int (*discard)(struct device *dev, off_t off, uint64_t len);
 	/* the device's clock in ns: monotonic, virtual for the simulation */
 	uint64_t (*now_ns)(struct device *dev);
+	/*
+	 * make what was written durable (out of any volatile cache); NULL
+	 * when there is nothing to flush.  Wrappers leave it NULL: dev_flush()
+	 * finds the backend below them.
+	 */
+	int (*flush)(struct device *dev);
 	/* release everything the backend holds, including dev itself */
 	void (*destroy)(struct device *dev);
 };
@@ -56,6 +62,12 @@ struct device {
 	 */
 	int untimed;
 	struct dev_error last_error;	/* filled when an operation fails */
+	/*
+	 * The device a wrapper (fault injector, progress) forwards to; NULL
+	 * for a backend.  dev_flush() and dev_untimed() follow it, so every
+	 * wrapper passes them on without a line of its own.
+	 */
+	struct device *inner;
 };
 
 /* Data written by the writing tests. */
@@ -87,6 +99,19 @@ int dev_discard(struct device *dev, off_t off, uint64_t len,
  * handler sets the flag; the test running stops within one I/O.
  */
 void dev_set_stop_flag(volatile sig_atomic_t *flag);
+
+/*
+ * Make what was written to dev durable: the flush of the first device
+ * down the stack that has one.  Returns 0 or -errno.
+ */
+int dev_flush(struct device *dev);
+
+/*
+ * Mark the I/O that follows as not part of a measurement (on nonzero) or
+ * as measured again (on 0), on dev and every device below it: a virtual
+ * clock then neither advances nor draws noise.  Calls nest.
+ */
+void dev_untimed(struct device *dev, int on);
 
 /* The device's clock in ns (virtual for the simulated card). */
 uint64_t dev_now_ns(struct device *dev);

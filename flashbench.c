@@ -2334,7 +2334,7 @@ static int run(struct cli *c, FILE *out)
 	c->prog = progress_new(c->err, c->quiet);
 	if (flashbench_progress_clock)
 		progress_set_clock(c->prog, flashbench_progress_clock);
-	progress_attach(c->prog, dev);
+	dev = progress_attach(c->prog, dev);
 	res = progress_wrap(c->prog, res);
 	if (c->restore)
 		ret = run_restore(c, dev, res);
@@ -2343,12 +2343,12 @@ static int run(struct cli *c, FILE *out)
 	else if (!(ret = save_tests(c, dev)))
 		ret = run_tests(c, dev, res);
 	res = progress_unwrap(c->prog, res);
-	progress_detach(c->prog);
-	progress_free(c->prog);
-	c->prog = NULL;
 	/* whatever happened, put back what was saved */
 	if (restore_saved(c, dev))
 		ret = EXIT_DEVICE;
+	dev = progress_detach(c->prog, dev);
+	progress_free(c->prog);
+	c->prog = NULL;
 	if (plot_close(c) && !ret)
 		ret = EXIT_DEVICE;
 	if (finish_output(c, res, res != out) && !ret)

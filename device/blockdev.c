@@ -126,6 +126,15 @@ static uint64_t blk_now_ns(struct device *dev)
 	return dev_monotonic_ns();
 }
 
+static int blk_flush(struct device *dev)
+{
+	struct blk_device *b = (struct blk_device *)dev;
+
+	if (fsync(b->fd))
+		return dev_fail(dev, "flush", 0, 0, errno);
+	return 0;
+}
+
 static void blk_destroy(struct device *dev)
 {
 	struct blk_device *b = (struct blk_device *)dev;
@@ -140,6 +149,7 @@ static const struct dev_ops blk_ops = {
 	.write = blk_write,
 	.discard = blk_discard,
 	.now_ns = blk_now_ns,
+	.flush = blk_flush,
 	.destroy = blk_destroy,
 };
 

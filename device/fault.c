@@ -26,7 +26,6 @@
 /* A device with faults planted in front of another one. */
 struct fault_device {
 	struct device dev;		/* must be first */
-	struct device *inner;		/* does the I/O; owned */
 	struct fault_plan plan;		/* what to break */
 	uint64_t ops;			/* operations seen so far */
 	int gone;			/* ENODEV happened: all ops fail */
@@ -45,7 +44,6 @@ void fault_plan_init(struct fault_plan *plan)
 	plan->short_op = FAULT_NEVER;
 	plan->enospc_byte = FAULT_NEVER;
 	plan->lost_byte = FAULT_NEVER;
-	plan->stop = NULL;
 	plan->signal_op = FAULT_NEVER;
 	plan->signal = 0;
 }
@@ -86,8 +84,6 @@ static int fault_decide(struct fault_device *f, unsigned int kind, off_t off,
 	uint64_t op = ++f->ops;
 
 	*part = 0;
-	if (p->stop && *p->stop)
-		return EINTR;
 	if (op == p->signal_op && p->signal)
 		raise(p->signal);
 	if (f->gone || op >= p->enodev_op) {
@@ -116,7 +112,7 @@ static int fault_decide(struct fault_device *f, unsigned int kind, off_t off,
 /* Pass inner's failure on: the caller looks at the outer device. */
 static int fault_inner_failed(struct fault_device *f, int ret)
 {
-	f->dev.last_error = f->inner->last_error;
+	f->dev.last_error = f->dev.inner->last_error;
 	return ret;
 }
 
@@ -133,8 +129,8 @@ static int fault_read(struct device *dev, void *buf, size_t len, off_t off)
 	if (part) {
 		int ret;
 
-		f->inner->io_count++;
-		ret = f->inner->ops->read(f->inner, buf, part, off);
+		f->dev.inner->io_count++;
+		ret = f->dev.inner->ops->read(f->dev.inner, buf, part, off);
 		if (ret)
 			return fault_inner_failed(f, ret);
 	}
@@ -168,8 +164,8 @@ static int fault_write(struct device *dev, const void *buf, size_t len,
 	if (part) {
 		int ret;
 
-		f->inner->io_count++;
-		ret = f->inner->ops->write(f->inner, buf, part, off);
+		f->dev.inner->io_count++;
+		ret = f->dev.inner->ops->write(f->dev.inner, buf, part, off);
 		if (ret)
 			return fault_inner_failed(f, ret);
 		f->st.written_byte += part;
@@ -192,8 +188,8 @@ static int fault_discard(struct device *dev, off_t off, uint64_t len)
 		f->st.injected++;
 		return dev_fail(dev, "discard", off, len, err);
 	}
-	f->inner->io_count++;
-	ret = f->inner->ops->discard(f->inner, off, len);
+	f->dev.inner->io_count++;
+	ret = f->dev.inner->ops->discard(f->dev.inner, off, len);
 	if (ret)
 		return fault_inner_failed(f, ret);
 	return 0;
@@ -204,14 +200,14 @@ static uint64_t fault_now_ns(struct device *dev)
 {
 	struct fault_device *f = (struct fault_device *)dev;
 
-	return f->inner->ops->now_ns(f->inner);
+	return f->dev.inner->ops->now_ns(f->dev.inner);
 }
 
 static void fault_destroy(struct device *dev)
 {
 	struct fault_device *f = (struct fault_device *)dev;
 
-	dev_close(f->inner);
+	dev_close(f->dev.inner);
 	free(f);
 }
 
@@ -241,7 +237,7 @@ int fault_wrap(struct device **out, struct device *inner,
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return -ENOMEM;
-	f->inner = inner;
+	f->dev.inner = inner;
 	f->plan = *plan;
 	f->dev.ops = &fault_ops;
 	f->dev.path = inner->path;

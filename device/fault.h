@@ -2,8 +2,8 @@
 /*
  * A fault-injecting device: a wrapper around any device that forwards
  * every operation and makes chosen ones fail the way a dying card or a
- * full disk does.  Tests use it to drive the error paths; the front end
- * can use its stop flag to end a test within one I/O after a signal.
+ * full disk does.  Tests use it to drive the error paths.  It stacks on
+ * any device (dev.inner): flushes and untimed I/O pass through it.
  */
 #ifndef FLASHBENCH_FAULT_H
 #define FLASHBENCH_FAULT_H
@@ -57,12 +57,6 @@ struct fault_plan {
 	 * of a counterfeit card does to data).
 	 */
 	uint64_t lost_byte;
-	/*
-	 * When non-NULL and *stop is non-zero, every operation fails with
-	 * EINTR without reaching the inner device (set from a signal
-	 * handler to stop a test within one I/O).
-	 */
-	const volatile sig_atomic_t *stop;
 	/*
 	 * A user pressing ^C mid-test: signal is raised in the process
 	 * while operation number signal_op is under way (that operation

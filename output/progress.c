@@ -2,13 +2,13 @@
 /*
  * The progress line on a terminal.  See progress.h.
  *
- * Why a hook on the device's clock rather than calls in the tests' loops:
- * dev_read() and friends count the call (io_count) and then read the
- * clock twice around the transfer.  The first reading of a call is the
- * only one that sees a new io_count, so the hook does its work there,
- * before the clock is read, and the second reading passes straight
- * through: nothing but the I/O itself stays inside the timed region, and
- * the tests need no code for progress at all.
+ * Why a wrapper device whose clock does the work, rather than calls in
+ * the tests' loops: dev_read() and friends count the call (io_count) and
+ * then read the clock twice around the transfer.  The first reading of a
+ * call is the only one that sees a new io_count, so the wrapper does its
+ * work there, before the clock is read, and the second reading passes
+ * straight through: nothing but the I/O itself stays inside the timed
+ * region, and the tests need no code for progress at all.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -57,16 +57,20 @@ struct progress {
 	uint64_t next_check_io;		/* read the clock from this call */
 	uint64_t stride;		/* calls between clock readings */
 	uint64_t checked_ns;		/* last clock reading */
-	/* the device followed */
+	/* the device followed: the wrapper below */
 	struct device *dev;
-	const struct dev_ops *orig_ops;	/* its operations before the hook */
-	struct dev_ops ops;		/* the same with the clock hooked */
 	uint64_t base_io;		/* io_count when the test began */
-	uint64_t last_io;		/* io_count the hook saw last */
+	uint64_t last_io;		/* io_count the wrapper saw last */
 };
 
-/* The one progress attached to a device (the hook gets only the device). */
-static struct progress *hooked;
+/*
+ * The progress wrapper: forwards everything to the device below and
+ * counts the calls on its way to the clock.
+ */
+struct progress_dev {
+	struct device dev;		/* must be first */
+	struct progress *p;		/* the line it feeds */
+};
 
 struct progress *progress_new(FILE *tty, int quiet)
 {
@@ -92,8 +96,8 @@ void progress_free(struct progress *p)
 	if (!p)
 		return;
 	progress_done(p);
-	if (hooked == p)	/* the device may be gone: leave it alone */
-		hooked = NULL;
+	if (p->dev)	/* still wrapped: the wrapper outlives the line */
+		((struct progress_dev *)p->dev)->p = NULL;
 	free(p);
 }
 
@@ -305,45 +309,104 @@ void progress_done(struct progress *p)
 
 /* ---- following a device ---- */
 
-/* The device clock, with the progress step of each new call in front. */
-static uint64_t hook_now_ns(struct device *dev)
+/* Pass the failure of the device below on to the wrapper. */
+static int pdev_result(struct device *dev, int ret)
 {
-	struct progress *p = hooked;
+	if (ret)
+		dev->last_error = dev->inner->last_error;
+	return ret;
+}
 
-	if (dev->io_count != p->last_io) {
+static int pdev_read(struct device *dev, void *buf, size_t len, off_t off)
+{
+	dev->inner->io_count++;
+	return pdev_result(dev, dev->inner->ops->read(dev->inner, buf, len,
+						      off));
+}
+
+static int pdev_write(struct device *dev, const void *buf, size_t len,
+		      off_t off)
+{
+	dev->inner->io_count++;
+	return pdev_result(dev, dev->inner->ops->write(dev->inner, buf, len,
+						       off));
+}
+
+static int pdev_discard(struct device *dev, off_t off, uint64_t len)
+{
+	dev->inner->io_count++;
+	return pdev_result(dev, dev->inner->ops->discard(dev->inner, off,
+							 len));
+}
+
+/*
+ * The clock of the device below, with the progress step of each new call
+ * in front of its first reading: never between the two readings of a
+ * timed transfer.
+ */
+static uint64_t pdev_now_ns(struct device *dev)
+{
+	struct progress *p = ((struct progress_dev *)dev)->p;
+
+	if (p && dev->io_count != p->last_io) {
 		p->last_io = dev->io_count;
 		if (dev->io_count > p->base_io)
 			progress_step(p, dev->io_count - p->base_io - 1);
 	}
-	return p->orig_ops->now_ns(dev);
+	return dev->inner->ops->now_ns(dev->inner);
 }
 
-int progress_attach(struct progress *p, struct device *dev)
+/* Closing the wrapper closes the device below, as for any wrapper. */
+static void pdev_destroy(struct device *dev)
 {
-	if (!p || !p->enabled)
-		return 0;
-	if (hooked)
-		return -EBUSY;
-	p->dev = dev;
-	p->orig_ops = dev->ops;
-	p->ops = *dev->ops;
-	p->ops.now_ns = hook_now_ns;
-	p->base_io = dev->io_count;
-	p->last_io = dev->io_count;
-	dev->ops = &p->ops;
-	hooked = p;
-	return 0;
+	struct progress_dev *w = (struct progress_dev *)dev;
+
+	if (w->p)
+		w->p->dev = NULL;
+	dev_close(dev->inner);
+	free(w);
 }
 
-void progress_detach(struct progress *p)
+static const struct dev_ops pdev_ops = {
+	.read = pdev_read,
+	.write = pdev_write,
+	.discard = pdev_discard,
+	.now_ns = pdev_now_ns,
+	.destroy = pdev_destroy,
+};
+
+struct device *progress_attach(struct progress *p, struct device *dev)
 {
-	if (!p || !p->dev)
-		return;
-	if (p->dev->ops == &p->ops)
-		p->dev->ops = p->orig_ops;
-	p->dev = NULL;
-	if (hooked == p)
-		hooked = NULL;
+	struct progress_dev *w;
+
+	if (!p || !p->enabled || p->dev || !dev)
+		return dev;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return dev;	/* no line, the tests still run */
+	w->dev.ops = &pdev_ops;
+	w->dev.path = dev->path;
+	w->dev.size_byte = dev->size_byte;
+	w->dev.logical_block_size = dev->logical_block_size;
+	w->dev.inner = dev;
+	w->p = p;
+	p->dev = &w->dev;
+	p->base_io = 0;
+	p->last_io = 0;
+	return &w->dev;
+}
+
+struct device *progress_detach(struct progress *p, struct device *dev)
+{
+	struct device *inner;
+
+	if (!dev || dev->ops != &pdev_ops)
+		return dev;
+	inner = dev->inner;
+	if (p && p->dev == dev)
+		p->dev = NULL;
+	free(dev);
+	return inner;
 }
 
 /* ---- planning a test ---- */

@@ -6,9 +6,10 @@
  *
  * A test is described up front as segments of I/O calls of one length
  * (progress_plan_test() works them out for every test); the line then
- * follows the device's I/O count.  progress_attach() hooks the device's
- * clock so that the line is updated just before the first clock reading
- * of each I/O call, never between the two readings of a timed transfer.
+ * follows the device's I/O count.  progress_attach() stacks a wrapper on
+ * the device (as the fault injector does) whose clock updates the line
+ * just before the first clock reading of each I/O call, never between the
+ * two readings of a timed transfer.
  */
 #ifndef FLASHBENCH_PROGRESS_H
 #define FLASHBENCH_PROGRESS_H
@@ -80,14 +81,18 @@ void progress_clear(struct progress *p);
 void progress_done(struct progress *p);
 
 /*
- * Follow dev's I/O count from now on (one device at a time): each I/O
- * call is counted just before its first clock reading.  Returns 0, or
- * -EBUSY when another device is attached.
+ * Follow dev's I/O count from now on: returns the device to run the tests
+ * on, a wrapper around dev that counts each I/O call just before its
+ * first clock reading (dev itself when p is disabled, already follows a
+ * device, or memory is short).  Closing the wrapper closes dev.
  */
-int progress_attach(struct progress *p, struct device *dev);
+struct device *progress_attach(struct progress *p, struct device *dev);
 
-/* Stop following the device; its clock is as before. */
-void progress_detach(struct progress *p);
+/*
+ * Stop following: free the wrapper progress_attach() returned and give
+ * back the device below it (any other device is returned as it is).
+ */
+struct device *progress_detach(struct progress *p, struct device *dev);
 
 /*
  * When p is enabled and out is a terminal too, a stream that clears the

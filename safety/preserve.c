@@ -265,33 +265,6 @@ static int sync_dir_of(const char *path)
 	return ret;
 }
 
-/*
- * Flush what was written to dev out of any volatile cache before the
- * journal goes: O_DIRECT writes may still sit in the card's or the
- * file's cache.  The device interface has no flush, so the device path
- * is opened once more and fsync'd; a path that names nothing of dev's
- * size (the simulated card) has nothing to flush.  Returns 0 or -errno.
- */
-static int sync_device(const struct device *dev)
-{
-	struct stat st;
-	int fd, ret = 0;
-
-	if (!dev->path || stat(dev->path, &st))
-		return 0;
-	if (!S_ISBLK(st.st_mode) &&
-	    !(S_ISREG(st.st_mode) &&
-	      ((uint64_t)st.st_size & ~(uint64_t)511) == dev->size_byte))
-		return 0;
-	fd = open(dev->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fsync(fd))
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 /* Is every range non-empty, block-aligned and inside dev? */
 static int check_ranges(const struct device *dev,
 			const struct preserve_range *r, size_t n, char *why,
@@ -672,7 +645,6 @@ static int state_check(struct preserve *p, char *why, size_t why_len)
 /* A device in front of another that keeps p's state up to date. */
 struct guard {
 	struct device dev;		/* must be first */
-	struct device *inner;		/* does the I/O; owned */
 	struct preserve *p;		/* attached by preserve_save() */
 	uint64_t paused_ns;		/* noting time, off the clock */
 };
@@ -692,7 +664,7 @@ static void guard_detach(struct preserve *p)
 static int guard_result(struct guard *g, int ret)
 {
 	if (ret)
-		g->dev.last_error = g->inner->last_error;
+		g->dev.last_error = g->dev.inner->last_error;
 	return ret;
 }
 
@@ -700,9 +672,8 @@ static int guard_read(struct device *dev, void *buf, size_t len, off_t off)
 {
 	struct guard *g = (struct guard *)dev;
 
-	g->inner->untimed = dev->untimed;
-	g->inner->io_count++;
-	return guard_result(g, g->inner->ops->read(g->inner, buf, len, off));
+	g->dev.inner->io_count++;
+	return guard_result(g, g->dev.inner->ops->read(g->dev.inner, buf, len, off));
 }
 
 /*
@@ -717,13 +688,12 @@ static int guard_write(struct device *dev, const void *buf, size_t len,
 	uint64_t t0;
 
 	if (g->p) {
-		t0 = g->inner->ops->now_ns(g->inner);
+		t0 = g->dev.inner->ops->now_ns(g->dev.inner);
 		state_record(g->p, buf, len, (uint64_t)off);
-		g->paused_ns += g->inner->ops->now_ns(g->inner) - t0;
+		g->paused_ns += g->dev.inner->ops->now_ns(g->dev.inner) - t0;
 	}
-	g->inner->untimed = dev->untimed;
-	g->inner->io_count++;
-	return guard_result(g, g->inner->ops->write(g->inner, buf, len, off));
+	g->dev.inner->io_count++;
+	return guard_result(g, g->dev.inner->ops->write(g->dev.inner, buf, len, off));
 }
 
 /* A discard leaves blocks that read as zeros on the cards that matter. */
@@ -734,24 +704,23 @@ static int guard_discard(struct device *dev, off_t off, uint64_t len)
 	uint64_t t0, done, step;
 
 	if (g->p && (zero = calloc(1, g->p->chunk_byte))) {
-		t0 = g->inner->ops->now_ns(g->inner);
+		t0 = g->dev.inner->ops->now_ns(g->dev.inner);
 		for (done = 0; done < len; done += step) {
 			step = min_u64(g->p->chunk_byte, len - done);
 			state_record(g->p, zero, step, (uint64_t)off + done);
 		}
 		free(zero);
-		g->paused_ns += g->inner->ops->now_ns(g->inner) - t0;
+		g->paused_ns += g->dev.inner->ops->now_ns(g->dev.inner) - t0;
 	}
-	g->inner->untimed = dev->untimed;
-	g->inner->io_count++;
-	return guard_result(g, g->inner->ops->discard(g->inner, off, len));
+	g->dev.inner->io_count++;
+	return guard_result(g, g->dev.inner->ops->discard(g->dev.inner, off, len));
 }
 
 static uint64_t guard_now_ns(struct device *dev)
 {
 	struct guard *g = (struct guard *)dev;
 
-	return g->inner->ops->now_ns(g->inner) - g->paused_ns;
+	return g->dev.inner->ops->now_ns(g->dev.inner) - g->paused_ns;
 }
 
 static void guard_destroy(struct device *dev)
@@ -760,7 +729,7 @@ static void guard_destroy(struct device *dev)
 
 	if (g->p)
 		guard_detach(g->p);
-	dev_close(g->inner);
+	dev_close(g->dev.inner);
 	free(g);
 }
 
@@ -782,7 +751,7 @@ int preserve_wrap(struct device **out, struct device *inner)
 	g = calloc(1, sizeof(*g));
 	if (!g)
 		return -ENOMEM;
-	g->inner = inner;
+	g->dev.inner = inner;
 	g->dev.ops = &guard_ops;
 	g->dev.path = inner->path;
 	g->dev.size_byte = inner->size_byte;
@@ -792,14 +761,17 @@ int preserve_wrap(struct device **out, struct device *inner)
 }
 
 /*
- * If dev is a guard, let it record p's writes from now on.  (Known by
- * its destroy operation: a progress line may have copied its table.)
+ * If dev is a guard, or stacks on one (a progress line), let the guard
+ * record p's writes from now on.
  */
 static void guard_attach(struct preserve *p, struct device *dev)
 {
-	struct guard *g = (struct guard *)dev;
+	struct guard *g;
 
-	if (dev->ops->destroy != guard_ops.destroy || g->p)
+	while (dev && dev->ops != &guard_ops)
+		dev = dev->inner;
+	g = (struct guard *)dev;
+	if (!g || g->p)
 		return;
 	g->p = p;
 	p->guard = g;
@@ -1088,7 +1060,7 @@ int preserve_save(struct preserve **pp, struct device *dev,
 		}
 		p->total_byte += p->r[i].len_byte;
 	}
-	dev->untimed++;
+	dev_untimed(dev, 1);
 	ret = read_ranges(p, why, why_len);
 	if (!ret)
 		ret = fingerprint(p, &p->fingerprint, why, why_len);
@@ -1096,7 +1068,7 @@ int preserve_save(struct preserve **pp, struct device *dev,
 		ret = state_alloc(p);
 	if (!ret)
 		state_init(p);
-	dev->untimed--;
+	dev_untimed(dev, 0);
 	if (!ret)
 		ret = journal_write(p, why, why_len);
 	if (ret)
@@ -1191,17 +1163,17 @@ static int restore_all(struct preserve *p, char *why, size_t why_len)
 	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, &old);
 	guard_detach(p);	/* write_ranges() records the restore */
-	p->dev->untimed++;
+	dev_untimed(p->dev, 1);
 	ret = write_ranges(p, why, why_len);
 	if (!ret) {
-		ret = sync_device(p->dev);
+		ret = dev_flush(p->dev);
 		if (ret)
 			say(why, why_len, ret, "flushing %s: %s", p->dev->path,
 			    strerror(-ret));
 	}
 	if (!ret)
 		ret = verify_ranges(p, why, why_len);
-	p->dev->untimed--;
+	dev_untimed(p->dev, 0);
 	if (!ret && unlink(p->journal) && errno != ENOENT)
 		ret = say(why, why_len, -errno,
 			  "restored and verified, but cannot remove journal %s: %s",
@@ -1433,9 +1405,9 @@ static int check_contents(struct preserve *p, int force, char *why,
 	if (!p->state)
 		return 0;
 	if (!force) {
-		p->dev->untimed++;
+		dev_untimed(p->dev, 1);
 		ret = state_check(p, why, why_len);
-		p->dev->untimed--;
+		dev_untimed(p->dev, 0);
 	}
 	if (!ret)
 		p->jfd = open(p->journal, O_WRONLY | O_CLOEXEC);
@@ -1474,9 +1446,9 @@ int preserve_load_journal(struct preserve **pp, const char *journal,
 	ret = check_ranges(dev, p->r, p->n, why, why_len);
 	if (ret)
 		goto out_free;
-	dev->untimed++;
+	dev_untimed(dev, 1);
 	ret = fingerprint(p, &fp, why, why_len);
-	dev->untimed--;
+	dev_untimed(dev, 0);
 	if (ret)
 		goto out_free;
 	if (fp != p->fingerprint) {

@@ -1471,16 +1471,23 @@ START_TEST(test_progress_plan)
 	ck_assert_uint_eq(dev->io_count, 0);
 	/* attached, the count follows the device; detached, its clock is back */
 	{
-		const struct dev_ops *ops = dev->ops;
 		void *buf = dev_alloc_buf(4096);
+		struct device *w;
 		uint64_t t;
 
-		ck_assert_int_eq(progress_attach(p, dev), 0);
-		ck_assert_ptr_ne(dev->ops, ops);
-		ck_assert_int_eq(dev_read(dev, buf, 4096, 0, &t), 0);
+		w = progress_attach(p, dev);
+		ck_assert_ptr_ne(w, dev);
+		ck_assert_ptr_eq(w->inner, dev);
+		ck_assert_int_eq(dev_read(w, buf, 4096, 0, &t), 0);
 		ck_assert_uint_gt(t, 0);	/* the virtual clock still runs */
-		progress_detach(p);
-		ck_assert_ptr_eq(dev->ops, ops);
+		ck_assert_uint_eq(dev->io_count, 1);
+		/* a wrapper forwards untimed I/O: the clock stands still */
+		dev_untimed(w, 1);
+		ck_assert_int_eq(dev_read(w, buf, 4096, 0, &t), 0);
+		ck_assert_uint_eq(t, 0);
+		dev_untimed(w, 0);
+		ck_assert_ptr_eq(progress_detach(p, w), dev);
+		ck_assert_ptr_eq(progress_detach(p, dev), dev);
 		dev_free_buf(buf);
 	}
 	progress_free(p);

@@ -655,6 +655,7 @@ START_TEST(test_fault_enodev)
 }
 END_TEST
 
+/* The one stop mechanism (dev_set_stop_flag) stops a stack at its top. */
 START_TEST(test_fault_stop)
 {
 	static volatile sig_atomic_t stop;
@@ -663,8 +664,8 @@ START_TEST(test_fault_stop)
 	struct fault_plan plan;
 
 	fault_plan_init(&plan);
-	plan.stop = &stop;
 	f = t_wrap(inner, &plan);
+	dev_set_stop_flag(&stop);
 	dev_fill(buf, 4 * KiB, DEV_PAT_ZERO, 0);
 	ck_assert_int_eq(dev_write(f, buf, 4 * KiB, 0, NULL), 0);
 	stop = 1;	/* what a signal handler would do */
@@ -674,6 +675,36 @@ START_TEST(test_fault_stop)
 	ck_assert_uint_eq(inner->io_count, 1);
 	stop = 0;
 	ck_assert_int_eq(dev_read(f, buf, 4 * KiB, 0, NULL), 0);
+	dev_set_stop_flag(NULL);
+	dev_free_buf(buf);
+	dev_close(f);
+}
+END_TEST
+
+/*
+ * A wrapper passes untimed I/O and flushes on without code of its own:
+ * marked untimed through the fault injector, the simulated card's
+ * virtual clock stands still; a flush through it reaches the card.
+ */
+START_TEST(test_stack_forwards)
+{
+	struct device *inner = sim_card("size=1G,noise=0"), *f;
+	unsigned char *buf = dev_alloc_buf(4 * KiB);
+	uint64_t t;
+
+	f = t_wrap(inner, NULL);
+	ck_assert_ptr_eq(f->inner, inner);
+	ck_assert_int_eq(dev_read(f, buf, 4 * KiB, 0, &t), 0);
+	ck_assert_uint_gt(t, 0);
+	dev_untimed(f, 1);
+	ck_assert_int_eq(inner->untimed, 1);
+	ck_assert_int_eq(dev_read(f, buf, 4 * KiB, 0, &t), 0);
+	ck_assert_uint_eq(t, 0);
+	dev_untimed(f, 0);
+	ck_assert_int_eq(inner->untimed, 0);
+	ck_assert_int_eq(dev_read(f, buf, 4 * KiB, 0, &t), 0);
+	ck_assert_uint_gt(t, 0);
+	ck_assert_int_eq(dev_flush(f), 0);
 	dev_free_buf(buf);
 	dev_close(f);
 }
@@ -1954,6 +1985,7 @@ Suite *safe_suite(void)
 	tcase_add_test(tc, test_fault_lost);
 	tcase_add_test(tc, test_fault_enodev);
 	tcase_add_test(tc, test_fault_stop);
+	tcase_add_test(tc, test_stack_forwards);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("preserve");
