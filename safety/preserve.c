@@ -899,7 +899,7 @@ static int journal_write(struct preserve *p, char *why, size_t why_len)
 	if (!ret && (fflush(f) || fsync(fileno(f))))
 		ret = -errno;
 	/* kept open: the state is updated as the test writes */
-	p->jfd = ret ? -1 : dup(fileno(f));
+	p->jfd = ret ? -1 : fcntl(fileno(f), F_DUPFD_CLOEXEC, 0);
 	p->state_off = state_offset(p);
 	if (fclose(f) && !ret)
 		ret = -errno;
