@@ -399,10 +399,13 @@ END_TEST
  * what it showed: none may have one again.
  */
 static const unsigned int once_wrong[] = {
+	13,	/* random slower (x6): open random read as 0, medium */
 	18,	/* gradual AU step (8 MiB read as 4 MiB, high) */
 	30,	/* gradual AU step, pauses (64 MiB read as 32 MiB) */
 	188,	/* gradual AU step, 2 MiB on 8 GiB (read as 1 MiB) */
 	227,	/* gradual AU step and multi-plane (erase and page) */
+	250,	/* random slower, 1 MiB AU: open random 0, medium */
+	298,	/* random slower, pauses, gradual collapse: ditto */
 };
 
 START_TEST(test_once_wrong)

@@ -999,30 +999,51 @@ static unsigned int next_nr(unsigned int nr, unsigned int max)
 /*
  * A card that keeps no AU open in random order merges an AU on every
  * out-of-order write: with one AU, random order already costs what a
- * collapse costs in linear order.  The answer is then 0.
+ * collapse costs in linear order (lin_gc, that ratio; 0 if the linear
+ * search saw none).  The answer is then 0.  A card that only programs
+ * slower out of order (seed 004's -p random columns: a few times slower,
+ * not a copy of the AU per write) keeps AUs open: the search goes on
+ * against its own, slower, reference.
  */
-static int open_none(struct auto_open *res, double lin_ref_ns)
+static int open_none(struct auto_open *res, double lin_ref_ns, double lin_gc)
 {
 	double r = lin_ref_ns > 0 ? res->ref_ns / lin_ref_ns : 0;
 
-	if (r <= AUTO_COLLAPSE)
+	if (r <= AUTO_COLLAPSE || (lin_gc > 0 && r < lin_gc / 4))
 		return 0;
 	res->measured = 1;
 	res->nr = 0;
 	res->at_least = 0;
-	res->confidence = r > 2 * AUTO_COLLAPSE ? ANALYZE_CONF_HIGH :
-			  ANALYZE_CONF_MEDIUM;
+	if (lin_gc <= 0)	/* nothing to tell a copy from slow writes */
+		res->confidence = ANALYZE_CONF_LOW;
+	else
+		res->confidence = r > 2 * AUTO_COLLAPSE && r >= lin_gc / 2 ?
+				  ANALYZE_CONF_HIGH : ANALYZE_CONF_MEDIUM;
 	return 1;
 }
 
+/* The largest ratio of a collapsed probe of o (0: none collapsed). */
+static double collapse_ratio(const struct auto_open *o)
+{
+	double m = 0;
+	size_t i;
+
+	for (i = 0; i < o->nprobes; i++)
+		if (o->probes[i].collapsed && o->probes[i].ratio > m)
+			m = o->probes[i].ratio;
+	return m;
+}
+
 /*
- * The open-AU search in one order; lin_ref_ns (random order only, else 0)
- * is the time of a write with one AU in linear order.
+ * The open-AU search in one order: linear when lin is NULL, else random,
+ * lin being what the search in linear order found.
  */
-static int auto_open(struct device *dev, uint64_t erase, int random,
-		     double lin_ref_ns, unsigned int *ready,
+static int auto_open(struct device *dev, uint64_t erase,
+		     const struct auto_open *lin, unsigned int *ready,
 		     uint64_t *written, struct auto_open *res)
 {
+	const int random = lin != NULL;
+	const double lin_ref_ns = lin ? lin->ref_ns : 0;
 	struct probe_ctx c = {
 		.dev = dev, .erase = erase, .random = random,
 		.base = probe_base(erase), .ready = ready, .written = written,
@@ -1041,7 +1062,7 @@ static int auto_open(struct device *dev, uint64_t erase, int random,
 		return -EINVAL;
 	p = &res->probes[res->nprobes++];
 	ret = probe(&c, 1, lin_ref_ns, p, &res->ref_ns);
-	if (ret || open_none(res, lin_ref_ns))
+	if (ret || (lin && open_none(res, lin_ref_ns, collapse_ratio(lin))))
 		return ret;
 	/*
 	 * Growing by half until it collapses, then up one at a time from
@@ -1202,14 +1223,14 @@ int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 		goto out;
 	say(h, "auto: %s\n", "open-AU search, linear order (writes)");
 	t1 = dev_now_ns(dev);
-	ret = auto_open(dev, erase, 0, 0, &ready, &r->precondition_byte,
+	ret = auto_open(dev, erase, NULL, &ready, &r->precondition_byte,
 			&r->open_linear);
 	r->step_ns[2] = dev_now_ns(dev) - t1;
 	if (ret)
 		goto out;
 	say(h, "auto: %s\n", "open-AU search, random order (writes)");
 	t1 = dev_now_ns(dev);
-	ret = auto_open(dev, erase, 1, r->open_linear.ref_ns, &ready,
+	ret = auto_open(dev, erase, &r->open_linear, &ready,
 			&r->precondition_byte, &r->open_random);
 	r->step_ns[3] = dev_now_ns(dev) - t1;
 out:
