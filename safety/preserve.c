@@ -671,9 +671,10 @@ static int guard_result(struct guard *g, int ret)
 static int guard_read(struct device *dev, void *buf, size_t len, off_t off)
 {
 	struct guard *g = (struct guard *)dev;
+	struct device *in = g->dev.inner;
 
-	g->dev.inner->io_count++;
-	return guard_result(g, g->dev.inner->ops->read(g->dev.inner, buf, len, off));
+	in->io_count++;
+	return guard_result(g, in->ops->read(in, buf, len, off));
 }
 
 /*
@@ -685,35 +686,37 @@ static int guard_write(struct device *dev, const void *buf, size_t len,
 		       off_t off)
 {
 	struct guard *g = (struct guard *)dev;
+	struct device *in = g->dev.inner;
 	uint64_t t0;
 
 	if (g->p) {
-		t0 = g->dev.inner->ops->now_ns(g->dev.inner);
+		t0 = in->ops->now_ns(in);
 		state_record(g->p, buf, len, (uint64_t)off);
-		g->paused_ns += g->dev.inner->ops->now_ns(g->dev.inner) - t0;
+		g->paused_ns += in->ops->now_ns(in) - t0;
 	}
-	g->dev.inner->io_count++;
-	return guard_result(g, g->dev.inner->ops->write(g->dev.inner, buf, len, off));
+	in->io_count++;
+	return guard_result(g, in->ops->write(in, buf, len, off));
 }
 
 /* A discard leaves blocks that read as zeros on the cards that matter. */
 static int guard_discard(struct device *dev, off_t off, uint64_t len)
 {
 	struct guard *g = (struct guard *)dev;
+	struct device *in = g->dev.inner;
 	unsigned char *zero;
 	uint64_t t0, done, step;
 
 	if (g->p && (zero = calloc(1, g->p->chunk_byte))) {
-		t0 = g->dev.inner->ops->now_ns(g->dev.inner);
+		t0 = in->ops->now_ns(in);
 		for (done = 0; done < len; done += step) {
 			step = min_u64(g->p->chunk_byte, len - done);
 			state_record(g->p, zero, step, (uint64_t)off + done);
 		}
 		free(zero);
-		g->paused_ns += g->dev.inner->ops->now_ns(g->dev.inner) - t0;
+		g->paused_ns += in->ops->now_ns(in) - t0;
 	}
-	g->dev.inner->io_count++;
-	return guard_result(g, g->dev.inner->ops->discard(g->dev.inner, off, len));
+	in->io_count++;
+	return guard_result(g, in->ops->discard(in, off, len));
 }
 
 static uint64_t guard_now_ns(struct device *dev)
