@@ -72,7 +72,9 @@ FB_CFLAGS += -I. $(SRC_DIRS:%=-I%)
 B := build
 LIB_SRCS := dev.c vm.c device/blockdev.c device/holders.c device/sim.c \
 	    device/fault.c device/sysfs.c front/quiet.c \
-	    modes/modes.c modes/bench.c modes/progs.c verdict/analyze.c verdict/auto.c \
+	    modes/modes.c modes/bench.c modes/align.c modes/scatter.c \
+	    modes/interval.c modes/progs.c modes/open_au.c modes/find_fat.c \
+	    modes/program.c verdict/analyze.c verdict/auto.c \
 	    output/format.c output/json.c output/plot.c output/progress.c \
 	    safety/preserve.c
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)

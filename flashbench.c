@@ -29,6 +29,7 @@
 #include "format.h"
 #include "json.h"
 #include "modes.h"
+#include "progs.h"
 #include "plot.h"
 #include "preserve.h"
 #include "progress.h"

@@ -194,31 +194,18 @@ int vm_check(const struct vm_node *prog, char *err, size_t err_len);
 int vm_run(struct device *dev, const struct vm_node *prog, FILE *out,
 	   struct vm_table *tab, char *err, size_t err_len);
 
+/*
+ * Pseudo-random permutation of [0, n): the i-th position to visit.  Every
+ * position is visited exactly once as i runs over [0, n); key picks the
+ * permutation.  Reads and writes in an order the card cannot predict
+ * defeat its read-ahead and its linear-write optimisations.
+ */
+uint64_t vm_shuffle(uint64_t i, uint64_t n, uint64_t key);
+
 /* Print prog as an indented tree, one node per line. */
 void vm_print_prog(FILE *f, const struct vm_node *prog);
 
 /* Release what a table holds and empty it (max_cells is kept). */
 void vm_table_free(struct vm_table *tab);
-
-/* The writing tests as programs (progs.c). */
-struct bench_opts;
-
-/*
- * Build the program of one writing test (a BENCH_* bit) as it runs on a
- * device with 512-byte blocks.  Returns 0 or -EINVAL / -ENOMEM; *prog
- * is freed with vm_free().
- */
-int progs_build(unsigned int test, const struct bench_opts *o,
-		struct vm_node **prog);
-
-/*
- * Run one writing test on dev: check its ranges fit the device, print
- * the program to o->log with o->verbose, then run it.  -p stops at the
- * device's logical block size when that is above 512.  Returns 0 or
- * -errno as vm_run() (err may be NULL).
- */
-int progs_run(struct device *dev, unsigned int test,
-	      const struct bench_opts *o, FILE *out, struct vm_table *tab,
-	      char *err, size_t err_len);
 
 #endif /* FLASHBENCH_VM_H */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The tests flashbench runs.  Measurement is kept apart from
+ * The tests flashbench runs, one file each in modes/ (the table of them:
+ * modes.h).  Measurement is kept apart from
  * presentation: the read tests fill result arrays that the print functions
  * (or a JSON writer) turn into output.  All functions return 0 or -errno;
  * on an I/O error dev->last_error names the operation.
@@ -44,6 +45,21 @@ struct bench_opts {
 
 /* Fill o with the classic defaults. */
 void bench_opts_default(struct bench_opts *o);
+
+/*
+ * An I/O buffer of len bytes (free with dev_free_buf()); NULL when out of
+ * memory or when len does not fit in this machine's size_t (a 4 GiB block
+ * on a 32-bit board).
+ */
+void *bench_alloc_io_buf(uint64_t len);
+
+/*
+ * The minimum time of count reads of len bytes at off, into *min_ns: the
+ * card's own cost, without what the rest of the system adds at times.
+ * Returns 0 or -errno.
+ */
+int bench_read_min(struct device *dev, void *buf, size_t len, off_t off,
+		   unsigned int count, uint64_t *min_ns);
 
 /* One line of the align table; times in ns (averages of minima). */
 struct align_row {
@@ -129,14 +145,6 @@ void print_interval(FILE *out, const struct interval_row *rows,
 /* How far row lies above the regression line fit, in ns (may be < 0). */
 double interval_overhead_ns(const struct interval_fit *fit,
 			    const struct interval_row *row);
-
-/*
- * Pseudo-random permutation of [0, n): the i-th position to visit.  Every
- * position is visited exactly once as i runs over [0, n); key picks the
- * permutation.  Reads and writes in an order the card cannot predict
- * defeat its read-ahead and its linear-write optimisations.
- */
-uint64_t bench_shuffle(uint64_t i, uint64_t n, uint64_t key);
 
 /* A byte range a writing test will overwrite: [start, end). */
 struct bench_range {

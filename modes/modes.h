@@ -16,6 +16,8 @@
 #include "bench.h"
 #include "dev.h"
 
+struct progs_mode;
+
 struct mode {
 	enum bench_test test;	/* the mode's bit */
 	const char *name;	/* "align" */
@@ -37,7 +39,17 @@ struct mode {
 	 * its table, into buf; NULL for the read modes.
 	 */
 	void (*column)(char *buf, size_t len, size_t k);
+	/* the writing modes: their VM program, checks and ranges */
+	const struct progs_mode *writing;
 };
+
+/* The modes' own entry points, one file each (the rows point to them). */
+int align_run(struct device *dev, const struct bench_opts *o, FILE *out);
+int scatter_run(struct device *dev, const struct bench_opts *o, FILE *out);
+int interval_run(struct device *dev, const struct bench_opts *o, FILE *out);
+void open_au_column(char *buf, size_t len, size_t k);
+void find_fat_column(char *buf, size_t len, size_t k);
+void program_column(char *buf, size_t len, size_t k);
 
 /* Room for every mode: arrays indexed like modes[] use it. */
 #define MODES_MAX 8

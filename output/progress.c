@@ -20,6 +20,7 @@
 #include "format.h"
 #include "modes.h"
 #include "progress.h"
+#include "progs.h"
 #include "vm.h"
 
 /*

@@ -11,6 +11,7 @@
 
 #include "bench.h"
 #include "sim.h"
+#include "vm.h"
 #include "util.h"
 
 /*
@@ -81,7 +82,7 @@ static struct rec_dev *rec_open(uint64_t size)
 	return r;
 }
 
-/* bench_shuffle is a permutation of [0, n) for powers of two and others. */
+/* vm_shuffle is a permutation of [0, n) for powers of two and others. */
 START_TEST(test_shuffle_covers)
 {
 	const uint64_t n = _i <= 20 ? 1ULL << _i : 3 * (1ULL << (_i - 20)) + 7;
@@ -91,7 +92,7 @@ START_TEST(test_shuffle_covers)
 	ck_assert_ptr_nonnull(seen);
 	/* plain counting: a Check assertion per element costs too much */
 	for (i = 0; i < n; i++) {
-		uint64_t p = bench_shuffle(i, n, 42);
+		uint64_t p = vm_shuffle(i, n, 42);
 
 		if (p >= n) {
 			outside++;

@@ -13,6 +13,7 @@
 
 #include "bench.h"
 #include "format.h"
+#include "progs.h"
 #include "vm.h"
 #include "util.h"
 

@@ -855,7 +855,7 @@ static uint64_t next_position(struct probe_ctx *c)
 
 	if (!c->random)
 		return slot;
-	return npos - 1 - 2 * slot - bench_shuffle(slot, 2, npos);
+	return npos - 1 - 2 * slot - vm_shuffle(slot, 2, npos);
 }
 
 /* Positions one probe may use at most, in units of next_position(). */
@@ -915,7 +915,7 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 		/* one write at a time, so that a collapse stops the probe at
 		 * once: each collapsed write costs a whole garbage collection */
 		for (k = 0; k < nr && !stop; k++) {
-			uint64_t au = bench_shuffle(k, nr, 1);
+			uint64_t au = vm_shuffle(k, nr, 1);
 
 			ret = run_cell(c->dev, total_time(vm_len_fixed(c->chunk,
 					vm_off_series(VM_OFF_LIN,

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The interval test (-i): read time against read size, and the
+ * least-squares line through it (transfer rate and access time).
+ * Read-only.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "format.h"
+#include "modes.h"
+
+/* Bytes the interval test spans on the device for its largest size. */
+static uint64_t interval_span(const struct bench_opts *o)
+{
+	uint64_t max = 512ULL << (o->interval_order - 1);
+
+	return ((uint64_t)(o->count - 1) * 9 + 1) * max;
+}
+
+uint64_t interval_first_len(unsigned int logical_block_size)
+{
+	return logical_block_size > 512 ? logical_block_size : 512;
+}
+
+/* Time count reads of len bytes, 9 * len apart, into r. */
+static int interval_measure(struct device *dev, unsigned int count,
+			    void *buf, uint64_t len, struct interval_row *r)
+{
+	uint64_t t, sum = 0;
+	unsigned int j;
+
+	r->len_byte = len;
+	r->min_ns = UINT64_MAX;
+	for (j = 0; j < count; j++) {
+		int ret = dev_read(dev, buf, len, (off_t)(9 * len * j), &t);
+
+		if (ret)
+			return ret;
+		sum += t;
+		if (t < r->min_ns)
+			r->min_ns = t;
+		if (t > r->max_ns)
+			r->max_ns = t;
+	}
+	r->avg_ns = sum / count;
+	return 0;
+}
+
+int bench_interval(struct device *dev, const struct bench_opts *o,
+		   struct interval_row **rows, size_t *nrows)
+{
+	const unsigned int order = o->interval_order;
+	const uint64_t max = 512ULL << (order - 1);
+	uint64_t len = interval_first_len(dev->logical_block_size);
+	struct interval_row *r;
+	size_t k = 0;
+	void *buf;
+	int ret = 0;
+
+	*rows = NULL;
+	*nrows = 0;
+	if (order < 1 || order > 30 || !o->count || len > max ||
+	    interval_span(o) > dev->size_byte)
+		return -EINVAL;
+	r = calloc(order, sizeof(*r));
+	buf = bench_alloc_io_buf(max);
+	if (!r || !buf) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	for (; len <= max && !ret; len *= 2)
+		ret = interval_measure(dev, o->count, buf, len, &r[k++]);
+	/* the sizes measured before a failure are still worth printing */
+	*rows = r;
+	*nrows = ret ? k - 1 : k;
+	r = NULL;
+out_free:
+	free(r);
+	dev_free_buf(buf);
+	return ret;
+}
+
+struct interval_fit interval_regress(const struct interval_row *rows,
+				     size_t nrows)
+{
+	struct interval_fit fit = { 0, 0 };
+	double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, slope, det;
+	size_t i;
+
+	/* the three smallest sizes are dominated by command overhead */
+	if (nrows < 5)
+		return fit;
+	for (i = 3; i < nrows; i++) {
+		double x = (double)rows[i].len_byte, y = (double)rows[i].min_ns;
+		/*
+		 * Timing noise is proportional to the time, so weigh each
+		 * point by 1/y^2: least squares on relative errors.  Plain
+		 * least squares lets the jitter of the longest reads swamp
+		 * the access time.
+		 */
+		double w = y > 0 ? 1.0 / (y * y) : 0;
+
+		sw += w;
+		sx += w * x;
+		sy += w * y;
+		sxx += w * x * x;
+		sxy += w * x * y;
+	}
+	det = sw * sxx - sx * sx;
+	if (det <= 0)
+		return fit;
+	slope = (sw * sxy - sx * sy) / det;	/* ns per byte */
+	fit.access_ns = (sy - slope * sx) / sw;
+	fit.bytes_per_s = slope > 0 ? 1e9 / slope : 0;
+	return fit;
+}
+
+double interval_overhead_ns(const struct interval_fit *fit,
+			    const struct interval_row *row)
+{
+	double ns_per_byte = fit->bytes_per_s > 0 ? 1e9 / fit->bytes_per_s : 0;
+
+	return row->min_ns - (fit->access_ns + ns_per_byte * row->len_byte);
+}
+
+void print_interval(FILE *out, const struct interval_row *rows,
+		    size_t nrows)
+{
+	char mn[FMT_LEN], avg[FMT_LEN], mx[FMT_LEN], acc[FMT_LEN];
+	struct interval_fit fit = interval_regress(rows, nrows);
+	size_t i;
+
+	for (i = 0; i < nrows; i++)
+		fprintf(out, "%" PRIu64 " bytes: min %s avg %s max %s: %g MB/s\n",
+			rows[i].len_byte, fmt_time(mn, rows[i].min_ns),
+			fmt_time(avg, rows[i].avg_ns),
+			fmt_time(mx, rows[i].max_ns),
+			rows[i].len_byte * 1e3 / rows[i].min_ns);
+	fprintf(out, "%g MB/s, %s access time\n", fit.bytes_per_s / 1e6,
+		fmt_time(acc, (int64_t)fit.access_ns));
+	/* overhead: how far each size lies above the regression line */
+	for (i = 0; i < nrows; i++)
+		fprintf(out, "bytes %" PRIu64 ", time %" PRIu64 " overhead %g\n",
+			rows[i].len_byte, rows[i].min_ns,
+			interval_overhead_ns(&fit, &rows[i]));
+}
+
+int interval_run(struct device *dev, const struct bench_opts *o, FILE *out)
+{
+	struct interval_row *rows = NULL;
+	size_t n = 0;
+	int ret = bench_interval(dev, o, &rows, &n);
+
+	if (n)
+		print_interval(out, rows, n);
+	free(rows);
+	return ret;
+}
