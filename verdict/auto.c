@@ -40,6 +40,8 @@
 #define AUTO_POSITIONS 12	/* chunk positions measured at most */
 #define AUTO_COLLAPSE 4.0	/* slower than this: collapsed */
 #define AUTO_HOLD 1.5		/* faster than this: held */
+#define AUTO_GC 10.0		/* a write this much slower paid for a
+				   garbage collection */
 #define AUTO_CHUNK 16384	/* probe write size, at least a page */
 #define AUTO_ALIGN_COUNT 3	/* reads per align position (min kept) */
 #define AUTO_ALIGN_TOP (3ULL << 30)	/* largest spacing and alignment */
@@ -59,14 +61,28 @@ static uint64_t probe_base(uint64_t erase)
 	return base;
 }
 
+/*
+ * AUs between probe AUs: every 12th, as -O, or closer on a device too
+ * small for AUTO_MAX_NR of them so (a 1 GiB card of 24 MiB AUs).
+ */
+static uint64_t probe_spacing(uint64_t dev_size, uint64_t erase)
+{
+	uint64_t base = probe_base(erase), room;
+
+	room = dev_size > base ? (dev_size - base) / erase : 0;
+	room /= AUTO_MAX_NR;
+	return room >= AUTO_AU_SPACING ? AUTO_AU_SPACING : room ? room : 1;
+}
+
 /* The largest nr the device has room for, at most AUTO_MAX_NR. */
 static unsigned int probe_max_nr(uint64_t dev_size, uint64_t erase)
 {
 	uint64_t base = probe_base(erase);
+	uint64_t spacing = probe_spacing(dev_size, erase);
 	unsigned int nr = 0;
 
 	while (nr < AUTO_MAX_NR &&
-	       base + ((uint64_t)nr * AUTO_AU_SPACING + 1) * erase <= dev_size)
+	       base + ((uint64_t)nr * spacing + 1) * erase <= dev_size)
 		nr++;
 	return nr;
 }
@@ -157,7 +173,8 @@ int auto_write_ranges(uint64_t dev_size, uint64_t erase_byte,
 		ranges[n++].end_byte = i * erase_byte + AUTO_FAT_SPAN;
 	}
 	for (i = 0; i < nr; i++) {
-		uint64_t s = base + (uint64_t)i * AUTO_AU_SPACING * erase_byte;
+		uint64_t s = base + (uint64_t)i *
+			     probe_spacing(dev_size, erase_byte) * erase_byte;
 
 		if (n >= max)
 			return -ENOSPC;
@@ -401,6 +418,15 @@ static double median(const double *v, size_t n)
 	return n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
 }
 
+/* The median of v (sorted in place). */
+static double median_inplace(double *v, size_t n)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 /*
  * Small writes at the start of AU au, as -f and -f --random do them:
  * AUTO_FAT_WRITES in order from the AU's start, then as many again out of
@@ -413,7 +439,8 @@ static double median(const double *v, size_t n)
 static int fat_au(struct device *dev, uint64_t off, uint64_t c, double *lin,
 		  double *rnd, size_t *nrnd)
 {
-	static const unsigned int order[AUTO_FAT_WRITES] = { 2, 1, 3, 2 };
+	/* each below the last end and not at the AU's start: out of order */
+	static const unsigned int order[AUTO_FAT_WRITES] = { 3, 1, 4, 2, 5, 3 };
 	double t;
 	unsigned int i;
 	int ret;
@@ -569,6 +596,9 @@ static int auto_fat(struct device *dev, uint64_t erase, struct auto_fat *f)
 #define SEARCH_MAX_CANDS 40
 #define SEARCH_GC_PART 0.3	/* and at least this part of the first
 				   collection seen */
+#define SEARCH_FILL 8.0		/* the warm-up's collections: slower than
+				   this many open-AU writes */
+#define SEARCH_ALIKE 1.5	/* and within this factor of each other */
 
 /* Where the erase search writes; a function of the device alone. */
 struct search_layout {
@@ -680,11 +710,10 @@ static int search_write(struct device *dev, struct auto_erase_search *s,
 	if (ret)
 		return ret;
 	s->writes++;
+	s->last_ns = t;
 	/* a pause of a few ms is not a collection of a whole AU */
 	*slow = s->fast_ns > 0 && t > SEARCH_SLOW * s->fast_ns &&
 		t > SEARCH_GC_PART * s->gc_ns;
-	if (*slow && !s->gc_ns)
-		s->gc_ns = t;
 	if (*slow && t > s->slow_ns)
 		s->slow_ns = t;
 	if (!*slow && (s->fast_ns <= 0 || t < s->fast_ns))
@@ -698,19 +727,32 @@ static int search_write(struct device *dev, struct auto_erase_search *s,
  * write into an AU not open closes one.
  */
 static int search_warmup(struct device *dev, const struct search_layout *l,
-			 struct auto_erase_search *s)
+			 struct auto_erase_search *s, double *first)
 {
-	uint64_t pos = l->warm_start;
-	int ret, slow = 0;
+	double t;
+	int ret, slow;
 
-	for (s->warmup = 0; s->warmup < AUTO_ERASE_WARMUP && !slow;
-	     s->warmup++) {
-		ret = search_write(dev, s, pos, &slow);
+	/*
+	 * Two writes each slower than SEARCH_FILL open-AU writes and alike
+	 * (within SEARCH_ALIKE): collections of whole AUs cost much the
+	 * same; pauses of a few ms are neither as long nor alike.  It goes
+	 * on where it stopped when an anchor shows the AUs were not full.
+	 */
+	while (s->warmup < AUTO_ERASE_WARMUP && !s->filled) {
+		ret = search_write(dev, s, s->warm_pos, &slow);
 		if (ret)
 			return ret;
-		pos += warm_step(l, s->warmup);
+		s->warm_pos += warm_step(l, s->warmup++);
+		t = s->last_ns;
+		if (!slow || t < SEARCH_FILL * s->fast_ns)
+			continue;
+		if (*first && t < SEARCH_ALIKE * *first &&
+		    *first < SEARCH_ALIKE * t)
+			s->filled = 1;
+		else
+			*first = t;
 	}
-	s->filled = slow;
+	s->gc_ns = *first;
 	return 0;
 }
 
@@ -729,8 +771,10 @@ static int search_anchor(struct device *dev, const struct search_layout *l,
 
 	*boundary = 0;
 	ret = search_write(dev, s, a, &slow);
-	if (ret || !slow)
-		return ret;	/* a new AU that costs nothing: no signal */
+	if (ret || !slow) {
+		s->filled = 0;	/* a new AU that cost nothing: not full */
+		return ret;
+	}
 	for (i = 0; i < l->ncand; i++) {
 		ret = search_write(dev, s, a + l->cand[i] - l->chunk, &slow);
 		if (ret || slow)
@@ -780,6 +824,7 @@ static void search_decide(struct auto_erase_search *s)
 static int erase_search(struct device *dev, struct auto_erase_search *s)
 {
 	struct search_layout l;
+	double first;
 	unsigned int j;
 	int ret;
 
@@ -790,14 +835,18 @@ static int erase_search(struct device *dev, struct auto_erase_search *s)
 	s->chunk_byte = l.chunk;
 	s->top_byte = l.top;
 	s->measured = 1;
-	ret = search_warmup(dev, &l, s);
-	if (ret || !s->filled)
-		return ret;
+	s->warm_pos = l.warm_start;
 	for (j = 0; j < AUTO_ERASE_ANCHORS; j++) {
 		/* a third anchor only when the first two disagree */
 		if (j == 2 && s->boundary_byte[0] &&
 		    s->boundary_byte[0] == s->boundary_byte[1])
 			break;
+		if (!s->filled) {
+			first = 0;
+			ret = search_warmup(dev, &l, s, &first);
+			if (ret || !s->filled)
+				return ret;
+		}
 		s->anchor_byte[j] = l.anchor[j];
 		ret = search_anchor(dev, &l, l.anchor[j], s,
 				    &s->boundary_byte[j]);
@@ -816,6 +865,7 @@ struct probe_ctx {
 	uint64_t erase;
 	uint64_t chunk;
 	uint64_t base;
+	uint64_t spacing;		/* AUs between probe AUs */
 	int random;
 	uint64_t used;		/* chunk positions used since preconditioned */
 	unsigned int *ready;	/* AUs preconditioned so far */
@@ -834,8 +884,8 @@ static int precondition(const struct probe_ctx *c, unsigned int from,
 
 	*c->written += (uint64_t)(to - from) * c->erase;
 	return run_cell(c->dev, total_time(vm_off_series(VM_OFF_LIN,
-				c->base + from * AUTO_AU_SPACING * c->erase,
-				AUTO_AU_SPACING * c->erase, to - from,
+				c->base + from * c->spacing * c->erase,
+				c->spacing * c->erase, to - from,
 				vm_len_fixed(c->erase, vm_leaf(VM_WRITE_5A)))),
 			&t);
 }
@@ -890,9 +940,12 @@ static double trimmed_mean(const double *v, size_t n)
 static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 		 struct auto_probe *p, double *mean_ns)
 {
-	const unsigned int passes = AUTO_WARMUP + AUTO_POSITIONS;
-	double per[AUTO_POSITIONS];
+	/* random order: one pass opens the AUs, the next turns them random */
+	const unsigned int warm = AUTO_WARMUP + (c->random ? 1 : 0);
+	const unsigned int passes = warm + AUTO_POSITIONS;
+	double per[AUTO_POSITIONS], w[AUTO_MAX_NR * AUTO_POSITIONS];
 	unsigned int i, m = 0, fast = 0, slow = 0;
+	size_t nw = 0;
 	int ret, stop = 0;
 
 	if (nr > *c->ready) {
@@ -920,23 +973,26 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 			ret = run_cell(c->dev, total_time(vm_len_fixed(c->chunk,
 					vm_off_series(VM_OFF_LIN,
 						c->base + pos * c->chunk +
-						au * AUTO_AU_SPACING * c->erase,
+						au * c->spacing * c->erase,
 						0, 1, vm_leaf(VM_WRITE_5A)))), &t);
 			if (ret)
 				return ret;
 			sum += t;
-			if (i < AUTO_WARMUP || ref_ns <= 0)
+			if (i < warm || ref_ns <= 0)
 				continue;
-			slow += t > AUTO_COLLAPSE * ref_ns;
+			if (nw < sizeof(w) / sizeof(w[0]))
+				w[nw++] = t;
+			slow += t > AUTO_GC * ref_ns;
 			/* clearly collapsed: several writes as slow as a
 			 * garbage collection (a card in random mode may
-			 * collapse at only some of them) */
+			 * collapse at only some of them; a pause of a few
+			 * ms is not one) */
 			if (slow >= 3 && slow >= (nr + 1) / 2) {
 				per[m++] = sum / (k + 1);
 				stop = 1;
 			}
 		}
-		if (i < AUTO_WARMUP || stop)
+		if (i < warm || stop)
 			continue;
 		per[m++] = sum / nr;
 		if (ref_ns > 0) {
@@ -946,7 +1002,16 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 				break;
 		}
 	}
-	*mean_ns = trimmed_mean(per, m);
+	/*
+	 * The typical write: pauses must not move it.  A probe stopped as
+	 * clearly collapsed keeps the mean of what it saw.
+	 */
+	if (nr == 1)
+		*mean_ns = median(per, m);
+	else if (stop || !nw || slow >= 3)
+		*mean_ns = trimmed_mean(per, m);
+	else
+		*mean_ns = median_inplace(w, nw);
 	p->nr = nr;
 	p->positions = m;
 	p->ratio = ref_ns > 0 ? *mean_ns / ref_ns : 1.0;
@@ -1047,6 +1112,7 @@ static int auto_open(struct device *dev, uint64_t erase,
 	struct probe_ctx c = {
 		.dev = dev, .erase = erase, .random = random,
 		.base = probe_base(erase), .ready = ready, .written = written,
+		.spacing = probe_spacing(dev->size_byte, erase),
 	};
 	unsigned int max = probe_max_nr(dev->size_byte, erase);
 	unsigned int held = 1, coll = 0, nr;

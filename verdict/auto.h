@@ -21,8 +21,8 @@
 #define AUTO_MAX_PROBES 24
 #define AUTO_FAT_MAX 64		/* AUs the FAT probe looks at, at most */
 #define AUTO_FAT_REFS 3		/* AUs far from the start it compares with */
-#define AUTO_FAT_WRITES 4	/* small writes per AU and order */
-#define AUTO_FAT_SPAN 16384	/* bytes they may cover at an AU's start */
+#define AUTO_FAT_WRITES 6	/* small writes per AU and order */
+#define AUTO_FAT_SPAN 32768	/* bytes they may cover at an AU's start */
 #define AUTO_FAT_FAST 1.25	/* faster than the far AUs by this: FAT */
 #define AUTO_MAX_TABLES 3	/* align block sizes tried */
 
@@ -90,7 +90,9 @@ struct auto_erase_search {
 	int filled;			/* one showed: the open AUs were full */
 	double fast_ns;			/* a write into an open AU */
 	double slow_ns;			/* the slowest write into a new AU */
-	double gc_ns;			/* the first one */
+	double gc_ns;			/* a collection in the warm-up */
+	double last_ns;			/* the last write */
+	uint64_t warm_pos;		/* the next warm-up write */
 	unsigned int nanchors;		/* anchors walked */
 	uint64_t anchor_byte[AUTO_ERASE_ANCHORS];
 	uint64_t boundary_byte[AUTO_ERASE_ANCHORS]; /* first one after each
