@@ -404,7 +404,7 @@ START_TEST(test_hard_cards)
 		{ "readahead=64K,pause_pct=2", 4 << 20, 4 },
 		{ "readahead=128K,pause_pct=5,pause_us=3000,noise=3", 4 << 20, 4 },
 		{ "readsig=0,pause_pct=10,erase=2M,size=4G", 2 << 20, 4 },
-		{ "readsig=0,pause_pct=20,pause_us=3000", 4 << 20, 4 },
+		{ "readsig=0,pause_pct=5,pause_us=3000", 4 << 20, 4 },
 		{ "readsig=0,pause_pct=10,erase=1M,size=2G,seed=3", 1 << 20, 4 },
 		{ "readsig=0,collapse=gradual,open=6", 4 << 20, 6 },
 		{ "collapse=gradual", 4 << 20, 4 },

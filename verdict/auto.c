@@ -40,8 +40,6 @@
 #define AUTO_POSITIONS 12	/* chunk positions measured at most */
 #define AUTO_COLLAPSE 4.0	/* slower than this: collapsed */
 #define AUTO_HOLD 1.5		/* faster than this: held */
-#define AUTO_GC 10.0		/* a write this much slower paid for a
-				   garbage collection */
 #define AUTO_CHUNK 16384	/* probe write size, at least a page */
 #define AUTO_ALIGN_COUNT 3	/* reads per align position (min kept) */
 #define AUTO_ALIGN_TOP (3ULL << 30)	/* largest spacing and alignment */
@@ -416,15 +414,6 @@ static double median(const double *v, size_t n)
 	memcpy(tmp, v, n * sizeof(*v));
 	qsort(tmp, n, sizeof(*tmp), cmp_double);
 	return n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
-}
-
-/* The median of v (sorted in place). */
-static double median_inplace(double *v, size_t n)
-{
-	if (!n)
-		return 0;
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /*
@@ -943,9 +932,8 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 	/* random order: one pass opens the AUs, the next turns them random */
 	const unsigned int warm = AUTO_WARMUP + (c->random ? 1 : 0);
 	const unsigned int passes = warm + AUTO_POSITIONS;
-	double per[AUTO_POSITIONS], w[AUTO_MAX_NR * AUTO_POSITIONS];
+	double per[AUTO_POSITIONS];
 	unsigned int i, m = 0, fast = 0, slow = 0;
-	size_t nw = 0;
 	int ret, stop = 0;
 
 	if (nr > *c->ready) {
@@ -980,13 +968,10 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 			sum += t;
 			if (i < warm || ref_ns <= 0)
 				continue;
-			if (nw < sizeof(w) / sizeof(w[0]))
-				w[nw++] = t;
-			slow += t > AUTO_GC * ref_ns;
+			slow += t > AUTO_COLLAPSE * ref_ns;
 			/* clearly collapsed: several writes as slow as a
 			 * garbage collection (a card in random mode may
-			 * collapse at only some of them; a pause of a few
-			 * ms is not one) */
+			 * collapse at only some of them) */
 			if (slow >= 3 && slow >= (nr + 1) / 2) {
 				per[m++] = sum / (k + 1);
 				stop = 1;
@@ -1003,15 +988,11 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 		}
 	}
 	/*
-	 * The typical write: pauses must not move it.  A probe stopped as
-	 * clearly collapsed keeps the mean of what it saw.
+	 * The reference is the typical write: pauses must not move it.  The
+	 * others keep the mean: a card in random mode may collapse at only
+	 * some of the writes.
 	 */
-	if (nr == 1)
-		*mean_ns = median(per, m);
-	else if (stop || !nw || slow >= 3)
-		*mean_ns = trimmed_mean(per, m);
-	else
-		*mean_ns = median_inplace(w, nw);
+	*mean_ns = nr == 1 ? median(per, m) : trimmed_mean(per, m);
 	p->nr = nr;
 	p->positions = m;
 	p->ratio = ref_ns > 0 ? *mean_ns / ref_ns : 1.0;
