@@ -433,6 +433,36 @@ START_TEST(test_once_wrong)
 }
 END_TEST
 
+/*
+ * Allocation groups whose boundaries lie under only some positions of
+ * the rows (the spacing is no multiple of the group): 2 GiB over 8 MiB
+ * AUs, 1 GiB over 3 MiB AUs (read as 3 GiB from the rows at erase level
+ * alone), 2 GiB over 24 MiB AUs.  Each is read exactly, medium or high.
+ */
+static const unsigned int group_cards[] = { 7, 5, 94 };
+
+START_TEST(test_group_cards)
+{
+	struct hard_card c;
+	struct auto_result r;
+	struct bench_opts o;
+	struct device *dev;
+
+	bench_opts_default(&o);
+	hard_card(group_cards[_i], &c);
+	ck_assert_uint_ne(c.group, 0);
+	dev = sim_card(c.spec);
+	ck_assert_int_eq(auto_run(dev, &o, 1, NULL, &r), 0);
+	ck_assert_msg(r.align.group.size_byte == c.group,
+		      "card %u: group %llu, planted %llu: %s", group_cards[_i],
+		      (unsigned long long)r.align.group.size_byte,
+		      (unsigned long long)c.group, c.spec);
+	ck_assert_int_ge(r.align.group.confidence, ANALYZE_CONF_MEDIUM);
+	auto_free(&r);
+	dev_close(dev);
+}
+END_TEST
+
 Suite *sweep_suite(void)
 {
 	Suite *s = suite_create("sweep");
@@ -440,6 +470,8 @@ Suite *sweep_suite(void)
 
 	tcase_add_loop_test(tc, test_once_wrong, 0,
 			    sizeof(once_wrong) / sizeof(once_wrong[0]));
+	tcase_add_loop_test(tc, test_group_cards, 0,
+			    sizeof(group_cards) / sizeof(group_cards[0]));
 	tcase_add_test(tc, test_hard_sweep);
 	tcase_set_timeout(tc, 1200);
 	suite_add_tcase(s, tc);

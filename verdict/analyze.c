@@ -70,6 +70,7 @@ struct actx {
 	size_t ncand;		/* candidate sizes tried */
 	const uint64_t *align;	/* bytes */
 	const double *diff;	/* ns */
+	const struct align_row *rows;	/* as given: their positions */
 	uint64_t top;		/* largest alignment, bytes */
 	double read_ns;		/* median read time; 0 if unknown */
 	double *scratch;	/* n values */
@@ -674,6 +675,164 @@ static void rank_group(struct actx *c, const struct fit *f, size_t je,
 }
 
 /*
+ * The allocation group from the positions.  A row of an align table is
+ * the mean of reads across the boundaries i * spacing + align, i = 0..6
+ * (the spacing is the largest alignment), and a group far above the AU
+ * is a boundary of only some of them: the rows mix group and AU level
+ * (the PQI card's 2 GiB group against a spacing of 1.5 or 3 GiB).  Each
+ * position of each row at erase level is one read across a known
+ * boundary: split them by whether that boundary is a multiple of the
+ * group size, for every size from 128 MiB up, and keep the size whose
+ * split leaves no read on the wrong side of the midpoint.
+ */
+struct pos_split {
+	size_t nu, nd;		/* reads across a group boundary, others */
+	size_t up_low;		/* of the first, below the midpoint */
+	size_t down_high;	/* of the others, above it */
+	double mu, md, sigma;	/* medians, robust noise of the others */
+};
+
+/*
+ * Every read: its boundary in b, in d its diff above the level the model
+ * f gives its row (a group boundary costs the same on top of any level);
+ * how many.
+ */
+static size_t pos_samples(const struct actx *c, const struct fit *f,
+			  uint64_t *b, double *d)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < c->n; i++) {
+		const struct align_row *r = &c->rows[i];
+		double level;
+
+		if (r->npos != 7)
+			return 0;	/* not every row has its positions */
+		level = f->med[level_of(r->align_byte, f->size, f->ns)];
+		for (k = 0; k < r->npos; k++) {
+			b[n] = k * c->top + r->align_byte;
+			d[n++] = (double)r->pos_diff_ns[k] - level;
+		}
+	}
+	return n;
+}
+
+static void pos_split(const uint64_t *b, const double *d, size_t n,
+		      uint64_t g, double level, double *tmp,
+		      struct pos_split *ps)
+{
+	size_t i, k = 0;
+	double mid;
+
+	memset(ps, 0, sizeof(*ps));
+	for (i = 0; i < n; i++)
+		if (b[i] % g == 0)
+			tmp[k++] = d[i];
+	ps->nu = k;
+	ps->nd = n - k;
+	if (ps->nu < 3 || ps->nd < 3)
+		return;
+	ps->mu = median(tmp, k);
+	for (i = 0, k = 0; i < n; i++)
+		if (b[i] % g)
+			tmp[k++] = d[i];
+	ps->md = median(tmp, k);
+	for (i = 0; i < k; i++)
+		tmp[i] = fabs(tmp[i] - ps->md);
+	ps->sigma = fmax(MAD_TO_SIGMA * median(tmp, k), 0.005 * level + 1);
+	mid = (ps->mu + ps->md) / 2;
+	for (i = 0; i < n; i++) {
+		if (b[i] % g == 0)
+			ps->up_low += d[i] < mid;
+		else
+			ps->down_high += d[i] > mid;
+	}
+}
+
+/*
+ * A split that shows a group: a clear step (8 % of the erase level or
+ * more), few reads astray.
+ */
+static int pos_split_shows(const struct pos_split *ps, double level)
+{
+	return ps->nu >= 3 && ps->mu - ps->md >= 0.08 * level &&
+	       ps->mu - ps->md >= 8 * ps->sigma && !ps->up_low &&
+	       ps->down_high <= 1 + ps->nd / 50;
+}
+
+/*
+ * Find the group from the positions (0: none seen, grp untouched; -1:
+ * the positions show no group; 1: grp filled).  High when no read is
+ * astray and no other size splits the reads the same way; medium with
+ * one read astray (a spike); low when another size cannot be told apart.
+ */
+static int pos_group(const struct actx *c, const struct fit *f, size_t e,
+		     struct analyze_step *grp)
+{
+	const uint64_t erase = f->size[e];
+	const double level = f->med[e + 1];
+	uint64_t cand[2 * 64];
+	size_t n, k, nc = 0, best, same = 0;
+	struct pos_split ps, bs = { 0 };
+	uint64_t *b = calloc(7 * c->n, sizeof(*b));
+	double *d = calloc(7 * c->n, sizeof(*d));
+	double *tmp = calloc(7 * c->n, sizeof(*tmp));
+	int ret = 0;
+
+	if (!b || !d || !tmp)
+		goto out;
+	n = pos_samples(c, f, b, d);
+	if (!n)
+		goto out;
+	ret = -1;
+	/* every size 2^n and 3 * 2^n some boundary read is a multiple of */
+	for (k = 27; k < 62 && (1ULL << k) <= 7 * c->top; k++) {
+		cand[nc++] = 1ULL << k;
+		if (3ULL << k <= 7 * c->top)
+			cand[nc++] = 3ULL << k;
+	}
+	best = nc;
+	for (k = 0; k < nc; k++) {
+		if (cand[k] <= erase)
+			continue;
+		pos_split(b, d, n, cand[k], level, tmp, &ps);
+		if (!pos_split_shows(&ps, level))
+			continue;
+		if (best < nc && ps.nu == bs.nu &&
+		    ps.down_high == bs.down_high) {
+			same++;
+			continue;
+		}
+		if (best == nc || ps.down_high < bs.down_high) {
+			best = k;
+			bs = ps;
+			same = 0;
+		}
+	}
+	if (best == nc)
+		goto out;
+	ret = 1;
+	memset(grp, 0, sizeof(*grp));
+	grp->size_byte = grp->candidate_byte = cand[best];
+	grp->confidence = same ? ANALYZE_CONF_LOW : bs.down_high ?
+			  ANALYZE_CONF_MEDIUM : ANALYZE_CONF_HIGH;
+	grp->upper_ns = level + bs.mu;
+	grp->lower_ns = level + bs.md;
+	grp->sigma_ns = bs.sigma;
+	grp->ratio = grp->lower_ns > 0 ? grp->upper_ns / grp->lower_ns : 0;
+	grp->t = (bs.mu - bs.md) / bs.sigma;
+	grp->rel = c->read_ns > 0 ? (bs.mu - bs.md) / c->read_ns : 0;
+	grp->n_upper = bs.nu;
+	grp->n_lower = bs.nd;
+	grp->n_misfit = bs.down_high;
+out:
+	free(tmp);
+	free(d);
+	free(b);
+	return ret;
+}
+
+/*
  * A gradual AU signature ramps up over several alignments below the AU;
  * the fit puts the step in the middle of the ramp.  The AU is the top:
  * while every row at the step's size (a multiple of it, not of twice it)
@@ -820,9 +979,13 @@ static void classify(struct actx *c, const struct fit *f,
 			v->group = st[k];
 			if (st[k].n_between)
 				cap(&v->group, ANALYZE_CONF_LOW);
-			return;
+			break;
 		}
-	rank_group(c, f, (size_t)e, cand, nc, &v->group);
+	if (!v->group.size_byte)
+		rank_group(c, f, (size_t)e, cand, nc, &v->group);
+	/* the reads one by one say more than the rows: they decide */
+	if (pos_group(c, f, (size_t)e, &v->group) < 0)
+		cap(&v->group, ANALYZE_CONF_LOW);
 }
 
 /*
@@ -855,7 +1018,7 @@ static void decide(struct actx *c, const uint64_t *cand, size_t nc,
 int analyze_align(const struct align_row *rows, size_t n,
 		  struct align_verdict *v)
 {
-	struct actx c = { .n = n };
+	struct actx c = { .n = n, .rows = rows };
 	uint64_t *align, *cand;
 	double *diff, *scratch;
 	unsigned char *skip;
