@@ -208,6 +208,7 @@ struct cli {
 	struct preserve *saved;		/* what --preserve saved */
 	struct preserve *loaded;	/* the journal --restore checked */
 	int restore_failed;		/* writing it back failed */
+	int restore_unfinished;		/* --restore: only JOURNAL.tmp */
 	FILE *err;			/* where messages go */
 };
 
@@ -1983,6 +1984,10 @@ static int load_restore(struct cli *c, struct device *dev)
 
 	if (!c->restore)
 		return 0;
+	if (preserve_journal_unfinished(c->restore)) {
+		c->restore_unfinished = 1;
+		return 0;
+	}
 	ret = preserve_load_journal(&c->loaded, c->restore, dev, c->force,
 				    why, sizeof(why));
 	if (!ret)
@@ -1998,6 +2003,13 @@ static int run_restore(struct cli *c, struct device *dev, FILE *res)
 	char why[512] = "";
 	int ret;
 
+	if (c->restore_unfinished) {
+		ret = preserve_drop_unfinished(c->restore);
+		fprintf(res, "nothing to restore on %s: %s was never completed (only %s.tmp exists), so the test had not started writing; %s %s.tmp\n",
+			dev->path, c->restore, c->restore,
+			ret ? "could not remove" : "removed", c->restore);
+		return 0;
+	}
 	ret = preserve_restore(c->loaded, why, sizeof(why));
 	preserve_free(c->loaded);
 	c->loaded = NULL;
@@ -2006,6 +2018,8 @@ static int run_restore(struct cli *c, struct device *dev, FILE *res)
 			why[0] ? why : strerror(-ret));
 		return EXIT_DEVICE;
 	}
+	/* a crash between naming the journal and removing JOURNAL.tmp */
+	preserve_drop_unfinished(c->restore);
 	fprintf(res, "restored %s from %s\n", dev->path, c->restore);
 	return 0;
 }

@@ -874,6 +874,14 @@ static int journal_place(const char *tmp, const char *journal)
 	return rename(tmp, journal) ? -errno : 0;
 }
 
+/* "JOURNAL.tmp", malloc'd; NULL when out of memory. */
+static char *tmp_name(const char *journal)
+{
+	char *tmp;
+
+	return asprintf(&tmp, "%s.tmp", journal) < 0 ? NULL : tmp;
+}
+
 /*
  * Write p's journal durably: to "JOURNAL.tmp", fsync, give it its name
  * without replacing anything, fsync the directory.  Returns 0 or -errno.
@@ -884,7 +892,8 @@ static int journal_write(struct preserve *p, char *why, size_t why_len)
 	FILE *f;
 	int fd, ret;
 
-	if (asprintf(&tmp, "%s.tmp", p->journal) < 0)
+	tmp = tmp_name(p->journal);
+	if (!tmp)
 		return -ENOMEM;
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0) {
@@ -1388,6 +1397,33 @@ out_free:
 	preserve_free(p);
 out_close:
 	fclose(f);
+	return ret;
+}
+
+int preserve_journal_unfinished(const char *journal)
+{
+	char *tmp = tmp_name(journal);
+	struct stat st;
+	int ret;
+
+	if (!tmp)
+		return 0;
+	ret = stat(journal, &st) && errno == ENOENT && !stat(tmp, &st) &&
+	      S_ISREG(st.st_mode);
+	free(tmp);
+	return ret;
+}
+
+int preserve_drop_unfinished(const char *journal)
+{
+	char *tmp = tmp_name(journal);
+	int ret = 0;
+
+	if (!tmp)
+		return -ENOMEM;
+	if (unlink(tmp))
+		ret = -errno;
+	free(tmp);
 	return ret;
 }
 

@@ -143,6 +143,17 @@ int preserve_restore_journal(const char *journal, struct device *dev,
 			     char *why, size_t why_len);
 
 /*
+ * After a crash: was the journal never completed?  Nonzero when journal
+ * does not exist but its temporary "JOURNAL.tmp" does.  A test writes
+ * nothing before its journal has its name, so the device is then as it
+ * was and nothing needs restoring.
+ */
+int preserve_journal_unfinished(const char *journal);
+
+/* Remove the "JOURNAL.tmp" of an unfinished journal; 0 or -errno. */
+int preserve_drop_unfinished(const char *journal);
+
+/*
  * The checks of preserve_restore_journal() without the writing (force:
  * skip the check of what the ranges hold): on success *pp holds the
  * journal's ranges, ready for preserve_restore() (which writes them

@@ -1756,6 +1756,82 @@ START_TEST(test_force_needs_restore)
 }
 END_TEST
 
+/*
+ * --restore after a crash at every step of making the journal: it is
+ * written to JOURNAL.tmp, fsync'd, then given its name, then the .tmp
+ * removed, and only then does the test write.  A crash before the name
+ * (no JOURNAL, a .tmp cut anywhere, even whole) left the device as it
+ * was: nothing to restore, the stale .tmp removed, exit 0.  A crash
+ * between the name and the removal restores from JOURNAL and removes
+ * the .tmp too.
+ */
+START_TEST(test_restore_unfinished_journal)
+{
+	char path[256], journal[256], tmp[300], args[700];
+	unsigned char *j, *before;
+	struct device *dev;
+	struct preserve *p;
+	struct fb_run r;
+	size_t len, k, cuts[12];
+
+	t_make_file(t_path(path, sizeof(path), "card"), T_SIZE, 3);
+	t_path(journal, sizeof(journal), "card.journal");
+	snprintf(tmp, sizeof(tmp), "%s.tmp", journal);
+	dev = t_open(path);
+	before = t_snapshot(dev);
+	p = t_save(dev, journal);
+	j = t_read_file(journal, &len);
+	preserve_free(p);
+	dev_close(dev);
+	ck_assert_int_eq(unlink(journal), 0);
+	/* cut after 0, 1 byte, the magic, the header, a record, half ... */
+	cuts[0] = 0;
+	cuts[1] = 1;
+	cuts[2] = 8;
+	cuts[3] = 191;
+	cuts[4] = 192;
+	cuts[5] = 192 + 24;
+	cuts[6] = len / 2;
+	cuts[7] = len - 25;
+	cuts[8] = len - 1;
+	cuts[9] = len;		/* whole, fsync'd, not yet named */
+	snprintf(args, sizeof(args), "--restore=%s %s", journal, path);
+	for (k = 0; k < 10; k++) {
+		t_write_file(tmp, j, cuts[k]);
+		fb_run(args, &r);
+		ck_assert_msg(r.status == 0, "cut at %zu: status %d: %s",
+			      cuts[k], r.status, r.err);
+		ck_assert_ptr_nonnull(strstr(r.out, "nothing to restore"));
+		ck_assert_str_eq(r.err, "");
+		ck_assert_uint_eq(r.io_calls, 0);
+		ck_assert_msg(!t_exists(tmp), "cut at %zu: .tmp left", cuts[k]);
+		fb_free(&r);
+	}
+	/* named, .tmp not yet removed, the test wrote: a real restore */
+	dev = t_open(path);
+	p = t_save(dev, journal);
+	t_scribble(dev);
+	preserve_free(p);
+	dev_close(dev);
+	t_write_file(tmp, j, len);
+	fb_run(args, &r);
+	ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+	ck_assert_ptr_nonnull(strstr(r.out, "restored"));
+	ck_assert(!t_exists(journal));
+	ck_assert(!t_exists(tmp));
+	fb_free(&r);
+	dev = t_open_raw(path);
+	ck_assert(t_same(dev, before));
+	dev_close(dev);
+	/* no journal and no .tmp: still an error */
+	fb_run(args, &r);
+	ck_assert_int_eq(r.status, 1);
+	fb_free(&r);
+	free(j);
+	free(before);
+}
+END_TEST
+
 /* ---- output files of the command line ---- */
 
 /* Run flashbench in-process; fmt's %1$s is the test directory. */
@@ -1996,6 +2072,7 @@ Suite *safe_suite(void)
 	tcase_add_checked_fixture(tc, t_dir_setup, NULL);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_preserve_roundtrip);
+	tcase_add_test(tc, test_restore_unfinished_journal);
 	tcase_add_test(tc, test_preserve_journal_layout);
 	tcase_add_test(tc, test_preserve_refuses_existing_journal);
 	tcase_add_loop_test(tc, test_preserve_bad_ranges, 0,
