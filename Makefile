@@ -71,7 +71,7 @@ FB_CFLAGS += -I. $(SRC_DIRS:%=-I%)
 # had them (sudo ./flashbench ...).
 B := build
 LIB_SRCS := dev.c vm.c device/blockdev.c device/holders.c device/sim.c \
-	    device/fault.c device/sysfs.c front/quiet.c \
+	    device/fault.c device/sysfs.c device/simstore.c front/quiet.c \
 	    modes/modes.c modes/bench.c modes/align.c modes/scatter.c \
 	    modes/interval.c modes/progs.c modes/open_au.c modes/find_fat.c \
 	    modes/program.c verdict/analyze.c verdict/auto.c \

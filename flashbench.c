@@ -405,6 +405,8 @@ static const char help_text[] =
 "                               readahead (read-ahead cache),\n"
 "                               random_mbps, open_random=0,\n"
 "                               collapse=gradual,\n"
+"                               real_size, fake=limbo-zero|\n"
+"                               limbo-garbage|wrap, cache (a fake card),\n"
 "                               fat_kind=linear|random|both;\n"
 "                               see flashbench(1)\n"
 "\n"

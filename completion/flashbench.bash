@@ -70,7 +70,8 @@ _flashbench_simulate()
 	local keys='size= erase= page= open= open_random= fat= fat_start= noise= seed= read_mbps= write_mbps= access_us=
 		page_us= au_us= erase_us= discard_us= fat_mbps= fat_page=
 		readsig= fat_kind= plane= plane_us= group= group_us= au_spread=
-		pause_pct= pause_us= readahead= random_mbps= collapse='
+		pause_pct= pause_us= readahead= random_mbps= collapse=
+		real_size= fake= cache='
 
 	if [[ $cur == *,* ]]; then
 		head=${cur%,*},

@@ -5,8 +5,25 @@
  * The model knows the card, not the tests that drive it.  It keeps a small
  * state per allocation unit (AU) and a table of open AUs, and charges each
  * operation a cost in ns by advancing its clock; dev_read() and friends
- * read that clock around the operation.  Reads return zeros, writes store
- * nothing: only the timing matters.
+ * read that clock around the operation.  The card also stores what is
+ * written, sector by sector and only what is written (simstore.h), so a
+ * 64 GiB card costs memory only for its data: a sector never written
+ * reads as zeros.  Storage is apart from timing: what a read returns never
+ * changes what it costs.
+ *
+ * Fake cards.  A card may store less than it announces: real_size=R
+ * (below size) is what really stores data, and fake= says what happens
+ * at addresses from R on:
+ *   limbo-zero     writes there are lost; reads return zeros
+ *   limbo-garbage  writes there are lost; reads return garbage (bytes
+ *                  fixed per address and seed, never what was written)
+ *   wrap           the card drops the high address bits: address a is
+ *                  a mod R, so a write at a overwrites a mod R (R need
+ *                  not be a power of two)
+ * cache=C puts a write cache of C bytes in front: a read of a sector that
+ * is among the last C / 512 sectors written returns what was written
+ * there, whatever the flash behind it kept (a fake that passes a naive
+ * write-then-read check).  Fake and cache change data only, never time.
  *
  * Cost of one operation (all rates in 10^6 bytes/s, so 1000/rate is ns per
  * byte), before noise:
@@ -139,6 +156,12 @@
  *   random_mbps=12 write rate of writes out of sequence (default:
  *                  write_mbps)
  *   collapse=sharp sharp, or gradual (one AU over `open` costs a little)
+ *   real_size=0    what really stores data, a multiple of 512 up to size;
+ *                  0 = size (a genuine card).  See Fake cards
+ *   fake=limbo-zero  what lies past real_size: limbo-zero, limbo-garbage
+ *                  or wrap (needs real_size)
+ *   cache=0        write cache in front of the flash, bytes, a multiple
+ *                  of 512; 0 = none
  * The defaults look like the cards in the classic README: ~740µs for a 1 KiB
  * read, diff ~160µs at page and ~310µs at AU boundaries.
  */
@@ -152,6 +175,7 @@
 
 #include "format.h"
 #include "sim.h"
+#include "simstore.h"
 
 #define SIM_SECTOR	512		/* every I/O aligns to this */
 #define SIM_MIN_AUS	4		/* "a few AUs" at least */
@@ -194,6 +218,10 @@ struct sim_card {
 	unsigned int nr_open;	/* slots in use */
 	unsigned int nr_random;	/* slots in random mode */
 	uint64_t stamp;		/* LRU clock, counts writes */
+	struct simstore flash;	/* what the flash holds, by real sector */
+	struct simstore cache;	/* the write cache, by address */
+	uint64_t wseq;		/* sectors written so far */
+	uint64_t real_byte;	/* real_size resolved: size when 0 */
 };
 
 void sim_params_default(struct sim_params *p)
@@ -235,7 +263,8 @@ enum sim_key_id {
 	SK_ACCESS_US, SK_PAGE_US, SK_AU_US, SK_ERASE_US, SK_DISCARD_US,
 	SK_FAT_MBPS, SK_FAT_PAGE, SK_FAT_KIND, SK_READSIG, SK_PLANE,
 	SK_PLANE_US, SK_GROUP, SK_GROUP_US, SK_AU_SPREAD, SK_PAUSE_PCT,
-	SK_PAUSE_US, SK_READAHEAD, SK_RANDOM_MBPS, SK_COLLAPSE, SK_NR
+	SK_PAUSE_US, SK_READAHEAD, SK_RANDOM_MBPS, SK_COLLAPSE, SK_REAL_SIZE,
+	SK_FAKE, SK_CACHE, SK_NR
 };
 
 enum sim_kind {
@@ -263,6 +292,8 @@ struct sim_key {
 static const char *const sim_fat_kinds[] = { "both", "linear", "random",
 					     NULL };
 static const char *const sim_collapses[] = { "sharp", "gradual", NULL };
+static const char *const sim_fakes[] = { "limbo-zero", "limbo-garbage",
+					 "wrap", NULL };
 
 static const struct sim_key sim_keys[SK_NR] = {
 	SIM_KEY(SK_SIZE, "size", SIM_SIZE, size_byte),
@@ -295,6 +326,9 @@ static const struct sim_key sim_keys[SK_NR] = {
 	SIM_KEY(SK_READAHEAD, "readahead", SIM_SIZE, readahead_byte),
 	SIM_KEY(SK_RANDOM_MBPS, "random_mbps", SIM_REAL, random_mbps),
 	SIM_CHOOSE(SK_COLLAPSE, "collapse", collapse, sim_collapses),
+	SIM_KEY(SK_REAL_SIZE, "real_size", SIM_SIZE, real_size_byte),
+	SIM_CHOOSE(SK_FAKE, "fake", fake, sim_fakes),
+	SIM_KEY(SK_CACHE, "cache", SIM_SIZE, cache_byte),
 };
 
 /* Parse a plain unsigned number, decimal or 0x hex.  Returns 0 or -errno. */
@@ -543,6 +577,16 @@ static int sim_check(const struct sim_params *p, const char *const *raw,
 		SIM_BAD(SK_PAUSE_PCT, "not a percentage from 0 to 100");
 	if (p->collapse > SIM_COLLAPSE_GRADUAL)
 		SIM_BAD(SK_COLLAPSE, "not one of sharp, gradual");
+	if (p->real_size_byte % SIM_SECTOR)
+		SIM_BAD(SK_REAL_SIZE, "not a multiple of 512");
+	if (p->real_size_byte > p->size_byte)
+		SIM_BAD2(SK_REAL_SIZE, "larger than", SK_SIZE);
+	if (p->fake > SIM_FAKE_WRAP)
+		SIM_BAD(SK_FAKE, "not one of limbo-zero, limbo-garbage, wrap");
+	if (raw && raw[SK_FAKE] && !raw[SK_REAL_SIZE])
+		SIM_BAD(SK_FAKE, "needs real_size");
+	if (p->cache_byte % SIM_SECTOR)
+		SIM_BAD(SK_CACHE, "not a multiple of 512");
 	if (!sim_in(p->noise_pct, 0, 100))
 		SIM_BAD(SK_NOISE, "not a percentage from 0 to 100");
 	if (!sim_in(p->read_mbps, SIM_MIN_MBPS, SIM_MAX_MBPS))
@@ -776,6 +820,104 @@ static bool sim_ra_hit(struct sim_card *c, uint64_t first, uint64_t len)
 	return hit;
 }
 
+/* ---- what the card stores ---- */
+
+/* Garbage a limbo address reads as: fixed per sector and seed. */
+static void sim_garbage(const struct sim_card *c, unsigned char *out,
+			uint64_t sector)
+{
+	uint64_t st = c->p.seed ^ (sector * 0x9e3779b97f4a7c15ULL) ^
+		      0x6761726261676500ULL, w;
+	size_t i;
+
+	for (i = 0; i < SIM_SECTOR; i += sizeof(w)) {
+		w = sim_rand_of(&st);
+		memcpy(out + i, &w, sizeof(w));
+	}
+}
+
+/* Is a write cache entry of sequence seq still held? */
+static bool sim_cached(const struct sim_card *c, uint64_t seq)
+{
+	return c->wseq - seq < c->p.cache_byte / SIM_SECTOR;
+}
+
+/* Fill one sector of a read at byte address a into out. */
+static void sim_data_sector(const struct sim_card *c, unsigned char *out,
+			    uint64_t a)
+{
+	uint64_t seq;
+
+	if (c->p.cache_byte &&
+	    simstore_get(&c->cache, a / SIM_SECTOR, out, &seq) &&
+	    sim_cached(c, seq))
+		return;
+	if (a >= c->real_byte) {
+		if (c->p.fake == SIM_FAKE_WRAP) {
+			a %= c->real_byte;
+		} else {
+			if (c->p.fake == SIM_FAKE_LIMBO_GARBAGE)
+				sim_garbage(c, out, a / SIM_SECTOR);
+			else
+				memset(out, 0, SIM_SECTOR);
+			return;
+		}
+	}
+	if (!simstore_get(&c->flash, a / SIM_SECTOR, out, NULL))
+		memset(out, 0, SIM_SECTOR);
+}
+
+/* What a read of len bytes at first returns, into buf. */
+static void sim_data_read(const struct sim_card *c, void *buf, size_t len,
+			  uint64_t first)
+{
+	unsigned char *out = buf;
+	size_t i;
+
+	if (!c->flash.nr && !c->cache.nr && c->real_byte == c->p.size_byte) {
+		memset(buf, 0, len);	/* nothing written yet */
+		return;
+	}
+	for (i = 0; i < len; i += SIM_SECTOR)
+		sim_data_sector(c, out + i, first + i);
+}
+
+/* Keep the cache's memory to about twice what it holds. */
+static int sim_cache_trim(struct sim_card *c)
+{
+	uint64_t held = c->p.cache_byte / SIM_SECTOR;
+
+	if (c->cache.nr < 2 * held + 1024)
+		return 0;
+	return simstore_prune(&c->cache, c->wseq - held);
+}
+
+/* Store a write of len bytes at first.  Returns 0 or -ENOMEM. */
+static int sim_data_write(struct sim_card *c, const void *buf, size_t len,
+			  uint64_t first)
+{
+	const unsigned char *in = buf;
+	size_t i;
+
+	for (i = 0; i < len; i += SIM_SECTOR) {
+		uint64_t a = first + i;
+
+		c->wseq++;
+		if (c->p.cache_byte &&
+		    (simstore_put(&c->cache, a / SIM_SECTOR, in + i,
+				  c->wseq) || sim_cache_trim(c)))
+			return -ENOMEM;
+		if (a >= c->real_byte) {
+			if (c->p.fake != SIM_FAKE_WRAP)
+				continue;	/* lost in limbo */
+			a %= c->real_byte;
+		}
+		if (simstore_put(&c->flash, a / SIM_SECTOR, in + i, c->wseq))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int sim_read(struct device *dev, void *buf, size_t len, off_t off)
 {
 	struct sim_card *c = (struct sim_card *)dev;
@@ -789,7 +931,7 @@ static int sim_read(struct device *dev, void *buf, size_t len, off_t off)
 		return ret;
 	if (!buf)
 		return dev_fail(dev, "read", off, len, EFAULT);
-	memset(buf, 0, len);
+	sim_data_read(c, buf, len, first);
 	if (p->readahead_byte && sim_ra_hit(c, first, len)) {
 		/* from the buffer: the command, no flash access */
 		t = p->access_us * 500.0 + sim_xfer_ns(len, p->read_mbps);
@@ -1066,6 +1208,8 @@ static int sim_write(struct device *dev, const void *buf, size_t len,
 		return ret;
 	if (!buf)
 		return dev_fail(dev, "write", off, len, EFAULT);
+	if (sim_data_write(c, buf, len, pos))
+		return dev_fail(dev, "write", off, len, ENOMEM);
 	c->ra_lo = c->ra_hi = 0;	/* the read-ahead buffer is stale */
 	end = pos + len;
 	while (pos < end) {
@@ -1129,6 +1273,8 @@ static void sim_destroy(struct device *dev)
 {
 	struct sim_card *c = (struct sim_card *)dev;
 
+	simstore_free(&c->flash);
+	simstore_free(&c->cache);
 	free(c->slot);
 	free(c->fat_end);
 	free(c->data_end);
@@ -1161,6 +1307,7 @@ int sim_open(struct device **devp, const struct sim_params *p)
 	if (!c->p.random_mbps)
 		c->p.random_mbps = c->p.write_mbps;
 	c->nr_au = (p->size_byte - 1) / p->erase_byte + 1;
+	c->real_byte = p->real_size_byte ? p->real_size_byte : p->size_byte;
 	c->rng = p->seed;
 	c->data_end = malloc(c->nr_au * sizeof(*c->data_end));
 	if (!c->data_end)

@@ -45,6 +45,9 @@ struct sim_params {
 	uint64_t readahead_byte; /* read-ahead window, 0 = none */
 	double random_mbps;	/* write rate in random order; 0 = write_mbps */
 	unsigned int collapse;	/* enum sim_collapse */
+	uint64_t real_size_byte; /* what really stores data; 0 = size */
+	unsigned int fake;	/* enum sim_fake: what lies past real_size */
+	uint64_t cache_byte;	/* write cache in front, 0 = none */
 };
 
 /* Which writes the FAT-optimised AUs speed up. */
@@ -58,6 +61,13 @@ enum sim_fat_kind {
 enum sim_collapse {
 	SIM_COLLAPSE_SHARP,	/* one AU too many: every write copies */
 	SIM_COLLAPSE_GRADUAL,	/* one too many costs a little, two a lot */
+};
+
+/* What a fake card does at addresses from real_size on. */
+enum sim_fake {
+	SIM_FAKE_LIMBO_ZERO,	/* writes lost, reads return zeros */
+	SIM_FAKE_LIMBO_GARBAGE,	/* writes lost, reads return garbage */
+	SIM_FAKE_WRAP,		/* address a is a mod real_size */
 };
 
 /* Fill p with the typical card of SPEC section 4. */

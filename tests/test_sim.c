@@ -1338,6 +1338,188 @@ START_TEST(test_collapse_gradual)
 }
 END_TEST
 
+/* ---- what the card stores, and fake cards ---- */
+
+/* Write a 512-byte sector at off whose bytes name off and tag. */
+static void put_sector(struct device *dev, uint64_t off, unsigned int tag)
+{
+	unsigned char *buf = dev_alloc_buf(512);
+	size_t i;
+
+	ck_assert_ptr_nonnull(buf);
+	for (i = 0; i < 512; i++)
+		buf[i] = (unsigned char)(off / 512 * 31 + i * 7 + tag);
+	ck_assert_int_eq(dev_write(dev, buf, 512, (off_t)off, NULL), 0);
+	dev_free_buf(buf);
+}
+
+/* 1 when the sector at at holds what put_sector(off, tag) wrote. */
+static int holds(struct device *dev, uint64_t at, uint64_t off,
+		 unsigned int tag)
+{
+	unsigned char *buf = dev_alloc_buf(512);
+	size_t i;
+	int same = 1;
+
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_eq(dev_read(dev, buf, 512, (off_t)at, NULL), 0);
+	for (i = 0; i < 512; i++)
+		if (buf[i] != (unsigned char)(off / 512 * 31 + i * 7 + tag))
+			same = 0;
+	dev_free_buf(buf);
+	return same;
+}
+
+/* 1 when the 512 bytes at at are all zero; *sum gets their sum. */
+static int zeros_at(struct device *dev, uint64_t at, uint64_t *sum)
+{
+	unsigned char *buf = dev_alloc_buf(512);
+	size_t i;
+
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_eq(dev_read(dev, buf, 512, (off_t)at, NULL), 0);
+	*sum = 0;
+	for (i = 0; i < 512; i++)
+		*sum += buf[i];
+	dev_free_buf(buf);
+	return *sum == 0;
+}
+
+/* A genuine 64 GiB card stores what is written, anywhere, sparsely. */
+START_TEST(test_store_genuine)
+{
+	struct device *dev = sim_card("size=64G,noise=0");
+	uint64_t sum, at[] = { 0, 4096, 17 * GiB + 512, 64 * GiB - 512 };
+	size_t i;
+
+	for (i = 0; i < 4; i++)
+		put_sector(dev, at[i], 1);
+	for (i = 0; i < 4; i++)
+		ck_assert(holds(dev, at[i], at[i], 1));
+	ck_assert(zeros_at(dev, 512, &sum));
+	put_sector(dev, at[2], 2);	/* overwritten */
+	ck_assert(holds(dev, at[2], at[2], 2));
+	ck_assert(!holds(dev, at[2], at[2], 1));
+	/* a multi-sector read returns each sector */
+	{
+		unsigned char *buf = dev_alloc_buf(8192);
+
+		ck_assert_ptr_nonnull(buf);
+		ck_assert_int_eq(dev_read(dev, buf, 8192, 0, NULL), 0);
+		ck_assert_uint_eq(buf[0], 1);
+		ck_assert_uint_eq(buf[512], 0);
+		ck_assert_uint_eq(buf[4096 + 1], (4096 / 512 * 31 + 7 + 1) & 255);
+		dev_free_buf(buf);
+	}
+	dev_close(dev);
+}
+END_TEST
+
+/* limbo: below real_size data stays; above it, writes are lost. */
+START_TEST(test_fake_limbo)
+{
+	struct device *z = sim_card("size=8G,real_size=1G,noise=0");
+	struct device *g = sim_card("size=8G,real_size=1G,fake=limbo-garbage");
+	uint64_t s1, s2;
+
+	put_sector(z, GiB - 512, 3);
+	put_sector(z, GiB, 3);
+	put_sector(z, 5 * GiB, 3);
+	ck_assert(holds(z, GiB - 512, GiB - 512, 3));
+	ck_assert(zeros_at(z, GiB, &s1));
+	ck_assert(zeros_at(z, 5 * GiB, &s1));
+
+	put_sector(g, GiB - 512, 3);
+	put_sector(g, 5 * GiB, 3);
+	ck_assert(holds(g, GiB - 512, GiB - 512, 3));
+	ck_assert(!holds(g, 5 * GiB, 5 * GiB, 3));
+	ck_assert(!zeros_at(g, 5 * GiB, &s1));
+	ck_assert(!zeros_at(g, 5 * GiB, &s2));
+	ck_assert_uint_eq(s1, s2);	/* the same garbage each time */
+	ck_assert(zeros_at(g, 512, &s1)); /* real, never written */
+	dev_close(z);
+	dev_close(g);
+}
+END_TEST
+
+/* wrap: a mod real_size, also when real_size is not a power of two. */
+START_TEST(test_fake_wrap)
+{
+	static const char *const spec[] = {
+		"size=16G,real_size=2G,fake=wrap,noise=0",
+		"size=16G,real_size=3000M,fake=wrap,noise=0",
+	};
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		struct device *dev = sim_card(spec[i]);
+		uint64_t r = i ? 3000 * MiB : 2 * GiB, x = 5 * MiB + 1024;
+
+		put_sector(dev, x, 4);
+		ck_assert(holds(dev, x, x, 4));
+		ck_assert(holds(dev, r + x, x, 4));
+		ck_assert(holds(dev, 4 * r + x, x, 4));
+		ck_assert(!holds(dev, r + x + 512, x, 4));
+		put_sector(dev, 3 * r + x, 5);	/* overwrites x */
+		ck_assert(holds(dev, x, 3 * r + x, 5));
+		ck_assert(!holds(dev, x, x, 4));
+		dev_close(dev);
+	}
+}
+END_TEST
+
+/* cache: the last cache / 512 sectors written read back, then not. */
+START_TEST(test_fake_cache)
+{
+	struct device *dev =
+		sim_card("size=8G,real_size=1G,cache=64K,noise=0");
+	struct device *w =
+		sim_card("size=8G,real_size=1G,fake=wrap,cache=64K,noise=0");
+	uint64_t sum, i;
+
+	put_sector(dev, 6 * GiB, 6);
+	ck_assert(holds(dev, 6 * GiB, 6 * GiB, 6));	/* from the cache */
+	for (i = 0; i < 127; i++)
+		put_sector(dev, 512 * (i + 1), 0);
+	ck_assert(holds(dev, 6 * GiB, 6 * GiB, 6));	/* 128 held */
+	put_sector(dev, 0, 0);
+	ck_assert(zeros_at(dev, 6 * GiB, &sum));	/* evicted: limbo */
+	ck_assert(holds(dev, 512, 512, 0));		/* real data stays */
+
+	put_sector(w, 512, 7);
+	put_sector(w, GiB + 512, 8);	/* overwrites 512 in the flash */
+	ck_assert(holds(w, 512, 512, 7));		/* cache hides it */
+	for (i = 0; i < 128; i++)
+		put_sector(w, 4 * MiB + 512 * i, 0);
+	ck_assert(holds(w, 512, GiB + 512, 8));	/* the flash shows it */
+	dev_close(dev);
+	dev_close(w);
+}
+END_TEST
+
+/* Fake keys change what reads return, never what anything costs. */
+START_TEST(test_fake_same_time)
+{
+	struct device *a = sim_card("size=8G,noise=3,seed=5");
+	struct device *b = sim_card("size=8G,noise=3,seed=5,real_size=1G,"
+				    "fake=wrap,cache=1M");
+	uint64_t i, ta, tb;
+
+	for (i = 0; i < 40; i++) {
+		uint64_t off = (i * 977 * MiB) % (8 * GiB);
+
+		put_sector(a, off, 1);
+		put_sector(b, off, 1);
+		ck_assert_uint_eq(rd(a, 20 * MiB, 4096), rd(b, 20 * MiB, 4096));
+	}
+	ta = dev_now_ns(a);
+	tb = dev_now_ns(b);
+	ck_assert_uint_eq(ta, tb);
+	dev_close(a);
+	dev_close(b);
+}
+END_TEST
+
 Suite *sim_suite(void)
 {
 	Suite *s = suite_create("sim");
@@ -1391,6 +1573,14 @@ Suite *sim_suite(void)
 	tcase_add_test(tc, test_readahead);
 	tcase_add_test(tc, test_random_mbps);
 	tcase_add_test(tc, test_collapse_gradual);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("fake");
+	tcase_add_test(tc, test_store_genuine);
+	tcase_add_test(tc, test_fake_limbo);
+	tcase_add_test(tc, test_fake_wrap);
+	tcase_add_test(tc, test_fake_cache);
+	tcase_add_test(tc, test_fake_same_time);
 	suite_add_tcase(s, tc);
 	return s;
 }
