@@ -29,7 +29,7 @@
 /* One open-AU probe: nr AUs written in turn. */
 struct auto_probe {
 	unsigned int nr;		/* AUs written in turn */
-	double ratio;			/* median write time / reference */
+	double ratio;			/* mean write time / reference */
 	int collapsed;			/* 1 collapsed, 0 held */
 	unsigned int positions;		/* chunk positions measured */
 };
@@ -74,7 +74,8 @@ struct auto_fat {
 
 /*
  * The erase size from writes.  Once the card's open AUs are all taken
- * (the warm-up walk saw a write pay for a garbage collection), a write
+ * (the warm-up walk saw two alike writes pay for a garbage collection), a
+ * write
  * into an AU not open costs a garbage collection and one into the AU just
  * written does not.  From an anchor that is a boundary for every candidate
  * size, single small writes at anchor + size - chunk and anchor + size,
