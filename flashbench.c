@@ -853,7 +853,6 @@ static int check_read_tests(struct cli *c, const struct device *dev)
 {
 	const struct bench_opts *o = &c->o;
 	const char *bs = c->text[V_BLOCKSIZE];
-	char size[FMT_LEN];
 
 	if ((c->tests & BENCH_ALIGN) &&
 	    (o->blocksize_byte / 2) % dev->logical_block_size)
@@ -863,15 +862,18 @@ static int check_read_tests(struct cli *c, const struct device *dev)
 	/* the smallest maxalign is two blocks: 7 * 2 + 1 blocks */
 	if ((c->tests & BENCH_ALIGN) &&
 	    align_max(dev->size_byte, o->blocksize_byte) <
-		    2 * o->blocksize_byte)
-		return c->arg[V_BLOCKSIZE] ?
-			usage_error(c->err,
-				    "invalid --blocksize '%s': --align needs 15 blocks, more than " DEV_FMT,
-				    bs, dev->path, c->dev_byte) :
-			usage_error(c->err,
-				    "--align needs 15 blocks of the default --blocksize (%s), more than " DEV_FMT "; give a smaller -b",
-				    fmt_size(size, o->blocksize_byte),
-				    dev->path, c->dev_byte);
+		    2 * o->blocksize_byte) {
+		char size[FMT_LEN];
+
+		if (c->arg[V_BLOCKSIZE])
+			return usage_error(c->err,
+					   "invalid --blocksize '%s': --align needs 15 blocks, more than " DEV_FMT,
+					   bs, dev->path, c->dev_byte);
+		return usage_error(c->err,
+				   "--align needs 15 blocks of the default --blocksize (%s), more than " DEV_FMT "; give a smaller -b",
+				   fmt_size(size, o->blocksize_byte),
+				   dev->path, c->dev_byte);
+	}
 	if ((c->tests & BENCH_SCATTER) && scatter_footprint(o) > dev->size_byte)
 		return usage_error(c->err,
 				   "--scatter-order=%s --scatter-span=%s --blocksize=%s reach past the end of " DEV_FMT,
@@ -1025,7 +1027,6 @@ static int plan_writes(struct cli *c, const struct device *dev,
 static int check_blocksize(struct cli *c, const struct device *dev)
 {
 	const char *bs = c->text[V_BLOCKSIZE];
-	char size[FMT_LEN];
 
 	if (!(c->tests & (BENCH_ALIGN | BENCH_SCATTER | BENCH_OPEN_AU |
 			  BENCH_FIND_FAT)))
@@ -1038,11 +1039,14 @@ static int check_blocksize(struct cli *c, const struct device *dev)
 		return usage_error(c->err,
 				   "invalid --blocksize '%s': larger than " DEV_FMT,
 				   bs, dev->path, c->dev_byte);
-	if (c->o.blocksize_byte > dev->size_byte)
+	if (c->o.blocksize_byte > dev->size_byte) {
+		char size[FMT_LEN];
+
 		return usage_error(c->err,
 				   DEV_FMT " is smaller than one block of the default --blocksize (%s); give a smaller -b",
 				   dev->path, c->dev_byte,
 				   fmt_size(size, c->o.blocksize_byte));
+	}
 	return 0;
 }
 
@@ -1052,7 +1056,6 @@ static int check_blocksize(struct cli *c, const struct device *dev)
  */
 static int check_size(struct cli *c, const struct device *dev)
 {
-	char size[FMT_LEN];
 	uint64_t min;
 
 	if (!c->tests && !c->autorun)
@@ -1065,11 +1068,14 @@ static int check_size(struct cli *c, const struct device *dev)
 				   dev->path, c->dev_byte,
 				   dev->logical_block_size);
 	min = auto_min_size(dev->logical_block_size);
-	if (c->autorun && dev->size_byte < min)
+	if (c->autorun && dev->size_byte < min) {
+		char size[FMT_LEN];
+
 		return usage_error(c->err,
 				   "--auto needs at least %s (%" PRIu64 " bytes), more than " DEV_FMT,
 				   fmt_size(size, min), min, dev->path,
 				   c->dev_byte);
+	}
 	return 0;
 }
 
@@ -1282,6 +1288,17 @@ static int start_output(FILE *f)
 	return ftruncate(fileno(f), 0) ? -errno : 0;
 }
 
+/* Empty f, opened at path; 0 or -errno, also told on the error stream. */
+static int empty_output(const struct cli *c, FILE *f, const char *path)
+{
+	int ret = start_output(f);
+
+	if (ret)
+		fprintf(c->err, "flashbench: cannot empty %s: %s\n", path,
+			strerror(-ret));
+	return ret;
+}
+
 /* Keep the first error of a plot function. */
 static void plot_note(struct plot_out *p, int ret)
 {
@@ -1363,13 +1380,10 @@ static int open_outputs(struct cli *c, FILE *out, FILE **res)
 					   c->out_path, strerror(errno));
 	}
 	ret = plot_open(c, out);
-	if (!ret && *res != out && (ret = start_output(*res)))
-		fprintf(c->err, "flashbench: cannot empty %s: %s\n",
-			c->out_path, strerror(-ret));
-	if (!ret && c->plot && c->plot->dst_ours &&
-	    (ret = start_output(c->plot->dst)))
-		fprintf(c->err, "flashbench: cannot empty %s: %s\n",
-			c->plot_path, strerror(-ret));
+	if (!ret && *res != out)
+		ret = empty_output(c, *res, c->out_path);
+	if (!ret && c->plot && c->plot->dst_ours)
+		ret = empty_output(c, c->plot->dst, c->plot_path);
 	if (!ret)
 		return 0;
 	plot_drop(c);
@@ -1804,12 +1818,14 @@ static void announce_writes(const struct cli *c, const struct device *dev,
 			    const struct write_plan plan[MODES_MAX])
 {
 	struct bench_range *all;
-	size_t i, j, n = 0;
+	size_t i, n = 0;
 
 	for (i = 0; i < modes_nr; i++)
 		n += plan[i].n;
 	all = malloc((n ? n : 1) * sizeof(*all));
 	if (!all) {	/* out of memory: unmerged, then */
+		size_t j;
+
 		for (i = 0; i < modes_nr; i++)
 			for (j = 0; j < plan[i].n; j++)
 				fprintf(c->err,
@@ -2038,7 +2054,6 @@ static int announce_ranges(void *ctx, const struct bench_range *r, size_t n)
 {
 	struct announce_ctx *a = ctx;
 	struct bench_range *m;
-	size_t i;
 
 	progress_clear(a->c->prog);
 	/*
@@ -2055,6 +2070,8 @@ static int announce_ranges(void *ctx, const struct bench_range *r, size_t n)
 		announce(a->c, a->dev, m, n);
 		free(m);
 	} else {
+		size_t i;
+
 		for (i = 0; i < n; i++)
 			fprintf(a->c->err,
 				"flashbench: will overwrite bytes %" PRIu64 "-%" PRIu64 " on %s\n",
@@ -2153,7 +2170,7 @@ static int slurp(const char *path, char **text, size_t *len)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	struct stat st;
-	size_t cap = 0, n;
+	size_t cap = 0;
 	char *buf = NULL, *p;
 	int ret = 0;
 
@@ -2163,6 +2180,8 @@ static int slurp(const char *path, char **text, size_t *len)
 	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode))
 		ret = -EISDIR;
 	while (!ret) {
+		size_t n;
+
 		if (cap - *len < 65536) {
 			cap = cap * 2 + 65536;
 			p = realloc(buf, cap);

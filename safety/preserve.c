@@ -519,14 +519,14 @@ static int state_alloc(struct preserve *p)
 /* The state as saved: every block holds its saved contents. */
 static void state_init(struct preserve *p)
 {
-	uint64_t k, nb;
+	uint64_t k;
 	size_t i;
 
 	for (i = 0; i < p->n; i++) {
 		const struct preserve_range *r = &p->r[i];
 		uint64_t *e = p->state + 2 * r->first_block;
+		uint64_t nb = r->len_byte / p->lbs;
 
-		nb = r->len_byte / p->lbs;
 		for (k = 0; k < nb; k++, e += 2)
 			e[0] = e[1] = block_hash(r->off_byte + k * p->lbs,
 						 r->data + k * p->lbs, p->lbs);
@@ -571,7 +571,7 @@ static int state_put(const struct preserve *p, uint64_t first, uint64_t nb)
 static int state_record(struct preserve *p, const unsigned char *buf,
 			uint64_t len, uint64_t off)
 {
-	uint64_t lo, hi, k, *e;
+	uint64_t k, *e;
 	size_t i;
 	int ret = 0;
 
@@ -579,10 +579,10 @@ static int state_record(struct preserve *p, const unsigned char *buf,
 		return 0;
 	for (i = 0; i < p->n; i++) {
 		const struct preserve_range *r = &p->r[i];
+		uint64_t lo = max_u64(off, r->off_byte);
+		uint64_t hi = min_u64(off + len, r->off_byte + r->len_byte);
 		uint64_t first;
 
-		lo = max_u64(off, r->off_byte);
-		hi = min_u64(off + len, r->off_byte + r->len_byte);
 		if (lo >= hi)
 			continue;
 		first = r->first_block + (lo - r->off_byte) / p->lbs;
@@ -687,10 +687,10 @@ static int guard_write(struct device *dev, const void *buf, size_t len,
 {
 	struct guard *g = (struct guard *)dev;
 	struct device *in = g->dev.inner;
-	uint64_t t0;
 
 	if (g->p) {
-		t0 = in->ops->now_ns(in);
+		uint64_t t0 = in->ops->now_ns(in);
+
 		state_record(g->p, buf, len, (uint64_t)off);
 		g->paused_ns += in->ops->now_ns(in) - t0;
 	}
@@ -704,10 +704,11 @@ static int guard_discard(struct device *dev, off_t off, uint64_t len)
 	struct guard *g = (struct guard *)dev;
 	struct device *in = g->dev.inner;
 	unsigned char *zero;
-	uint64_t t0, done, step;
 
 	if (g->p && (zero = calloc(1, g->p->chunk_byte))) {
-		t0 = in->ops->now_ns(in);
+		uint64_t t0 = in->ops->now_ns(in);
+		uint64_t done, step;
+
 		for (done = 0; done < len; done += step) {
 			step = min_u64(g->p->chunk_byte, len - done);
 			state_record(g->p, zero, step, (uint64_t)off + done);
