@@ -404,6 +404,9 @@ static const unsigned int once_wrong[] = {
 	30,	/* gradual AU step, pauses (64 MiB read as 32 MiB) */
 	188,	/* gradual AU step, 2 MiB on 8 GiB (read as 1 MiB) */
 	227,	/* gradual AU step and multi-plane (erase and page) */
+	41,	/* gradual AU step over 64 KiB pages: its foot (a quarter
+		   of the AU, four pages) is no program unit */
+	44,	/* ditto */
 	250,	/* random slower, 1 MiB AU: open random 0, medium */
 	298,	/* random slower, pauses, gradual collapse: ditto */
 };
@@ -463,6 +466,40 @@ START_TEST(test_group_cards)
 }
 END_TEST
 
+/*
+ * Cards whose every field is read exactly, medium or high: read-ahead
+ * (every diff raised, a program unit of 4 over 3) with 4 KiB pages read
+ * four at a time (55, 58), 8 KiB pages two at a time (24, 49, 192).
+ */
+static const unsigned int exact_cards[] = { 24, 49, 55, 58, 192 };
+
+START_TEST(test_exact_cards)
+{
+	struct hard_card c;
+	struct auto_result r;
+	struct bench_opts o;
+	struct device *dev;
+	enum outcome out[F_NR];
+	char buf[64];
+	unsigned int k;
+
+	bench_opts_default(&o);
+	hard_card(exact_cards[_i], &c);
+	dev = sim_card(c.spec);
+	ck_assert_int_eq(auto_run(dev, &o, 1, NULL, &r), 0);
+	score_card(&c, &r, out);
+	for (k = 0; k < F_NR; k++) {
+		field_value(&r, k, buf, sizeof(buf));
+		ck_assert_msg(out[k] == O_EXACT, "card %u: %s %s (%s): %s",
+			      exact_cards[_i], field_names[k], buf,
+			      analyze_confidence_name(field_conf(&r, k)),
+			      c.spec);
+	}
+	auto_free(&r);
+	dev_close(dev);
+}
+END_TEST
+
 Suite *sweep_suite(void)
 {
 	Suite *s = suite_create("sweep");
@@ -472,6 +509,8 @@ Suite *sweep_suite(void)
 			    sizeof(once_wrong) / sizeof(once_wrong[0]));
 	tcase_add_loop_test(tc, test_group_cards, 0,
 			    sizeof(group_cards) / sizeof(group_cards[0]));
+	tcase_add_loop_test(tc, test_exact_cards, 0,
+			    sizeof(exact_cards) / sizeof(exact_cards[0]));
 	tcase_add_test(tc, test_hard_sweep);
 	tcase_set_timeout(tc, 1200);
 	suite_add_tcase(s, tc);

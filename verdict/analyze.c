@@ -190,6 +190,22 @@ static int lone_row_believed(const struct analyze_step *s, int j)
 	return s->n_lower >= 2 && s->candidate_byte <= PAGE_MAX_BYTE;
 }
 
+/*
+ * The ratio a step needs for confidence l.  The ratio guards against a
+ * wobble of a few percent on precise numbers; a step over a level that
+ * stands clear between the levels around it, no row astray and far
+ * above the noise, is no wobble even where the levels below are raised
+ * (read-ahead raises every diff: a program unit of 4 over 3 then):
+ * medium from 1.2.
+ */
+static double ratio_bar(const struct analyze_step *s, int l)
+{
+	if (l <= ANALYZE_CONF_MEDIUM && s->clean_below && !s->n_misfit &&
+	    !s->n_skipped && s->t >= need[ANALYZE_CONF_HIGH].t)
+		return fmin(need[l].ratio, 1.2);
+	return need[l].ratio;
+}
+
 static enum analyze_confidence judge(const struct analyze_step *s, int j)
 {
 	size_t nmin = s->n_upper < s->n_lower ? s->n_upper : s->n_lower;
@@ -208,7 +224,7 @@ static enum analyze_confidence judge(const struct analyze_step *s, int j)
 	if (nmin < 2 && s->ratio < 3 && !s->lone_page)
 		return ANALYZE_CONF_NONE;
 	for (l = ANALYZE_CONF_LOW; l <= ANALYZE_CONF_HIGH; l++) {
-		if (s->t < need[l].t || s->ratio < need[l].ratio ||
+		if (s->t < need[l].t || s->ratio < ratio_bar(s, l) ||
 		    misfit > need[l].misfit || s->spike_p > need[l].spikes)
 			break;
 		if (s->rel > 0 && s->rel < need[l].rel)
@@ -345,6 +361,7 @@ static void step_test(struct actx *c, const struct fit *f, int j,
 			     pow(spike, (double)(nu - nu_off)));
 	if (level_between(c, f, j))
 		s->spike_p = 0;
+	s->clean_below = j >= 1 && level_between(c, f, j - 1);
 	s->lone_page = j == 1 && nd == 1 && f->size[0] <= PAGE_MAX_BYTE &&
 		       level_between(c, f, 0);
 	s->confidence = judge(s, j);
@@ -953,6 +970,14 @@ static void classify(struct actx *c, const struct fit *f,
 		    f->size[j] <= PLANE_MAX_PAGES * f->size[j - 1]) {
 			v->plane = st[j++];
 			cap(&v->plane, v->page.confidence);
+			/*
+			 * Another step close above: the foot of a gradual
+			 * AU step (a quarter of the AU a few pages up)
+			 * reads the same way.
+			 */
+			if (j < f->ns && st[j].size_byte &&
+			    f->size[j] <= 4 * f->size[j - 1])
+				cap(&v->plane, ANALYZE_CONF_LOW);
 		}
 	}
 	while (j < f->ns && f->size[j] <= PAGE_MAX_BYTE)

@@ -49,6 +49,8 @@ struct analyze_step {
 	size_t n_drop;			/* rows far below their level */
 	size_t n_between;		/* rows part way to the other level */
 	int lone_page;			/* lower group: one row, a page level */
+	int clean_below;		/* lower group a level between: every
+					   row above those below it */
 	double spike_p;			/* chance spikes made the step */
 };
 
