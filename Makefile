@@ -80,7 +80,7 @@ LIB_SRCS := dev.c vm.c device/blockdev.c device/holders.c device/sim.c \
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 TEST_NAMES := check_main test_format test_sim test_bench test_vm \
 	      test_writes test_cli test_loop test_analyze test_auto \
-	      test_modes test_safe test_docs test_modetable test_sweep test_golden util
+	      test_modes test_safe test_docs test_modetable test_sweep test_golden recdev util
 TEST_OBJS := $(TEST_NAMES:%=$(B)/tests/%.o)
 CHECK_BIN := $(B)/tests/check_flashbench
 BENCH_BIN := $(B)/tests/bench_auto

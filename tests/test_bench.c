@@ -12,75 +12,8 @@
 #include "bench.h"
 #include "sim.h"
 #include "vm.h"
+#include "recdev.h"
 #include "util.h"
-
-/*
- * A device that only counts: every read is logged per 512-byte sector and
- * costs a fixed 1000 ns plus 1 ns per byte.  Reads outside it fail.
- */
-struct rec_dev {
-	struct device dev;
-	uint64_t now;
-	uint32_t *hits;		/* reads starting at each 512-byte sector */
-};
-
-static int rec_read(struct device *dev, void *buf, size_t len, off_t off)
-{
-	struct rec_dev *r = (struct rec_dev *)dev;
-
-	(void)buf;
-	if (off < 0 || off % 512 || len % 512 || !len ||
-	    (uint64_t)off + len > dev->size_byte)
-		return dev_fail(dev, "read", off, len, EINVAL);
-	r->hits[off / 512]++;
-	r->now += 1000 + len;
-	return 0;
-}
-
-static int rec_write(struct device *dev, const void *buf, size_t len,
-		     off_t off)
-{
-	(void)buf;
-	return dev_fail(dev, "write", off, len, EROFS);
-}
-
-static int rec_discard(struct device *dev, off_t off, uint64_t len)
-{
-	return dev_fail(dev, "discard", off, len, EROFS);
-}
-
-static uint64_t rec_now(struct device *dev)
-{
-	return ((struct rec_dev *)dev)->now;
-}
-
-static void rec_destroy(struct device *dev)
-{
-	free(((struct rec_dev *)dev)->hits);
-	free(dev);
-}
-
-static const struct dev_ops rec_ops = {
-	.read = rec_read,
-	.write = rec_write,
-	.discard = rec_discard,
-	.now_ns = rec_now,
-	.destroy = rec_destroy,
-};
-
-static struct rec_dev *rec_open(uint64_t size)
-{
-	struct rec_dev *r = calloc(1, sizeof(*r));
-
-	ck_assert_ptr_nonnull(r);
-	r->hits = calloc(size / 512 + 1, sizeof(*r->hits));
-	ck_assert_ptr_nonnull(r->hits);
-	r->dev.ops = &rec_ops;
-	r->dev.path = "recorder";
-	r->dev.size_byte = size;
-	r->dev.logical_block_size = 512;
-	return r;
-}
 
 /* vm_shuffle is a permutation of [0, n) for powers of two and others. */
 START_TEST(test_shuffle_covers)
@@ -120,7 +53,9 @@ START_TEST(test_scatter_visits_once)
 	struct bench_opts o;
 	struct scatter_point *pts;
 	size_t npts, i, bad = 0;
+	uint32_t *hits = calloc(n + 1, sizeof(*hits));
 
+	ck_assert_ptr_nonnull(hits);
 	bench_opts_default(&o);
 	o.blocksize_byte = 512;
 	o.scatter_order = order;
@@ -128,11 +63,15 @@ START_TEST(test_scatter_visits_once)
 	o.count = 1;
 	ck_assert_int_eq(bench_scatter(&r->dev, &o, &pts, &npts), 0);
 	ck_assert_uint_eq(npts, n);
+	ck_assert_uint_eq(rec_count(r, REC_READ), r->n);	/* reads only */
+	for (i = 0; i < r->n; i++)
+		hits[r->log[i].off / 512]++;
 	for (i = 0; i < n; i++)
-		bad += r->hits[i] != 1 || pts[i].off_byte != i * 512 ||
-		       pts[i].time_ns != 1000 + 1024;	/* 1000 ns + 1 KiB */
+		bad += hits[i] != 1 || pts[i].off_byte != i * 512 ||
+		       pts[i].time_ns != REC_READ_NS(1024);
 	ck_assert_uint_eq(bad, 0);
-	ck_assert_uint_eq(r->hits[n], 0);
+	ck_assert_uint_eq(hits[n], 0);
+	free(hits);
 	free(pts);
 	dev_close(&r->dev);
 }

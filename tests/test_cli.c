@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "fault.h"
 #include "flashbench.h"
 #include "format.h"
 #include "util.h"
@@ -663,29 +664,18 @@ START_TEST(test_out_bad_path)
 END_TEST
 
 /*
- * A device that fails: the simulated card with its read operation
- * replaced by one that fails with EIO from the fail_at-th call on.
+ * A device that fails: the simulated card behind the fault injector,
+ * with the fault planned in fault_plan (one I/O error, or a full device).
  */
-static const struct dev_ops *real_ops;
-static struct dev_ops failing_ops;
-static unsigned int fail_at, reads_seen;
+static struct fault_plan fault_plan;
 static unsigned int hook_lbs;
 
-static int failing_read(struct device *dev, void *buf, size_t len, off_t off)
+static struct device *fault_hook(struct device *dev)
 {
-	if (++reads_seen >= fail_at)
-		return dev_fail(dev, "read", off, len, EIO);
-	return real_ops->read(dev, buf, len, off);
-}
+	struct device *f = NULL;
 
-static struct device *fail_hook(struct device *dev)
-{
-	real_ops = dev->ops;
-	failing_ops = *dev->ops;
-	failing_ops.read = failing_read;
-	dev->ops = &failing_ops;
-	reads_seen = 0;
-	return dev;
+	ck_assert_int_eq(fault_wrap(&f, dev, &fault_plan), 0);
+	return f;
 }
 
 static struct device *lbs_hook(struct device *dev)
@@ -710,8 +700,9 @@ START_TEST(test_io_error)
 	 * 3 reads each), then the first read of the second row fails: its
 	 * "pre" read at maxalign / 2 - blocksize, maxalign being 1 GiB.
 	 */
-	fail_at = 8 + 21 + 1;
-	flashbench_open_hook = fail_hook;
+	fault_plan_init(&fault_plan);
+	fault_plan.eio_op = 8 + 21 + 1;
+	flashbench_open_hook = fault_hook;
 	fb_run("-a -s --scatter-order=3 -c 1 --simulate", &r);
 	unhook();
 	ck_assert_int_eq(r.status, 1);
@@ -1053,28 +1044,15 @@ START_TEST(test_all_tests_order)
 END_TEST
 
 /* A write error: warnings first, then one line naming the write; exit 1. */
-static int failing_write(struct device *dev, const void *buf, size_t len,
-			 off_t off)
-{
-	(void)buf;
-	return dev_fail(dev, "write", off, len, ENOSPC);
-}
-
-static struct device *fail_write_hook(struct device *dev)
-{
-	failing_ops = *dev->ops;
-	failing_ops.write = failing_write;
-	dev->ops = &failing_ops;
-	return dev;
-}
-
 START_TEST(test_write_error)
 {
 	const char *last;
 	struct fb_run r;
 	char want[256];
 
-	flashbench_open_hook = fail_write_hook;
+	fault_plan_init(&fault_plan);
+	fault_plan.enospc_byte = 0;	/* full: every write fails */
+	flashbench_open_hook = fault_hook;
 	fb_run("-s --scatter-order=2 -f --fat-nr=1 --simulate", &r);
 	unhook();
 	ck_assert_int_eq(r.status, 1);

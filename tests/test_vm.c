@@ -15,134 +15,8 @@
 #include "bench.h"
 #include "format.h"
 #include "vm.h"
+#include "recdev.h"
 #include "util.h"
-
-/* ---- the recording device ---- */
-
-enum rec_op { REC_READ, REC_WRITE, REC_DISCARD };
-
-struct rec_io {
-	enum rec_op op;
-	uint64_t off;
-	uint64_t len;
-	int pattern;		/* byte all of the data equals, or -1 */
-	const void *buf;	/* buffer address */
-};
-
-struct rec_dev {
-	struct device dev;	/* must be first */
-	uint64_t now_ns;	/* virtual clock */
-	uint64_t clock_reads;	/* calls of now_ns */
-	uint64_t fail_at;	/* 1-based I/O number that fails; 0: none */
-	int fail_err;		/* positive errno of that failure */
-	int misaligned;		/* buffers not 512-byte aligned */
-	struct rec_io *log;
-	size_t n, cap;
-};
-
-/* Costs, in ns: reads 1000 + len, writes 2000 + 2 len, discard 500. */
-#define READ_NS(len) (1000 + (uint64_t)(len))
-#define WRITE_NS(len) (2000 + 2 * (uint64_t)(len))
-#define DISCARD_NS 500
-
-static int rec_log(struct device *dev, enum rec_op op, const void *buf,
-		   size_t len, off_t off)
-{
-	struct rec_dev *r = (struct rec_dev *)dev;
-	const unsigned char *p = buf;
-	struct rec_io *io;
-
-	if (r->n == r->cap) {
-		r->cap = r->cap ? 2 * r->cap : 64;
-		r->log = realloc(r->log, r->cap * sizeof(*r->log));
-		ck_assert_ptr_nonnull(r->log);
-	}
-	io = &r->log[r->n++];
-	io->op = op;
-	io->off = (uint64_t)off;
-	io->len = len;
-	io->buf = buf;
-	io->pattern = -1;
-	if (op == REC_WRITE && len) {
-		size_t i;
-
-		io->pattern = p[0];
-		for (i = 1; i < len; i++)
-			if (p[i] != p[0]) {
-				io->pattern = -1;
-				break;
-			}
-	}
-	if (buf && (uintptr_t)buf % 512)
-		r->misaligned++;
-	if (r->fail_at && r->n == r->fail_at)
-		return dev_fail(dev, op == REC_READ ? "read" : "write", off,
-				len, r->fail_err);
-	switch (op) {
-	case REC_READ:
-		r->now_ns += READ_NS(len);
-		break;
-	case REC_WRITE:
-		r->now_ns += WRITE_NS(len);
-		break;
-	default:
-		r->now_ns += DISCARD_NS;
-		break;
-	}
-	return 0;
-}
-
-static int rec_read(struct device *dev, void *buf, size_t len, off_t off)
-{
-	return rec_log(dev, REC_READ, buf, len, off);
-}
-
-static int rec_write(struct device *dev, const void *buf, size_t len,
-		     off_t off)
-{
-	return rec_log(dev, REC_WRITE, buf, len, off);
-}
-
-static int rec_discard(struct device *dev, off_t off, uint64_t len)
-{
-	return rec_log(dev, REC_DISCARD, NULL, len, off);
-}
-
-static uint64_t rec_now(struct device *dev)
-{
-	struct rec_dev *r = (struct rec_dev *)dev;
-
-	r->clock_reads++;
-	return r->now_ns;
-}
-
-static void rec_destroy(struct device *dev)
-{
-	struct rec_dev *r = (struct rec_dev *)dev;
-
-	free(r->log);
-	free(r);
-}
-
-static const struct dev_ops rec_ops = {
-	.read = rec_read,
-	.write = rec_write,
-	.discard = rec_discard,
-	.now_ns = rec_now,
-	.destroy = rec_destroy,
-};
-
-static struct rec_dev *rec_open(uint64_t size)
-{
-	struct rec_dev *r = calloc(1, sizeof(*r));
-
-	ck_assert_ptr_nonnull(r);
-	r->dev.ops = &rec_ops;
-	r->dev.path = "recorder";
-	r->dev.size_byte = size;
-	r->dev.logical_block_size = 512;
-	return r;
-}
 
 /* ---- helpers ---- */
 
@@ -212,7 +86,7 @@ START_TEST(test_read_leaf)
 	ck_assert_uint_eq(r->dev.io_count, 1);
 	/* a sample formats as its time */
 	ck_assert_int_eq(c->unit, VM_UNIT_NS);
-	ck_assert_double_eq(c->value, READ_NS(4096));
+	ck_assert_double_eq(c->value, REC_READ_NS(4096));
 	ck_assert_str_eq(c->text, "5.1\u00b5s");
 	ck_assert_str_eq(res.out, "5.1\u00b5s  ");
 	ck_assert_int_eq(r->misaligned, 0);
@@ -255,8 +129,8 @@ START_TEST(test_write_leaves)
 		ck_assert_int_eq(r->log[i].pattern, write_leaves[_i].pattern);
 		ck_assert_ptr_eq(r->log[i].buf, r->log[0].buf);
 	}
-	ck_assert_double_eq(c->value, WRITE_NS(1024) + WRITE_NS(2048) +
-				      WRITE_NS(4096) + WRITE_NS(8192));
+	ck_assert_double_eq(c->value, REC_WRITE_NS(1024) + REC_WRITE_NS(2048) +
+				      REC_WRITE_NS(4096) + REC_WRITE_NS(8192));
 	ck_assert_int_eq(r->misaligned, 0);
 	run_done(&res);
 	dev_close(&r->dev);
@@ -277,7 +151,7 @@ START_TEST(test_erase_leaf)
 	ck_assert_int_eq(r->log[0].op, REC_DISCARD);
 	ck_assert_uint_eq(r->log[0].off, 131072);
 	ck_assert_uint_eq(r->log[0].len, 65536);
-	ck_assert_double_eq(c->value, DISCARD_NS);
+	ck_assert_double_eq(c->value, REC_DISCARD_NS);
 	ck_assert_str_eq(c->text, "500ns");
 	run_done(&res);
 	dev_close(&r->dev);
@@ -522,7 +396,7 @@ START_TEST(test_repeat)
 			       vm_len_fixed(2048,
 					    vm_off_fixed(4096,
 							 vm_repeat(7, leaf(VM_READ)))))));
-	ck_assert_double_eq(only_cell(&res)->value, 7 * READ_NS(2048));
+	ck_assert_double_eq(only_cell(&res)->value, 7 * REC_READ_NS(2048));
 	ck_assert_uint_eq(r->n, 7);
 	for (i = 0; i < 7; i++)
 		ck_assert_uint_eq(r->log[i].off, 4096);
@@ -567,8 +441,8 @@ START_TEST(test_reduce)
 	static const enum vm_op ops[] = {
 		VM_REDUCE_MIN, VM_REDUCE_MAX, VM_REDUCE_AVG, VM_REDUCE_TOTAL,
 	};
-	const uint64_t t[4] = { WRITE_NS(512), WRITE_NS(1024), WRITE_NS(2048),
-				WRITE_NS(4096) };
+	const uint64_t t[4] = { REC_WRITE_NS(512), REC_WRITE_NS(1024), REC_WRITE_NS(2048),
+				REC_WRITE_NS(4096) };
 	const uint64_t sum = t[0] + t[1] + t[2] + t[3];
 	/* time and bytes of each reduction */
 	const double want_ns[4] = { t[0], t[3], (sum + 2) / 4, sum };
@@ -610,7 +484,7 @@ START_TEST(test_reduce_nested_lists)
 			       vm_len_fixed(1024,
 					    vm_off_series(VM_OFF_LIN, 0, 1 << 20, 3,
 							  vm_repeat(4, leaf(VM_READ)))))));
-	ck_assert_double_eq(only_cell(&res)->value, 12 * READ_NS(1024));
+	ck_assert_double_eq(only_cell(&res)->value, 12 * REC_READ_NS(1024));
 	run_done(&res);
 	dev_close(&r->dev);
 }
@@ -622,7 +496,7 @@ START_TEST(test_bps_format)
 	struct run res;
 	const struct vm_cell *c;
 	char want[FMT_LEN];
-	double rate = 65536 * 1e9 / (double)WRITE_NS(65536);
+	double rate = 65536 * 1e9 / (double)REC_WRITE_NS(65536);
 
 	run_prog(&res, &r->dev,
 		 cell(vm_unary(VM_BPS, vm_len_fixed(65536,
@@ -665,7 +539,7 @@ START_TEST(test_print_table)
 		ck_assert_uint_eq(row->ncells, 2);
 		ck_assert_double_eq(row->cells[0].value, len);
 		ck_assert_int_eq(row->cells[0].unit, VM_UNIT_BYTES);
-		ck_assert_double_eq(row->cells[1].value, WRITE_NS(len));
+		ck_assert_double_eq(row->cells[1].value, REC_WRITE_NS(len));
 		ck_assert_int_eq(row->cells[1].unit, VM_UNIT_NS);
 	}
 	run_done(&res);

@@ -15,6 +15,7 @@
 #include "format.h"
 #include "progs.h"
 #include "vm.h"
+#include "recdev.h"
 #include "util.h"
 
 #define MiB (1ULL << 20)
@@ -538,67 +539,6 @@ START_TEST(test_write_ranges)
 }
 END_TEST
 
-/* A device that records which bytes were written, charging 1 µs. */
-struct cover_dev {
-	struct device dev;	/* must be first */
-	uint64_t now_ns;
-	struct bench_range *w;	/* written ranges, in order */
-	size_t n, cap;
-};
-
-static int cover_write(struct device *dev, const void *buf, size_t len,
-		       off_t off)
-{
-	struct cover_dev *c = (struct cover_dev *)dev;
-
-	(void)buf;
-	if (c->n == c->cap) {
-		c->cap = c->cap ? 2 * c->cap : 1024;
-		c->w = realloc(c->w, c->cap * sizeof(*c->w));
-		ck_assert_ptr_nonnull(c->w);
-	}
-	c->w[c->n++] = (struct bench_range){ off, off + len };
-	c->now_ns += 1000;
-	return 0;
-}
-
-static int cover_read(struct device *dev, void *buf, size_t len, off_t off)
-{
-	(void)buf;
-	(void)len;
-	(void)off;
-	((struct cover_dev *)dev)->now_ns += 1000;
-	return 0;
-}
-
-static int cover_discard(struct device *dev, off_t off, uint64_t len)
-{
-	(void)dev;
-	(void)off;
-	(void)len;
-	ck_abort_msg("the writing tests do not discard");
-	return 0;
-}
-
-static uint64_t cover_now(struct device *dev)
-{
-	return ((struct cover_dev *)dev)->now_ns;
-}
-
-static void cover_destroy(struct device *dev)
-{
-	free(((struct cover_dev *)dev)->w);
-	free(dev);
-}
-
-static const struct dev_ops cover_ops = {
-	.read = cover_read,
-	.write = cover_write,
-	.discard = cover_discard,
-	.now_ns = cover_now,
-	.destroy = cover_destroy,
-};
-
 static int cmp_range(const void *a, const void *b)
 {
 	const struct bench_range *x = a, *y = b;
@@ -608,46 +548,42 @@ static int cmp_range(const void *a, const void *b)
 	return 0;
 }
 
-static struct cover_dev *cover_open(unsigned int lbs)
-{
-	struct cover_dev *c = calloc(1, sizeof(*c));
-
-	ck_assert_ptr_nonnull(c);
-	c->dev.ops = &cover_ops;
-	c->dev.path = "cover";
-	c->dev.size_byte = 1ULL << 30;
-	c->dev.logical_block_size = lbs;
-	return c;
-}
-
 /* Run test on a recording device; its writes must be exactly ranges. */
 static void check_covers(unsigned int test, const struct bench_opts *o)
 {
-	struct cover_dev *c = cover_open(512);
-	struct bench_range want[16];
-	size_t i, m = 0;
+	struct rec_dev *r = rec_open(1ULL << 30);
+	struct bench_range want[16], *w;
+	size_t i, nw = 0, m = 0;
 	int n;
 
-	n = bench_write_ranges(test, o, c->dev.size_byte, want, 16);
+	n = bench_write_ranges(test, o, r->dev.size_byte, want, 16);
 	ck_assert_int_gt(n, 0);
-	ck_assert_int_eq(progs_run(&c->dev, test, o, NULL, NULL, NULL, 0), 0);
-	ck_assert_uint_gt(c->n, 0);
+	ck_assert_int_eq(progs_run(&r->dev, test, o, NULL, NULL, NULL, 0), 0);
+	ck_assert_uint_eq(rec_count(r, REC_DISCARD), 0);
+	w = calloc(r->n, sizeof(*w));
+	ck_assert_ptr_nonnull(w);
+	for (i = 0; i < r->n; i++)
+		if (r->log[i].op == REC_WRITE)
+			w[nw++] = (struct bench_range){
+				r->log[i].off, r->log[i].off + r->log[i].len };
+	ck_assert_uint_gt(nw, 0);
 	/* merge what was written */
-	qsort(c->w, c->n, sizeof(*c->w), cmp_range);
-	for (i = 1; i < c->n; i++) {
-		if (c->w[i].start_byte <= c->w[m].end_byte) {
-			if (c->w[i].end_byte > c->w[m].end_byte)
-				c->w[m].end_byte = c->w[i].end_byte;
+	qsort(w, nw, sizeof(*w), cmp_range);
+	for (i = 1; i < nw; i++) {
+		if (w[i].start_byte <= w[m].end_byte) {
+			if (w[i].end_byte > w[m].end_byte)
+				w[m].end_byte = w[i].end_byte;
 		} else {
-			c->w[++m] = c->w[i];
+			w[++m] = w[i];
 		}
 	}
 	ck_assert_uint_eq(m + 1, (size_t)n);
 	for (i = 0; i < (size_t)n; i++) {
-		ck_assert_uint_eq(c->w[i].start_byte, want[i].start_byte);
-		ck_assert_uint_eq(c->w[i].end_byte, want[i].end_byte);
+		ck_assert_uint_eq(w[i].start_byte, want[i].start_byte);
+		ck_assert_uint_eq(w[i].end_byte, want[i].end_byte);
 	}
-	dev_close(&c->dev);
+	free(w);
+	dev_close(&r->dev);
 }
 
 START_TEST(test_ranges_are_what_is_written)
@@ -675,7 +611,7 @@ END_TEST
 
 START_TEST(test_program_4k_sectors)
 {
-	struct cover_dev *c = cover_open(4096);
+	struct rec_dev *r = rec_open(1ULL << 30);
 	struct bench_opts o;
 	struct table t;
 	char *out = NULL;
@@ -683,20 +619,21 @@ START_TEST(test_program_4k_sectors)
 	FILE *f = open_memstream(&out, &len);
 
 	/* a 4Kn device cannot write 512 bytes: -p stops at 4KiB */
+	r->dev.logical_block_size = 4096;
 	bench_opts_default(&o);
 	o.log = NULL;
-	ck_assert_int_eq(bench_program(&c->dev, &o, f), 0);
+	ck_assert_int_eq(bench_program(&r->dev, &o, f), 0);
 	fclose(f);
 	split_table(out, &t);
 	ck_assert_uint_eq(t.nrows, 10);
 	ck_assert_str_eq(t.cell[0][0], "2MiB");
 	ck_assert_str_eq(t.cell[9][0], "4KiB");
-	for (i = 0; i < c->n; i++) {
-		ck_assert_uint_eq(c->w[i].start_byte % 4096, 0);
-		ck_assert_uint_eq(c->w[i].end_byte % 4096, 0);
+	for (i = 0; i < r->n; i++) {
+		ck_assert_uint_eq(r->log[i].off % 4096, 0);
+		ck_assert_uint_eq(r->log[i].len % 4096, 0);
 	}
 	free(out);
-	dev_close(&c->dev);
+	dev_close(&r->dev);
 }
 END_TEST
 
