@@ -74,13 +74,14 @@ LIB_SRCS := dev.c vm.c device/blockdev.c device/holders.c device/sim.c \
 	    device/fault.c device/sysfs.c device/simstore.c front/quiet.c \
 	    modes/modes.c modes/bench.c modes/align.c modes/scatter.c \
 	    modes/interval.c modes/progs.c modes/open_au.c modes/find_fat.c \
-	    modes/program.c verdict/analyze.c verdict/auto.c \
+	    modes/program.c modes/capacity.c verdict/analyze.c verdict/auto.c \
 	    output/format.c output/json.c output/plot.c output/progress.c \
 	    safety/preserve.c
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 TEST_NAMES := check_main test_format test_sim test_bench test_vm \
 	      test_writes test_cli test_loop test_analyze test_auto \
-	      test_modes test_safe test_docs test_modetable test_sweep test_golden recdev util
+	      test_modes test_safe test_docs test_modetable test_sweep test_golden \
+	      test_capacity recdev util
 TEST_OBJS := $(TEST_NAMES:%=$(B)/tests/%.o)
 CHECK_BIN := $(B)/tests/check_flashbench
 BENCH_BIN := $(B)/tests/bench_auto

@@ -27,6 +27,7 @@
 #include "dev.h"
 #include "flashbench.h"
 #include "format.h"
+#include "capacity.h"
 #include "json.h"
 #include "modes.h"
 #include "progs.h"
@@ -141,7 +142,7 @@ enum {
 	OPT_FORCE,
 };
 
-static const char short_opts[] = ":asiOrfpqc:b:e:o:vhV";
+static const char short_opts[] = ":asiOrfpCqc:b:e:o:vhV";
 
 static const struct option long_opts[] = {
 	{ "align", no_argument, NULL, 'a' },
@@ -158,6 +159,7 @@ static const struct option long_opts[] = {
 	{ "findfat", no_argument, NULL, 'f' },
 	{ "fat-nr", required_argument, NULL, OPT_FAT_NR },
 	{ "program", no_argument, NULL, 'p' },
+	{ "capacity", no_argument, NULL, 'C' },
 	{ "count", required_argument, NULL, 'c' },
 	{ "blocksize", required_argument, NULL, 'b' },
 	{ "erasesize", required_argument, NULL, 'e' },
@@ -346,6 +348,8 @@ static const char help_text[] =
 " -f, --find-fat, --findfat   per-AU write speed of the first AUs\n"
 "                               (writes!)\n"
 " -p, --program               fixed write/read pattern table (writes!)\n"
+" -C, --capacity              is all of the card there? finds a fake's\n"
+"                               usable size (writes!)\n"
 "\n"
 "Beyond the classic tests:\n"
 "     --auto                  find erase size, page size, open AUs and\n"
@@ -468,6 +472,9 @@ static int parse_args(struct cli *c, int argc, char **argv, FILE *out)
 			break;
 		case 'p':
 			c->tests |= BENCH_PROGRAM;
+			break;
+		case 'C':
+			c->tests |= BENCH_CAPACITY;
 			break;
 		case 'r':
 			c->o.random = 1;
@@ -1681,6 +1688,27 @@ static int json_write_test(struct device *dev, const struct bench_opts *o,
 	return ret;
 }
 
+/* --capacity --json: no rows, the verdict alone.  0 or -errno. */
+static int json_capacity(struct cli *c, struct device *dev, struct json *j)
+{
+	struct capacity_result r;
+	int ret = capacity_measure(dev, &c->o, &r);
+
+	json_array_begin(j, "results");
+	json_array_end(j);
+	if (ret) {
+		json_null(j, "verdict");
+		if (!stop_signal)
+			json_string(j, "error", strerror(-ret));
+	} else {
+		json_object_begin(j, "verdict");
+		capacity_json(j, &r);
+		json_object_end(j);
+	}
+	json_tail(j, stop_signal != 0);
+	return ret;
+}
+
 /* Run the one test of a --json run; returns 0 or -errno. */
 static int run_json(struct cli *c, struct device *dev, enum bench_test t,
 		    const char *option, FILE *out)
@@ -1691,6 +1719,8 @@ static int run_json(struct cli *c, struct device *dev, enum bench_test t,
 
 	json_init(&j, out);
 	json_head(c, &j, option + 2, dev);
+	if (t == BENCH_CAPACITY)
+		return json_capacity(c, dev, &j);
 	json_array_begin(&j, "results");
 	if (t & BENCH_WRITING)
 		ret = json_write_test(dev, &c->o, t, &j, c->plot);
@@ -1734,9 +1764,9 @@ static int run_tests(struct cli *c, struct device *dev, FILE *out)
 		progress_plan_test(c->prog, t, &c->o, dev);
 		if (c->json)
 			ret = run_json(c, dev, t, m->option, out);
-		else if (c->plot && m->writes)
+		else if (c->plot && m->writing)
 			ret = plot_write_test(c, dev, t, out);
-		else if (c->plot)
+		else if (c->plot && !m->writes)
 			ret = run_read_test(dev, &c->o, t, out, c->plot);
 		else
 			ret = m->run(dev, &c->o, out);

@@ -29,6 +29,7 @@ struct fault_device {
 	struct fault_plan plan;		/* what to break */
 	uint64_t ops;			/* operations seen so far */
 	int gone;			/* ENODEV happened: all ops fail */
+	int signalled;			/* signal_write_byte was met */
 	struct fault_stats st;		/* for fault_get_stats() */
 };
 
@@ -46,6 +47,7 @@ void fault_plan_init(struct fault_plan *plan)
 	plan->lost_byte = FAULT_NEVER;
 	plan->signal_op = FAULT_NEVER;
 	plan->signal = 0;
+	plan->signal_write_byte = FAULT_NEVER;
 }
 
 /* Returns 0 if plan can be followed, else -EINVAL. */
@@ -86,6 +88,11 @@ static int fault_decide(struct fault_device *f, unsigned int kind, off_t off,
 	*part = 0;
 	if (op == p->signal_op && p->signal)
 		raise(p->signal);
+	if (kind == FAULT_WRITE && p->signal && !f->signalled &&
+	    fault_covers(off, len, p->signal_write_byte)) {
+		f->signalled = 1;
+		raise(p->signal);
+	}
 	if (f->gone || op >= p->enodev_op) {
 		f->gone = 1;
 		return ENODEV;

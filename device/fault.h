@@ -64,6 +64,11 @@ struct fault_plan {
 	 */
 	uint64_t signal_op;
 	int signal;
+	/*
+	 * The same at a place: signal is raised (once) while the first
+	 * write covering this byte offset is under way.
+	 */
+	uint64_t signal_write_byte;
 };
 
 /* What went through the wrapper. */

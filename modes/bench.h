@@ -23,9 +23,11 @@ enum bench_test {
 	BENCH_OPEN_AU = 1 << 3,		/* -O */
 	BENCH_INTERVAL = 1 << 4,	/* -i */
 	BENCH_PROGRAM = 1 << 5,		/* -p */
+	BENCH_CAPACITY = 1 << 6,	/* --capacity */
 };
 
-#define BENCH_WRITING (BENCH_FIND_FAT | BENCH_OPEN_AU | BENCH_PROGRAM)
+#define BENCH_WRITING (BENCH_FIND_FAT | BENCH_OPEN_AU | BENCH_PROGRAM | \
+		       BENCH_CAPACITY)
 
 /* Everything the command line says about how to run the tests. */
 struct bench_opts {

@@ -4,6 +4,7 @@
  * own: align.c, scatter.c, interval.c (reads), open_au.c, find_fat.c,
  * program.c (writes, as VM programs run by progs.c).
  */
+#include "capacity.h"
 #include "modes.h"
 #include "progs.h"
 
@@ -20,6 +21,8 @@ const struct mode modes[] = {
 	  NULL, NULL, NULL },
 	{ BENCH_PROGRAM, "program", "--program", 'p', 1, bench_program,
 	  bench_write_ranges, program_column, &program_prog },
+	{ BENCH_CAPACITY, "capacity", "--capacity", 'C', 1, capacity_run,
+	  capacity_write_ranges, NULL, NULL },
 };
 
 const size_t modes_nr = sizeof(modes) / sizeof(modes[0]);

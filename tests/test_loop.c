@@ -32,6 +32,8 @@
 
 #include "blockdev.h"
 #include "dev.h"
+#include "fault.h"
+#include "flashbench.h"
 #include "holders.h"
 #include "quiet.h"
 #include "util.h"
@@ -1706,6 +1708,115 @@ START_TEST(test_fb_preserve_signal)
 }
 END_TEST
 
+/* ---- --capacity with --preserve ---- */
+
+static struct fault_plan capacity_plan;
+
+static struct device *capacity_hook(struct device *dev)
+{
+	struct device *w;
+
+	ck_assert_int_eq(fault_wrap(&w, dev, &capacity_plan), 0);
+	return w;
+}
+
+/* In-process --capacity --preserve on fx under plan. */
+static void capacity_run(struct loop_fix *fx, const char *journal,
+			 const struct fault_plan *plan, struct fb_run *r)
+{
+	char args[PATH_MAX * 2 + 64];
+
+	snprintf(args, sizeof(args), "-C --preserve --journal %s %s",
+		 journal, fx->dev);
+	capacity_plan = *plan;
+	flashbench_open_hook = capacity_hook;
+	fb_run(args, r);
+	flashbench_open_hook = NULL;
+}
+
+/*
+ * --capacity --preserve leaves the loop device bit-identical: on the
+ * device as it is (genuine), made a limbo fake past 24 MiB by the fault
+ * injector (what is written there is lost, and so is what is restored
+ * there), and when ^C stops it in the middle of the flush.
+ */
+START_TEST(test_fb_capacity_preserve)
+{
+	char journal[PATH_MAX + 16], want[64];
+	struct fault_plan plan;
+	struct loop_fix fx;
+	struct fb_run r;
+
+	if (!loop_setup(&fx, "fb_capacity_preserve", 0, 0))
+		return;
+	snprintf(journal, sizeof(journal), "%s.journal", fx.img);
+	fault_plan_init(&plan);
+	if (_i == 1)
+		plan.lost_byte = 24 * MiB;
+	if (_i == 2) {
+		/* in the middle of the flush region [512K, 1M) */
+		plan.signal_write_byte = 768 * 1024;
+		plan.signal = SIGINT;
+	}
+	capacity_run(&fx, journal, &plan, &r);
+	if (_i == 2) {
+		ck_assert_msg(r.status == 130, "status %d: %s", r.status,
+			      r.err);
+	} else {
+		ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+		snprintf(want, sizeof(want), "kind:           %s",
+			 _i ? "limbo" : "genuine");
+		ck_assert_msg(strstr(r.out, want), "%s", r.out);
+	}
+	ck_assert_ptr_nonnull(strstr(r.err, "will overwrite bytes"));
+	ck_assert_uint_eq(scan(fx.dev, 0, fx.size_byte, SCAN_PLANTED, fx.seed),
+			  0);
+	ck_assert_int_ne(access(journal, F_OK), 0);
+	fb_free(&r);
+}
+END_TEST
+
+/*
+ * SIGKILL in the middle of --capacity: the journal restores the device
+ * bit-identically with --restore.
+ */
+START_TEST(test_fb_capacity_kill_restore)
+{
+	char journal[PATH_MAX + 16];
+	struct fault_plan plan;
+	struct cmd_result res;
+	struct loop_fix fx;
+	int status;
+	pid_t pid;
+
+	if (!loop_setup(&fx, "fb_capacity_kill_restore", 0, 0))
+		return;
+	snprintf(journal, sizeof(journal), "%s.journal", fx.img);
+	fault_plan_init(&plan);
+	plan.signal_write_byte = 768 * 1024;	/* mid-flush */
+	plan.signal = SIGKILL;
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		struct fb_run r;
+
+		capacity_run(&fx, journal, &plan, &r);
+		_exit(0);	/* not reached: killed mid-flush */
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	ck_assert_int_eq(access(journal, F_OK), 0);
+	ck_assert_uint_gt(scan(fx.dev, 0, fx.size_byte, SCAN_PLANTED,
+			       fx.seed), 0);
+	run_fb(&res, "--restore", journal, fx.dev, (char *)NULL);
+	ck_assert_msg(res.status == 0, "status %d: %s", res.status, res.err);
+	cmd_result_free(&res);
+	ck_assert_uint_eq(scan(fx.dev, 0, fx.size_byte, SCAN_PLANTED, fx.seed),
+			  0);
+	ck_assert_int_ne(access(journal, F_OK), 0);
+}
+END_TEST
+
 /* --json stopped by SIGINT is still one complete document. */
 START_TEST(test_fb_json_interrupted)
 {
@@ -2170,6 +2281,8 @@ Suite *loop_suite(void)
 	tcase_add_loop_test(tc, test_fb_preserve_signal, 0, 2);
 	tcase_add_test(tc, test_fb_json_interrupted);
 	tcase_add_test(tc, test_fb_restore_after_kill);
+	tcase_add_loop_test(tc, test_fb_capacity_preserve, 0, 3);
+	tcase_add_test(tc, test_fb_capacity_kill_restore);
 	tcase_add_test(tc, test_fb_restore_after_mkfs);
 	tcase_add_test(tc, test_fb_out_block_device);
 	tcase_add_test(tc, test_fb_journal_is_device);

@@ -14,7 +14,8 @@
 #include "util.h"
 
 #define ALL_TESTS (BENCH_SCATTER | BENCH_FIND_FAT | BENCH_ALIGN | \
-		   BENCH_OPEN_AU | BENCH_INTERVAL | BENCH_PROGRAM)
+		   BENCH_OPEN_AU | BENCH_INTERVAL | BENCH_PROGRAM | \
+		   BENCH_CAPACITY)
 
 /* Every field of every row is filled, and the rows agree with each other. */
 START_TEST(test_rows_complete)
@@ -41,8 +42,10 @@ START_TEST(test_rows_complete)
 		ck_assert_msg(!m->writes == !m->write_ranges,
 			      "%s: writes but no ranges, or the reverse",
 			      m->name);
-		ck_assert_msg(!m->writes == !m->column,
-			      "%s: a writing mode names its columns", m->name);
+		ck_assert_msg(!m->writing == !m->column,
+			      "%s: a VM mode names its columns", m->name);
+		ck_assert_msg(!m->writing || m->writes,
+			      "%s: a VM mode that does not write", m->name);
 		writing |= m->writes ? m->test : 0;
 		ck_assert_ptr_eq(mode_of(m->test), m);
 		for (j = 0; j < i; j++)

@@ -23,6 +23,7 @@ Suite *safe_suite(void);
 Suite *docs_suite(void);
 Suite *modetable_suite(void);
 Suite *sweep_suite(void);
+Suite *capacity_suite(void);
 Suite *golden_suite(void);
 
 /* Print how many loop-device tests ran and how many were skipped. */

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * --capacity: is all of the card there?  A search for the highest offset
+ * that really stores data, through blocks that name their own offset and
+ * a per-run key, with a write cache defeated between writing and reading
+ * back.  See capacity.c for the procedure and the blocks it may write.
+ */
+#ifndef FLASHBENCH_CAPACITY_H
+#define FLASHBENCH_CAPACITY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "bench.h"
+#include "dev.h"
+
+/* What the card turned out to be. */
+enum capacity_kind {
+	CAPACITY_GENUINE,	/* every probe came back */
+	CAPACITY_LIMBO,		/* past usable, writes are lost */
+	CAPACITY_WRAP,		/* addresses alias modulo usable */
+	CAPACITY_DAMAGED,	/* blocks below usable did not come back */
+};
+
+struct capacity_result {
+	uint64_t announced_byte;	/* the device's size */
+	uint64_t usable_byte;		/* stores data up to here */
+	uint64_t modulus_byte;		/* wrap: the modulus, else 0 */
+	uint64_t lost_byte;		/* the first probe that failed */
+	uint64_t cache_byte;		/* write cache seen (0: none) */
+	uint64_t flush_byte;		/* written to defeat a cache, at most */
+	enum capacity_kind kind;
+	int limbo_garbage;		/* limbo reads return garbage */
+	unsigned int probes;		/* signature blocks written */
+	uint64_t written_byte;		/* all bytes written */
+	uint64_t device_ns;		/* device time of the whole test */
+	unsigned int logical_block_size;
+};
+
+/* The kind's name: "genuine", "limbo", "wraparound", "damaged". */
+const char *capacity_kind_name(enum capacity_kind kind);
+
+/* Run the check on dev.  Returns 0 or -errno (-EINVAL: too small). */
+int capacity_measure(struct device *dev, const struct bench_opts *o,
+		     struct capacity_result *r);
+
+/* The report, with what to do, for the device at path. */
+void capacity_print(FILE *out, const struct capacity_result *r,
+		    const char *path);
+
+/* The verdict's members (usable_size, announced_size, kind, ...). */
+struct json;
+void capacity_json(struct json *j, const struct capacity_result *r);
+
+/* The mode's row: run and print; the ranges it may overwrite. */
+int capacity_run(struct device *dev, const struct bench_opts *o, FILE *out);
+int capacity_write_ranges(enum bench_test test, const struct bench_opts *o,
+			  uint64_t dev_size, struct bench_range *ranges,
+			  size_t max);
+
+#endif /* FLASHBENCH_CAPACITY_H */
