@@ -403,6 +403,8 @@ static const unsigned int once_wrong[] = {
 	18,	/* gradual AU step (8 MiB read as 4 MiB, high) */
 	30,	/* gradual AU step, pauses (64 MiB read as 32 MiB) */
 	188,	/* gradual AU step, 2 MiB on 8 GiB (read as 1 MiB) */
+	53,	/* 4 KiB pages four at a time: the 4 KiB table's first
+		   step (16 KiB) read as the page, high */
 	227,	/* gradual AU step and multi-plane (erase and page) */
 	41,	/* gradual AU step over 64 KiB pages: its foot (a quarter
 		   of the AU, four pages) is no program unit */

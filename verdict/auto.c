@@ -289,6 +289,30 @@ static size_t erase_votes(const struct auto_result *r, uint64_t size)
 }
 
 /*
+ * A table of larger blocks starts higher up: its smallest step may be a
+ * program unit over a page it cannot see (4 KiB pages read four at a
+ * time: a table of 4 KiB blocks, rows from 8 KiB, shows a step at 16 KiB
+ * only).  A table that agrees on the erase size and shows a page below
+ * the first row of the chosen one reads further down: it decides.
+ */
+static size_t page_below(const struct auto_result *r, size_t best,
+			 size_t page)
+{
+	uint64_t first = 2 * r->tables[page].blocksize_byte;
+	size_t i;
+
+	for (i = 0; i < r->ntables; i++) {
+		const struct align_verdict *v = &r->tables[i].verdict;
+
+		if (v->erase.size_byte ==
+		    r->tables[best].verdict.erase.size_byte &&
+		    v->page.size_byte && v->page.size_byte < first)
+			return i;
+	}
+	return page;
+}
+
+/*
  * Pick the erase size from the most confident table, the page size from
  * the tables that agree with it.  A weak step that no second table
  * confirms is what noise looks like (a loop device over a file has no
@@ -310,6 +334,7 @@ static void align_choose(struct auto_result *r)
 		    v->page.confidence > r->tables[page].verdict.page.confidence)
 			page = i;
 	}
+	page = page_below(r, best, page);
 	r->chosen = best;
 	r->align.erase = r->tables[best].verdict.erase;
 	r->align.page = r->tables[page].verdict.page;
