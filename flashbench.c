@@ -769,6 +769,9 @@ static int check_args(struct cli *c)
 				   "--plot takes one test at a time");
 	if (c->plot_path && c->restore)
 		return usage_error(c->err, "--plot draws tests, not --restore");
+	if (c->plot_path && (c->tests & BENCH_CAPACITY))
+		return usage_error(c->err,
+				   "--plot draws timings; --capacity has none to draw");
 	if (c->json && c->restore)
 		return usage_error(c->err, "--json reports tests, not --restore");
 	if (c->plot_path && !strcmp(c->plot_path, "-") && !c->out_path)
@@ -964,6 +967,10 @@ static int write_past_end(struct cli *c, enum bench_test test,
 				   "--find-fat with --fat-nr=%s --erasesize=%s %s of " DEV_FMT,
 				   c->text[V_FAT_NR], es, reach, dev->path,
 				   c->dev_byte);
+	if (test == BENCH_CAPACITY)
+		return usage_error(c->err,
+				   "--capacity needs at least 16MiB, more than " DEV_FMT,
+				   dev->path, c->dev_byte);
 	return usage_error(c->err,
 			   "--program needs the first 20MiB, more than " DEV_FMT,
 			   dev->path, c->dev_byte);
