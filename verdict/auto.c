@@ -1244,6 +1244,35 @@ static int auto_erase_writes(struct device *dev, const struct auto_hooks *h,
 	return ret;
 }
 
+/*
+ * The last write step: is all of the card there?  Its own phase of
+ * ranges (--capacity's, from the device size alone).  A device too small
+ * for it skips it.  Returns 0 or -errno.
+ */
+static int auto_capacity(struct device *dev, const struct bench_opts *o,
+			 const struct auto_hooks *h, struct auto_result *r)
+{
+	struct bench_range *rg;
+	int n, ret;
+
+	n = capacity_write_ranges(BENCH_CAPACITY, o, dev->size_byte, NULL, 0);
+	if (n < 0)
+		return 0;
+	rg = malloc((size_t)n * sizeof(*rg));
+	if (!rg)
+		return -ENOMEM;
+	n = capacity_write_ranges(BENCH_CAPACITY, o, dev->size_byte, rg,
+				  (size_t)n);
+	ret = n < 0 ? n : announce(h, rg, n);
+	free(rg);
+	if (ret)
+		return ret;
+	say(h, "auto: %s\n", "capacity check (writes)");
+	ret = capacity_measure(dev, o, &r->capacity);
+	r->capacity_done = !ret;
+	return ret;
+}
+
 int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 	     const struct auto_hooks *h, struct auto_result *r)
 {
@@ -1306,6 +1335,8 @@ int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 			&r->precondition_byte, &r->open_random);
 	r->step_ns[3] = dev_now_ns(dev) - t1;
 out:
+	if (!ret && destructive)
+		ret = auto_capacity(dev, o, h, r);
 	r->device_ns = dev_now_ns(dev) - t0;
 	return ret;
 }
@@ -1502,6 +1533,23 @@ static void print_why(FILE *out, const char *what,
 		fprintf(out, ", all %zu alignments agree\n", rows);
 }
 
+/* The capacity check's line, when it ran. */
+static void print_capacity(FILE *out, const struct auto_result *r)
+{
+	const struct capacity_result *c = &r->capacity;
+	char u[FMT_LEN], a[FMT_LEN];
+
+	if (!r->capacity_done)
+		return;
+	fmt_size(u, c->usable_byte);
+	fmt_size(a, c->announced_byte);
+	if (c->kind == CAPACITY_GENUINE)
+		fprintf(out, "capacity: genuine, all %s store data\n", a);
+	else
+		fprintf(out, "capacity: FAKE or failing (%s): usable %s of %s announced; flashbench --capacity tells how to partition it\n",
+			capacity_kind_name(c->kind), u, a);
+}
+
 void auto_print(FILE *out, const struct auto_result *r, const char *path,
 		const struct sysfs_info *sysfs)
 {
@@ -1577,6 +1625,7 @@ void auto_print(FILE *out, const struct auto_result *r, const char *path,
 	else if (r->skip_reason)
 		fprintf(out, "skipped: open AUs and FAT area: %s\n",
 			r->skip_reason);
+	print_capacity(out, r);
 	fprintf(out, "device time: %s\n", fmt_time(a, (int64_t)r->device_ns));
 }
 
@@ -1644,6 +1693,13 @@ static void json_verdict(struct json *j, const struct align_verdict *v,
 	json_string(j, "fat_start", conf(fat ? r->fat.confidence : 0));
 	json_string(j, "fat_erase_blocks", conf(fat ? r->fat.confidence : 0));
 	json_object_end(j);
+	if (r && r->destructive && r->capacity_done) {
+		json_object_begin(j, "capacity");
+		capacity_json(j, &r->capacity);
+		json_object_end(j);
+	} else if (r && r->destructive) {
+		json_null(j, "capacity");
+	}
 	json_object_end(j);
 }
 

@@ -15,6 +15,7 @@
 
 #include "analyze.h"
 #include "bench.h"
+#include "capacity.h"
 #include "json.h"
 #include "sysfs.h"
 
@@ -139,6 +140,8 @@ struct auto_result {
 					   open random, erase from writes */
 	unsigned int sector_byte;	/* the device's logical block size:
 					   the unit of partition tables */
+	int capacity_done;		/* the capacity check ran */
+	struct capacity_result capacity; /* is all of the card there? */
 };
 
 /* Partitioning and filesystem advice for an erase and page size. */
