@@ -71,7 +71,8 @@ FB_CFLAGS += -I. $(SRC_DIRS:%=-I%)
 # had them (sudo ./flashbench ...).
 B := build
 LIB_SRCS := dev.c vm.c device/blockdev.c device/holders.c device/sim.c \
-	    device/fault.c device/sysfs.c device/simstore.c front/quiet.c \
+	    device/fault.c device/sysfs.c device/simstore.c device/card.c \
+	    front/quiet.c \
 	    modes/modes.c modes/bench.c modes/align.c modes/scatter.c \
 	    modes/interval.c modes/progs.c modes/open_au.c modes/find_fat.c \
 	    modes/program.c modes/capacity.c verdict/analyze.c verdict/auto.c \
@@ -81,7 +82,7 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 TEST_NAMES := check_main test_format test_sim test_bench test_vm \
 	      test_writes test_cli test_loop test_analyze test_auto \
 	      test_modes test_safe test_docs test_modetable test_sweep test_golden \
-	      test_capacity recdev util
+	      test_capacity test_card recdev util
 TEST_OBJS := $(TEST_NAMES:%=$(B)/tests/%.o)
 CHECK_BIN := $(B)/tests/check_flashbench
 BENCH_BIN := $(B)/tests/bench_auto

@@ -28,6 +28,7 @@ int main(void)
 	srunner_add_suite(sr, sweep_suite());
 	srunner_add_suite(sr, capacity_suite());
 	srunner_add_suite(sr, golden_suite());
+	srunner_add_suite(sr, card_suite());
 	srunner_run_all(sr, CK_ENV);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

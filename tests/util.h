@@ -25,6 +25,7 @@ Suite *modetable_suite(void);
 Suite *sweep_suite(void);
 Suite *capacity_suite(void);
 Suite *golden_suite(void);
+Suite *card_suite(void);
 
 /* Print how many loop-device tests ran and how many were skipped. */
 void loop_report(void);
