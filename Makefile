@@ -75,8 +75,10 @@ LIB_SRCS := dev.c vm.c device/blockdev.c device/holders.c device/sim.c \
 	    front/quiet.c \
 	    modes/modes.c modes/bench.c modes/align.c modes/scatter.c \
 	    modes/interval.c modes/progs.c modes/open_au.c modes/find_fat.c \
-	    modes/program.c modes/capacity.c verdict/analyze.c verdict/auto.c \
+	    modes/program.c modes/capacity.c modes/class.c verdict/analyze.c \
+	    verdict/auto.c verdict/reconcile.c \
 	    output/format.c output/json.c output/plot.c output/progress.c \
+	    output/cardout.c \
 	    safety/preserve.c
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 TEST_NAMES := check_main test_format test_sim test_bench test_vm \

@@ -24,6 +24,9 @@
 #include "auto.h"
 #include "bench.h"
 #include "blockdev.h"
+#include "card.h"
+#include "cardout.h"
+#include "class.h"
 #include "dev.h"
 #include "flashbench.h"
 #include "format.h"
@@ -35,6 +38,7 @@
 #include "preserve.h"
 #include "progress.h"
 #include "quiet.h"
+#include "reconcile.h"
 #include "sim.h"
 #include "sysfs.h"
 #include "vm.h"
@@ -135,6 +139,7 @@ enum {
 	OPT_DESTRUCTIVE,
 	OPT_JSON,
 	OPT_ANALYZE,
+	OPT_REGISTERS,
 	OPT_PLOT,
 	OPT_PRESERVE,
 	OPT_JOURNAL,
@@ -142,7 +147,7 @@ enum {
 	OPT_FORCE,
 };
 
-static const char short_opts[] = ":asiOrfpCqc:b:e:o:vhV";
+static const char short_opts[] = ":asiOrfpCLqc:b:e:o:vhV";
 
 static const struct option long_opts[] = {
 	{ "align", no_argument, NULL, 'a' },
@@ -160,6 +165,7 @@ static const struct option long_opts[] = {
 	{ "fat-nr", required_argument, NULL, OPT_FAT_NR },
 	{ "program", no_argument, NULL, 'p' },
 	{ "capacity", no_argument, NULL, 'C' },
+	{ "class", no_argument, NULL, 'L' },
 	{ "count", required_argument, NULL, 'c' },
 	{ "blocksize", required_argument, NULL, 'b' },
 	{ "erasesize", required_argument, NULL, 'e' },
@@ -170,6 +176,7 @@ static const struct option long_opts[] = {
 	{ "destructive", no_argument, NULL, OPT_DESTRUCTIVE },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "analyze", required_argument, NULL, OPT_ANALYZE },
+	{ "registers", required_argument, NULL, OPT_REGISTERS },
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "preserve", no_argument, NULL, OPT_PRESERVE },
@@ -198,6 +205,9 @@ struct cli {
 	int destructive;		/* --destructive */
 	int json;			/* --json */
 	const char *analyze_path;	/* --analyze FILE ("-": stdin) */
+	const char *registers_dir;	/* --registers DIR */
+	struct card_raw card_raw;	/* the card's registers */
+	struct card_info card;		/* decoded */
 	const char *plot_path;		/* --plot FILE.svg, or NULL */
 	struct plot_out *plot;		/* the open --plot file, or NULL */
 	int quiet;			/* -q: no progress line */
@@ -350,6 +360,9 @@ static const char help_text[] =
 " -p, --program               fixed write/read pattern table (writes!)\n"
 " -C, --capacity              is all of the card there? finds a fake's\n"
 "                               usable size (writes!)\n"
+" -L, --class                 the speed, UHS, video and application\n"
+"                               classes the card states, measured\n"
+"                               (writes!)\n"
 "\n"
 "Beyond the classic tests:\n"
 "     --auto                  find erase size, page size, open AUs and\n"
@@ -358,6 +371,8 @@ static const char help_text[] =
 "     --destructive           let --auto run its write steps (writes!)\n"
 "     --analyze <file>        read saved align tables ('-': stdin) and\n"
 "                               state erase and page size, no device\n"
+"     --registers <dir>       decode a card's register files (cid, csd,\n"
+"                               scr, ssr, ... as in sysfs), no device\n"
 "     --json                  one JSON document instead of the table\n"
 "     --plot <file.svg>       also draw the results as an SVG chart\n"
 "                               ('-': stdout, with -o for the results)\n"
@@ -411,6 +426,8 @@ static const char help_text[] =
 "                               collapse=gradual,\n"
 "                               real_size, fake=limbo-zero|\n"
 "                               limbo-garbage|wrap, cache (a fake card),\n"
+"                               claims=C10+U1+A1, au (the classes and\n"
+"                               AU its registers state),\n"
 "                               fat_kind=linear|random|both;\n"
 "                               see flashbench(1)\n"
 "\n"
@@ -476,6 +493,9 @@ static int parse_args(struct cli *c, int argc, char **argv, FILE *out)
 		case 'C':
 			c->tests |= BENCH_CAPACITY;
 			break;
+		case 'L':
+			c->tests |= BENCH_CLASS;
+			break;
 		case 'r':
 			c->o.random = 1;
 			break;
@@ -529,6 +549,10 @@ static int parse_args(struct cli *c, int argc, char **argv, FILE *out)
 			break;
 		case OPT_ANALYZE:
 			ret = file_value(c, "analyze", optarg, &c->analyze_path);
+			break;
+		case OPT_REGISTERS:
+			ret = file_value(c, "registers", optarg,
+					 &c->registers_dir);
 			break;
 		case OPT_PLOT:
 			ret = file_value(c, "plot", optarg, &c->plot_path);
@@ -733,6 +757,20 @@ static int check_offset(struct cli *c)
 			   offset_text(up, sizeof(up), round_up(off, es)));
 }
 
+/* --registers runs on its own.  Returns 0 or EXIT_USAGE. */
+static int check_registers(struct cli *c, int others)
+{
+	if (others || c->tests || c->simulate || c->destructive ||
+	    c->preserve || c->plot_path)
+		return usage_error(c->err,
+				   "--registers decodes register files on its own, without tests, --simulate, --plot or --preserve");
+	if (c->device)
+		return usage_error(c->err,
+				   "--registers decodes register files: DEVICE '%s' is not used",
+				   c->device);
+	return 0;
+}
+
 /*
  * Check what needs no device: DEVICE given (once), a test asked for, the
  * erase size against the block size, the -O offset against the erase
@@ -743,6 +781,8 @@ static int check_args(struct cli *c)
 	enum cli_value v;
 	int runs_alone = c->autorun + !!c->analyze_path + !!c->restore;
 
+	if (c->registers_dir)
+		return check_registers(c, runs_alone);
 	if (runs_alone > 1)
 		return usage_error(c->err,
 				   "--auto, --analyze and --restore exclude each other");
@@ -767,6 +807,8 @@ static int check_args(struct cli *c)
 	if (c->plot_path && (c->tests & (c->tests - 1)))
 		return usage_error(c->err,
 				   "--plot takes one test at a time");
+	if (c->plot_path && (c->tests & BENCH_CLASS))
+		return usage_error(c->err, "--plot does not draw --class");
 	if (c->plot_path && c->restore)
 		return usage_error(c->err, "--plot draws tests, not --restore");
 	if (c->plot_path && (c->tests & BENCH_CAPACITY))
@@ -1553,6 +1595,37 @@ static void note_unused(const struct cli *c)
 
 /* ---- --json ---- */
 
+/*
+ * What the card's registers say: sysfs for a device, the registers a
+ * simulated card states, nothing for a regular file.
+ */
+static void device_card(const struct cli *c, const struct device *dev,
+			struct card_raw *raw, struct card_info *ci)
+{
+	struct sim_params p;
+	char why[256];
+
+	if (c->simulate) {
+		sim_params_default(&p);
+		if (c->sim_spec)
+			sim_parse_spec(&p, c->sim_spec, why, sizeof(why));
+		sim_card_registers(&p, raw);
+	} else {
+		card_read_device(dev->path, raw);
+	}
+	card_decode(raw, ci);
+}
+
+static void json_device_card(const struct cli *c, struct json *j,
+			     const struct device *dev)
+{
+	struct card_raw raw;
+	struct card_info ci;
+
+	device_card(c, dev, &raw, &ci);
+	card_json(j, &raw, &ci);
+}
+
 /* version, test, device and options: the head of every JSON document. */
 static void json_head(const struct cli *c, struct json *j, const char *test,
 		      const struct device *dev)
@@ -1584,6 +1657,7 @@ static void json_head(const struct cli *c, struct json *j, const char *test,
 			}
 		}
 		json_object_end(j);
+		json_device_card(c, j, dev);
 		json_object_end(j);
 	} else {
 		json_null(j, "device");
@@ -1729,7 +1803,9 @@ static int run_json(struct cli *c, struct device *dev, enum bench_test t,
 	if (t == BENCH_CAPACITY)
 		return json_capacity(c, dev, &j);
 	json_array_begin(&j, "results");
-	if (t & BENCH_WRITING)
+	if (t == BENCH_CLASS)
+		ret = class_json_run(dev, &c->o, &j);
+	else if (t & BENCH_WRITING)
 		ret = json_write_test(dev, &c->o, t, &j, c->plot);
 	else
 		ret = json_read_test(dev, &c->o, t, &j, c->plot, &fit);
@@ -2144,6 +2220,17 @@ static void auto_evidence(const struct cli *c, const struct auto_result *r)
 	free(text);
 }
 
+/* The erase size found beside the AU the card states and the kernel's. */
+static void auto_reconcile(const struct cli *c, const struct device *dev,
+			   const struct auto_result *r, struct reconcile *rc)
+{
+	struct card_raw raw;
+	struct card_info ci;
+
+	device_card(c, dev, &raw, &ci);
+	reconcile(rc, r->align.erase.size_byte, &raw, &ci);
+}
+
 /* Run --auto and print its verdict; returns 0 or an exit status. */
 static int run_auto(struct cli *c, struct device *dev, FILE *res)
 {
@@ -2155,6 +2242,7 @@ static int run_auto(struct cli *c, struct device *dev, FILE *res)
 	};
 	struct sysfs_info sysfs = { 0 };
 	struct auto_result r;
+	struct reconcile rc;
 	char target[512];
 	struct json j;
 	int ret;
@@ -2170,6 +2258,7 @@ static int run_auto(struct cli *c, struct device *dev, FILE *res)
 	ret = auto_run(dev, &c->o, c->destructive, &h, &r);
 	progress_unwrap(c->prog, h.progress);
 	progress_done(c->prog);
+	auto_reconcile(c, dev, &r, &rc);
 	if (c->plot) {
 		snprintf(c->plot->title, sizeof(c->plot->title),
 			 "flashbench --auto %.280s", target);
@@ -2181,11 +2270,13 @@ static int run_auto(struct cli *c, struct device *dev, FILE *res)
 		auto_json_results(&j, &r);
 		auto_json_verdict(&j, &r);
 		auto_json_advice(&j, &r);
+		reconcile_json(&j, &rc);
 		if (ret && !stop_signal)
 			json_string(&j, "error", strerror(-ret));
 		json_tail(&j, stop_signal != 0);
 	} else {
 		auto_print(res, &r, target, c->simulate ? NULL : &sysfs);
+		reconcile_print(res, &rc);
 		auto_evidence(c, &r);
 	}
 	auto_free(&r);
@@ -2370,6 +2461,66 @@ static int run_analyze(struct cli *c, FILE *out)
 	return ret ? EXIT_DEVICE : 0;
 }
 
+/* ---- --registers ---- */
+
+/* --registers as JSON: device.card, as for a device. */
+static void registers_json(struct cli *c, FILE *res,
+			   const struct card_raw *raw,
+			   const struct card_info *ci)
+{
+	struct json j;
+
+	json_init(&j, res);
+	json_object_begin(&j, NULL);
+	json_string(&j, "version", FLASHBENCH_VERSION);
+	json_string(&j, "test", "registers");
+	json_object_begin(&j, "device");
+	json_string(&j, "path", c->registers_dir);
+	json_bool(&j, "simulated", 0);
+	card_json(&j, raw, ci);
+	json_object_end(&j);
+	json_tail(&j, 0);
+}
+
+/*
+ * Decode the register files of a directory; returns the status.  A
+ * directory without any is bad input (exit 2), found before any output
+ * file is opened.
+ */
+static int run_registers(struct cli *c, FILE *out)
+{
+	struct card_raw raw;
+	struct card_info ci;
+	struct stat st;
+	FILE *res = out;
+	int ret;
+
+	if (stat(c->registers_dir, &st))
+		return usage_error(c->err, "invalid --registers '%s': %s",
+				   c->registers_dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return usage_error(c->err,
+				   "invalid --registers '%s': not a directory",
+				   c->registers_dir);
+	if (!card_read_dir(c->registers_dir, CARD_DIR, &raw))
+		return usage_error(c->err,
+				   "no register files (cid, csd, scr, ssr, ...) in %s",
+				   c->registers_dir);
+	card_decode(&raw, &ci);
+	ret = open_outputs(c, out, &res);
+	if (ret)
+		return ret;
+	if (c->json) {
+		registers_json(c, res, &raw, &ci);
+	} else {
+		fprintf(res, "Card registers in %s:\n", c->registers_dir);
+		card_print(res, &raw, &ci);
+	}
+	if (finish_output(c, res, res != out))
+		return EXIT_DEVICE;
+	return 0;
+}
+
 /* Check everything against the device, then run; returns the status. */
 static int run(struct cli *c, FILE *out)
 {
@@ -2382,6 +2533,8 @@ static int run(struct cli *c, FILE *out)
 	ret = open_device(c, &dev);
 	if (ret)
 		return ret;
+	device_card(c, dev, &c->card_raw, &c->card);
+	class_set_card(&c->card);
 	if (c->o.verbose)
 		fprintf(c->err,
 			"flashbench: %s: %" PRIu64 " bytes, logical block %u bytes\n",
@@ -2427,6 +2580,7 @@ static int run(struct cli *c, FILE *out)
 	if (finish_output(c, res, res != out) && !ret)
 		ret = EXIT_DEVICE;
 out_close_dev:
+	class_set_card(NULL);
 	preserve_free(c->loaded);
 	c->loaded = NULL;
 	close_device(dev);
@@ -2487,6 +2641,8 @@ int flashbench_main(int argc, char **argv, FILE *out, FILE *err)
 	note_unused(&c);
 	if (c.analyze_path)
 		return run_analyze(&c, out);
+	if (c.registers_dir)
+		return run_registers(&c, out);
 	return run_stoppable(&c, out);
 }
 

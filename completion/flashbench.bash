@@ -25,7 +25,7 @@ _flashbench_devices()
 shopt -s extglob
 
 # Options of flashbench that take a value, in either spelling.
-_flashbench_value_opts='-b|--blocksize|-e|--erasesize|-c|--count|--scatter-order|--scatter-span|--interval-order|--open-au-nr|--offset|--fat-nr|-o|--out|--analyze|--plot|--journal|--restore'
+_flashbench_value_opts='-b|--blocksize|-e|--erasesize|-c|--count|--scatter-order|--scatter-span|--interval-order|--open-au-nr|--offset|--fat-nr|-o|--out|--analyze|--registers|--plot|--journal|--restore'
 
 # Complete the value of option opt (given without "=value").
 _flashbench_value()
@@ -54,6 +54,9 @@ _flashbench_value()
 	--plot)
 		COMPREPLY=($(compgen -f -X '!*.svg' -- "$cur") $(compgen -d -- "$cur"))
 		;;
+	--registers)
+		COMPREPLY=($(compgen -d -- "$cur"))
+		;;
 	-o|--out|--analyze|--journal|--restore)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		;;
@@ -71,7 +74,7 @@ _flashbench_simulate()
 		page_us= au_us= erase_us= discard_us= fat_mbps= fat_page=
 		readsig= fat_kind= plane= plane_us= group= group_us= au_spread=
 		pause_pct= pause_us= readahead= random_mbps= collapse=
-		real_size= fake= cache='
+		real_size= fake= cache= claims= au='
 
 	if [[ $cur == *,* ]]; then
 		head=${cur%,*},
@@ -96,8 +99,8 @@ _flashbench_options()
 		return
 	fi
 	printf '%s\n' -a --align -s --scatter -i --interval -O --open-au \
-		-f --find-fat --findfat -p --program --auto --destructive \
-		--analyze --json --plot -b --blocksize -e --erasesize \
+		-f --find-fat --findfat -p --program -L --class --auto --destructive \
+		--analyze --registers --json --plot -b --blocksize -e --erasesize \
 		-c --count --scatter-order --scatter-span --interval-order \
 		--open-au-nr --offset -r --random --fat-nr -o --out \
 		-v --verbose -q --quiet --simulate --simulate= -h --help \
@@ -161,10 +164,10 @@ _flashbench()
 		done
 		return
 	fi
-	# DEVICE: none with --simulate, --analyze or --restore
+	# DEVICE: none with --simulate, --analyze, --registers or --restore
 	for w in "${words[@]}"; do
 		case $w in
-		--simulate*|--analyze*|--restore*)
+		--simulate*|--analyze*|--registers*|--restore*)
 			return
 			;;
 		esac

@@ -162,6 +162,15 @@
  *                  or wrap (needs real_size)
  *   cache=0        write cache in front of the flash, bytes, a multiple
  *                  of 512; 0 = none
+ *   claims=none    the classes the card states in its SSR, joined by +:
+ *                  C2 C4 C6 C10 (speed), U1 U3 (UHS), V6 V10 V30 V60
+ *                  V90 (video), A1 A2 (application), e.g. C10+U1+A1.
+ *                  Only what it states: its rates decide what it meets
+ *   au=0           the AU the card states in its SSR (16K 32K 64K 128K
+ *                  256K 512K 1M 2M 4M 8M 12M 16M 24M 32M 64M); with
+ *                  claims= and no au= the erase size when one of these.
+ *                  With claims= or au= the card shows registers (cid,
+ *                  csd, scr, ssr) as a card in an SD slot does
  * The defaults look like the cards in the classic README: ~740µs for a 1 KiB
  * read, diff ~160µs at page and ~310µs at AU boundaries.
  */
@@ -173,6 +182,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "card.h"
 #include "format.h"
 #include "sim.h"
 #include "simstore.h"
@@ -264,7 +274,7 @@ enum sim_key_id {
 	SK_FAT_MBPS, SK_FAT_PAGE, SK_FAT_KIND, SK_READSIG, SK_PLANE,
 	SK_PLANE_US, SK_GROUP, SK_GROUP_US, SK_AU_SPREAD, SK_PAUSE_PCT,
 	SK_PAUSE_US, SK_READAHEAD, SK_RANDOM_MBPS, SK_COLLAPSE, SK_REAL_SIZE,
-	SK_FAKE, SK_CACHE, SK_NR
+	SK_FAKE, SK_CACHE, SK_CLAIMS, SK_AU, SK_NR
 };
 
 enum sim_kind {
@@ -273,6 +283,7 @@ enum sim_kind {
 	SIM_U64,	/* uint64_t, plain number */
 	SIM_REAL,	/* double */
 	SIM_CHOICE,	/* unsigned int: index of a name in choices */
+	SIM_TEXT,	/* char[32], checked by sim_check() */
 };
 
 struct sim_key {
@@ -329,6 +340,8 @@ static const struct sim_key sim_keys[SK_NR] = {
 	SIM_KEY(SK_REAL_SIZE, "real_size", SIM_SIZE, real_size_byte),
 	SIM_CHOOSE(SK_FAKE, "fake", fake, sim_fakes),
 	SIM_KEY(SK_CACHE, "cache", SIM_SIZE, cache_byte),
+	SIM_KEY(SK_CLAIMS, "claims", SIM_TEXT, claims),
+	SIM_KEY(SK_AU, "au", SIM_SIZE, au_byte),
 };
 
 /* Parse a plain unsigned number, decimal or 0x hex.  Returns 0 or -errno. */
@@ -433,6 +446,14 @@ static int sim_set_key(struct sim_params *p, const struct sim_key *k,
 				return 0;
 			}
 		return sim_bad_choice(k, val, err, err_len);
+	case SIM_TEXT:
+		if (strlen(val) >= sizeof(p->claims)) {
+			snprintf(err, err_len, "%s=%s: too long", k->name,
+				 val);
+			return -EINVAL;
+		}
+		snprintf((char *)field, sizeof(p->claims), "%s", val);
+		return 0;
 	}
 	return -EINVAL;
 }
@@ -487,6 +508,9 @@ static const char *sim_kv(char *buf, size_t len, const struct sim_params *p,
 		else
 			snprintf(buf, len, "%s=%" PRIu64, k->name, v);
 		break;
+	case SIM_TEXT:
+		snprintf(buf, len, "%s=%s", k->name, (const char *)field);
+		break;
 	}
 	return buf;
 }
@@ -512,8 +536,9 @@ static int sim_check(const struct sim_params *p, const char *const *raw,
 		p->access_us, p->page_us, p->au_us, p->erase_us, p->discard_us,
 		p->plane_us, p->group_us, p->pause_us,
 	};
-	char a[96], b[96];
+	char a[96], b[96], bad[96];
 	const char *why = NULL;
+	struct card_claims claims;
 	enum sim_key_id id, other = SK_NR;
 	uint64_t e = p->erase_byte, nr_au = 0;
 	size_t i;
@@ -587,6 +612,11 @@ static int sim_check(const struct sim_params *p, const char *const *raw,
 		SIM_BAD(SK_FAKE, "needs real_size");
 	if (p->cache_byte % SIM_SECTOR)
 		SIM_BAD(SK_CACHE, "not a multiple of 512");
+	if (p->claims[0] && card_parse_claims(p->claims, &claims, bad,
+					      sizeof(bad)))
+		SIM_BAD(SK_CLAIMS, bad);
+	if (p->au_byte && !card_au_code(p->au_byte))
+		SIM_BAD(SK_AU, "not an AU an SSR states (16K..4M, 8M, 12M, 16M, 24M, 32M, 64M)");
 	if (!sim_in(p->noise_pct, 0, 100))
 		SIM_BAD(SK_NOISE, "not a percentage from 0 to 100");
 	if (!sim_in(p->read_mbps, SIM_MIN_MBPS, SIM_MAX_MBPS))
@@ -1288,6 +1318,24 @@ static const struct dev_ops sim_ops = {
 	.now_ns = sim_now,
 	.destroy = sim_destroy,
 };
+
+void sim_card_registers(const struct sim_params *p, struct card_raw *raw)
+{
+	struct card_claims c = { 0, 0, 0, 0 };
+	char why[96];
+	uint64_t au = p->au_byte;
+
+	if (!p->claims[0] && !au) {
+		memset(raw, 0, sizeof(*raw));
+		raw->source = CARD_SIM;
+		return;
+	}
+	if (p->claims[0])
+		card_parse_claims(p->claims, &c, why, sizeof(why));
+	if (!au && card_au_code(p->erase_byte))
+		au = p->erase_byte;
+	card_build(raw, p->size_byte, au, &c, p->seed);
+}
 
 int sim_open(struct device **devp, const struct sim_params *p)
 {

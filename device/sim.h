@@ -48,6 +48,8 @@ struct sim_params {
 	uint64_t real_size_byte; /* what really stores data; 0 = size */
 	unsigned int fake;	/* enum sim_fake: what lies past real_size */
 	uint64_t cache_byte;	/* write cache in front, 0 = none */
+	char claims[32];	/* classes the card states ("C10+U1+A1") */
+	uint64_t au_byte;	/* AU the card states in its SSR, 0 = none */
 };
 
 /* Which writes the FAT-optimised AUs speed up. */
@@ -79,6 +81,15 @@ void sim_params_default(struct sim_params *p);
  */
 int sim_parse_spec(struct sim_params *p, const char *spec, char *err,
 		   size_t err_len);
+
+struct card_raw;
+
+/*
+ * The registers the card of p shows, as sysfs would (cid, csd, scr, ssr
+ * and the kernel's attributes): stated when SPEC gives claims= or au=,
+ * else none.
+ */
+void sim_card_registers(const struct sim_params *p, struct card_raw *raw);
 
 /* Create a simulated card.  Returns 0 or -errno. */
 int sim_open(struct device **devp, const struct sim_params *p);

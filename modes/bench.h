@@ -24,10 +24,11 @@ enum bench_test {
 	BENCH_INTERVAL = 1 << 4,	/* -i */
 	BENCH_PROGRAM = 1 << 5,		/* -p */
 	BENCH_CAPACITY = 1 << 6,	/* --capacity */
+	BENCH_CLASS = 1 << 7,		/* -L, --class */
 };
 
 #define BENCH_WRITING (BENCH_FIND_FAT | BENCH_OPEN_AU | BENCH_PROGRAM | \
-		       BENCH_CAPACITY)
+		       BENCH_CAPACITY | BENCH_CLASS)
 
 /* Everything the command line says about how to run the tests. */
 struct bench_opts {

@@ -5,6 +5,7 @@
  * program.c (writes, as VM programs run by progs.c).
  */
 #include "capacity.h"
+#include "class.h"
 #include "modes.h"
 #include "progs.h"
 
@@ -23,6 +24,8 @@ const struct mode modes[] = {
 	  bench_write_ranges, program_column, &program_prog },
 	{ BENCH_CAPACITY, "capacity", "--capacity", 'C', 1, capacity_run,
 	  capacity_write_ranges, NULL, NULL },
+	{ BENCH_CLASS, "class", "--class", 'L', 1, class_run,
+	  class_write_ranges, class_column, NULL },
 };
 
 const size_t modes_nr = sizeof(modes) / sizeof(modes[0]);

@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "card.h"
+#include "class.h"
+#include "reconcile.h"
 #include "util.h"
 
 /* A register of zeros, bits long. */
@@ -505,6 +507,459 @@ START_TEST(test_fuzz)
 }
 END_TEST
 
+/* Write name=text into dir. */
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void remove_dir(const char *dir)
+{
+	char path[256];
+	int f;
+
+	for (f = 0; f < CF_NR; f++) {
+		snprintf(path, sizeof(path), "%s/%s", dir,
+			 card_file_names[f]);
+		unlink(path);
+	}
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+
+/* A JSON value of r's output, as text. */
+static const char *jget(const struct fb_run *r, const char *path)
+{
+	static char buf[256];
+
+	ck_assert_int_eq(json_get(r->out, path, buf, sizeof(buf)), 0);
+	return buf;
+}
+
+/* --registers decodes a constructed dump, as text and as JSON. */
+START_TEST(test_registers_option)
+{
+	char dir[] = "/tmp/fb_regsXXXXXX", args[128];
+	struct card_claims c = { 6, 0, 0, 0 };
+	struct card_raw raw;
+	struct fb_run r;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	/* an A1 card stating 8 MiB AUs, as card_build() lays it out */
+	card_build(&raw, 32ULL << 30, 8 << 20, &c, 77);
+	put(dir, "cid", "035344534c3136478012345678011201\n");
+	put(dir, "csd", "400e00325b590000734f7f800a400000\n");
+	put(dir, "scr", "0235800300000000\n");
+	put(dir, "ssr", raw.val[CF_SSR]);
+	put(dir, "type", "SD\n");
+	put(dir, "preferred_erase_size", "8388608\n");
+	snprintf(args, sizeof(args), "--registers=%s", dir);
+	fb_run(args, &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(r.err, "");
+	ck_assert_ptr_nonnull(strstr(r.out, "product \"SL16G\""));
+	ck_assert_ptr_nonnull(strstr(r.out, "made 2017-02"));
+	ck_assert_ptr_nonnull(strstr(r.out, "capacity 15476981760 bytes"));
+	ck_assert_ptr_nonnull(strstr(r.out,
+		"speed class C6, UHS none, video none, application none"));
+	ck_assert_ptr_nonnull(strstr(r.out, "AU 8MiB"));
+	fb_free(&r);
+	snprintf(args, sizeof(args), "--registers %s --json", dir);
+	fb_run(args, &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(jget(&r, "device.card.manfid"), "3");
+	ck_assert_str_eq(jget(&r, "device.card.oemid"), "21316");
+	ck_assert_str_eq(jget(&r, "device.card.name"), "\"SL16G\"");
+	ck_assert_str_eq(jget(&r, "device.card.date"), "\"2017-02\"");
+	ck_assert_str_eq(jget(&r, "device.card.serial"), "305419896");
+	ck_assert_str_eq(jget(&r, "device.card.au_size"), "8388608");
+	ck_assert_str_eq(jget(&r, "device.card.speed_class"), "6");
+	ck_assert_str_eq(jget(&r, "device.card.uhs_grade"), "0");
+	ck_assert_str_eq(jget(&r, "device.card.app_class"), "0");
+	ck_assert_str_eq(jget(&r, "device.card.registers.scr"),
+			 "\"0235800300000000\"");
+	ck_assert_str_eq(jget(&r, "device.card.missing"), "null");
+	fb_free(&r);
+	/* a subset: what is not there is named and null */
+	snprintf(args, sizeof(args), "%s/ssr", dir);
+	unlink(args);
+	put(dir, "scr", "02358003000000\n");	/* short */
+	snprintf(args, sizeof(args), "--json --registers=%s", dir);
+	fb_run(args, &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(jget(&r, "device.card.registers.ssr"), "null");
+	ck_assert_str_eq(jget(&r, "device.card.speed_class"), "null");
+	ck_assert_str_eq(jget(&r, "device.card.au_size"), "null");
+	ck_assert_str_eq(jget(&r, "device.card.missing"),
+			 "\"not in the directory: ssr\"");
+	ck_assert_str_eq(jget(&r, "device.card.notes.0"),
+			 "\"scr: 14 hex digits, not 16: not decoded\"");
+	fb_free(&r);
+	remove_dir(dir);
+}
+END_TEST
+
+/* Bad --registers input: one line, exit 2, nothing on stdout. */
+START_TEST(test_registers_bad)
+{
+	static const char *const bad[][2] = {
+		{ "--registers=/nonexistent/dir",
+		  "flashbench: invalid --registers '/nonexistent/dir': No such file or directory\n" },
+		{ "--registers=/dev/null",
+		  "flashbench: invalid --registers '/dev/null': not a directory\n" },
+		{ "--registers=/ -a",
+		  "flashbench: --registers decodes register files on its own, without tests, --simulate, --plot or --preserve\n" },
+		{ "--registers=/ --simulate",
+		  "flashbench: --registers decodes register files on its own, without tests, --simulate, --plot or --preserve\n" },
+		{ "--registers=/ /dev/sda",
+		  "flashbench: --registers decodes register files: DEVICE '/dev/sda' is not used\n" },
+		{ "--registers=/ --auto",
+		  "flashbench: --registers decodes register files on its own, without tests, --simulate, --plot or --preserve\n" },
+		{ "--registers=/proc/self",
+		  "flashbench: no register files (cid, csd, scr, ssr, ...) in /proc/self\n" },
+	};
+	struct fb_run r;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		fb_run(bad[i][0], &r);
+		ck_assert_int_eq(r.status, 2);
+		ck_assert_str_eq(r.out, "");
+		ck_assert_str_eq(r.err, bad[i][1]);
+		ck_assert_uint_eq(r.opens, 0);
+		fb_free(&r);
+	}
+}
+END_TEST
+
+/* The simulated card states what claims= and au= say, in device.card. */
+START_TEST(test_sim_claims)
+{
+	struct fb_run r;
+
+	fb_run("--simulate=claims=C10+U1+A1,au=8M,size=16G --json -a -c 1 "
+	       "--blocksize=1M", &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(jget(&r, "device.card.speed_class"), "10");
+	ck_assert_str_eq(jget(&r, "device.card.uhs_grade"), "1");
+	ck_assert_str_eq(jget(&r, "device.card.video_class"), "0");
+	ck_assert_str_eq(jget(&r, "device.card.app_class"), "1");
+	ck_assert_str_eq(jget(&r, "device.card.au_size"), "8388608");
+	ck_assert_str_eq(jget(&r, "device.card.capacity"), "17179869184");
+	ck_assert_str_eq(jget(&r, "device.card.registers.preferred_erase_size"),
+			 "\"8388608\"");
+	fb_free(&r);
+	/* claims alone: the AU stated is the erase size */
+	fb_run("--simulate=claims=V30,erase=2M --json -a -c 1 --blocksize=1M",
+	       &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(jget(&r, "device.card.video_class"), "30");
+	ck_assert_str_eq(jget(&r, "device.card.au_size"), "2097152");
+	fb_free(&r);
+	/* an erase size no code states: no AU */
+	fb_run("--simulate=claims=C4,erase=6M --json -a -c 1 --blocksize=1M",
+	       &r);
+	ck_assert_str_eq(jget(&r, "device.card.au_size"), "null");
+	ck_assert_str_eq(jget(&r, "device.card.registers.preferred_erase_size"),
+			 "\"4194304\"");
+	fb_free(&r);
+	/* none: no registers, and why */
+	fb_run("--simulate --json -a -c 1 --blocksize=1M", &r);
+	ck_assert_str_eq(jget(&r, "device.card.registers.cid"), "null");
+	ck_assert_str_eq(jget(&r, "device.card.manfid"), "null");
+	ck_assert_ptr_nonnull(strstr(jget(&r, "device.card.missing"),
+				     "claims="));
+	fb_free(&r);
+}
+END_TEST
+
+START_TEST(test_sim_claims_bad)
+{
+	static const char *const bad[][2] = {
+		{ "--simulate=claims=C5 -a",
+		  "flashbench: invalid --simulate 'claims=C5': claims=C5: 'C5' is not a class (C2 C4 C6 C10 U1 U3 V6 V10 V30 V60 V90 A1 A2)\n" },
+		{ "--simulate=claims=A1+A2 -a",
+		  "flashbench: invalid --simulate 'claims=A1+A2': claims=A1+A2: 'A2': a card states one class of each kind\n" },
+		{ "--simulate=au=3M -a",
+		  "flashbench: invalid --simulate 'au=3M': au=3M: not an AU an SSR states (16K..4M, 8M, 12M, 16M, 24M, 32M, 64M)\n" },
+	};
+	struct fb_run r;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		fb_run(bad[i][0], &r);
+		ck_assert_int_eq(r.status, 2);
+		ck_assert_str_eq(r.out, "");
+		ck_assert_str_eq(r.err, bad[i][1]);
+		fb_free(&r);
+	}
+}
+END_TEST
+
+/* The measured erase size beside the stated AU: each wording. */
+START_TEST(test_reconcile_fit)
+{
+	ck_assert_int_eq(reconcile_fit(4 << 20, 4 << 20), FIT_AGREES);
+	ck_assert_int_eq(reconcile_fit(4 << 20, 16 << 20), FIT_SUBUNIT);
+	ck_assert_int_eq(reconcile_fit(4 << 20, 12 << 20), FIT_SUBUNIT);
+	ck_assert_int_eq(reconcile_fit(8 << 20, 16 << 20), FIT_MULTIPLE);
+	ck_assert_int_eq(reconcile_fit(4 << 20, 2 << 20), FIT_MULTIPLE);
+	ck_assert_int_eq(reconcile_fit(6 << 20, 4 << 20), FIT_DISAGREES);
+	ck_assert_int_eq(reconcile_fit(0, 4 << 20), FIT_UNKNOWN);
+	ck_assert_int_eq(reconcile_fit(4 << 20, 0), FIT_UNKNOWN);
+}
+END_TEST
+
+START_TEST(test_reconcile_kernel)
+{
+	struct card_claims c = { 10, 0, 0, 0 };
+	struct card_raw raw;
+	struct card_info ci;
+	struct reconcile rc;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	/* the SSR states 16M: the kernel took it, timing shows 4M */
+	card_build(&raw, 32ULL << 30, 16 << 20, &c, 1);
+	card_decode(&raw, &ci);
+	reconcile(&rc, 4 << 20, &raw, &ci);
+	ck_assert_int_eq(rc.kernel_from, KERNEL_FROM_SSR);
+	ck_assert_int_eq(rc.stated_fit, FIT_SUBUNIT);
+	f = open_memstream(&text, &len);
+	reconcile_print(f, &rc);
+	fclose(f);
+	ck_assert_str_eq(text,
+		"erase size measured 4MiB; what the card and the kernel say:\n"
+		"  AU the card states (SSR): 16MiB (4MiB sub-units: consistent)\n"
+		"  kernel preferred_erase_size: 16MiB, from the SSR (4MiB sub-units: consistent)\n"
+		"  an AU above 4MiB is written in 4MiB sub-units by the speed-class\n"
+		"  rules: timing shows the sub-unit\n"
+		"  the advice uses the measured 4MiB, not the 16MiB the card states\n");
+	free(text);
+	/* no AU stated: the kernel's value is a capacity guess */
+	card_build(&raw, 32ULL << 30, 0, &c, 1);
+	card_decode(&raw, &ci);
+	reconcile(&rc, 6 << 20, &raw, &ci);
+	ck_assert_int_eq(rc.kernel_from, KERNEL_GUESS);
+	ck_assert_int_eq(rc.kernel_fit, FIT_DISAGREES);
+	ck_assert_uint_eq(rc.kernel_byte, 4 << 20);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	reconcile_print(f, &rc);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text, "AU the card states (SSR): none\n"));
+	ck_assert_ptr_nonnull(strstr(text, "4MiB, a capacity guess (disagrees)"));
+	ck_assert_ptr_nonnull(strstr(text, "the kernel guesses 512KiB to 4MiB"));
+	ck_assert_ptr_null(strstr(text, "the advice uses"));
+	free(text);
+	/* an old kernel without ssr: the guess is told by the capacity */
+	raw.have[CF_SSR] = 0;
+	card_decode(&raw, &ci);
+	reconcile(&rc, 4 << 20, &raw, &ci);
+	ck_assert_int_eq(rc.kernel_from, KERNEL_GUESS);
+	ck_assert_int_eq(rc.kernel_fit, FIT_AGREES);
+}
+END_TEST
+
+/* --auto on a simulated card stating its AU: the lines and the JSON. */
+START_TEST(test_reconcile_auto)
+{
+	struct fb_run r;
+
+	fb_run("--auto -q --simulate=claims=C10+U1,au=16M,noise=0", &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_nonnull(strstr(r.out,
+		"erase size measured 4MiB; what the card and the kernel say:\n"
+		"  AU the card states (SSR): 16MiB (4MiB sub-units: consistent)\n"));
+	fb_free(&r);
+	fb_run("--auto -q --json --simulate=au=2M,noise=0", &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(jget(&r, "reconcile.measured_erase_size"), "4194304");
+	ck_assert_str_eq(jget(&r, "reconcile.stated_au_size"), "2097152");
+	ck_assert_str_eq(jget(&r, "reconcile.stated_fit"), "\"multiple\"");
+	ck_assert_str_eq(jget(&r, "reconcile.kernel_from"), "\"ssr\"");
+	ck_assert_str_eq(jget(&r, "device.card.au_size"), "2097152");
+	fb_free(&r);
+	/* a card stating nothing: --auto prints no such lines */
+	fb_run("--auto -q --simulate=noise=0", &r);
+	ck_assert_ptr_null(strstr(r.out, "what the card and the kernel say"));
+	fb_free(&r);
+}
+END_TEST
+
+/* Measure --class on a simulated card and judge claims (NULL: all). */
+static void class_on(const char *spec, const char *claims,
+		     struct class_result *r)
+{
+	struct device *dev = sim_card(spec);
+	struct card_claims c;
+	struct bench_opts o;
+	struct class_plan p;
+	char why[128];
+
+	bench_opts_default(&o);
+	o.offset_byte = 16 << 20;
+	class_plan(&p, &o, 0);
+	ck_assert_int_eq(class_measure(dev, &p, r), 0);
+	if (claims)
+		ck_assert_int_eq(card_parse_claims(claims, &c, why,
+						   sizeof(why)), 0);
+	class_judge(r, claims ? &c : NULL);
+	dev_close(dev);
+}
+
+static const struct class_check *check_of(const struct class_result *r,
+					  const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (!strcmp(r->c[i].name, name))
+			return &r->c[i];
+	ck_abort_msg("no class %s", name);
+	return NULL;
+}
+
+/* Rates from the model: access + len / rate for each write. */
+static double model_mbps(double access_us, double len, double mbps)
+{
+	return len / (access_us * 1e-6 + len / (mbps * 1e6)) / 1e6;
+}
+
+/* A card built to meet C10, U1 and A1. */
+START_TEST(test_class_pass)
+{
+	struct class_result r;
+
+	class_on("noise=0,open=24,page=4K,access_us=300,write_mbps=20",
+		 "C10+U1+A1", &r);
+	ck_assert_uint_eq(r.n, 3);
+	ck_assert_int_eq(r.all, 0);
+	ck_assert_double_eq_tol(r.sd.min_mbps,
+				model_mbps(300, 65536, 20), 0.01);
+	ck_assert_double_eq_tol(r.uhs.min_mbps,
+				model_mbps(300, 524288, 20), 0.01);
+	ck_assert_double_eq_tol(r.read_iops, 1e6 / (300 + 4096 / 25.0), 1);
+	ck_assert_double_eq_tol(r.write_iops, 1e6 / (300 + 4096 / 20.0), 1);
+	ck_assert_int_eq(check_of(&r, "C10")->pass, 1);
+	ck_assert_int_eq(check_of(&r, "C10")->claimed, 1);
+	ck_assert_int_eq(check_of(&r, "U1")->pass, 1);
+	ck_assert_int_eq(check_of(&r, "A1")->pass, 1);
+}
+END_TEST
+
+/*
+ * The typical card claiming C10+U1+A1 meets C10 and U1 (10.6 and 11.8
+ * MB/s) but not A1: 1157 reads/s, and random writes across more AUs than
+ * it keeps open each cost a copy.
+ */
+START_TEST(test_class_fail)
+{
+	struct class_result r;
+
+	class_on("noise=0", "C10+U1+A1", &r);
+	ck_assert_int_eq(check_of(&r, "C10")->pass, 1);
+	ck_assert_int_eq(check_of(&r, "U1")->pass, 1);
+	ck_assert_int_eq(check_of(&r, "A1")->pass, 0);
+	ck_assert_double_lt(r.read_iops, 1500);
+	ck_assert_double_lt(r.write_iops, 500);
+	/* a slower card fails C10 and U1 and still meets C6 */
+	class_on("noise=0,write_mbps=8", "C10+U1", &r);
+	ck_assert_int_eq(check_of(&r, "C10")->pass, 0);
+	ck_assert_int_eq(check_of(&r, "U1")->pass, 0);
+	class_on("noise=0,write_mbps=8", "C6", &r);
+	ck_assert_int_eq(check_of(&r, "C6")->pass, 1);
+	/* U3 and V30 need 30 MB/s in 512 KiB units */
+	class_on("noise=0,write_mbps=40,access_us=200", "U3+V30", &r);
+	ck_assert_double_gt(r.uhs.min_mbps, 30);
+	ck_assert_int_eq(check_of(&r, "U3")->pass, 1);
+	ck_assert_int_eq(check_of(&r, "V30")->pass, 1);
+	class_on("noise=0,write_mbps=25", "U3+V10", &r);
+	ck_assert_int_eq(check_of(&r, "U3")->pass, 0);
+	ck_assert_int_eq(check_of(&r, "V10")->pass, 1);
+}
+END_TEST
+
+/* A2 failing on the writes alone says why. */
+START_TEST(test_class_a2_writes)
+{
+	struct class_result r;
+	const struct class_check *k;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	class_on("noise=0,open=24,page=4K,access_us=100,read_mbps=100,"
+		 "write_mbps=20,random_mbps=4", "A2", &r);
+	k = check_of(&r, "A2");
+	ck_assert_double_gt(r.read_iops, 4000);
+	ck_assert_double_lt(r.write_iops, 2000);
+	ck_assert_int_eq(k->pass, 0);
+	ck_assert_int_eq(k->writes_only, 1);
+	f = open_memstream(&text, &len);
+	class_print(f, &r);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text, "A2   FAIL"));
+	ck_assert_ptr_nonnull(strstr(text, "command queue and cache"));
+	ck_assert_ptr_nonnull(strstr(text, "not\nthe SD Association's certification"));
+	free(text);
+}
+END_TEST
+
+/* Fast on average, but one write over 250 ms fails the class. */
+START_TEST(test_class_busy)
+{
+	struct card_claims c = { 10, 1, 0, 0 };
+	struct class_result r;
+
+	memset(&r, 0, sizeof(r));
+	r.sd.min_mbps = r.uhs.min_mbps = 20;
+	r.sd.max_write_ns = r.uhs.max_write_ns = CLASS_MAX_BUSY_NS;
+	class_judge(&r, &c);
+	ck_assert_uint_eq(r.n, 2);
+	ck_assert_int_eq(r.c[0].pass, 1);
+	ck_assert_int_eq(r.c[1].pass, 1);
+	r.sd.max_write_ns = CLASS_MAX_BUSY_NS + 1;
+	class_judge(&r, &c);
+	ck_assert_int_eq(r.c[0].pass, 0);
+	ck_assert_int_eq(r.c[1].pass, 1);
+	r.uhs.min_mbps = 9.99;
+	class_judge(&r, &c);
+	ck_assert_int_eq(r.c[1].pass, 0);
+}
+END_TEST
+
+/* No claims: every class, none claimed; the ranges of the plan. */
+START_TEST(test_class_all)
+{
+	struct class_result r;
+	struct bench_range rg[2];
+	struct bench_opts o;
+
+	class_on("noise=0", NULL, &r);
+	ck_assert_int_eq(r.all, 1);
+	ck_assert_uint_eq(r.n, CLASS_NR);
+	ck_assert_int_eq(r.c[0].claimed, 0);
+	ck_assert_int_eq(check_of(&r, "C4")->pass, 1);
+	ck_assert_int_eq(check_of(&r, "U3")->pass, 0);
+	bench_opts_default(&o);
+	o.offset_byte = 16 << 20;
+	class_set_card(NULL);
+	ck_assert_int_eq(class_write_ranges(0, &o, 8ULL << 30, rg, 2), 1);
+	ck_assert_uint_eq(rg[0].start_byte, 16 << 20);
+	ck_assert_uint_eq(rg[0].end_byte, (16 + 16 + 64) << 20);
+	ck_assert_int_eq(class_write_ranges(0, &o, 64ULL << 20, rg, 2),
+			 -EINVAL);
+}
+END_TEST
+
 Suite *card_suite(void)
 {
 	Suite *s = suite_create("card");
@@ -524,6 +979,22 @@ Suite *card_suite(void)
 	tcase_add_test(tc, test_claims);
 	tcase_add_test(tc, test_build_round_trip);
 	tcase_add_test(tc, test_fuzz);
+	tcase_set_timeout(tc, 120);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("front");
+	tcase_add_test(tc, test_registers_option);
+	tcase_add_test(tc, test_registers_bad);
+	tcase_add_test(tc, test_sim_claims);
+	tcase_add_test(tc, test_sim_claims_bad);
+	tcase_add_test(tc, test_reconcile_fit);
+	tcase_add_test(tc, test_reconcile_kernel);
+	tcase_add_test(tc, test_reconcile_auto);
+	tcase_add_test(tc, test_class_pass);
+	tcase_add_test(tc, test_class_fail);
+	tcase_add_test(tc, test_class_a2_writes);
+	tcase_add_test(tc, test_class_busy);
+	tcase_add_test(tc, test_class_all);
 	tcase_set_timeout(tc, 120);
 	suite_add_tcase(s, tc);
 	return s;

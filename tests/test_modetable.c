@@ -15,7 +15,7 @@
 
 #define ALL_TESTS (BENCH_SCATTER | BENCH_FIND_FAT | BENCH_ALIGN | \
 		   BENCH_OPEN_AU | BENCH_INTERVAL | BENCH_PROGRAM | \
-		   BENCH_CAPACITY)
+		   BENCH_CAPACITY | BENCH_CLASS)
 
 /* Every field of every row is filled, and the rows agree with each other. */
 START_TEST(test_rows_complete)

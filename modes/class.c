@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* --class: the classes the card states, measured (see class.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "class.h"
+#include "format.h"
+
+#define SUBUNIT_BYTE	(4ULL << 20)
+#define SD_RU_BYTE	(64ULL << 10)
+#define UHS_RU_BYTE	(512ULL << 10)
+
+/* Every class, its family and level, its rate and IOPS. */
+static const struct class_check classes[CLASS_NR] = {
+	{ "C2", CLASS_SPEED, 2, 0, 0, 0, 2, 0, 0 },
+	{ "C4", CLASS_SPEED, 4, 0, 0, 0, 4, 0, 0 },
+	{ "C6", CLASS_SPEED, 6, 0, 0, 0, 6, 0, 0 },
+	{ "C10", CLASS_SPEED, 10, 0, 0, 0, 10, 0, 0 },
+	{ "U1", CLASS_UHS, 1, 0, 0, 0, 10, 0, 0 },
+	{ "U3", CLASS_UHS, 3, 0, 0, 0, 30, 0, 0 },
+	{ "V6", CLASS_VIDEO, 6, 0, 0, 0, 6, 0, 0 },
+	{ "V10", CLASS_VIDEO, 10, 0, 0, 0, 10, 0, 0 },
+	{ "V30", CLASS_VIDEO, 30, 0, 0, 0, 30, 0, 0 },
+	{ "V60", CLASS_VIDEO, 60, 0, 0, 0, 60, 0, 0 },
+	{ "V90", CLASS_VIDEO, 90, 0, 0, 0, 90, 0, 0 },
+	{ "A1", CLASS_APP, 1, 0, 0, 0, 10, 1500, 500 },
+	{ "A2", CLASS_APP, 2, 0, 0, 0, 10, 4000, 2000 },
+};
+
+static const struct card_info *card_word;
+
+void class_set_card(const struct card_info *ci)
+{
+	card_word = ci;
+}
+
+void class_plan(struct class_plan *p, const struct bench_opts *o,
+		uint64_t au_byte)
+{
+	uint64_t au = au_byte ? au_byte : o->erasesize_byte;
+
+	/* whole recording units of 512 KiB, at most a 4 MiB sub-unit */
+	p->unit_byte = au > SUBUNIT_BYTE ? SUBUNIT_BYTE : au;
+	p->unit_byte = p->unit_byte / UHS_RU_BYTE * UHS_RU_BYTE;
+	if (!p->unit_byte)
+		p->unit_byte = UHS_RU_BYTE;
+	p->offset_byte = (o->offset_byte + p->unit_byte - 1) / p->unit_byte *
+			 p->unit_byte;
+	p->units = CLASS_UNITS;
+	p->span_byte = CLASS_SPAN_BYTE;
+	p->ops = CLASS_RANDOM_OPS;
+}
+
+/* The AU the card states, as class_run() will use it. */
+static uint64_t stated_au(void)
+{
+	return card_word ? card_word->au_byte : 0;
+}
+
+int class_write_ranges(enum bench_test test, const struct bench_opts *o,
+		       uint64_t dev_size, struct bench_range *ranges,
+		       size_t max)
+{
+	struct class_plan p;
+	uint64_t end;
+
+	(void)test;
+	class_plan(&p, o, stated_au());
+	end = p.offset_byte + p.units * p.unit_byte + p.span_byte;
+	if (end > dev_size)
+		return -EINVAL;
+	if (ranges && max >= 1) {
+		ranges[0].start_byte = p.offset_byte;
+		ranges[0].end_byte = end;
+	}
+	return 1;
+}
+
+/* Write every unit in recording units of ru; fill s.  0 or -errno. */
+static int measure_seq(struct device *dev, const struct class_plan *p,
+		       uint64_t ru, const void *buf, struct class_seq *s,
+		       uint64_t *device_ns)
+{
+	unsigned int u;
+	uint64_t k;
+
+	s->ru_byte = ru;
+	s->min_mbps = 0;
+	s->max_write_ns = 0;
+	for (u = 0; u < p->units; u++) {
+		uint64_t off = p->offset_byte + u * p->unit_byte, sum = 0;
+		double mbps;
+
+		for (k = 0; k < p->unit_byte; k += ru) {
+			uint64_t t;
+			int ret = dev_write(dev, buf, ru, (off_t)(off + k), &t);
+
+			if (ret)
+				return ret;
+			sum += t;
+			if (t > s->max_write_ns)
+				s->max_write_ns = t;
+		}
+		*device_ns += sum;
+		mbps = sum ? (double)p->unit_byte * 1e3 / (double)sum : 0;
+		if (!u || mbps < s->min_mbps)
+			s->min_mbps = mbps;
+	}
+	return 0;
+}
+
+static uint64_t mix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* Random 4 KiB I/O over the region at queue depth 1: per second. */
+static int measure_random(struct device *dev, const struct class_plan *p,
+			  void *buf, int write, double *iops,
+			  unsigned int *done, uint64_t *device_ns)
+{
+	uint64_t base = p->offset_byte + p->units * p->unit_byte;
+	uint64_t slots = p->span_byte / CLASS_IO_BYTE, seed = 0x636c617373;
+	uint64_t sum = 0;
+	unsigned int i;
+
+	/* a card this slow is judged on what fits in the time budget */
+	for (i = 0; i < p->ops && (i < CLASS_MIN_OPS ||
+				   sum < CLASS_BUDGET_NS); i++) {
+		off_t off = (off_t)(base + mix(&seed) % slots * CLASS_IO_BYTE);
+		uint64_t t;
+		int ret = write ? dev_write(dev, buf, CLASS_IO_BYTE, off, &t) :
+			  dev_read(dev, buf, CLASS_IO_BYTE, off, &t);
+
+		if (ret)
+			return ret;
+		sum += t;
+	}
+	*device_ns += sum;
+	*done = i;
+	*iops = sum ? i * 1e9 / (double)sum : 0;
+	return 0;
+}
+
+int class_measure(struct device *dev, const struct class_plan *p,
+		  struct class_result *r)
+{
+	void *buf = bench_alloc_io_buf(UHS_RU_BYTE);
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	r->plan = *p;
+	if (!buf)
+		return -ENOMEM;
+	dev_fill(buf, UHS_RU_BYTE, DEV_PAT_RANDOM, 1);
+	ret = measure_seq(dev, p, SD_RU_BYTE, buf, &r->sd, &r->device_ns);
+	if (!ret)
+		ret = measure_seq(dev, p, UHS_RU_BYTE, buf, &r->uhs,
+				  &r->device_ns);
+	if (!ret)
+		ret = measure_random(dev, p, buf, 0, &r->read_iops,
+				     &r->reads, &r->device_ns);
+	if (!ret)
+		ret = measure_random(dev, p, buf, 1, &r->write_iops,
+				     &r->writes, &r->device_ns);
+	free(buf);
+	return ret;
+}
+
+/* Does the card state class k? */
+static int states(const struct card_claims *c, const struct class_check *k)
+{
+	switch (k->kind) {
+	case CLASS_SPEED:
+		return c->speed_class == k->level;
+	case CLASS_UHS:
+		return c->uhs_grade == k->level;
+	case CLASS_VIDEO:
+		return c->video_class == k->level;
+	case CLASS_APP:
+		return c->app_class == k->level;
+	}
+	return 0;
+}
+
+static int states_any(const struct card_claims *c)
+{
+	return c && (c->speed_class > 0 || c->uhs_grade > 0 ||
+		     c->video_class > 0 || c->app_class > 0);
+}
+
+static void judge_one(const struct class_result *r, struct class_check *k)
+{
+	const struct class_seq *s = k->kind == CLASS_SPEED ? &r->sd : &r->uhs;
+	int seq_ok = s->min_mbps >= k->need_mbps &&
+		     s->max_write_ns <= CLASS_MAX_BUSY_NS;
+
+	k->pass = seq_ok;
+	if (k->kind != CLASS_APP)
+		return;
+	k->pass = seq_ok && r->read_iops >= k->need_read_iops &&
+		  r->write_iops >= k->need_write_iops;
+	k->writes_only = !k->pass && seq_ok &&
+			 r->read_iops >= k->need_read_iops;
+}
+
+void class_judge(struct class_result *r, const struct card_claims *c)
+{
+	size_t i;
+
+	r->all = !states_any(c);
+	r->n = 0;
+	for (i = 0; i < CLASS_NR; i++) {
+		struct class_check k = classes[i];
+
+		k.claimed = !r->all && states(c, &k);
+		if (!r->all && !k.claimed)
+			continue;
+		judge_one(r, &k);
+		r->c[r->n++] = k;
+	}
+}
+
+/* The class's sequential run. */
+static const struct class_seq *seq_of(const struct class_result *r,
+				      const struct class_check *k)
+{
+	return k->kind == CLASS_SPEED ? &r->sd : &r->uhs;
+}
+
+static void print_check(FILE *out, const struct class_result *r,
+			const struct class_check *k)
+{
+	const struct class_seq *s = seq_of(r, k);
+	char t[FMT_LEN];
+
+	fprintf(out, "  %-4s %s  %.1f MB/s (needs %.0f), longest write %s",
+		k->name, k->pass ? "pass" : "FAIL", s->min_mbps, k->need_mbps,
+		fmt_time(t, (int64_t)s->max_write_ns));
+	if (k->kind == CLASS_APP)
+		fprintf(out, ",\n       %.0f reads/s (needs %.0f), %.0f writes/s (needs %.0f)",
+			r->read_iops, k->need_read_iops, r->write_iops,
+			k->need_write_iops);
+	fputc('\n', out);
+	if (k->writes_only && k->level == 2)
+		fputs("       A2 relies on the card's command queue and cache, which the\n"
+		      "       host may not enable: only the writes fell short\n", out);
+}
+
+void class_print(FILE *out, const struct class_result *r)
+{
+	char a[FMT_LEN], b[FMT_LEN], t[FMT_LEN], u[FMT_LEN];
+	size_t i;
+
+	fprintf(out, "class check: a host-side check in the card's current state, not\n"
+		"the SD Association's certification procedure\n");
+	fprintf(out, "sequential: %u units of %s from %s, recording units %s and %s;\n",
+		r->plan.units, fmt_size(a, r->plan.unit_byte),
+		fmt_size(b, r->plan.offset_byte), fmt_size(t, r->sd.ru_byte),
+		fmt_size(u, r->uhs.ru_byte));
+	fprintf(out, "random: %u reads and %u writes of 4KiB in %s, queue depth 1\n",
+		r->reads, r->writes, fmt_size(b, r->plan.span_byte));
+	fprintf(out, "%s:\n", r->all ? "the card states no class: every class" :
+		"the classes the card states");
+	for (i = 0; i < r->n; i++)
+		print_check(out, r, &r->c[i]);
+	fprintf(out, "device time: %s\n", fmt_time(t, (int64_t)r->device_ns));
+}
+
+void class_json(struct json *j, const struct class_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		const struct class_check *k = &r->c[i];
+		const struct class_seq *s = seq_of(r, k);
+
+		json_object_begin(j, NULL);
+		json_string(j, "class", k->name);
+		json_bool(j, "claimed", k->claimed);
+		json_bool(j, "pass", k->pass);
+		json_object_begin(j, "measured");
+		json_double(j, "write_mbps", s->min_mbps);
+		json_u64(j, "longest_write_ns", s->max_write_ns);
+		json_u64(j, "recording_unit", s->ru_byte);
+		if (k->kind == CLASS_APP) {
+			json_double(j, "read_iops", r->read_iops);
+			json_double(j, "write_iops", r->write_iops);
+		}
+		json_object_end(j);
+		json_object_begin(j, "required");
+		json_double(j, "write_mbps", k->need_mbps);
+		json_u64(j, "longest_write_ns", CLASS_MAX_BUSY_NS);
+		if (k->kind == CLASS_APP) {
+			json_double(j, "read_iops", k->need_read_iops);
+			json_double(j, "write_iops", k->need_write_iops);
+		}
+		json_object_end(j);
+		json_object_end(j);
+	}
+}
+
+int class_run(struct device *dev, const struct bench_opts *o, FILE *out)
+{
+	struct class_result r;
+	struct class_plan p;
+	int ret;
+
+	class_plan(&p, o, stated_au());
+	ret = class_measure(dev, &p, &r);
+	if (ret)
+		return ret;
+	class_judge(&r, card_word ? &card_word->claims : NULL);
+	class_print(out, &r);
+	return 0;
+}
+
+int class_json_run(struct device *dev, const struct bench_opts *o,
+		   struct json *j)
+{
+	struct class_result r;
+	struct class_plan p;
+	int ret;
+
+	class_plan(&p, o, stated_au());
+	ret = class_measure(dev, &p, &r);
+	if (ret)
+		return ret;
+	class_judge(&r, card_word ? &card_word->claims : NULL);
+	class_json(j, &r);
+	return 0;
+}
+
+void class_column(char *buf, size_t len, size_t k)
+{
+	snprintf(buf, len, "%s", k == 1 ? "64KiB units" : "512KiB units");
+}

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * --class: the speed, UHS, video and application classes a card states,
+ * measured from the host in the card's current state.  This is not the
+ * SD Association's certification procedure: it writes as the class
+ * definitions describe and compares with their thresholds.
+ *
+ *   speed C2..C10, UHS U1 U3, video V6..V90: sequential writes over whole
+ *   AUs (an AU above 4 MiB in 4 MiB sub-units) in recording units (64 KiB
+ *   for the speed classes, 512 KiB for UHS and video); the slowest unit's
+ *   rate (10^6 bytes/s) must reach the class, and no single write may
+ *   take over 250 ms
+ *   application A1 (A2): random 4 KiB reads >= 1500 (4000) per second,
+ *   random 4 KiB writes >= 500 (2000) per second, both at queue depth 1,
+ *   and >= 10 MB/s sequential writes (the 512 KiB units); a card too slow
+ *   for all of them in 10 s of device time each is judged on those done
+ */
+#ifndef FLASHBENCH_CLASS_H
+#define FLASHBENCH_CLASS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "bench.h"
+#include "card.h"
+#include "dev.h"
+#include "json.h"
+
+#define CLASS_NR		13	/* C2 C4 C6 C10 U1 U3 V6..V90 A1 A2 */
+#define CLASS_UNITS		4	/* AUs (or sub-units) written */
+#define CLASS_SPAN_BYTE		(64ULL << 20)	/* random I/O region */
+#define CLASS_RANDOM_OPS	1000	/* random reads, then writes */
+#define CLASS_IO_BYTE		4096	/* random I/O size */
+#define CLASS_MIN_OPS		20	/* random I/O at least, each */
+#define CLASS_BUDGET_NS		10000000000ULL	/* random I/O at most */
+#define CLASS_MAX_BUSY_NS	250000000ULL	/* longest write allowed */
+
+enum class_kind { CLASS_SPEED, CLASS_UHS, CLASS_VIDEO, CLASS_APP };
+
+/* Where and how much --class writes. */
+struct class_plan {
+	uint64_t unit_byte;	/* AU, or 4 MiB when the AU is larger */
+	uint64_t offset_byte;	/* first unit; then the random region */
+	unsigned int units;
+	uint64_t span_byte;	/* random region */
+	unsigned int ops;	/* random reads and writes, each */
+};
+
+/* One sequential run: all units in recording units of ru_byte. */
+struct class_seq {
+	uint64_t ru_byte;
+	double min_mbps;	/* slowest unit, 10^6 bytes/s */
+	uint64_t max_write_ns;	/* longest single write */
+};
+
+/* One class checked. */
+struct class_check {
+	char name[8];		/* "C10" */
+	enum class_kind kind;
+	int level;		/* 10 for C10 and V10, 1 for U1 and A1 */
+	int claimed;		/* the card states it */
+	int pass;
+	int writes_only;	/* failed only on random writes (A2) */
+	double need_mbps;	/* required sequential rate */
+	double need_read_iops, need_write_iops; /* A1/A2 */
+};
+
+struct class_result {
+	struct class_plan plan;
+	struct class_seq sd;	/* 64 KiB recording units */
+	struct class_seq uhs;	/* 512 KiB recording units */
+	double read_iops;	/* random 4 KiB, queue depth 1 */
+	double write_iops;
+	unsigned int reads, writes;	/* random I/O done */
+	uint64_t device_ns;	/* device time of the whole test */
+	int all;		/* the card states no class: all checked */
+	size_t n;
+	struct class_check c[CLASS_NR];
+};
+
+/* The plan for a device of dev_byte given the AU (0: o's erase size). */
+void class_plan(struct class_plan *p, const struct bench_opts *o,
+		uint64_t au_byte);
+
+/* The ranges --class overwrites, as a mode's write_ranges. */
+int class_write_ranges(enum bench_test test, const struct bench_opts *o,
+		       uint64_t dev_size, struct bench_range *ranges,
+		       size_t max);
+
+/* Measure.  Returns 0 or -errno (r holds what was measured). */
+int class_measure(struct device *dev, const struct class_plan *p,
+		  struct class_result *r);
+
+/*
+ * Judge the classes c states (all of them when c is NULL or states
+ * none) against what r measured.
+ */
+void class_judge(struct class_result *r, const struct card_claims *c);
+
+void class_print(FILE *out, const struct class_result *r);
+void class_json(struct json *j, const struct class_result *r);
+
+/* The row's entry point: the card's claims are those of its registers
+ * when the device tells them (see class_set_claims), else all. */
+int class_run(struct device *dev, const struct bench_opts *o, FILE *out);
+
+/* What class_run() takes as the card's word (NULL: none). */
+void class_set_card(const struct card_info *ci);
+
+void class_column(char *buf, size_t len, size_t k);
+
+/* Measure and judge as class_run(), into the open array of j. */
+int class_json_run(struct device *dev, const struct bench_opts *o,
+		   struct json *j);
+
+#endif /* FLASHBENCH_CLASS_H */

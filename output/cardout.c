@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The card's own word, printed: as text and as JSON's device.card. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cardout.h"
+#include "format.h"
+
+/* "SD 3.0x" from the SCR's version bits. */
+static const char *sd_version(const struct card_scr *s)
+{
+	static const char *const x[] = { "5.xx", "6.xx", "7.xx", "8.xx",
+					 "9.xx" };
+
+	if (s->spec4 && s->specx >= 1 && s->specx <= 5)
+		return x[s->specx - 1];
+	if (s->spec4)
+		return "4.xx";
+	if (s->spec3)
+		return "3.0x";
+	return s->sd_spec == 0 ? "1.0" : s->sd_spec == 1 ? "1.1" :
+	       s->sd_spec == 2 ? "2.0" : "unknown";
+}
+
+static void print_identity(FILE *out, const struct card_info *ci)
+{
+	int any = 0;
+
+	fputs("  identity:", out);
+	if (ci->manfid >= 0) {
+		fprintf(out, " manufacturer 0x%02" PRIx64, (uint64_t)ci->manfid);
+		any = 1;
+	}
+	if (ci->oemid >= 0) {
+		fprintf(out, "%s OEM 0x%04" PRIx64, any ? "," : "",
+			(uint64_t)ci->oemid);
+		any = 1;
+	}
+	if (ci->name[0]) {
+		fprintf(out, "%s product \"%s\"", any ? "," : "", ci->name);
+		any = 1;
+	}
+	if (ci->revision[0])
+		fprintf(out, ", revision %s", ci->revision);
+	if (ci->serial >= 0)
+		fprintf(out, ", serial 0x%08" PRIx64, (uint64_t)ci->serial);
+	if (ci->date[0])
+		fprintf(out, ", made %s", ci->date);
+	fputs(any ? "\n" : " unknown\n", out);
+}
+
+/* "class 10" or "unknown" for a claim. */
+static const char *claim_text(char *buf, size_t len, const char *prefix,
+			      int v)
+{
+	if (v < 0)
+		snprintf(buf, len, "unknown");
+	else if (!v)
+		snprintf(buf, len, "none");
+	else
+		snprintf(buf, len, "%s%d", prefix, v);
+	return buf;
+}
+
+static void print_ssr(FILE *out, const struct card_info *ci)
+{
+	const struct card_ssr *s = &ci->ssr;
+	char a[16], b[16], c[16], d[16], au[FMT_LEN];
+
+	fprintf(out, "  SSR: speed class %s, UHS %s, video %s, application %s\n",
+		claim_text(a, sizeof(a), "C", ci->claims.speed_class),
+		claim_text(b, sizeof(b), "U", ci->claims.uhs_grade),
+		claim_text(c, sizeof(c), "V", ci->claims.video_class),
+		claim_text(d, sizeof(d), "A", ci->claims.app_class));
+	if (ci->au_byte)
+		fprintf(out, "  SSR: AU %s", fmt_size(au, ci->au_byte));
+	else
+		fputs("  SSR: AU not stated", out);
+	if (ci->uhs_au_byte)
+		fprintf(out, " (UHS AU %s)", fmt_size(au, ci->uhs_au_byte));
+	fprintf(out, ", erase %u AUs in %u s + %u s, move %u MB/s, discard %s\n",
+		s->erase_size, s->erase_timeout, s->erase_offset,
+		s->perf_move, s->discard ? "yes" : "no");
+}
+
+void card_print(FILE *out, const struct card_raw *raw,
+		const struct card_info *ci)
+{
+	char missing[256], size[FMT_LEN];
+	size_t i;
+
+	if (raw->have[CF_TYPE])
+		fprintf(out, "  type: %s\n", raw->val[CF_TYPE]);
+	print_identity(out, ci);
+	if (ci->have_csd && ci->csd.capacity_byte)
+		fprintf(out, "  CSD: version %u.0, capacity %" PRIu64
+			" bytes (%s)\n", ci->csd.structure + 1,
+			ci->csd.capacity_byte,
+			fmt_size(size, ci->csd.capacity_byte));
+	if (ci->have_scr)
+		fprintf(out, "  SCR: SD %s, data after erase %u\n",
+			sd_version(&ci->scr), ci->scr.data_after_erase);
+	if (ci->have_ssr)
+		print_ssr(out, ci);
+	for (i = CF_PREFERRED_ERASE_SIZE; i < CF_NR; i++)
+		if (raw->have[i])
+			fprintf(out, "  %s: %s\n", card_file_names[i],
+				raw->val[i]);
+	card_missing(raw, missing, sizeof(missing));
+	if (missing[0])
+		fprintf(out, "  missing: %s\n", missing);
+	for (i = 0; i < ci->nr_notes; i++)
+		fprintf(out, "  note: %s\n", ci->note[i]);
+}
+
+static void json_claim(struct json *j, const char *key, int v)
+{
+	if (v < 0)
+		json_null(j, key);
+	else
+		json_u64(j, key, (uint64_t)v);
+}
+
+static void json_number(struct json *j, const char *key, int64_t v)
+{
+	if (v < 0)
+		json_null(j, key);
+	else
+		json_u64(j, key, (uint64_t)v);
+}
+
+static void json_text(struct json *j, const char *key, const char *v)
+{
+	if (v[0])
+		json_string(j, key, v);
+	else
+		json_null(j, key);
+}
+
+void card_json(struct json *j, const struct card_raw *raw,
+	       const struct card_info *ci)
+{
+	char missing[256];
+	int f;
+
+	json_object_begin(j, "card");
+	json_number(j, "manfid", ci->manfid);
+	json_number(j, "oemid", ci->oemid);
+	json_text(j, "name", ci->name);
+	json_text(j, "revision", ci->revision);
+	json_number(j, "serial", ci->serial);
+	json_text(j, "date", ci->date);
+	if (ci->au_byte)
+		json_u64(j, "au_size", ci->au_byte);
+	else
+		json_null(j, "au_size");
+	json_claim(j, "speed_class", ci->claims.speed_class);
+	json_claim(j, "uhs_grade", ci->claims.uhs_grade);
+	json_claim(j, "video_class", ci->claims.video_class);
+	json_claim(j, "app_class", ci->claims.app_class);
+	if (ci->have_csd && ci->csd.capacity_byte)
+		json_u64(j, "capacity", ci->csd.capacity_byte);
+	else
+		json_null(j, "capacity");
+	json_object_begin(j, "registers");
+	for (f = 0; f < CF_NR; f++)
+		if (raw->have[f])
+			json_string(j, card_file_names[f], raw->val[f]);
+		else if (f <= CF_SSR)
+			json_null(j, card_file_names[f]);
+	json_object_end(j);
+	card_missing(raw, missing, sizeof(missing));
+	json_text(j, "missing", missing);
+	json_array_begin(j, "notes");
+	for (f = 0; f < (int)ci->nr_notes; f++)
+		json_string(j, NULL, ci->note[f]);
+	json_array_end(j);
+	json_object_end(j);
+}
