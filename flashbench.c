@@ -1603,12 +1603,14 @@ static void device_card(const struct cli *c, const struct device *dev,
 			struct card_raw *raw, struct card_info *ci)
 {
 	struct sim_params p;
-	char why[256];
 
 	if (c->simulate) {
 		sim_params_default(&p);
-		if (c->sim_spec)
+		if (c->sim_spec) {
+			char why[256];
+
 			sim_parse_spec(&p, c->sim_spec, why, sizeof(why));
+		}
 		sim_card_registers(&p, raw);
 	} else {
 		card_read_device(dev->path, raw);

@@ -1322,7 +1322,6 @@ static const struct dev_ops sim_ops = {
 void sim_card_registers(const struct sim_params *p, struct card_raw *raw)
 {
 	struct card_claims c = { 0, 0, 0, 0 };
-	char why[96];
 	uint64_t au = p->au_byte;
 
 	if (!p->claims[0] && !au) {
@@ -1330,8 +1329,11 @@ void sim_card_registers(const struct sim_params *p, struct card_raw *raw)
 		raw->source = CARD_SIM;
 		return;
 	}
-	if (p->claims[0])
+	if (p->claims[0]) {
+		char why[96];
+
 		card_parse_claims(p->claims, &c, why, sizeof(why));
+	}
 	if (!au && card_au_code(p->erase_byte))
 		au = p->erase_byte;
 	card_build(raw, p->size_byte, au, &c, p->seed);

@@ -87,17 +87,20 @@ static void print_ssr(FILE *out, const struct card_info *ci)
 void card_print(FILE *out, const struct card_raw *raw,
 		const struct card_info *ci)
 {
-	char missing[256], size[FMT_LEN];
+	char missing[256];
 	size_t i;
 
 	if (raw->have[CF_TYPE])
 		fprintf(out, "  type: %s\n", raw->val[CF_TYPE]);
 	print_identity(out, ci);
-	if (ci->have_csd && ci->csd.capacity_byte)
+	if (ci->have_csd && ci->csd.capacity_byte) {
+		char size[FMT_LEN];
+
 		fprintf(out, "  CSD: version %u.0, capacity %" PRIu64
 			" bytes (%s)\n", ci->csd.structure + 1,
 			ci->csd.capacity_byte,
 			fmt_size(size, ci->csd.capacity_byte));
+	}
 	if (ci->have_scr)
 		fprintf(out, "  SCR: SD %s, data after erase %u\n",
 			sd_version(&ci->scr), ci->scr.data_after_erase);

@@ -802,15 +802,17 @@ static void class_on(const char *spec, const char *claims,
 	struct card_claims c;
 	struct bench_opts o;
 	struct class_plan p;
-	char why[128];
 
 	bench_opts_default(&o);
 	o.offset_byte = 16 << 20;
 	class_plan(&p, &o, 0);
 	ck_assert_int_eq(class_measure(dev, &p, r), 0);
-	if (claims)
+	if (claims) {
+		char why[128];
+
 		ck_assert_int_eq(card_parse_claims(claims, &c, why,
 						   sizeof(why)), 0);
+	}
 	class_judge(r, claims ? &c : NULL);
 	dev_close(dev);
 }

@@ -102,18 +102,19 @@ static const char *kernel_text(enum reconcile_kernel k)
 /* Why a stated size and the measured one differ, where it is known. */
 static void print_why(FILE *out, const struct reconcile *rc)
 {
-	char a[FMT_LEN], b[FMT_LEN];
-
 	if (rc->stated_fit == FIT_SUBUNIT || rc->kernel_fit == FIT_SUBUNIT)
 		fputs("  an AU above 4MiB is written in 4MiB sub-units by the speed-class\n"
 		      "  rules: timing shows the sub-unit\n", out);
 	if (rc->kernel_from == KERNEL_GUESS)
 		fputs("  the SSR states no AU, so the kernel guesses 512KiB to 4MiB from\n"
 		      "  the capacity: its value says nothing of the card\n", out);
-	if (rc->stated_fit != FIT_UNKNOWN && rc->stated_fit != FIT_AGREES)
+	if (rc->stated_fit != FIT_UNKNOWN && rc->stated_fit != FIT_AGREES) {
+		char a[FMT_LEN], b[FMT_LEN];
+
 		fprintf(out, "  the advice uses the measured %s, not the %s the card states\n",
 			fmt_size(a, rc->measured_byte),
 			fmt_size(b, rc->stated_byte));
+	}
 }
 
 void reconcile_print(FILE *out, const struct reconcile *rc)
