@@ -2233,6 +2233,32 @@ static void auto_reconcile(const struct cli *c, const struct device *dev,
 	reconcile(rc, r->align.erase.size_byte, &raw, &ci);
 }
 
+/*
+ * --auto --destructive's last step: --class in AUs of the size the card
+ * states, else the one measured.  Skipped (cr->n stays 0) where the
+ * device is too small.  Returns 0 or -errno.
+ */
+static int auto_class(struct cli *c, struct announce_ctx *a,
+		      const struct auto_result *r, struct class_result *cr)
+{
+	uint64_t au = c->card.au_byte ? c->card.au_byte :
+		      r->align.erase.size_byte;
+	struct bench_range rg;
+	struct class_plan p;
+	int ret;
+
+	class_plan(&p, &c->o, au);
+	rg.start_byte = p.offset_byte;
+	rg.end_byte = p.offset_byte + p.units * p.unit_byte + p.span_byte;
+	if (rg.end_byte > a->dev->size_byte)
+		return 0;
+	ret = announce_ranges(a, &rg, 1);
+	if (!ret)
+		ret = class_measure(a->dev, &p, cr);
+	class_judge(cr, &c->card.claims);
+	return ret;
+}
+
 /* Run --auto and print its verdict; returns 0 or an exit status. */
 static int run_auto(struct cli *c, struct device *dev, FILE *res)
 {
@@ -2245,6 +2271,7 @@ static int run_auto(struct cli *c, struct device *dev, FILE *res)
 	struct sysfs_info sysfs = { 0 };
 	struct auto_result r;
 	struct reconcile rc;
+	struct class_result cr = { .n = 0 };
 	char target[512];
 	struct json j;
 	int ret;
@@ -2258,6 +2285,8 @@ static int run_auto(struct cli *c, struct device *dev, FILE *res)
 		sysfs_read(dev->path, &sysfs);
 	progress_start(c->prog, "--auto", NULL, 0);
 	ret = auto_run(dev, &c->o, c->destructive, &h, &r);
+	if (!ret && c->destructive && !stop_signal)
+		ret = auto_class(c, &actx, &r, &cr);
 	progress_unwrap(c->prog, h.progress);
 	progress_done(c->prog);
 	auto_reconcile(c, dev, &r, &rc);
@@ -2273,12 +2302,21 @@ static int run_auto(struct cli *c, struct device *dev, FILE *res)
 		auto_json_verdict(&j, &r);
 		auto_json_advice(&j, &r);
 		reconcile_json(&j, &rc);
+		if (cr.n) {
+			json_array_begin(&j, "class");
+			class_json(&j, &cr);
+			json_array_end(&j);
+		} else {
+			json_null(&j, "class");
+		}
 		if (ret && !stop_signal)
 			json_string(&j, "error", strerror(-ret));
 		json_tail(&j, stop_signal != 0);
 	} else {
 		auto_print(res, &r, target, c->simulate ? NULL : &sysfs);
 		reconcile_print(res, &rc);
+		if (cr.n)
+			class_print(res, &cr);
 		auto_evidence(c, &r);
 	}
 	auto_free(&r);

@@ -336,8 +336,3 @@ int class_json_run(struct device *dev, const struct bench_opts *o,
 	class_json(j, &r);
 	return 0;
 }
-
-void class_column(char *buf, size_t len, size_t k)
-{
-	snprintf(buf, len, "%s", k == 1 ? "64KiB units" : "512KiB units");
-}

@@ -108,8 +108,6 @@ int class_run(struct device *dev, const struct bench_opts *o, FILE *out);
 /* What class_run() takes as the card's word (NULL: none). */
 void class_set_card(const struct card_info *ci);
 
-void class_column(char *buf, size_t len, size_t k);
-
 /* Measure and judge as class_run(), into the open array of j. */
 int class_json_run(struct device *dev, const struct bench_opts *o,
 		   struct json *j);

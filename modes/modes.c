@@ -25,7 +25,7 @@ const struct mode modes[] = {
 	{ BENCH_CAPACITY, "capacity", "--capacity", 'C', 1, capacity_run,
 	  capacity_write_ranges, NULL, NULL },
 	{ BENCH_CLASS, "class", "--class", 'L', 1, class_run,
-	  class_write_ranges, class_column, NULL },
+	  class_write_ranges, NULL, NULL },
 };
 
 const size_t modes_nr = sizeof(modes) / sizeof(modes[0]);

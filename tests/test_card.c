@@ -962,6 +962,42 @@ START_TEST(test_class_all)
 }
 END_TEST
 
+/*
+ * --auto --destructive ends with --class: a card claiming C10+U1+A1 that
+ * meets C10 and U1 only; the writes announced; JSON per class.
+ */
+START_TEST(test_class_in_auto)
+{
+	struct fb_run r;
+
+	fb_run("--auto --destructive -q --simulate=claims=C10+U1+A1,noise=0",
+	       &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "  C10  pass  10.6 MB/s"));
+	ck_assert_ptr_nonnull(strstr(r.out, "  U1   pass  11.8 MB/s"));
+	ck_assert_ptr_nonnull(strstr(r.out, "  A1   FAIL  11.8 MB/s"));
+	ck_assert_ptr_nonnull(strstr(r.err,
+		"will overwrite bytes 16777216-100663296 on simulated card"));
+	fb_free(&r);
+	fb_run("--auto --destructive -q --json "
+	       "--simulate=claims=C10+U1+A1,noise=0", &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(jget(&r, "class.0.class"), "\"C10\"");
+	ck_assert_str_eq(jget(&r, "class.0.claimed"), "true");
+	ck_assert_str_eq(jget(&r, "class.0.pass"), "true");
+	ck_assert_str_eq(jget(&r, "class.2.class"), "\"A1\"");
+	ck_assert_str_eq(jget(&r, "class.2.pass"), "false");
+	ck_assert_str_eq(jget(&r, "class.2.required.read_iops"), "1500");
+	fb_free(&r);
+	/* too small for it: skipped, and no class in the JSON */
+	fb_run("--auto --destructive -q --json --simulate=size=64M,noise=0",
+	       &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(jget(&r, "class"), "null");
+	fb_free(&r);
+}
+END_TEST
+
 Suite *card_suite(void)
 {
 	Suite *s = suite_create("card");
@@ -997,6 +1033,7 @@ Suite *card_suite(void)
 	tcase_add_test(tc, test_class_a2_writes);
 	tcase_add_test(tc, test_class_busy);
 	tcase_add_test(tc, test_class_all);
+	tcase_add_test(tc, test_class_in_auto);
 	tcase_set_timeout(tc, 120);
 	suite_add_tcase(s, tc);
 	return s;

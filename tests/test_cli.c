@@ -480,8 +480,8 @@ END_TEST
 /*
  * The "will overwrite" lines (item 20): sorted, adjacent and overlapping
  * ranges merged, then the total and, once per phase, that END is
- * exclusive.  --auto --destructive announces two phases: its write steps,
- * then the capacity check.
+ * exclusive.  --auto --destructive announces three phases: its write
+ * steps, the capacity check, then --class.
  */
 START_TEST(test_announce_merged)
 {
@@ -516,8 +516,8 @@ START_TEST(test_announce_merged)
 			continue;
 		fmt_size(sz, total);
 		snprintf(want, sizeof(want),
-			 "flashbench: %s in all, in %zu ranges; each END is the first byte left alone\n",
-			 sz, n);
+			 "flashbench: %s in all, in %zu range%s; each END is the first byte left alone\n",
+			 sz, n, n == 1 ? "" : "s");
 		ck_assert(!strncmp(p, want, strlen(want)));
 		/* -f writes 0-24M, -O 16-20M and 64-68M: two, not three */
 		if (_i == 1)
@@ -526,7 +526,7 @@ START_TEST(test_announce_merged)
 		n = 0;
 		total = 0;
 	}
-	ck_assert_uint_eq(phases, _i ? 1 : 2);
+	ck_assert_uint_eq(phases, _i ? 1 : 3);
 	ck_assert_uint_eq(count_str(r.err, "END"), phases);
 	fb_free(&r);
 }
