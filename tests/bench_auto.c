@@ -8,7 +8,9 @@
  * with the (now known) erase size and -b 16384 for nr = 1 .. open+1,
  * linear and then with -r, then -f --fat-nr=6.  Goal: ratio <= 0.05 on
  * cards with a read signature.  Cards without one (readsig=0) find the
- * erase size from writes: their lines show what that search costs.
+ * erase size from writes: their lines show what that search costs.  The
+ * capacity check that --auto --destructive ends with answers a question
+ * the classic procedure never asked: it is shown apart and not compared.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,7 +76,10 @@ static double classic_ns(const char *spec, uint64_t erase, unsigned int open)
 	return (double)t0;
 }
 
-/* Device ns of --auto --destructive on a fresh card. */
+/*
+ * Device ns of --auto --destructive on a fresh card, without its capacity
+ * check (shown on the steps line).
+ */
 static double auto_ns(const char *spec)
 {
 	struct device *dev = card(spec);
@@ -86,9 +91,12 @@ static double auto_ns(const char *spec)
 	if (auto_run(dev, &o, 1, NULL, &r))
 		exit(1);
 	t = (double)r.device_ns;
-	printf("  auto steps: align %.1fs, erase from writes %.1fs, FAT %.1fs, open linear %.1fs, open random %.1fs\n",
+	if (r.capacity_done)
+		t -= (double)r.capacity.device_ns;
+	printf("  auto steps: align %.1fs, erase from writes %.1fs, FAT %.1fs, open linear %.1fs, open random %.1fs; not compared: capacity %.1fs\n",
 	       r.step_ns[0] / 1e9, r.step_ns[4] / 1e9, r.step_ns[1] / 1e9,
-	       r.step_ns[2] / 1e9, r.step_ns[3] / 1e9);
+	       r.step_ns[2] / 1e9, r.step_ns[3] / 1e9,
+	       r.capacity_done ? r.capacity.device_ns / 1e9 : 0.0);
 	auto_free(&r);
 	dev_close(dev);
 	return t;
@@ -126,7 +134,7 @@ int main(void)
 	compare("readsig=0 1M", "readsig=0,erase=1M,size=2G,open=2", 1 << 20,
 		2);
 	compare("readsig=0 12M", "readsig=0,erase=12M,open=6", 12 << 20, 6);
-	printf("ratio (device time, --auto --destructive / classic): default card %.4f, worst of 10 sweep cards %.4f; goal <= %.2f: %s\n",
+	printf("ratio (device time, --auto --destructive without the capacity check / classic): default card %.4f, worst of 10 sweep cards %.4f; goal <= %.2f: %s\n",
 	       def, worst, GOAL, def <= GOAL && worst <= GOAL ? "met" : "MISSED");
 	return def <= GOAL && worst <= GOAL ? 0 : 1;
 }
