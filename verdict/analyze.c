@@ -783,37 +783,36 @@ static int pos_split_shows(const struct pos_split *ps, double level)
  * astray and no other size splits the reads the same way; medium with
  * one read astray (a spike); low when another size cannot be told apart.
  */
-static int pos_group(const struct actx *c, const struct fit *f, size_t e,
-		     struct analyze_step *grp)
-{
-	const uint64_t erase = f->size[e];
-	const double level = f->med[e + 1];
-	uint64_t cand[2 * 64];
-	size_t n, k, nc = 0, best, same = 0;
-	struct pos_split ps, bs = { 0 };
-	uint64_t *b = calloc(7 * c->n, sizeof(*b));
-	double *d = calloc(7 * c->n, sizeof(*d));
-	double *tmp = calloc(7 * c->n, sizeof(*tmp));
-	int ret = 0;
+/* The group the reads d across boundaries b show; see pos_group(). */
+struct group_reads {
+	const uint64_t *b;
+	const double *d;	/* above the level of their kind of row */
+	size_t n;
+	uint64_t erase;
+	uint64_t top;		/* the largest boundary */
+	double level;		/* the erase level */
+	double read_ns;		/* a read; 0 unknown */
+};
 
-	if (!b || !d || !tmp)
-		goto out;
-	n = pos_samples(c, f, b, d);
-	if (!n)
-		goto out;
-	ret = -1;
+static int group_from_reads(const struct group_reads *gr, double *tmp,
+			    struct analyze_step *grp)
+{
+	uint64_t cand[2 * 64];
+	size_t k, nc = 0, best, same = 0;
+	struct pos_split ps, bs = { 0 };
+
 	/* every size 2^n and 3 * 2^n some boundary read is a multiple of */
-	for (k = 27; k < 62 && (1ULL << k) <= 7 * c->top; k++) {
+	for (k = 27; k < 62 && (1ULL << k) <= gr->top; k++) {
 		cand[nc++] = 1ULL << k;
-		if (3ULL << k <= 7 * c->top)
+		if (3ULL << k <= gr->top)
 			cand[nc++] = 3ULL << k;
 	}
 	best = nc;
 	for (k = 0; k < nc; k++) {
-		if (cand[k] <= erase)
+		if (cand[k] <= gr->erase)
 			continue;
-		pos_split(b, d, n, cand[k], level, tmp, &ps);
-		if (!pos_split_shows(&ps, level))
+		pos_split(gr->b, gr->d, gr->n, cand[k], gr->level, tmp, &ps);
+		if (!pos_split_shows(&ps, gr->level))
 			continue;
 		if (best < nc && ps.nu == bs.nu &&
 		    ps.down_high == bs.down_high) {
@@ -827,21 +826,90 @@ static int pos_group(const struct actx *c, const struct fit *f, size_t e,
 		}
 	}
 	if (best == nc)
-		goto out;
-	ret = 1;
+		return -1;
 	memset(grp, 0, sizeof(*grp));
 	grp->size_byte = grp->candidate_byte = cand[best];
 	grp->confidence = same ? ANALYZE_CONF_LOW : bs.down_high ?
 			  ANALYZE_CONF_MEDIUM : ANALYZE_CONF_HIGH;
-	grp->upper_ns = level + bs.mu;
-	grp->lower_ns = level + bs.md;
+	grp->upper_ns = gr->level + bs.mu;
+	grp->lower_ns = gr->level + bs.md;
 	grp->sigma_ns = bs.sigma;
 	grp->ratio = grp->lower_ns > 0 ? grp->upper_ns / grp->lower_ns : 0;
 	grp->t = (bs.mu - bs.md) / bs.sigma;
-	grp->rel = c->read_ns > 0 ? (bs.mu - bs.md) / c->read_ns : 0;
+	grp->rel = gr->read_ns > 0 ? (bs.mu - bs.md) / gr->read_ns : 0;
 	grp->n_upper = bs.nu;
 	grp->n_lower = bs.nd;
 	grp->n_misfit = bs.down_high;
+	return 1;
+}
+
+static int pos_group(const struct actx *c, const struct fit *f, size_t e,
+		     struct analyze_step *grp)
+{
+	struct group_reads gr = {
+		.erase = f->size[e], .level = f->med[e + 1],
+		.top = 7 * c->top, .read_ns = c->read_ns,
+	};
+	uint64_t *b = calloc(7 * c->n, sizeof(*b));
+	double *d = calloc(7 * c->n, sizeof(*d));
+	double *tmp = calloc(7 * c->n, sizeof(*tmp));
+	int ret = 0;
+
+	if (!b || !d || !tmp)
+		goto out;
+	gr.b = b;
+	gr.d = d;
+	gr.n = pos_samples(c, f, b, d);
+	if (gr.n)
+		ret = group_from_reads(&gr, tmp, grp);
+out:
+	free(tmp);
+	free(d);
+	free(b);
+	return ret;
+}
+
+/* Median of the diffs d[i] whose boundary b[i] is (on 1) an AU's or not. */
+static double class_median(const uint64_t *b, const double *d, size_t n,
+			   uint64_t erase, int on, double *tmp)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if ((b[i] % erase == 0) == on)
+			tmp[k++] = d[i];
+	return k ? median(tmp, k) : 0;
+}
+
+int analyze_group_rows(const struct align_row *rows, size_t n,
+		       uint64_t spacing, uint64_t erase,
+		       struct analyze_step *grp)
+{
+	struct group_reads gr = { .erase = erase, .top = 7 * spacing };
+	uint64_t *b = calloc(7 * n + 1, sizeof(*b));
+	double *d = calloc(7 * n + 1, sizeof(*d));
+	double *tmp = calloc(7 * n + 1, sizeof(*tmp));
+	double on_au, off_au;
+	size_t i, k, m = 0;
+	int ret = -ENOMEM;
+
+	if (!b || !d || !tmp)
+		goto out;
+	for (i = 0; i < n; i++)
+		for (k = 0; k < rows[i].npos && k < 7; k++) {
+			b[m] = k * spacing + rows[i].align_byte;
+			d[m++] = (double)rows[i].pos_diff_ns[k];
+		}
+	on_au = class_median(b, d, m, erase, 1, tmp);
+	off_au = class_median(b, d, m, erase, 0, tmp);
+	for (i = 0; i < m; i++)
+		d[i] -= (b[i] % erase) ? off_au : on_au;
+	gr.b = b;
+	gr.d = d;
+	gr.n = m;
+	gr.level = on_au;
+	ret = m ? group_from_reads(&gr, tmp, grp) : -1;
+	ret = ret > 0 ? 0 : -ENOENT;
 out:
 	free(tmp);
 	free(d);

@@ -78,6 +78,16 @@ int analyze_align(const struct align_row *rows, size_t n,
 		  struct align_verdict *v);
 
 /*
+ * The allocation group from reads across the boundaries i * spacing +
+ * align (i < npos) of rows measured at one spacing, on a card of AUs of
+ * erase bytes.  Returns 0 (grp filled), -ENOENT (no group shows) or
+ * -ENOMEM.
+ */
+int analyze_group_rows(const struct align_row *rows, size_t n,
+		       uint64_t spacing, uint64_t erase,
+		       struct analyze_step *grp);
+
+/*
  * Find every align record "align N pre T on T post T diff T" in text
  * (any white space, several per line, other text ignored); a new table
  * starts where N stops decreasing.  Returns 0 with *tables (malloc'd,

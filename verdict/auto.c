@@ -353,6 +353,45 @@ static void align_choose(struct auto_result *r)
 	}
 }
 
+#define GROUP_UNIT (256ULL << 20)	/* the group probe's step */
+#define GROUP_ROWS 32			/* its rows, at most */
+
+/*
+ * On a small card the tables' spacing (3 * 2^n, a seventh of the card at
+ * most) puts one or two reads across the boundaries of a group of 1 or 2
+ * GiB, too few to tell.  Rows a multiple of 256 MiB apart read across
+ * every multiple of 256 MiB of the card once (a 4 GiB card: 2 rows, 126
+ * reads), and the group shows in those reads, when the AU is known.
+ */
+static int group_probe(struct device *dev, const struct bench_opts *o,
+		       struct auto_result *r)
+{
+	const struct auto_table *t = &r->tables[r->chosen];
+	uint64_t erase = r->align.erase.size_byte, bs = t->blocksize_byte;
+	uint64_t spacing, aligns[GROUP_ROWS];
+	struct bench_opts ao = *o;
+	struct align_row *rows;
+	struct analyze_step g;
+	size_t n = 0, nrows;
+	int ret;
+
+	if (!erase || r->align.group.size_byte ||
+	    t->spacing_byte >= AUTO_ALIGN_TOP || dev->size_byte < bs)
+		return 0;
+	spacing = (dev->size_byte - bs) / 7 / GROUP_UNIT * GROUP_UNIT;
+	if (spacing < GROUP_UNIT || spacing / GROUP_UNIT > GROUP_ROWS)
+		return 0;
+	for (; n < spacing / GROUP_UNIT; n++)
+		aligns[n] = spacing - n * GROUP_UNIT;
+	ao.blocksize_byte = bs;
+	ao.count = AUTO_ALIGN_COUNT;
+	ret = bench_align_at(dev, &ao, spacing, aligns, n, &rows, &nrows);
+	if (!ret && !analyze_group_rows(rows, nrows, spacing, erase, &g))
+		r->align.group = g;
+	free(rows);
+	return ret == -ENOMEM ? ret : 0;
+}
+
 static int auto_align(struct device *dev, const struct bench_opts *o,
 		      const struct auto_hooks *h, struct auto_result *r)
 {
@@ -382,7 +421,7 @@ static int auto_align(struct device *dev, const struct bench_opts *o,
 		    r->align.page.confidence >= ANALYZE_CONF_MEDIUM)
 			break;
 	}
-	return 0;
+	return group_probe(dev, o, r);
 }
 
 /* ---- write programs ---- */
