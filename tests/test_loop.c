@@ -1742,7 +1742,7 @@ static void capacity_run(struct loop_fix *fx, const char *journal,
  */
 START_TEST(test_fb_capacity_preserve)
 {
-	char journal[PATH_MAX + 16], want[64];
+	char journal[PATH_MAX + 16];
 	struct fault_plan plan;
 	struct loop_fix fx;
 	struct fb_run r;
@@ -1763,6 +1763,8 @@ START_TEST(test_fb_capacity_preserve)
 		ck_assert_msg(r.status == 130, "status %d: %s", r.status,
 			      r.err);
 	} else {
+		char want[64];
+
 		ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
 		snprintf(want, sizeof(want), "kind:           %s",
 			 _i ? "limbo" : "genuine");

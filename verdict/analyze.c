@@ -251,12 +251,12 @@ static int level_between(const struct actx *c, const struct fit *f, int j)
 	double lo = -INFINITY, hi = INFINITY, xmin = INFINITY;
 	double xmax = -INFINITY;
 	size_t i;
-	int g;
 
 	if ((size_t)j + 1 >= f->ns)
 		return 0;
 	for (i = 0; i < c->n; i++) {
-		g = row_group(c, i, f);
+		int g = row_group(c, i, f);
+
 		if (g == j)
 			lo = fmax(lo, c->diff[i]);
 		else if (g == j + 1) {
@@ -280,7 +280,7 @@ static void step_test(struct actx *c, const struct fit *f, int j,
 {
 	int up = j + 1, down = j, g;
 	double mu = f->med[up], md = f->med[down], d, su, sd, pooled;
-	double floor_ns, spike, x;
+	double floor_ns, spike;
 	size_t i, k = 0, nu = f->cnt[up], nd = f->cnt[down], nu_off = 0;
 
 	memset(s, 0, sizeof(*s));
@@ -325,8 +325,9 @@ static void step_test(struct actx *c, const struct fit *f, int j,
 	s->n_upper = nu;
 	s->n_lower = nd;
 	for (i = 0; i < c->n; i++) {
+		double x = c->diff[i];
+
 		g = row_group(c, i, f);
-		x = c->diff[i];
 		/* rows far below their level: a read is never that fast */
 		if ((g == up && x < mu - DROP_SIGMA * su) ||
 		    (g == down && x < md - DROP_SIGMA * sd))
@@ -928,10 +929,11 @@ static uint64_t ramp_top(const struct actx *c, const struct fit *f,
 {
 	uint64_t size = f->size[e], limit = e + 1 < f->ns ? f->size[e + 1] : 0;
 	double full = s->upper_ns - BETWEEN_SIGMA * s->sigma_ns;
-	size_t i, edge, between, above;
+	size_t i;
 
 	for (;;) {
-		edge = between = above = 0;
+		size_t edge = 0, between = 0, above = 0;
+
 		for (i = 0; i < c->n; i++) {
 			uint64_t a = c->align[i];
 
@@ -1273,7 +1275,7 @@ static long tokenize(const char *text, size_t len, struct tok **toks)
 {
 	const unsigned char *p = (const unsigned char *)text;
 	struct tok *t = NULL, *nt;
-	size_t i = 0, start, n = 0, cap = 0;
+	size_t i = 0, start, n = 0, room = 0;
 
 	while (i < len) {
 		size_t sp = space_len(p + i, len - i);
@@ -1285,9 +1287,9 @@ static long tokenize(const char *text, size_t len, struct tok **toks)
 		start = i;
 		while (i < len && !space_len(p + i, len - i))
 			i++;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 256;
-			nt = realloc(t, cap * sizeof(*t));
+		if (n == room) {
+			room = room ? 2 * room : 256;
+			nt = realloc(t, room * sizeof(*t));
 			if (!nt) {
 				free(t);
 				return -ENOMEM;
@@ -1537,7 +1539,7 @@ int analyze_parse(const char *text, size_t len, struct align_table **tables,
 {
 	struct align_row row;
 	struct tok *toks;
-	size_t i, next, cap = 0, rowcap = 0;
+	size_t i, next, room = 0, rowcap = 0;
 	long nt;
 	int ret = 0;
 
@@ -1549,7 +1551,7 @@ int analyze_parse(const char *text, size_t len, struct align_table **tables,
 	for (i = 0; i < (size_t)nt; i++) {
 		if (parse_record(toks, (size_t)nt, i, &row, &next))
 			continue;
-		ret = add_row(tables, ntables, &cap, &rowcap, &row);
+		ret = add_row(tables, ntables, &room, &rowcap, &row);
 		if (ret)
 			break;
 		i = next - 1;

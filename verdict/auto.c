@@ -587,9 +587,10 @@ static int fat_refs(struct device *dev, uint64_t erase, struct auto_fat *f)
 	double rnd[AUTO_FAT_WRITES * AUTO_FAT_REFS];
 	size_t nl = 0, nr = 0, k;
 	unsigned int j;
-	int ret;
 
 	for (j = 0; j < AUTO_FAT_REFS; j++) {
+		int ret;
+
 		f->ref_au[j] = fat_ref_au(dev->size_byte, erase, j);
 		ret = fat_au(dev, f->ref_au[j] * erase, f->chunk_byte,
 			     lin + nl, rnd + nr, &k);
@@ -691,13 +692,14 @@ static uint64_t warm_span(const struct search_layout *l)
 static int search_layout(uint64_t dev_size, unsigned int lbs,
 			 struct search_layout *l)
 {
-	uint64_t top, lcm, k, p;
+	uint64_t top, k, p;
 	unsigned int j;
 
 	memset(l, 0, sizeof(*l));
 	l->chunk = lbs > 4096 ? lbs : 4096;
 	for (top = 256ULL << 20; top >= 4ULL << 20; top >>= 1) {
-		lcm = 3 * top;
+		uint64_t lcm = 3 * top;
+
 		l->top = top;
 		l->warm_cap = top / 4 < (64ULL << 20) ? top / 4 : 64ULL << 20;
 		if (dev_size < top + 2 * l->chunk + 3 * lcm)
@@ -782,8 +784,7 @@ static int search_write(struct device *dev, struct auto_erase_search *s,
 static int search_warmup(struct device *dev, const struct search_layout *l,
 			 struct auto_erase_search *s, double *first)
 {
-	double t;
-	int ret, slow;
+	int slow;
 
 	/*
 	 * Two writes each slower than SEARCH_FILL open-AU writes and alike
@@ -792,7 +793,9 @@ static int search_warmup(struct device *dev, const struct search_layout *l,
 	 * on where it stopped when an anchor shows the AUs were not full.
 	 */
 	while (s->warmup < AUTO_ERASE_WARMUP && !s->filled) {
-		ret = search_write(dev, s, s->warm_pos, &slow);
+		int ret = search_write(dev, s, s->warm_pos, &slow);
+		double t;
+
 		if (ret)
 			return ret;
 		s->warm_pos += warm_step(l, s->warmup++);
@@ -1547,7 +1550,7 @@ static void print_search(FILE *out, const struct auto_result *r)
 static void print_why(FILE *out, const char *what,
 		      const struct analyze_step *s)
 {
-	char sz[FMT_LEN], up[FMT_LEN], lo[FMT_LEN];
+	char sz[FMT_LEN], up[FMT_LEN];
 	size_t rows = s->n_upper + s->n_lower + s->n_skipped;
 	double step = s->upper_ns - s->lower_ns;
 
@@ -1558,9 +1561,12 @@ static void print_why(FILE *out, const char *what,
 		fmt_time(up, (int64_t)llround(s->upper_ns)));
 	if (s->lower_ns < 3 * s->sigma_ns)
 		fputs("across smaller ones no more than the noise", out);
-	else
+	else {
+		char lo[FMT_LEN];
+
 		fprintf(out, "across smaller ones %s",
 			fmt_time(lo, (int64_t)llround(s->lower_ns)));
+	}
 	if (s->sigma_ns > 0 && step < 1000 * s->sigma_ns)
 		fprintf(out, ": a step %.3g times the noise", step / s->sigma_ns);
 	else
@@ -1679,9 +1685,9 @@ static void json_size_or_null(struct json *j, const char *key, uint64_t v)
 static void json_verdict(struct json *j, const struct align_verdict *v,
 			 const struct auto_result *r)
 {
-	int open_l = r && r->open_linear.measured;
-	int open_r = r && r->open_random.measured;
-	int fat = r && r->fat.measured;
+	int open_l = r->open_linear.measured;
+	int open_r = r->open_random.measured;
+	int fat = r->fat.measured;
 
 	json_object_begin(j, "verdict");
 	json_size_or_null(j, "erase_size", v->erase.size_byte);
@@ -1716,7 +1722,7 @@ static void json_verdict(struct json *j, const struct align_verdict *v,
 	else
 		json_null(j, "fat_writes");
 	json_string(j, "erase_size_from",
-		    !r || !r->erase_writes.erase_byte ? "reads" :
+		    !r->erase_writes.erase_byte ? "reads" :
 		    r->erase_from == AUTO_ERASE_FROM_WRITES ? "writes" :
 		    r->erase_from == AUTO_ERASE_CONFIRMED ?
 			"reads and writes" : "reads");
@@ -1732,11 +1738,11 @@ static void json_verdict(struct json *j, const struct align_verdict *v,
 	json_string(j, "fat_start", conf(fat ? r->fat.confidence : 0));
 	json_string(j, "fat_erase_blocks", conf(fat ? r->fat.confidence : 0));
 	json_object_end(j);
-	if (r && r->destructive && r->capacity_done) {
+	if (r->destructive && r->capacity_done) {
 		json_object_begin(j, "capacity");
 		capacity_json(j, &r->capacity);
 		json_object_end(j);
-	} else if (r && r->destructive) {
+	} else if (r->destructive) {
 		json_null(j, "capacity");
 	}
 	json_object_end(j);
