@@ -448,8 +448,8 @@ static int sim_set_key(struct sim_params *p, const struct sim_key *k,
 		return sim_bad_choice(k, val, err, err_len);
 	case SIM_TEXT:
 		if (strlen(val) >= sizeof(p->claims)) {
-			snprintf(err, err_len, "%s=%s: too long", k->name,
-				 val);
+			snprintf(err, err_len, "%s=%.40s...: too long (at most %zu characters)",
+				 k->name, val, sizeof(p->claims) - 1);
 			return -EINVAL;
 		}
 		snprintf((char *)field, sizeof(p->claims), "%s", val);
