@@ -47,6 +47,9 @@ static const char *const vm_names[VM_OP_NR] = {
 	[VM_FORMAT] = "format",
 	[VM_PRINT] = "print",
 	[VM_DROP] = "drop",
+	[VM_NUMBER] = "number",
+	[VM_DIFF] = "diff",
+	[VM_MIN_POS] = "min_pos",
 };
 
 const char *vm_op_name(enum vm_op op)
@@ -153,6 +156,29 @@ struct vm_node *vm_off_span(enum vm_op op, uint64_t off_byte,
 
 	if (node)
 		node->span_byte = span_byte;
+	return node;
+}
+
+struct vm_node *vm_off_keyed(uint64_t off_byte, uint64_t stride_byte,
+			     uint64_t count, uint64_t key,
+			     struct vm_node *kid)
+{
+	struct vm_node *node = vm_off_series(VM_OFF_RAND, off_byte,
+					     stride_byte, count, kid);
+
+	if (node) {
+		node->key = key;
+		node->key_fixed = 1;
+	}
+	return node;
+}
+
+struct vm_node *vm_number(uint64_t bytes)
+{
+	struct vm_node *node = vm_leaf(VM_NUMBER);
+
+	if (node)
+		node->len_byte = bytes;
 	return node;
 }
 
@@ -306,6 +332,7 @@ static struct vm_type list_of(struct vm_type t)
 
 struct vm_checker {
 	struct vm_plan plan;
+	int in_min_pos;		/* inside a VM_MIN_POS */
 	char *err;
 	size_t err_len;
 };
@@ -317,7 +344,7 @@ static int check_node(struct vm_checker *c, const struct vm_node *n,
 /* The arity an operation requires: 0, 1, or SIZE_MAX for "1 or more". */
 static size_t op_arity(enum vm_op op)
 {
-	if (op <= VM_NEWLINE)
+	if (op <= VM_NEWLINE || op == VM_NUMBER)
 		return 0;
 	if (op == VM_SEQ)
 		return SIZE_MAX;
@@ -497,18 +524,23 @@ static int check_unary(struct vm_checker *c, const struct vm_node *n,
 			return type_mismatch(c, n, "a list of samples", kt);
 		*t = (struct vm_type){ VT_SAMPLE, 0 };
 		return 0;
+	case VM_DIFF:
+		if (kt.base != VT_SAMPLE || kt.depth != 1)
+			return type_mismatch(c, n, "a list of samples", kt);
+		*t = (struct vm_type){ VT_NUM, 1 };
+		return 0;
 	case VM_BPS:
 		if (kt.base != VT_SAMPLE || kt.depth)
 			return type_mismatch(c, n, "a sample", kt);
 		*t = (struct vm_type){ VT_NUM, 0 };
 		return 0;
-	case VM_FORMAT:
-		if ((kt.base != VT_NUM && kt.base != VT_SAMPLE) || kt.depth)
+	case VM_FORMAT:	/* a list formats item by item */
+		if (kt.base != VT_NUM && kt.base != VT_SAMPLE)
 			return type_mismatch(c, n, "a number or a sample", kt);
-		*t = (struct vm_type){ VT_CELL, 0 };
+		*t = (struct vm_type){ VT_CELL, kt.depth };
 		return 0;
 	case VM_PRINT:
-		if (kt.base != VT_CELL || kt.depth)
+		if (kt.base != VT_CELL)
 			return type_mismatch(c, n, "a cell", kt);
 		*t = (struct vm_type){ VT_NONE, 0 };
 		return 0;
@@ -516,6 +548,23 @@ static int check_unary(struct vm_checker *c, const struct vm_node *n,
 		*t = (struct vm_type){ VT_NONE, 0 };
 		return 0;
 	}
+}
+
+/* A per-position minimum: any operand, but not inside another one. */
+static int check_min_pos(struct vm_checker *c, const struct vm_node *n,
+			 unsigned int depth, int has_len, struct vm_type *t)
+{
+	struct vm_type kt;
+	int ret;
+
+	if (c->in_min_pos)
+		return vm_err(c->err, c->err_len, -EINVAL,
+			      "min_pos inside min_pos");
+	c->in_min_pos = 1;
+	ret = check_node(c, n->kids[0], n, depth + 1, has_len, &kt);
+	c->in_min_pos = 0;
+	*t = (struct vm_type){ VT_NONE, 0 };
+	return ret;
 }
 
 static int check_node(struct vm_checker *c, const struct vm_node *n,
@@ -546,6 +595,11 @@ static int check_node(struct vm_checker *c, const struct vm_node *n,
 	case VM_NEWLINE:
 		*t = (struct vm_type){ VT_NONE, 0 };
 		return 0;
+	case VM_NUMBER:
+		*t = (struct vm_type){ VT_NUM, 0 };
+		return 0;
+	case VM_MIN_POS:
+		return check_min_pos(c, n, depth, has_len, t);
 	case VM_OFF_LIN:
 	case VM_OFF_RAND:
 	case VM_REPEAT:
@@ -719,14 +773,70 @@ struct vm_ctx {
 /* Buffers: one for reads, one per write pattern (index by op). */
 #define VM_NBUF (VM_WRITE_RAND + 1)
 
+/* One offset of a per-position minimum. */
+struct vm_pos {
+	uint64_t key;		/* offset + 1; 0: a free slot */
+	uint64_t time_ns;	/* the least time seen there */
+};
+
+/* The offsets a VM_MIN_POS has seen: open addressing, by offset. */
+struct vm_minpos {
+	struct vm_pos *slot;	/* cap slots, at most half of them used */
+	size_t cap;		/* a power of two, or 0 */
+	size_t n;		/* slots used */
+};
+
 struct vm_state {
 	struct device *dev;
 	FILE *out;
 	struct vm_table *tab;
 	void *buf[VM_NBUF];	/* max_len bytes each, filled beforehand */
+	struct vm_minpos *minpos;	/* the VM_MIN_POS running, or NULL */
 	char *err;
 	size_t err_len;
 };
+
+static uint64_t mix64(uint64_t x);
+
+/* Put time_ns at slot key of m, keeping the least; m has room. */
+static void minpos_put(struct vm_minpos *m, uint64_t key, uint64_t time_ns)
+{
+	size_t i = (size_t)mix64(key) & (m->cap - 1);
+
+	while (m->slot[i].key && m->slot[i].key != key)
+		i = (i + 1) & (m->cap - 1);
+	if (!m->slot[i].key) {
+		m->slot[i].key = key;
+		m->slot[i].time_ns = time_ns;
+		m->n++;
+	} else if (time_ns < m->slot[i].time_ns) {
+		m->slot[i].time_ns = time_ns;
+	}
+}
+
+/* Keep the time of an I/O at off_byte; 0 or -ENOMEM. */
+static int minpos_note(struct vm_minpos *m, uint64_t off_byte,
+		       uint64_t time_ns)
+{
+	if (2 * (m->n + 1) > m->cap) {
+		struct vm_minpos big = { NULL, m->cap ? 2 * m->cap : 64, 0 };
+		size_t i;
+
+		if (big.cap > SIZE_MAX / sizeof(*big.slot))
+			return -ENOMEM;
+		big.slot = calloc(big.cap, sizeof(*big.slot));
+		if (!big.slot)
+			return -ENOMEM;
+		for (i = 0; i < m->cap; i++)
+			if (m->slot[i].key)
+				minpos_put(&big, m->slot[i].key,
+					   m->slot[i].time_ns);
+		free(m->slot);
+		*m = big;
+	}
+	minpos_put(m, off_byte + 1, time_ns);
+	return 0;
+}
 
 static int eval(struct vm_state *st, const struct vm_node *n,
 		const struct vm_ctx *ctx, struct vm_value *v);
@@ -777,6 +887,9 @@ static int eval_io(struct vm_state *st, const struct vm_node *n,
 	v->type = VV_SAMPLE;
 	v->time_ns = time_ns;
 	v->bytes = len;
+	/* after the clock readings: keeping it is not part of the I/O */
+	if (st->minpos)
+		return minpos_note(st->minpos, off, time_ns);
 	return 0;
 }
 
@@ -872,7 +985,8 @@ static int eval_off_series(struct vm_state *st, const struct vm_node *n,
 	 * A different order for every place the series is entered: the
 	 * card must not find a pattern across the rows of a table.
 	 */
-	key = n->key ^ mix64(ctx->off_byte) ^ mix64(~ctx->len_byte);
+	key = n->key_fixed ? n->key :
+	      n->key ^ mix64(ctx->off_byte) ^ mix64(~ctx->len_byte);
 	for (i = 0; i < count; i++) {
 		pos = n->op == VM_OFF_RAND ? vm_shuffle(i, count, key) : i;
 		if (pos >= count) {
@@ -1005,7 +1119,7 @@ static int eval_reduce(struct vm_state *st, const struct vm_node *n,
 	return 0;
 }
 
-static void eval_format(const struct vm_value *in, struct vm_value *v)
+static void format_one(const struct vm_value *in, struct vm_value *v)
 {
 	v->type = VV_CELL;
 	if (in->type == VV_SAMPLE) {
@@ -1031,7 +1145,32 @@ static void eval_format(const struct vm_value *in, struct vm_value *v)
 	}
 }
 
-static int eval_print(struct vm_state *st, const struct vm_value *cell)
+/* A cell from a number or a sample; a list of them from a list. */
+static int eval_format(const struct vm_value *in, struct vm_value *v)
+{
+	size_t i;
+
+	if (in->type != VV_LIST) {
+		format_one(in, v);
+		return 0;
+	}
+	for (i = 0; i < in->n; i++) {
+		struct vm_value item;
+		int ret;
+
+		memset(&item, 0, sizeof(item));
+		ret = eval_format(&in->items[i], &item);
+		if (!ret)
+			ret = list_push(v, in->n, &item);
+		if (ret) {
+			value_free(v);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static int print_one(struct vm_state *st, const struct vm_value *cell)
 {
 	if (st->tab) {
 		int ret = table_add(st->tab, cell);
@@ -1044,6 +1183,22 @@ static int eval_print(struct vm_state *st, const struct vm_value *cell)
 	}
 	if (st->out)
 		fprintf(st->out, "%-7s ", cell->text);
+	return 0;
+}
+
+/* Emit a cell, or every cell of a list in order. */
+static int eval_print(struct vm_state *st, const struct vm_value *cell)
+{
+	size_t i;
+
+	if (cell->type != VV_LIST)
+		return print_one(st, cell);
+	for (i = 0; i < cell->n; i++) {
+		int ret = eval_print(st, &cell->items[i]);
+
+		if (ret)
+			return ret;
+	}
 	return 0;
 }
 
@@ -1061,6 +1216,96 @@ static int eval_newline(struct vm_state *st)
 	if (st->out)
 		fputc('\n', st->out);
 	return 0;
+}
+
+/*
+ * Three samples (before, on, after) -> their times and how far the
+ * middle one lies above the mean of its neighbours, rounded toward zero
+ * as C divides: the cost of crossing a boundary, in the align test.
+ */
+static int eval_diff(struct vm_state *st, const struct vm_value *in,
+		     struct vm_value *v)
+{
+	int64_t t[3];
+	size_t i;
+
+	if (in->type != VV_LIST || in->n != 3)
+		return vm_err(st->err, st->err_len, -EINVAL,
+			      "diff wants three samples, has %zu",
+			      in->type == VV_LIST ? in->n : (size_t)0);
+	for (i = 0; i < 3; i++)
+		t[i] = (int64_t)in->items[i].time_ns;
+	v->type = VV_LIST;
+	v->n = 4;
+	v->items = calloc(4, sizeof(*v->items));
+	if (!v->items) {
+		v->type = VV_NONE;
+		v->n = 0;
+		return -ENOMEM;
+	}
+	for (i = 0; i < 4; i++) {
+		v->items[i].type = VV_NUM;
+		v->items[i].unit = VM_UNIT_NS;
+		v->items[i].num = (double)(i < 3 ? t[i] :
+					   t[1] - (t[0] + t[2]) / 2);
+	}
+	return 0;
+}
+
+/* qsort() order of positions: by offset. */
+static int pos_cmp(const void *a, const void *b)
+{
+	const struct vm_pos *x = a, *y = b;
+
+	return (x->key > y->key) - (x->key < y->key);
+}
+
+/* One row of a per-position minimum: offset, time. */
+static int emit_pos(struct vm_state *st, const struct vm_pos *p)
+{
+	struct vm_value off = { .type = VV_NUM, .unit = VM_UNIT_BYTES };
+	struct vm_value t = { .type = VV_SAMPLE };
+	struct vm_value cell;
+	int ret;
+
+	off.num = (double)(p->key - 1);
+	t.time_ns = p->time_ns;
+	format_one(&off, &cell);
+	ret = eval_print(st, &cell);
+	if (ret)
+		return ret;
+	format_one(&t, &cell);
+	ret = eval_print(st, &cell);
+	return ret ? ret : eval_newline(st);
+}
+
+/*
+ * VM_MIN_POS: run the operand keeping the least time at each offset,
+ * then emit the offsets in order.  What was read before a failure (or a
+ * stop) is emitted too: a minimum over the reads made so far.
+ */
+static int eval_min_pos(struct vm_state *st, const struct vm_node *n,
+			const struct vm_ctx *ctx)
+{
+	struct vm_minpos m = { NULL, 0, 0 };
+	struct vm_value in;
+	size_t i, k = 0;
+	int ret, out;
+
+	memset(&in, 0, sizeof(in));
+	st->minpos = &m;
+	ret = eval(st, n->kids[0], ctx, &in);
+	st->minpos = NULL;
+	value_free(&in);
+	for (i = 0; i < m.cap; i++)
+		if (m.slot[i].key)
+			m.slot[k++] = m.slot[i];
+	if (k)
+		qsort(m.slot, k, sizeof(*m.slot), pos_cmp);
+	for (i = 0, out = 0; i < k && !out; i++)
+		out = emit_pos(st, &m.slot[i]);
+	free(m.slot);
+	return ret ? ret : out;
 }
 
 /* Evaluate a node with one operand that transforms its value. */
@@ -1099,7 +1344,10 @@ static int eval_unary(struct vm_state *st, const struct vm_node *n,
 				    : INFINITY;
 		break;
 	case VM_FORMAT:
-		eval_format(&in, v);
+		ret = eval_format(&in, v);
+		break;
+	case VM_DIFF:
+		ret = eval_diff(st, &in, v);
 		break;
 	case VM_PRINT:
 		ret = eval_print(st, &in);
@@ -1129,6 +1377,13 @@ static int eval(struct vm_state *st, const struct vm_node *n,
 		return 0;
 	case VM_NEWLINE:
 		return eval_newline(st);
+	case VM_NUMBER:
+		v->type = VV_NUM;
+		v->num = (double)n->len_byte;
+		v->unit = VM_UNIT_BYTES;
+		return 0;
+	case VM_MIN_POS:
+		return eval_min_pos(st, n, ctx);
 	case VM_OFF_LIN:
 	case VM_OFF_RAND:
 		return eval_off_series(st, n, ctx, v);
@@ -1253,6 +1508,8 @@ static void print_node(FILE *f, const struct vm_node *n, unsigned int depth)
 				n->span_byte);
 		else
 			fprintf(f, " count=%" PRIu64, n->count);
+		if (n->op == VM_OFF_RAND && n->key_fixed)
+			fprintf(f, " key=%" PRIu64, n->key);
 		break;
 	case VM_LEN_FIXED:
 		fprintf(f, " len=%" PRIu64, n->len_byte);
@@ -1264,6 +1521,9 @@ static void print_node(FILE *f, const struct vm_node *n, unsigned int depth)
 		break;
 	case VM_REPEAT:
 		fprintf(f, " count=%" PRIu64, n->count);
+		break;
+	case VM_NUMBER:
+		fprintf(f, " value=%" PRIu64, n->len_byte);
 		break;
 	default:
 		break;

@@ -8,10 +8,14 @@
  *   length                           -> a number of bytes
  *   offset/length series, repeat     -> a list of what their operand yields
  *   sequence                         -> a list of its operands' values
+ *   number                           -> a fixed number of bytes
  *   reduce (min, max, avg, total)    -> a sample made from a list
+ *   diff                             -> three times and their difference
  *   bps                              -> a number in bytes per second
- *   format                           -> a table cell (text + raw number)
+ *   format                           -> a table cell (text + raw number),
+ *                                       or a list of them from a list
  *   print, newline, drop             -> nothing (print/newline emit output)
+ *   min_pos                          -> nothing (emits one row per offset)
  *
  * Series and repeats of operands that yield nothing yield nothing.
  * Offsets of nested series add up; a length series sets the length that
@@ -63,6 +67,15 @@ enum vm_op {
 	VM_FORMAT,		/* number (or a sample's time) -> cell */
 	VM_PRINT,		/* emit a cell: "%-7s " */
 	VM_DROP,		/* evaluate the operand, discard its value */
+	/* added later; kept last so that the numbers above stay */
+	VM_NUMBER,		/* leaf: the number len_byte, in bytes */
+	VM_DIFF,		/* three samples (before, on, after) -> four
+				 * numbers in ns: the three times and
+				 * on - (before + after) / 2 */
+	VM_MIN_POS,		/* per-position minimum: every I/O of the
+				 * operand is kept at its offset; then one row
+				 * per offset, in offset order: offset, least
+				 * time.  Also when the operand fails. */
 	VM_OP_NR
 };
 
@@ -82,9 +95,13 @@ struct vm_node {
 	uint64_t span_byte;	/* VM_OFF_LIN/RAND: if non-zero, count is
 				 * span_byte / current length */
 	uint64_t len_byte;	/* VM_LEN_FIXED: the length; VM_LEN_POW2_*:
-				 * the smallest */
+				 * the smallest; VM_NUMBER: the number */
 	uint64_t len_max_byte;	/* VM_LEN_POW2_*: the largest length */
 	uint64_t key;		/* VM_OFF_RAND: selects the permutation */
+	int key_fixed;		/* VM_OFF_RAND: the order is
+				 * vm_shuffle(i, count, key) wherever the
+				 * series runs (else key is mixed with the
+				 * offset and length it runs at) */
 	size_t nkids;		/* number of operands */
 	struct vm_node **kids;	/* operands, in order */
 };
@@ -148,6 +165,18 @@ struct vm_node *vm_off_series(enum vm_op op, uint64_t off_byte,
  */
 struct vm_node *vm_off_span(enum vm_op op, uint64_t off_byte,
 			    uint64_t span_byte, struct vm_node *kid);
+
+/*
+ * VM_OFF_RAND in the one order vm_shuffle(i, count, key), i = 0 ..
+ * count-1, wherever it runs: rounds that must each visit the positions in
+ * an order of their own, known beforehand.
+ */
+struct vm_node *vm_off_keyed(uint64_t off_byte, uint64_t stride_byte,
+			     uint64_t count, uint64_t key,
+			     struct vm_node *kid);
+
+/* VM_NUMBER: the number bytes (a row's label). */
+struct vm_node *vm_number(uint64_t bytes);
 
 /* VM_LEN_FIXED: the operand runs with length len_byte. */
 struct vm_node *vm_len_fixed(uint64_t len_byte, struct vm_node *kid);

@@ -6,6 +6,7 @@
  * computes can be asserted to the nanosecond.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -838,8 +839,16 @@ START_TEST(test_type_mismatch)
 	check_refused(vm_len_fixed(512, cell(vm_unary(VM_FORMAT,
 						      leaf(VM_LENGTH)))),
 		      "format wants a number or a sample, its operand yields cell");
-	check_refused(vm_len_fixed(512, cell(vm_repeat(2, leaf(VM_READ)))),
-		      "format wants a number or a sample, its operand yields list of sample");
+	check_refused(vm_len_fixed(512, cell(vm_unary(VM_FORMAT,
+						      vm_repeat(2, leaf(VM_READ))))),
+		      "format wants a number or a sample, its operand yields list of cell");
+	/* diff wants one list of samples */
+	check_refused(vm_len_fixed(512, cell(vm_unary(VM_DIFF,
+						      leaf(VM_READ)))),
+		      "diff wants a list of samples, its operand yields sample");
+	check_refused(vm_len_fixed(512, cell(vm_unary(VM_DIFF,
+						      vm_repeat(2, vm_repeat(3, leaf(VM_READ)))))),
+		      "diff wants a list of samples, its operand yields list of list of sample");
 	/* a sequence of samples and numbers */
 	check_refused(vm_len_fixed(512, vm_unary(VM_DROP,
 						 vm_seq(2, leaf(VM_READ),
@@ -893,6 +902,232 @@ START_TEST(test_constructor_null_operand)
 	kids[0] = leaf(VM_NEWLINE);
 	kids[1] = NULL;
 	check_refused(vm_seqv(2, kids), "seq: missing operand 2");
+}
+END_TEST
+
+/* ---- numbers, lists of cells, differences, per-position minima ---- */
+
+/* number is a label; format and print take a list item by item. */
+START_TEST(test_number_and_list_cells)
+{
+	struct rec_dev *r = rec_open(1 << 20);
+	struct run res;
+	const struct vm_row *row;
+	size_t i;
+
+	run_prog(&res, &r->dev,
+		 vm_len_fixed(512,
+			      vm_seq(3, cell(vm_number(12345)),
+				     cell(vm_repeat(3, leaf(VM_READ))),
+				     leaf(VM_NEWLINE))));
+	ck_assert_msg(res.ret == 0, "%s", res.err);
+	ck_assert_uint_eq(res.tab.nrows, 1);
+	row = &res.tab.rows[0];
+	ck_assert_uint_eq(row->ncells, 4);
+	ck_assert_int_eq(row->cells[0].unit, VM_UNIT_BYTES);
+	ck_assert_double_eq(row->cells[0].value, 12345);
+	for (i = 1; i < 4; i++) {
+		ck_assert_int_eq(row->cells[i].unit, VM_UNIT_NS);
+		ck_assert_double_eq(row->cells[i].value, REC_READ_NS(512));
+	}
+	ck_assert_uint_eq(r->n, 3);
+	run_done(&res);
+	dev_close(&r->dev);
+}
+END_TEST
+
+/* diff: the three times, then on - (before + after) / 2. */
+START_TEST(test_diff)
+{
+	static const uint64_t lens[3][3] = {
+		{ 512, 4096, 1024 },	/* a step up: 5096 - 1768 */
+		{ 4096, 512, 1536 },	/* below its neighbours: < 0 */
+		{ 1024, 1024, 1024 },	/* flat: 0 */
+	};
+	const uint64_t *l = lens[_i];
+	struct rec_dev *r = rec_open(1 << 20);
+	int64_t t[3], want;
+	struct run res;
+	const struct vm_row *row;
+	size_t i;
+
+	run_prog(&res, &r->dev,
+		 vm_seq(2, cell(vm_unary(VM_DIFF,
+					 vm_seq(3, vm_len_fixed(l[0], leaf(VM_READ)),
+						vm_len_fixed(l[1], leaf(VM_READ)),
+						vm_len_fixed(l[2], leaf(VM_READ))))),
+			leaf(VM_NEWLINE)));
+	ck_assert_msg(res.ret == 0, "%s", res.err);
+	row = &res.tab.rows[0];
+	ck_assert_uint_eq(row->ncells, 4);
+	for (i = 0; i < 3; i++) {
+		t[i] = (int64_t)REC_READ_NS(l[i]);
+		ck_assert_double_eq(row->cells[i].value, (double)t[i]);
+	}
+	want = t[1] - (t[0] + t[2]) / 2;
+	ck_assert_double_eq(row->cells[3].value, (double)want);
+	ck_assert_int_eq(row->cells[3].unit, VM_UNIT_NS);
+	ck_assert_int_eq(_i == 0 ? want > 0 : _i == 1 ? want < 0 : want == 0,
+			 1);
+	run_done(&res);
+	dev_close(&r->dev);
+}
+END_TEST
+
+/* diff of anything but three samples stops the run. */
+START_TEST(test_diff_wants_three)
+{
+	struct rec_dev *r = rec_open(1 << 20);
+	struct run res;
+
+	run_prog(&res, &r->dev,
+		 vm_len_fixed(512, cell(vm_unary(VM_DIFF,
+						 vm_repeat(2, leaf(VM_READ))))));
+	ck_assert_int_eq(res.ret, -EINVAL);
+	ck_assert_ptr_nonnull(strstr(res.err, "diff wants three samples, has 2"));
+	ck_assert_uint_eq(res.tab.ncells, 0);
+	run_done(&res);
+	dev_close(&r->dev);
+}
+END_TEST
+
+/* A keyed random series visits in the order vm_shuffle(i, n, key). */
+START_TEST(test_off_keyed_order)
+{
+	struct rec_dev *r = rec_open(1 << 20);
+	struct run res;
+	uint64_t i;
+
+	/* the same order at another offset and length: the key alone */
+	run_prog(&res, &r->dev,
+		 vm_seq(2, vm_len_fixed(512,
+					vm_off_keyed(0, 512, 10, 7,
+						     vm_unary(VM_DROP,
+							      leaf(VM_READ)))),
+			vm_len_fixed(1024,
+				     vm_off_fixed(8192,
+						  vm_off_keyed(0, 1024, 10, 7,
+							       vm_unary(VM_DROP,
+									leaf(VM_READ)))))));
+	ck_assert_msg(res.ret == 0, "%s", res.err);
+	ck_assert_uint_eq(r->n, 20);
+	for (i = 0; i < 10; i++) {
+		ck_assert_uint_eq(r->log[i].off, vm_shuffle(i, 10, 7) * 512);
+		ck_assert_uint_eq(r->log[10 + i].off,
+				  8192 + vm_shuffle(i, 10, 7) * 1024);
+	}
+	run_done(&res);
+	dev_close(&r->dev);
+}
+END_TEST
+
+/* rounds rounds over n positions of len bytes, each its own order. */
+static struct vm_node *rounds_prog(unsigned int rounds, uint64_t n,
+				   uint64_t len)
+{
+	struct vm_node *kids[8];
+	unsigned int k;
+
+	ck_assert_uint_le(rounds, 8);
+	for (k = 0; k < rounds; k++)
+		kids[k] = vm_off_keyed(0, len, n, k,
+				       vm_unary(VM_DROP, leaf(VM_READ)));
+	return vm_len_fixed(len, vm_unary(VM_MIN_POS, vm_seqv(rounds, kids)));
+}
+
+/*
+ * min_pos on a noisy simulated card: the least time of each position,
+ * in offset order, exactly what the same reads made by hand give on an
+ * identical card.
+ */
+START_TEST(test_min_pos_on_sim_card)
+{
+	static const char spec[] = "size=64M,erase=4M,noise=3,seed=11";
+	struct device *dev = sim_card(spec), *ref = sim_card(spec);
+	const uint64_t n = 64, len = 16384;
+	uint64_t best[64], t, i;
+	void *buf = dev_alloc_buf(len);
+	struct run res;
+	unsigned int k;
+	int differ = 0;
+
+	ck_assert_ptr_nonnull(buf);
+	for (i = 0; i < n; i++)
+		best[i] = UINT64_MAX;
+	for (k = 0; k < 4; k++)
+		for (i = 0; i < n; i++) {
+			uint64_t pos = vm_shuffle(i, n, k);
+
+			ck_assert_int_eq(dev_read(ref, buf, len,
+						  (off_t)(pos * len), &t), 0);
+			differ |= best[pos] != UINT64_MAX && t != best[pos];
+			if (t < best[pos])
+				best[pos] = t;
+		}
+	ck_assert_msg(differ, "the card's noise shows no different times");
+	run_prog(&res, dev, rounds_prog(4, n, len));
+	ck_assert_msg(res.ret == 0, "%s", res.err);
+	ck_assert_uint_eq(dev->io_count, 4 * n);
+	ck_assert_uint_eq(res.tab.nrows, n);
+	for (i = 0; i < n; i++) {
+		const struct vm_row *row = &res.tab.rows[i];
+
+		ck_assert_uint_eq(row->ncells, 2);
+		ck_assert_int_eq(row->cells[0].unit, VM_UNIT_BYTES);
+		ck_assert_double_eq(row->cells[0].value, (double)(i * len));
+		ck_assert_int_eq(row->cells[1].unit, VM_UNIT_NS);
+		ck_assert_double_eq(row->cells[1].value, (double)best[i]);
+	}
+	ck_assert_uint_eq(dev_now_ns(dev), dev_now_ns(ref));
+	dev_free_buf(buf);
+	run_done(&res);
+	dev_close(dev);
+	dev_close(ref);
+}
+END_TEST
+
+/*
+ * A failure in the second round: the positions read before it are still
+ * emitted, in offset order, and the error is passed on.
+ */
+START_TEST(test_min_pos_cut_short)
+{
+	static const uint64_t fail_at[] = { 1, 3, 6 };
+	struct rec_dev *r = rec_open(1 << 20);
+	uint64_t done = fail_at[_i] - 1, want_rows, i;
+	struct run res;
+
+	r->fail_at = fail_at[_i];
+	r->fail_err = EIO;
+	run_prog(&res, &r->dev, rounds_prog(2, 4, 512));
+	ck_assert_int_eq(res.ret, -EIO);
+	ck_assert_uint_eq(r->n, fail_at[_i]);
+	want_rows = done < 4 ? done : 4;
+	ck_assert_uint_eq(res.tab.nrows, want_rows);
+	for (i = 0; i < want_rows; i++) {
+		uint64_t off = (uint64_t)res.tab.rows[i].cells[0].value;
+		size_t k;
+		int read = 0;
+
+		for (k = 0; k < done; k++)
+			read |= r->log[k].off == off;
+		ck_assert_msg(read, "offset %" PRIu64 " was not read", off);
+		ck_assert(!i || res.tab.rows[i - 1].cells[0].value < off);
+		ck_assert_double_eq(res.tab.rows[i].cells[1].value,
+				    REC_READ_NS(512));
+	}
+	run_done(&res);
+	dev_close(&r->dev);
+}
+END_TEST
+
+START_TEST(test_min_pos_nested)
+{
+	check_refused(vm_len_fixed(512,
+				   vm_unary(VM_MIN_POS,
+					    vm_unary(VM_MIN_POS,
+						     leaf(VM_READ)))),
+		      "min_pos inside min_pos");
 }
 END_TEST
 
@@ -989,6 +1224,11 @@ Suite *vm_suite(void)
 	tcase_add_test(tc, test_long_cell_and_empty_rows);
 	tcase_add_test(tc, test_drop);
 	tcase_add_test(tc, test_no_output_file);
+	tcase_add_test(tc, test_number_and_list_cells);
+	tcase_add_loop_test(tc, test_diff, 0, 3);
+	tcase_add_test(tc, test_off_keyed_order);
+	tcase_add_test(tc, test_min_pos_on_sim_card);
+	tcase_add_loop_test(tc, test_min_pos_cut_short, 0, 3);
 	tcase_add_test(tc, test_print_prog);
 	tcase_add_test(tc, test_on_sim_card);
 	suite_add_tcase(s, tc);
@@ -1003,6 +1243,8 @@ Suite *vm_suite(void)
 	tcase_add_test(te, test_type_mismatch);
 	tcase_add_test(te, test_empty_series);
 	tcase_add_test(te, test_constructor_null_operand);
+	tcase_add_test(te, test_diff_wants_three);
+	tcase_add_test(te, test_min_pos_nested);
 	suite_add_tcase(s, te);
 	return s;
 }

@@ -194,6 +194,8 @@ static struct vm_node *build(struct reader *r, unsigned int depth)
 	case VM_LENGTH:
 	case VM_NEWLINE:
 		return vm_leaf(op);
+	case VM_NUMBER:
+		return vm_number(get64(r));
 	case VM_OFF_FIXED:
 		return vm_off_fixed(get_off(r), kid(r, depth));
 	case VM_OFF_LIN:
@@ -213,6 +215,8 @@ static struct vm_node *build(struct reader *r, unsigned int depth)
 		}
 		if (n && how & 4)
 			n->key = get64(r);
+		if (n && how & 8)
+			n->key_fixed = 1;
 		return n;
 	case VM_LEN_FIXED:
 		return vm_len_fixed(get_len(r), kid(r, depth));
