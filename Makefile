@@ -81,6 +81,11 @@ LIB_SRCS := dev.c vm.c device/blockdev.c device/holders.c device/sim.c \
 	    output/cardout.c \
 	    safety/preserve.c
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
+# The front end's files beside flashbench.c (not in the library: they
+# share its state, and the fuzz harness renames their system calls too).
+FRONT_SRCS := front/outputs.c front/jsonout.c front/safety.c \
+	      front/autorun.c front/offline.c
+FRONT_OBJS := $(FRONT_SRCS:%.c=$(B)/%.o)
 TEST_NAMES := check_main test_format test_sim test_bench test_vm \
 	      test_writes test_cli test_loop test_analyze test_auto \
 	      test_modes test_safe test_docs test_modetable test_sweep test_golden \
@@ -91,7 +96,7 @@ BENCH_BIN := $(B)/tests/bench_auto
 
 all: flashbench erase
 
-flashbench: $(B)/flashbench.o $(B)/libflashbench.a
+flashbench: $(B)/flashbench.o $(FRONT_OBJS) $(B)/libflashbench.a
 	$(CC) $(FB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(FB_LIBS)
 
 erase: $(B)/erase.o $(B)/libflashbench.a
@@ -115,7 +120,8 @@ $(B)/tests/%.o: tests/%.c
 	$(CC) $(FB_CFLAGS) $(CFLAGS) $(CPPFLAGS) $(CHECK_CFLAGS) -Itests \
 		-c -o $@ $<
 
-$(CHECK_BIN): $(TEST_OBJS) $(B)/tests/cli.o $(B)/libflashbench.a
+$(CHECK_BIN): $(TEST_OBJS) $(B)/tests/cli.o $(FRONT_OBJS) \
+	      $(B)/libflashbench.a
 	$(CC) $(FB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(FB_LIBS)
 
 # Every test; the benchmark is only built, so that it keeps compiling.
@@ -126,7 +132,7 @@ check: all $(CHECK_BIN) $(BENCH_BIN)
 # Device time of --auto against the classic manual procedure (virtual
 # clock of the simulated card): see tests/bench_auto.c.
 $(BENCH_BIN): $(B)/tests/bench_auto.o $(B)/tests/util.o $(B)/tests/cli.o \
-	      $(B)/libflashbench.a
+	      $(FRONT_OBJS) $(B)/libflashbench.a
 	$(CC) $(FB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(FB_LIBS)
 
 bench: $(BENCH_BIN)
@@ -213,11 +219,20 @@ $(FUZZ_BUILD)/fuzz_%.o: $(FUZZ_DIR)/fuzz_%.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -I. -c -o $@ $<
 
-# flashbench.c without main(), its system calls renamed to stand-ins
+# flashbench.c without main(), and the front end's other files, their
+# system calls renamed to stand-ins
+FUZZ_FRONT_OBJS := $(FRONT_SRCS:%.c=$(FUZZ_BUILD)/%-cli.o)
 $(FUZZ_BUILD)/cli.o: flashbench.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -DFLASHBENCH_NO_MAIN -MT $@ \
 		-MF $(@:.o=.d) -c -o $@.tmp $<
+	objcopy $(foreach s,$(FUZZ_CLI_STUBS),--redefine-sym $(s)=fuzz_$(s)) \
+		$@.tmp $@
+	@rm -f $@.tmp
+
+$(FUZZ_BUILD)/front/%-cli.o: front/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -MT $@ -MF $(@:.o=.d) -c -o $@.tmp $<
 	objcopy $(foreach s,$(FUZZ_CLI_STUBS),--redefine-sym $(s)=fuzz_$(s)) \
 		$@.tmp $@
 	@rm -f $@.tmp
@@ -228,6 +243,7 @@ $(FUZZ_BUILD)/preserve-cli.o: $(FUZZ_BUILD)/safety/preserve.o
 		--redefine-sym $(s)=fuzz_preserve_$(s)) $< $@
 
 $(FUZZ_BUILD)/fuzz_cli: $(FUZZ_BUILD)/fuzz_cli.o $(FUZZ_BUILD)/cli.o \
+			$(FUZZ_FRONT_OBJS) \
 			$(FUZZ_BUILD)/preserve-cli.o \
 			$(filter-out %/preserve.o,$(FUZZ_LIB_OBJS))
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ -lm

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * --auto: run the verdict (verdict/auto.c) with hooks that announce and
+ * preserve its writes, then print it, as a table, JSON or a chart.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "auto.h"
+#include "cardout.h"
+#include "class.h"
+#include "cli.h"
+#include "plot.h"
+#include "progress.h"
+#include "reconcile.h"
+#include "sysfs.h"
+
+/* ---- --auto ---- */
+
+/* What auto_run's hook needs to announce (and save) the writes. */
+struct announce_ctx {
+	struct cli *c;
+	struct device *dev;
+};
+
+static int announce_ranges(void *ctx, const struct bench_range *r, size_t n)
+{
+	struct announce_ctx *a = ctx;
+	struct bench_range *m;
+
+	progress_clear(a->c->prog);
+	/*
+	 * A later phase (the erase size came from writes): put back what
+	 * the earlier one overwrote, then save what this one will.
+	 */
+	if (a->c->saved) {
+		if (restore_saved(a->c, a->dev))
+			return -ECANCELED;
+		dev_set_stop_flag(&stop_signal);
+	}
+	m = ranges_dup(r, n);
+	if (m) {
+		announce(a->c, a->dev, m, n);
+		free(m);
+	} else {
+		size_t i;
+
+		for (i = 0; i < n; i++)
+			fprintf(a->c->err,
+				"flashbench: will overwrite bytes %" PRIu64 "-%" PRIu64 " on %s\n",
+				r[i].start_byte, r[i].end_byte, a->dev->path);
+	}
+	return save_ranges(a->c, a->dev, r, n) ? -ECANCELED : 0;
+}
+
+/*
+ * Under -v, the statistics behind --auto's align verdict (t, misfits,
+ * spike chance) on the error stream, each line prefixed.
+ */
+static void auto_evidence(const struct cli *c, const struct auto_result *r)
+{
+	struct align_verdict reads = r->align;
+	char *text = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!c->o.verbose)
+		return;
+	f = open_memstream(&text, &len);
+	if (!f)
+		return;
+	/* the reads' verdict, as auto_print() words it */
+	if (r->erase_writes.measured)
+		reads.erase = r->erase_reads;
+	analyze_print_evidence(f, &reads);
+	fclose(f);
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		fprintf(c->err, "flashbench: %s\n", line + strspn(line, " "));
+	free(text);
+}
+
+/* The erase size found beside the AU the card states and the kernel's. */
+static void auto_reconcile(const struct cli *c, const struct device *dev,
+			   const struct auto_result *r, struct reconcile *rc)
+{
+	struct card_raw raw;
+	struct card_info ci;
+
+	device_card(c, dev, &raw, &ci);
+	reconcile(rc, r->align.erase.size_byte, &raw, &ci);
+}
+
+/*
+ * --auto --destructive's last step: --class in AUs of the size the card
+ * states, else the one measured.  Skipped (cr->n stays 0) where the
+ * device is too small.  Returns 0 or -errno.
+ */
+static int auto_class(struct cli *c, struct announce_ctx *a,
+		      const struct auto_result *r, struct class_result *cr)
+{
+	uint64_t au = c->card.au_byte ? c->card.au_byte :
+		      r->align.erase.size_byte;
+	struct bench_range rg;
+	struct class_plan p;
+	int ret;
+
+	class_plan(&p, &c->o, au);
+	rg.start_byte = p.offset_byte;
+	rg.end_byte = p.offset_byte + p.units * p.unit_byte + p.span_byte;
+	if (rg.end_byte > a->dev->size_byte)
+		return 0;
+	ret = announce_ranges(a, &rg, 1);
+	if (!ret)
+		ret = class_measure(a->dev, &p, cr);
+	class_judge(cr, &c->card.claims);
+	return ret;
+}
+
+/* Run --auto and print its verdict; returns 0 or an exit status. */
+int run_auto(struct cli *c, struct device *dev, FILE *res)
+{
+	struct announce_ctx actx = { c, dev };
+	struct auto_hooks h = {
+		.progress = progress_log(c->prog, c->o.verbose ? c->err : NULL),
+		.before_write = announce_ranges,
+		.ctx = &actx,
+	};
+	struct sysfs_info sysfs = { 0 };
+	struct auto_result r;
+	struct reconcile rc;
+	struct class_result cr = { .n = 0 };
+	char target[512];
+	struct json j;
+	int ret;
+
+	if (c->simulate)
+		snprintf(target, sizeof(target), "--simulate%s%s",
+			 c->sim_spec ? "=" : "", c->sim_spec ? c->sim_spec : "");
+	else
+		snprintf(target, sizeof(target), "%s", dev->path);
+	if (!c->simulate)
+		sysfs_read(dev->path, &sysfs);
+	progress_start(c->prog, "--auto", NULL, 0);
+	ret = auto_run(dev, &c->o, c->destructive, &h, &r);
+	if (!ret && c->destructive && !stop_signal)
+		ret = auto_class(c, &actx, &r, &cr);
+	progress_unwrap(c->prog, h.progress);
+	progress_done(c->prog);
+	auto_reconcile(c, dev, &r, &rc);
+	if (c->plot) {
+		snprintf(c->plot->title, sizeof(c->plot->title),
+			 "flashbench --auto %.280s", target);
+		plot_note(c->plot, plot_auto(c->plot->f, c->plot->title, &r));
+	}
+	if (c->json) {
+		json_init(&j, res);
+		json_head(c, &j, "auto", dev);
+		auto_json_results(&j, &r);
+		auto_json_verdict(&j, &r);
+		auto_json_advice(&j, &r);
+		reconcile_json(&j, &rc);
+		if (cr.n) {
+			json_array_begin(&j, "class");
+			class_json(&j, &cr);
+			json_array_end(&j);
+		} else {
+			json_null(&j, "class");
+		}
+		if (ret && !stop_signal)
+			json_string(&j, "error", strerror(-ret));
+		json_tail(&j, stop_signal != 0);
+	} else {
+		auto_print(res, &r, target, c->simulate ? NULL : &sysfs);
+		reconcile_print(res, &rc);
+		if (cr.n)
+			class_print(res, &cr);
+		auto_evidence(c, &r);
+	}
+	auto_free(&r);
+	if (ret) {
+		fflush(res);
+		if (stop_signal)
+			return 128 + stop_signal;
+		if (ret == -ECANCELED)	/* --preserve said why */
+			return EXIT_DEVICE;
+		return test_failed(c, dev, "--auto", ret);
+	}
+	return 0;
+}

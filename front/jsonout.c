@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * --json: one document per run, with the device, its card registers and
+ * the options in its head, the results of one test and how it ended.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capacity.h"
+#include "cardout.h"
+#include "class.h"
+#include "cli.h"
+#include "format.h"
+#include "json.h"
+#include "plot.h"
+#include "progs.h"
+#include "sim.h"
+#include "sysfs.h"
+#include "vm.h"
+
+/* ---- --json ---- */
+
+/*
+ * What the card's registers say: sysfs for a device, the registers a
+ * simulated card states, nothing for a regular file.
+ */
+void device_card(const struct cli *c, const struct device *dev,
+		 struct card_raw *raw, struct card_info *ci)
+{
+	struct sim_params p;
+
+	if (c->simulate) {
+		sim_params_default(&p);
+		if (c->sim_spec) {
+			char why[256];
+
+			sim_parse_spec(&p, c->sim_spec, why, sizeof(why));
+		}
+		sim_card_registers(&p, raw);
+	} else {
+		card_read_device(dev->path, raw);
+	}
+	card_decode(raw, ci);
+}
+
+static void json_device_card(const struct cli *c, struct json *j,
+			     const struct device *dev)
+{
+	struct card_raw raw;
+	struct card_info ci;
+
+	device_card(c, dev, &raw, &ci);
+	card_json(j, &raw, &ci);
+}
+
+/* version, test, device and options: the head of every JSON document. */
+void json_head(const struct cli *c, struct json *j, const char *test,
+	       const struct device *dev)
+{
+	const struct bench_opts *o = &c->o;
+	struct sysfs_info sysfs;
+
+	json_object_begin(j, NULL);
+	json_string(j, "version", FLASHBENCH_VERSION);
+	json_string(j, "test", test);
+	if (dev) {
+		json_object_begin(j, "device");
+		json_string(j, "path", dev->path);
+		json_u64(j, "size", dev->size_byte);
+		json_u64(j, "logical_block_size", dev->logical_block_size);
+		json_bool(j, "simulated", c->simulate);
+		json_object_begin(j, "sysfs");
+		if (!c->simulate && sysfs_read(dev->path, &sysfs)) {
+			size_t i;
+
+			for (i = 0; i < sysfs.n; i++) {
+				if (sysfs.e[i].numeric)
+					json_u64(j, sysfs.e[i].key,
+						 strtoull(sysfs.e[i].value,
+							  NULL, 10));
+				else
+					json_string(j, sysfs.e[i].key,
+						    sysfs.e[i].value);
+			}
+		}
+		json_object_end(j);
+		json_device_card(c, j, dev);
+		json_object_end(j);
+	} else {
+		json_null(j, "device");
+	}
+	json_object_begin(j, "options");
+	json_u64(j, "blocksize", o->blocksize_byte);
+	json_u64(j, "erasesize", o->erasesize_byte);
+	json_u64(j, "count", o->count);
+	json_u64(j, "scatter_order", o->scatter_order);
+	json_u64(j, "scatter_span", o->scatter_span);
+	json_u64(j, "interval_order", o->interval_order);
+	json_u64(j, "open_au_nr", o->open_au_nr);
+	json_u64(j, "offset", o->offset_byte);
+	json_u64(j, "fat_nr", o->fat_nr);
+	json_bool(j, "random", o->random);
+	json_bool(j, "destructive", c->destructive);
+	if (c->simulate)
+		json_string(j, "simulate", c->sim_spec ? c->sim_spec : "");
+	else
+		json_null(j, "simulate");
+	json_object_end(j);
+}
+
+/* The end of every document. */
+void json_tail(struct json *j, int interrupted)
+{
+	json_bool(j, "interrupted", interrupted);
+	json_object_end(j);
+}
+
+/*
+ * Results of a read test as JSON; returns 0 or -errno.  For -i, *fit
+ * gets the regression line (fit->bytes_per_s stays 0 without rows).
+ */
+static int json_read_test(struct device *dev, const struct bench_opts *o,
+			  enum bench_test test, struct json *j,
+			  struct plot_out *plot, struct interval_fit *fit)
+{
+	int ret = -EINVAL;
+	size_t i, n = 0;
+
+	if (test == BENCH_ALIGN) {
+		struct align_row *rows = NULL;
+
+		ret = bench_align(dev, o, &rows, &n);
+		json_align(j, rows, n);
+		plot_read(plot, test, rows, n);
+		free(rows);
+	} else if (test == BENCH_SCATTER) {
+		struct scatter_point *pts = NULL;
+
+		ret = bench_scatter(dev, o, &pts, &n);
+		for (i = 0; i < n; i++) {
+			json_object_begin(j, NULL);
+			json_u64(j, "offset", pts[i].off_byte);
+			json_u64(j, "time_ns", pts[i].time_ns);
+			json_object_end(j);
+		}
+		plot_read(plot, test, pts, n);
+		free(pts);
+	} else if (test == BENCH_INTERVAL) {
+		struct interval_row *rows = NULL;
+
+		ret = bench_interval(dev, o, &rows, &n);
+		if (n)
+			*fit = interval_regress(rows, n);
+		for (i = 0; i < n; i++) {
+			json_object_begin(j, NULL);
+			json_u64(j, "bytes", rows[i].len_byte);
+			json_u64(j, "min_ns", rows[i].min_ns);
+			json_u64(j, "avg_ns", rows[i].avg_ns);
+			json_u64(j, "max_ns", rows[i].max_ns);
+			json_double(j, "overhead_ns",
+				    interval_overhead_ns(fit, &rows[i]));
+			json_object_end(j);
+		}
+		plot_read(plot, test, rows, n);
+		free(rows);
+	}
+	return ret;
+}
+
+/* Results of a writing test as JSON, from the VM's table of cells. */
+static int json_write_test(struct device *dev, const struct bench_opts *o,
+			   enum bench_test test, struct json *j,
+			   struct plot_out *plot)
+{
+	struct vm_table tab = { 0 };
+	size_t r, k;
+	int ret;
+
+	ret = progs_run(dev, test, o, NULL, &tab, NULL, 0);
+	for (r = 0; r < tab.nrows; r++) {
+		const struct vm_row *row = &tab.rows[r];
+
+		if (!row->ncells)
+			continue;
+		json_object_begin(j, NULL);
+		json_u64(j, "size", (uint64_t)row->cells[0].value);
+		json_array_begin(j, "bytes_per_s");
+		for (k = 1; k < row->ncells; k++)
+			json_double(j, NULL, row->cells[k].value);
+		json_array_end(j);
+		json_object_end(j);
+	}
+	if (plot)
+		plot_note(plot, plot_table(plot->f, plot->title, test, &tab));
+	vm_table_free(&tab);
+	return ret;
+}
+
+/* --capacity --json: no rows, the verdict alone.  0 or -errno. */
+static int json_capacity(struct cli *c, struct device *dev, struct json *j)
+{
+	struct capacity_result r;
+	int ret = capacity_measure(dev, &c->o, &r);
+
+	json_array_begin(j, "results");
+	json_array_end(j);
+	if (ret) {
+		json_null(j, "verdict");
+		if (!stop_signal)
+			json_string(j, "error", strerror(-ret));
+	} else {
+		json_object_begin(j, "verdict");
+		capacity_json(j, &r);
+		json_object_end(j);
+	}
+	json_tail(j, stop_signal != 0);
+	return ret;
+}
+
+/* Run the one test of a --json run; returns 0 or -errno. */
+int run_json(struct cli *c, struct device *dev, enum bench_test t,
+	     const char *option, FILE *out)
+{
+	struct interval_fit fit = { 0, 0 };
+	struct json j;
+	int ret;
+
+	json_init(&j, out);
+	json_head(c, &j, option + 2, dev);
+	if (t == BENCH_CAPACITY)
+		return json_capacity(c, dev, &j);
+	json_array_begin(&j, "results");
+	if (t == BENCH_CLASS)
+		ret = class_json_run(dev, &c->o, &j);
+	else if (t & BENCH_WRITING)
+		ret = json_write_test(dev, &c->o, t, &j, c->plot);
+	else
+		ret = json_read_test(dev, &c->o, t, &j, c->plot, &fit);
+	json_array_end(&j);
+	/* -i's line through the rows: beside them, not one of them */
+	if (t == BENCH_INTERVAL && fit.bytes_per_s > 0) {
+		json_object_begin(&j, "regression");
+		json_double(&j, "bytes_per_s", fit.bytes_per_s);
+		json_double(&j, "access_ns", fit.access_ns);
+		json_object_end(&j);
+	} else if (t == BENCH_INTERVAL) {
+		json_null(&j, "regression");
+	}
+	json_null(&j, "verdict");
+	if (ret && !stop_signal)
+		json_string(&j, "error", strerror(-ret));
+	json_tail(&j, stop_signal != 0);
+	return ret;
+}

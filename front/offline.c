@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What runs without a device: --analyze reads saved align tables,
+ * --registers decodes a card's register files.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "auto.h"
+#include "cardout.h"
+#include "cli.h"
+#include "plot.h"
+
+/* ---- --analyze ---- */
+
+/* Read all of path ("-": stdin) into *text; returns 0 or -errno. */
+static int slurp(const char *path, char **text, size_t *len)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	struct stat st;
+	size_t cap = 0;
+	char *buf = NULL, *p;
+	int ret = 0;
+
+	*len = 0;
+	if (!f)
+		return -errno;
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode))
+		ret = -EISDIR;
+	while (!ret) {
+		size_t n;
+
+		if (cap - *len < 65536) {
+			cap = cap * 2 + 65536;
+			p = realloc(buf, cap);
+			if (!p) {
+				ret = -ENOMEM;
+				break;
+			}
+			buf = p;
+		}
+		errno = 0;
+		n = fread(buf + *len, 1, cap - *len - 1, f);
+		*len += n;
+		if (!n && ferror(f))
+			ret = errno ? -errno : -EIO;
+		if (!n)
+			break;
+	}
+	if (f != stdin)
+		fclose(f);
+	if (ret) {
+		free(buf);
+		return ret;
+	}
+	buf[*len] = '\0';
+	*text = buf;
+	return 0;
+}
+
+/* --analyze as JSON: every table with its verdict; the first on top. */
+static int analyze_json(struct cli *c, FILE *res, const char *text,
+			size_t len)
+{
+	struct align_verdict v, first;
+	struct align_table *t;
+	size_t i, n;
+	struct json j;
+	int ret;
+
+	ret = analyze_parse(text, len, &t, &n);
+	if (ret)
+		return ret;
+	json_init(&j, res);
+	json_head(c, &j, "analyze", NULL);
+	json_array_begin(&j, "results");
+	for (i = 0; i < n && !ret; i++) {
+		ret = analyze_align(t[i].rows, t[i].nrows, &v);
+		if (ret)
+			break;
+		if (!i)
+			first = v;
+		json_object_begin(&j, NULL);
+		json_u64(&j, "table", i + 1);
+		json_array_begin(&j, "rows");
+		json_align(&j, t[i].rows, t[i].nrows);
+		json_array_end(&j);
+		auto_json_align_verdict(&j, &v);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	if (n && !ret)
+		auto_json_align_verdict(&j, &first);
+	else
+		json_null(&j, "verdict");
+	json_tail(&j, 0);
+	analyze_free_tables(t, n);
+	return ret;
+}
+
+/* Plot the first align table of text (an empty chart if none). */
+static void plot_analyze(struct cli *c, const char *text, size_t len)
+{
+	struct align_verdict v;
+	struct align_table *t = NULL;
+	size_t n = 0;
+	int ret;
+
+	snprintf(c->plot->title, sizeof(c->plot->title),
+		 "flashbench --analyze %s", c->analyze_path);
+	ret = analyze_parse(text, len, &t, &n);
+	if (!ret)
+		ret = plot_align(c->plot->f, c->plot->title, n ? t[0].rows : NULL,
+				 n ? t[0].nrows : 0,
+				 n ? plot_verdict(t[0].rows, t[0].nrows, &v) :
+				     NULL);
+	plot_note(c->plot, ret);
+	analyze_free_tables(t, n);
+}
+
+/* How many align tables text holds, or -errno. */
+static int count_tables(const char *text, size_t len)
+{
+	struct align_table *t = NULL;
+	size_t n = 0;
+	int ret;
+
+	ret = analyze_parse(text, len, &t, &n);
+	analyze_free_tables(t, n);
+	if (ret)
+		return ret;
+	return n > INT_MAX ? INT_MAX : (int)n;
+}
+
+/*
+ * Read saved align tables and state their verdicts; returns the status.
+ * Input without a table is bad input (exit 2), found before any output
+ * file is opened, so a script can tell it from a verdict.
+ */
+int run_analyze(struct cli *c, FILE *out)
+{
+	FILE *res = out;
+	char *text = NULL;
+	size_t len = 0;
+	int ret;
+
+	ret = slurp(c->analyze_path, &text, &len);
+	if (ret)
+		return usage_error(c->err, "invalid --analyze '%s': %s",
+				   c->analyze_path, strerror(-ret));
+	ret = count_tables(text, len);
+	if (ret <= 0) {
+		free(text);
+		if (ret < 0)
+			return usage_error(c->err, "--analyze: %s",
+					   strerror(-ret));
+		return usage_error(c->err, "no align table found in %s",
+				   strcmp(c->analyze_path, "-") ?
+					   c->analyze_path : "standard input");
+	}
+	ret = open_outputs(c, out, &res);
+	if (ret) {
+		free(text);
+		return ret;
+	}
+	if (c->plot)
+		plot_analyze(c, text, len);
+	if (c->json) {
+		ret = analyze_json(c, res, text, len);
+	} else {
+		ret = analyze_text(res, text, len, c->o.verbose);
+		ret = ret < 0 ? ret : 0;
+	}
+	free(text);
+	if (ret)
+		fprintf(c->err, "flashbench: --analyze: %s\n", strerror(-ret));
+	if (plot_close(c) && !ret)
+		ret = -EIO;
+	if (finish_output(c, res, res != out) && !ret)
+		return EXIT_DEVICE;
+	return ret ? EXIT_DEVICE : 0;
+}
+
+/* ---- --registers ---- */
+
+/* --registers as JSON: device.card, as for a device. */
+static void registers_json(struct cli *c, FILE *res,
+			   const struct card_raw *raw,
+			   const struct card_info *ci)
+{
+	struct json j;
+
+	json_init(&j, res);
+	json_object_begin(&j, NULL);
+	json_string(&j, "version", FLASHBENCH_VERSION);
+	json_string(&j, "test", "registers");
+	json_object_begin(&j, "device");
+	json_string(&j, "path", c->registers_dir);
+	json_bool(&j, "simulated", 0);
+	card_json(&j, raw, ci);
+	json_object_end(&j);
+	json_tail(&j, 0);
+}
+
+/*
+ * Decode the register files of a directory; returns the status.  A
+ * directory without any is bad input (exit 2), found before any output
+ * file is opened.
+ */
+int run_registers(struct cli *c, FILE *out)
+{
+	struct card_raw raw;
+	struct card_info ci;
+	struct stat st;
+	FILE *res = out;
+	int ret;
+
+	if (stat(c->registers_dir, &st))
+		return usage_error(c->err, "invalid --registers '%s': %s",
+				   c->registers_dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return usage_error(c->err,
+				   "invalid --registers '%s': not a directory",
+				   c->registers_dir);
+	if (!card_read_dir(c->registers_dir, CARD_DIR, &raw))
+		return usage_error(c->err,
+				   "no register files (cid, csd, scr, ssr, ...) in %s",
+				   c->registers_dir);
+	card_decode(&raw, &ci);
+	ret = open_outputs(c, out, &res);
+	if (ret)
+		return ret;
+	if (c->json) {
+		registers_json(c, res, &raw, &ci);
+	} else {
+		fprintf(res, "Card registers in %s:\n", c->registers_dir);
+		card_print(res, &raw, &ci);
+	}
+	if (finish_output(c, res, res != out))
+		return EXIT_DEVICE;
+	return 0;
+}

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The front end's side of data safety: say which bytes the writing tests
+ * will overwrite, choose and check --preserve's journal, save before the
+ * first write and put back after the last, and --restore a journal.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "format.h"
+#include "preserve.h"
+
+/* qsort() order of ranges: by start. */
+static int range_cmp(const void *a, const void *b)
+{
+	const struct bench_range *x = a, *y = b;
+
+	return (x->start_byte > y->start_byte) -
+	       (x->start_byte < y->start_byte);
+}
+
+/* Sort r and merge adjacent or overlapping ranges; returns how many. */
+static size_t merge_ranges(struct bench_range *r, size_t n)
+{
+	size_t i, k = 0;
+
+	qsort(r, n, sizeof(*r), range_cmp);
+	for (i = 0; i < n; i++) {
+		if (k && r[i].start_byte <= r[k - 1].end_byte) {
+			if (r[i].end_byte > r[k - 1].end_byte)
+				r[k - 1].end_byte = r[i].end_byte;
+			continue;
+		}
+		r[k++] = r[i];
+	}
+	return k;
+}
+
+/*
+ * Say which bytes will be overwritten: one line per range, sorted, with
+ * adjacent and overlapping ranges merged, then the total, saying once
+ * that END is exclusive.  Sorts and merges r (n ranges) in place.
+ */
+void announce(const struct cli *c, const struct device *dev,
+	      struct bench_range *r, size_t n)
+{
+	char sz[FMT_LEN];
+	uint64_t total = 0;
+	size_t i;
+
+	if (!n)
+		return;
+	n = merge_ranges(r, n);
+	for (i = 0; i < n; i++) {
+		fprintf(c->err,
+			"flashbench: will overwrite bytes %" PRIu64 "-%" PRIu64 " on %s\n",
+			r[i].start_byte, r[i].end_byte, dev->path);
+		total += r[i].end_byte - r[i].start_byte;
+	}
+	fprintf(c->err,
+		"flashbench: %s in all, in %zu range%s; each END is the first byte left alone\n",
+		fmt_size(sz, total), n, n == 1 ? "" : "s");
+}
+
+/* A copy of n ranges to sort and merge, or NULL (out of memory). */
+struct bench_range *ranges_dup(const struct bench_range *r, size_t n)
+{
+	struct bench_range *m = malloc((n ? n : 1) * sizeof(*m));
+
+	if (m && n)
+		memcpy(m, r, n * sizeof(*m));
+	return m;
+}
+
+/* Say which bytes the writing tests will overwrite, all tests together. */
+void announce_writes(const struct cli *c, const struct device *dev,
+		     const struct write_plan plan[MODES_MAX])
+{
+	struct bench_range *all;
+	size_t i, n = 0;
+
+	for (i = 0; i < modes_nr; i++)
+		n += plan[i].n;
+	all = malloc((n ? n : 1) * sizeof(*all));
+	if (!all) {	/* out of memory: unmerged, then */
+		size_t j;
+
+		for (i = 0; i < modes_nr; i++)
+			for (j = 0; j < plan[i].n; j++)
+				fprintf(c->err,
+					"flashbench: will overwrite bytes %" PRIu64 "-%" PRIu64 " on %s\n",
+					plan[i].ranges[j].start_byte,
+					plan[i].ranges[j].end_byte, dev->path);
+		return;
+	}
+	for (i = 0, n = 0; i < modes_nr; i++) {
+		if (plan[i].n)
+			memcpy(all + n, plan[i].ranges,
+			       plan[i].n * sizeof(*all));
+		n += plan[i].n;
+	}
+	announce(c, dev, all, n);
+	free(all);
+}
+
+/* ---- --preserve and --restore ---- */
+
+/* Does the default journal land on -o or --plot?  0 or EXIT_USAGE. */
+static int check_default_journal(struct cli *c)
+{
+	const char *outs[2] = { c->out_path, c->plot_path };
+	struct path_id j, o;
+	size_t i;
+
+	if (outs[1] && !strcmp(outs[1], "-"))
+		outs[1] = NULL;	/* standard output */
+	path_identify(c->journal_buf, &j);
+	for (i = 0; i < 2; i++) {
+		if (!outs[i])
+			continue;
+		path_identify(outs[i], &o);
+		if (same_file(&j, &o))
+			return usage_error(c->err,
+					   "%s '%s' is where --preserve keeps its journal; give another --journal",
+					   i ? "--plot" : "--out", outs[i]);
+	}
+	return 0;
+}
+
+/*
+ * Choose the journal of --preserve and refuse a path that is taken, before
+ * any output is opened or any write announced.  Returns 0 or EXIT_USAGE.
+ */
+int check_journal(struct cli *c, const struct device *dev)
+{
+	char why[512] = "";
+
+	if (!c->preserve || c->simulate)	/* no journal: save_ranges() */
+		return 0;
+	if (c->journal)
+		snprintf(c->journal_buf, sizeof(c->journal_buf), "%s",
+			 c->journal);
+	else if (preserve_journal_name(c->journal_buf,
+				       sizeof(c->journal_buf), dev->path))
+		snprintf(c->journal_buf, sizeof(c->journal_buf),
+			 "flashbench.journal");
+	if (!c->journal && check_default_journal(c))
+		return EXIT_USAGE;
+	if (!preserve_check_journal(c->journal_buf, why, sizeof(why)))
+		return 0;
+	fprintf(c->err, "flashbench: --preserve: %s\n", why);
+	return EXIT_USAGE;
+}
+
+/*
+ * Save the ranges about to be overwritten, once, before the first write.
+ * Returns 0, or an exit status after saying why.
+ */
+int save_ranges(struct cli *c, struct device *dev,
+		const struct bench_range *r, size_t n)
+{
+	char why[512] = "";
+	int ret;
+
+	if (!c->preserve || c->saved || !n)
+		return 0;
+	/* a simulated card holds no data: nothing to keep, no journal */
+	if (c->simulate) {
+		if (c->o.verbose)
+			fprintf(c->err, "flashbench: --preserve: the simulated card holds no data; nothing saved, no journal\n");
+		return 0;
+	}
+	ret = preserve_save(&c->saved, dev, r, n, c->journal_buf, why,
+			    sizeof(why));
+	if (ret) {
+		fprintf(c->err, "flashbench: --preserve: %s\n",
+			why[0] ? why : strerror(-ret));
+		return stop_signal ? 128 + stop_signal : EXIT_DEVICE;
+	}
+	if (c->o.verbose)
+		fprintf(c->err, "flashbench: saved what will be overwritten in %s\n",
+			c->journal_buf);
+	return 0;
+}
+
+/* Save the union of the writing tests' ranges; 0 or an exit status. */
+int save_tests(struct cli *c, struct device *dev)
+{
+	struct bench_range *r = NULL;
+	size_t n = 0;
+	int ret;
+
+	if (!c->preserve || !(c->tests & BENCH_WRITING))
+		return 0;
+	ret = preserve_ranges(c->tests, &c->o, dev->size_byte, &r, &n);
+	if (ret) {
+		fprintf(c->err, "flashbench: --preserve: %s\n", strerror(-ret));
+		return EXIT_DEVICE;
+	}
+	ret = save_ranges(c, dev, r, n);
+	free(r);
+	return ret;
+}
+
+/* Write back what --preserve saved; returns 0 or EXIT_DEVICE. */
+int restore_saved(struct cli *c, const struct device *dev)
+{
+	char why[512] = "";
+	int ret;
+
+	if (!c->saved)
+		return 0;
+	dev_set_stop_flag(NULL);	/* a stop must not stop the restore */
+	ret = preserve_restore(c->saved, why, sizeof(why));
+	preserve_free(c->saved);
+	c->saved = NULL;
+	if (ret) {
+		c->restore_failed = 1;
+		fprintf(c->err,
+			"flashbench: restoring %s failed: %s; the saved data stays in %s: run flashbench --restore=%s %s\n",
+			dev->path, why[0] ? why : strerror(-ret), c->journal_buf,
+			c->journal_buf, dev->path);
+		return EXIT_DEVICE;
+	}
+	if (c->o.verbose)
+		fprintf(c->err, "flashbench: restored what the tests overwrote on %s\n",
+			dev->path);
+	return 0;
+}
+
+/*
+ * Check the journal of --restore=JOURNAL against DEVICE before any output
+ * is opened; returns 0 or EXIT_DEVICE.
+ */
+int load_restore(struct cli *c, struct device *dev)
+{
+	char why[512] = "";
+	int ret;
+
+	if (!c->restore)
+		return 0;
+	if (preserve_journal_unfinished(c->restore)) {
+		c->restore_unfinished = 1;
+		return 0;
+	}
+	ret = preserve_load_journal(&c->loaded, c->restore, dev, c->force,
+				    why, sizeof(why));
+	if (!ret)
+		return 0;
+	fprintf(c->err, "flashbench: --restore=%s: %s\n", c->restore,
+		why[0] ? why : strerror(-ret));
+	return EXIT_DEVICE;
+}
+
+/* --restore=JOURNAL DEVICE, checked; returns the exit status. */
+int run_restore(struct cli *c, struct device *dev, FILE *res)
+{
+	char why[512] = "";
+	int ret;
+
+	if (c->restore_unfinished) {
+		ret = preserve_drop_unfinished(c->restore);
+		fprintf(res, "nothing to restore on %s: %s was never completed (only %s.tmp exists), so the test had not started writing; %s %s.tmp\n",
+			dev->path, c->restore, c->restore,
+			ret ? "could not remove" : "removed", c->restore);
+		return 0;
+	}
+	ret = preserve_restore(c->loaded, why, sizeof(why));
+	preserve_free(c->loaded);
+	c->loaded = NULL;
+	if (ret) {
+		fprintf(c->err, "flashbench: --restore=%s: %s\n", c->restore,
+			why[0] ? why : strerror(-ret));
+		return EXIT_DEVICE;
+	}
+	/* a crash between naming the journal and removing JOURNAL.tmp */
+	preserve_drop_unfinished(c->restore);
+	fprintf(res, "restored %s from %s\n", dev->path, c->restore);
+	return 0;
+}
