@@ -1624,12 +1624,35 @@ static int bg_finish(struct bg_run *bg, char **out)
 				 : 128 + WTERMSIG(status);
 }
 
+/*
+ * Wait until a background run has written to fx's device: some byte no
+ * longer holds what was planted.  A condition on the device, not a time,
+ * so that a signal sent next lands among the writes however fast the
+ * machine is.  Returns 1 once it has, 0 if the run ended (or 60 s went
+ * by) first.
+ */
+static int bg_wait_written(struct bg_run *bg, struct loop_fix *fx)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	int i;
+
+	for (i = 0; i < 6000; i++) {
+		if (scan(fx->dev, 0, fx->size_byte, SCAN_PLANTED, fx->seed))
+			return 1;
+		if (waitpid(bg->pid, NULL, WNOHANG) != 0)
+			return 0;
+		nanosleep(&ts, NULL);
+	}
+	return 0;
+}
+
 /* The writing tests, long enough on a loop device to be interrupted. */
 #define SLOW_WRITES "-f", "-O", "-p", "-e", "1M", "-b", "512", "--fat-nr=2"
 
 /*
  * Start the slow writing tests with --preserve on fx and return once they
- * are well under way (the overwrite warnings printed, 0.3 s later).
+ * are under way: the overwrite warnings printed and the first write on
+ * the device.
  */
 static void start_slow_writes(struct loop_fix *fx, char *journal,
 			      size_t len, struct bg_run *bg)
@@ -1643,7 +1666,7 @@ static void start_slow_writes(struct loop_fix *fx, char *journal,
 		bg_start(bg, argv);
 	}
 	ck_assert(bg_wait_for(bg, "will overwrite"));
-	usleep(300000);
+	ck_assert(bg_wait_written(bg, fx));
 }
 
 /* With --preserve every writing test leaves the device bit-identical. */
@@ -1695,7 +1718,7 @@ START_TEST(test_fb_preserve_signal)
 
 	if (!loop_setup(&fx, "fb_preserve_signal", 0, 0))
 		return;
-	start_slow_writes(&fx, journal, sizeof(journal), &bg);			/* well inside the tests */
+	start_slow_writes(&fx, journal, sizeof(journal), &bg);
 	kill(bg.pid, sig);
 	status = bg_finish(&bg, &out);
 	ck_assert_int_eq(status, 128 + sig);
@@ -1837,7 +1860,7 @@ START_TEST(test_fb_json_interrupted)
 		bg_start(&bg, argv);
 	}
 	ck_assert(bg_wait_for(&bg, "will overwrite"));
-	usleep(200000);
+	ck_assert(bg_wait_written(&bg, &fx));
 	kill(bg.pid, SIGINT);
 	ck_assert_int_eq(bg_finish(&bg, &out), 130);
 	ck_assert_int_eq(json_get(out, NULL, NULL, 0), 0);
