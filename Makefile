@@ -86,10 +86,12 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 FRONT_SRCS := front/outputs.c front/jsonout.c front/safety.c \
 	      front/autorun.c front/offline.c
 FRONT_OBJS := $(FRONT_SRCS:%.c=$(B)/%.o)
-TEST_NAMES := check_main test_format test_sim test_bench test_vm \
-	      test_writes test_cli test_loop test_analyze test_auto \
-	      test_modes test_safe test_docs test_modetable test_sweep test_golden \
-	      test_capacity test_card recdev util
+# Each tests/test_NAME.c holds one suite, NAME_suite(), for one module;
+# the runner learns the list from the file names (build/tests/suites.h),
+# so a new suite is one new file.
+TEST_SRCS := $(sort $(wildcard tests/test_*.c))
+SUITES := $(TEST_SRCS:tests/test_%.c=%)
+TEST_NAMES := check_main $(SUITES:%=test_%) recdev util wtable
 TEST_OBJS := $(TEST_NAMES:%=$(B)/tests/%.o)
 CHECK_BIN := $(B)/tests/check_flashbench
 BENCH_BIN := $(B)/tests/bench_auto
@@ -118,7 +120,15 @@ $(B)/tests/cli.o: flashbench.c
 $(B)/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
 	$(CC) $(FB_CFLAGS) $(CFLAGS) $(CPPFLAGS) $(CHECK_CFLAGS) -Itests \
-		-c -o $@ $<
+		-I$(B)/tests -c -o $@ $<
+
+# Written anew only when the list of suites changes.
+$(B)/tests/suites.h: FORCE
+	@mkdir -p $(@D)
+	@printf 'SUITE(%s)\n' $(SUITES) > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+$(B)/tests/check_main.o: $(B)/tests/suites.h
 
 $(CHECK_BIN): $(TEST_OBJS) $(B)/tests/cli.o $(FRONT_OBJS) \
 	      $(B)/libflashbench.a
@@ -306,7 +316,7 @@ fuzz-corpus: $(FUZZ_BINS)
 fuzz-clean:
 	rm -rf $(FUZZ_BUILD)
 
-.PHONY: all check bench golden install uninstall clean fuzz fuzz-build \
+.PHONY: FORCE all check bench golden install uninstall clean fuzz fuzz-build \
 	fuzz-replay fuzz-corpus fuzz-clean
 
 -include $(shell find $(B) $(FUZZ_BUILD) -name '*.d' 2>/dev/null)

@@ -8,27 +8,19 @@
 
 #include "util.h"
 
+/* build/tests/suites.h: SUITE(name) for each tests/test_name.c */
+#define SUITE(name) Suite *name##_suite(void);
+#include "suites.h"
+#undef SUITE
+
 int main(void)
 {
-	SRunner *sr = srunner_create(format_suite());
+	SRunner *sr = srunner_create(NULL);
 	int failed;
 
-	srunner_add_suite(sr, sim_suite());
-	srunner_add_suite(sr, bench_suite());
-	srunner_add_suite(sr, vm_suite());
-	srunner_add_suite(sr, writes_suite());
-	srunner_add_suite(sr, cli_suite());
-	srunner_add_suite(sr, auto_suite());
-	srunner_add_suite(sr, loop_suite());
-	srunner_add_suite(sr, analyze_suite());
-	srunner_add_suite(sr, modes_suite());
-	srunner_add_suite(sr, safe_suite());
-	srunner_add_suite(sr, docs_suite());
-	srunner_add_suite(sr, modetable_suite());
-	srunner_add_suite(sr, sweep_suite());
-	srunner_add_suite(sr, capacity_suite());
-	srunner_add_suite(sr, golden_suite());
-	srunner_add_suite(sr, card_suite());
+#define SUITE(name) srunner_add_suite(sr, name##_suite());
+#include "suites.h"
+#undef SUITE
 	srunner_run_all(sr, CK_ENV);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

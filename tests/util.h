@@ -9,24 +9,6 @@
 
 #include "dev.h"
 
-Suite *format_suite(void);
-Suite *sim_suite(void);
-Suite *bench_suite(void);
-Suite *vm_suite(void);
-Suite *writes_suite(void);
-Suite *cli_suite(void);
-Suite *loop_suite(void);
-Suite *auto_suite(void);
-Suite *analyze_suite(void);
-Suite *modes_suite(void);
-Suite *safe_suite(void);
-Suite *docs_suite(void);
-Suite *modetable_suite(void);
-Suite *sweep_suite(void);
-Suite *capacity_suite(void);
-Suite *golden_suite(void);
-Suite *card_suite(void);
-
 /* Print how many loop-device tests ran and how many were skipped. */
 void loop_report(void);
 
