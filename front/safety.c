@@ -205,18 +205,55 @@ int save_tests(struct cli *c, struct device *dev)
 	return ret;
 }
 
+/*
+ * Say, range by range, what a restore of p could not put back (a fake
+ * card: see preserve_losses()), and that the journal keeps it.  Returns
+ * nonzero when there was any.
+ */
+static int say_losses(struct cli *c, const struct preserve *p,
+		      const char *path, const char *journal)
+{
+	static const char *const reads[] = { "", "zeros", "other data" };
+	const struct preserve_loss *l;
+	size_t i, n = preserve_losses(p, &l);
+	uint64_t sum = 0;
+
+	for (i = 0; i < n; i++) {
+		sum += l[i].len_byte;
+		fprintf(c->err, "flashbench: bytes %" PRIu64 "-%" PRIu64
+			" of %s could not be restored: ", l[i].off_byte,
+			l[i].off_byte + l[i].len_byte, path);
+		if (l[i].kind == PRESERVE_ALIASED)
+			fprintf(c->err, "they read back what was restored at bytes %" PRIu64 "-%" PRIu64 " (the card stores both at one place)\n",
+				l[i].alias_byte, l[i].alias_byte + l[i].len_byte);
+		else
+			fprintf(c->err, "what was written there vanished (they read back %s)\n",
+				reads[l[i].kind]);
+	}
+	if (n)
+		fprintf(c->err, "flashbench: %zu range%s of %s (%" PRIu64 " bytes) could not be restored: the card does not keep what is written there (a fake card? see --capacity); what was saved from them stays in %s\n",
+			n, n > 1 ? "s" : "", path, sum, journal);
+	return n > 0;
+}
+
 /* Write back what --preserve saved; returns 0 or EXIT_DEVICE. */
 int restore_saved(struct cli *c, const struct device *dev)
 {
 	char why[512] = "";
-	int ret;
+	int ret, lost;
 
 	if (!c->saved)
 		return 0;
 	dev_set_stop_flag(NULL);	/* a stop must not stop the restore */
 	ret = preserve_restore(c->saved, why, sizeof(why));
+	lost = ret == -EIO &&
+	       say_losses(c, c->saved, dev->path, c->journal_buf);
 	preserve_free(c->saved);
 	c->saved = NULL;
+	if (lost) {
+		c->restore_failed = 1;
+		return EXIT_DEVICE;
+	}
 	if (ret) {
 		c->restore_failed = 1;
 		fprintf(c->err,
@@ -259,7 +296,7 @@ int load_restore(struct cli *c, struct device *dev)
 int run_restore(struct cli *c, struct device *dev, FILE *res)
 {
 	char why[512] = "";
-	int ret;
+	int ret, lost;
 
 	if (c->restore_unfinished) {
 		ret = preserve_drop_unfinished(c->restore);
@@ -269,8 +306,12 @@ int run_restore(struct cli *c, struct device *dev, FILE *res)
 		return 0;
 	}
 	ret = preserve_restore(c->loaded, why, sizeof(why));
+	lost = ret == -EIO &&
+	       say_losses(c, c->loaded, dev->path, c->restore);
 	preserve_free(c->loaded);
 	c->loaded = NULL;
+	if (lost)
+		return EXIT_DEVICE;
 	if (ret) {
 		fprintf(c->err, "flashbench: --restore=%s: %s\n", c->restore,
 			why[0] ? why : strerror(-ret));

@@ -46,6 +46,17 @@
 #define J_STATE_HEAD_BYTE	16
 #define J_ENTRY_BYTE		16
 
+/* Alias distances remembered, and full searches allowed, per check. */
+#define ALIAS_SHIFTS		16
+#define ALIAS_SEARCHES		64
+
+/* A saved block by the hash of its contents alone. */
+struct block_ix {
+	uint64_t hash;			/* block_hash(0, contents) */
+	uint64_t off_byte;		/* where it was saved from */
+	const unsigned char *data;	/* the saved contents */
+};
+
 /* One saved range. */
 struct preserve_range {
 	uint64_t off_byte;		/* where it starts on the device */
@@ -78,6 +89,15 @@ struct preserve {
 	int jfd;			/* journal open to update the state */
 	uint64_t state_off;		/* where the state's entries start */
 	struct guard *guard;		/* the wrapper recording writes */
+	struct preserve_loss *loss;	/* what did not come back */
+	size_t nloss, loss_cap;
+	struct block_ix *ix;		/* the saved blocks by content */
+	size_t nix;
+	uint64_t shift[ALIAS_SHIFTS];	/* alias distances seen */
+	unsigned int nshift;
+	unsigned int searches;		/* full alias searches made */
+	uint64_t aliased;		/* blocks holding another's data */
+	uint64_t run_held;		/* blocks holding the run's write */
 };
 
 /* ---- hashing ---- */
@@ -320,6 +340,8 @@ void preserve_free(struct preserve *p)
 	if (p->jfd >= 0)
 		close(p->jfd);
 	free(p->state);
+	free(p->loss);
+	free(p->ix);
 	for (i = 0; p->r && i < p->n; i++)
 		dev_free_buf(p->r[i].data);
 	free(p->r);
@@ -597,10 +619,115 @@ static int state_record(struct preserve *p, const unsigned char *buf,
 	return ret;
 }
 
+/* Is every byte of len bytes of data the same? */
+static int uniform(const unsigned char *data, size_t len)
+{
+	return !len || (data[0] == data[len - 1] &&
+			!memcmp(data, data + 1, len - 1));
+}
+
+/* The state entries of the block at off, or NULL: in no range. */
+static const uint64_t *state_of(const struct preserve *p, uint64_t off)
+{
+	size_t i;
+
+	if (off % p->lbs)
+		return NULL;
+	for (i = 0; i < p->n; i++) {
+		const struct preserve_range *r = &p->r[i];
+
+		if (off >= r->off_byte && off - r->off_byte < r->len_byte)
+			return p->state + 2 * (r->first_block +
+					       (off - r->off_byte) / p->lbs);
+	}
+	return NULL;
+}
+
+/* Does data hold what the run wrote at block y, or what it held? */
+static int holds_block_of(const struct preserve *p, uint64_t y,
+			  const unsigned char *data)
+{
+	const uint64_t *e = state_of(p, y);
+	uint64_t h;
+
+	if (!e)
+		return 0;
+	h = block_hash(y, data, p->lbs);
+	return h == e[0] || h == e[1];
+}
+
+/* Note an alias distance, to be tried first next time. */
+static void alias_note(struct preserve *p, uint64_t d)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nshift; i++)
+		if (p->shift[i] == d)
+			return;
+	if (p->nshift < ALIAS_SHIFTS)
+		p->shift[p->nshift++] = d;
+}
+
+/* Search every block of the ranges but x for one data holds. */
+static int alias_search(struct preserve *p, uint64_t x,
+			const unsigned char *data)
+{
+	uint64_t k;
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		const struct preserve_range *r = &p->r[i];
+		const uint64_t *e = p->state + 2 * r->first_block;
+
+		for (k = r->off_byte; k < r->off_byte + r->len_byte;
+		     k += p->lbs, e += 2) {
+			uint64_t h;
+
+			if (k == x)
+				continue;
+			h = block_hash(k, data, p->lbs);
+			if (h != e[0] && h != e[1])
+				continue;
+			alias_note(p, k > x ? k - x : x - k);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Does the block at x, holding data, hold what the run wrote (or what
+ * was saved) at another block of the ranges?  On a fake card that maps
+ * two addresses to one place (a wraparound), the run's write there shows
+ * here; that is no sign of anything written since.  Blocks of one byte
+ * throughout (zeros) prove nothing: many blocks held them.  Distances
+ * found before are tried first; at most ALIAS_SEARCHES full searches.
+ */
+static int alias_of(struct preserve *p, uint64_t x, const unsigned char *data)
+{
+	unsigned int i;
+
+	if (uniform(data, p->lbs))
+		return 0;
+
+	for (i = 0; i < p->nshift; i++) {
+		uint64_t d = p->shift[i];
+
+		if ((x >= d && holds_block_of(p, x - d, data)) ||
+		    holds_block_of(p, x + d, data))
+			return 1;
+	}
+	if (p->searches >= ALIAS_SEARCHES)
+		return 0;
+	p->searches++;
+	return alias_search(p, x, data);
+}
+
 /*
  * Does dev still hold, in every block of p's ranges, one of the two last
- * contents written there?  Returns 0, -ESTALE (why says where not) or
- * the -errno of a read.
+ * contents written there (or, on a card that aliases, one written to
+ * another block of the ranges)?  Returns 0, -ESTALE (why says where not)
+ * or the -errno of a read.
  */
 static int state_check(struct preserve *p, char *why, size_t why_len)
 {
@@ -608,6 +735,8 @@ static int state_check(struct preserve *p, char *why, size_t why_len)
 	size_t i;
 	int ret;
 
+	p->aliased = 0;
+	p->run_held = 0;
 	for (i = 0; i < p->n; i++) {
 		const struct preserve_range *r = &p->r[i];
 		const uint64_t *e = p->state + 2 * r->first_block;
@@ -623,17 +752,22 @@ static int state_check(struct preserve *p, char *why, size_t why_len)
 					   r->off_byte + done + step,
 					   p->dev->path, strerror(-ret));
 			for (k = 0; k < step; k += p->lbs, e += 2) {
-				uint64_t h = block_hash(r->off_byte + done + k,
-							p->buf + k, p->lbs);
+				uint64_t x = r->off_byte + done + k;
+				uint64_t h = block_hash(x, p->buf + k, p->lbs);
 
-				if (h != e[0] && h != e[1])
-					return say(why, why_len, -ESTALE,
+				if (h == e[1] && e[0] != e[1] &&
+				    !uniform(p->buf + k, p->lbs))
+					p->run_held++;
+				if (h == e[0] || h == e[1])
+					continue;
+				if (alias_of(p, x, p->buf + k)) {
+					p->aliased++;
+					continue;
+				}
+				return say(why, why_len, -ESTALE,
 						   "bytes %" PRIu64 "-%" PRIu64
 						   " of %s no longer hold what the interrupted run wrote there (written since, by a new file system?): restoring would destroy that; --force restores anyway",
-						   r->off_byte + done + k,
-						   r->off_byte + done + k +
-							   p->lbs,
-						   p->dev->path);
+						   x, x + p->lbs, p->dev->path);
 			}
 		}
 	}
@@ -1097,14 +1231,17 @@ out_free:
 
 /* ---- restore ---- */
 
-/* Write every range back; returns 0 or the first -errno. */
+/*
+ * Write every range back, the highest first (see preserve_restore());
+ * returns 0 or the first -errno.
+ */
 static int write_ranges(struct preserve *p, char *why, size_t why_len)
 {
 	uint64_t done, step;
 	int ret, first = 0;
 	size_t i;
 
-	for (i = 0; i < p->n; i++) {
+	for (i = p->n; i-- > 0;) {
 		struct preserve_range *r = &p->r[i];
 
 		/* a restore cut short leaves the old data or the saved one */
@@ -1131,13 +1268,165 @@ static int write_ranges(struct preserve *p, char *why, size_t why_len)
 	return first;
 }
 
-/* Read every range back and compare; returns 0, -EIO or -errno. */
+/* ---- what did not come back ---- */
+
+static int ix_cmp(const void *a, const void *b)
+{
+	const struct block_ix *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return x->off_byte < y->off_byte ? -1 : x->off_byte > y->off_byte;
+}
+
+/* Index every saved block by its contents; 0 or -ENOMEM. */
+static int ix_build(struct preserve *p)
+{
+	uint64_t k, nb = p->total_byte / p->lbs;
+	size_t i, n = 0;
+
+	if (p->ix)
+		return 0;
+	if (nb > SIZE_MAX / sizeof(*p->ix))
+		return -ENOMEM;
+	p->ix = calloc(nb ? (size_t)nb : 1, sizeof(*p->ix));
+	if (!p->ix)
+		return -ENOMEM;
+	for (i = 0; i < p->n; i++) {
+		const struct preserve_range *r = &p->r[i];
+
+		for (k = 0; k + p->lbs <= r->len_byte && n < nb; k += p->lbs) {
+			p->ix[n].hash = block_hash(0, r->data + k, p->lbs);
+			p->ix[n].off_byte = r->off_byte + k;
+			p->ix[n++].data = r->data + k;
+		}
+	}
+	p->nix = n;
+	qsort(p->ix, n, sizeof(*p->ix), ix_cmp);
+	return 0;
+}
+
+/* Another saved block than x whose saved contents are data; or -1. */
+static int64_t ix_find(const struct preserve *p, uint64_t x,
+		       const unsigned char *data)
+{
+	uint64_t h = block_hash(0, data, p->lbs);
+	size_t lo = 0, hi = p->nix;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->ix[mid].hash < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < p->nix && p->ix[lo].hash == h; lo++)
+		if (p->ix[lo].off_byte != x &&
+		    !memcmp(p->ix[lo].data, data, p->lbs))
+			return (int64_t)p->ix[lo].off_byte;
+	return -1;
+}
+
+/* Add one lost block to p->loss, merged with the last when it goes on. */
+static int loss_add(struct preserve *p, const struct preserve_loss *l)
+{
+	struct preserve_loss *last = p->nloss ? &p->loss[p->nloss - 1] : NULL;
+
+	if (last && last->kind == l->kind &&
+	    last->off_byte + last->len_byte == l->off_byte &&
+	    (l->kind != PRESERVE_ALIASED ||
+	     last->alias_byte + last->len_byte == l->alias_byte)) {
+		last->len_byte += l->len_byte;
+		return 0;
+	}
+	if (p->nloss == p->loss_cap) {
+		size_t cap = p->loss_cap ? 2 * p->loss_cap : 16;
+		struct preserve_loss *n = realloc(p->loss, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		p->loss = n;
+		p->loss_cap = cap;
+	}
+	p->loss[p->nloss++] = *l;
+	return 0;
+}
+
+/*
+ * The block at x read back as data, not as saved: what does it hold?
+ * What was restored at another block (the card maps both to one place),
+ * zeros, or anything else (the write vanished).
+ */
+static int loss_note(struct preserve *p, uint64_t x, const unsigned char *data)
+{
+	struct preserve_loss l = { x, p->lbs, PRESERVE_VANISHED, 0 };
+	int64_t y;
+	int ret;
+
+	if (uniform(data, p->lbs) && !data[0]) {
+		l.kind = PRESERVE_VANISHED_ZEROS;
+		return loss_add(p, &l);
+	}
+	ret = ix_build(p);
+	if (ret)
+		return ret;
+	y = uniform(data, p->lbs) ? -1 : ix_find(p, x, data);
+	if (y >= 0) {
+		l.kind = PRESERVE_ALIASED;
+		l.alias_byte = (uint64_t)y;
+	}
+	return loss_add(p, &l);
+}
+
+/* Compare step bytes read back at r's done with what was saved. */
+static int verify_chunk(struct preserve *p, const struct preserve_range *r,
+			uint64_t done, uint64_t step)
+{
+	uint64_t k;
+	int ret;
+
+	if (!memcmp(p->buf, r->data + done, step))
+		return 0;
+	for (k = 0; k < step; k += p->lbs) {
+		if (!memcmp(p->buf + k, r->data + done + k, p->lbs))
+			continue;
+		ret = loss_note(p, r->off_byte + done + k, p->buf + k);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Bytes in p's losses. */
+static uint64_t loss_bytes(const struct preserve *p)
+{
+	uint64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < p->nloss; i++)
+		sum += p->loss[i].len_byte;
+	return sum;
+}
+
+size_t preserve_losses(const struct preserve *p,
+		       const struct preserve_loss **loss)
+{
+	*loss = p ? p->loss : NULL;
+	return p ? p->nloss : 0;
+}
+
+/*
+ * Read every range back and compare, noting every block that differs
+ * (p->loss); returns 0, -EIO (some differ) or -errno.
+ */
 static int verify_ranges(struct preserve *p, char *why, size_t why_len)
 {
 	uint64_t done, step;
 	size_t i;
 	int ret;
 
+	p->nloss = 0;
 	for (i = 0; i < p->n; i++) {
 		struct preserve_range *r = &p->r[i];
 
@@ -1152,16 +1441,18 @@ static int verify_ranges(struct preserve *p, char *why, size_t why_len)
 					   r->off_byte + done,
 					   r->off_byte + done + step,
 					   p->dev->path, strerror(-ret));
-			if (memcmp(p->buf, r->data + done, step))
-				return say(why, why_len, -EIO,
-					   "bytes %" PRIu64 "-%" PRIu64
-					   " of %s read back differ from what was restored",
-					   r->off_byte + done,
-					   r->off_byte + done + step,
-					   p->dev->path);
+			ret = verify_chunk(p, r, done, step);
+			if (ret)
+				return ret;
 		}
 	}
-	return 0;
+	if (!p->nloss)
+		return 0;
+	return say(why, why_len, -EIO,
+		   "%zu range%s of %s (%" PRIu64 " bytes, from byte %" PRIu64
+		   ") read back differ from what was restored: the card does not keep what is written there",
+		   p->nloss, p->nloss > 1 ? "s" : "", p->dev->path,
+		   loss_bytes(p), p->loss[0].off_byte);
 }
 
 /* Write back, flush, verify, remove the journal; signals held off. */
@@ -1454,6 +1745,25 @@ static int check_contents(struct preserve *p, int force, char *why,
 	return ret;
 }
 
+/*
+ * The fingerprint differs: is it a card that aliases, with the run's
+ * writes still in the ranges?  Its writes then show at other addresses
+ * too, some in the fingerprint's windows; another device cannot hold
+ * what this run wrote.  Needs the state and no force.
+ */
+static int aliased_run(struct preserve *p, int force)
+{
+	char why[16];
+	int ret;
+
+	if (force || !p->state)
+		return 0;
+	dev_untimed(p->dev, 1);
+	ret = state_check(p, why, sizeof(why));
+	dev_untimed(p->dev, 0);
+	return !ret && p->aliased && p->run_held;
+}
+
 int preserve_load_journal(struct preserve **pp, const char *journal,
 			  struct device *dev, int force, char *why,
 			  size_t why_len)
@@ -1491,7 +1801,7 @@ int preserve_load_journal(struct preserve **pp, const char *journal,
 	dev_untimed(dev, 0);
 	if (ret)
 		goto out_free;
-	if (fp != p->fingerprint) {
+	if (fp != p->fingerprint && !aliased_run(p, force)) {
 		ret = say(why, why_len, -ESTALE,
 			  "journal %s belongs to another device: the contents of %s outside the saved ranges differ from the device it was made on",
 			  journal, dev->path);

@@ -47,8 +47,12 @@
  *
  * Before --restore writes anything, every block of the ranges must hold
  * its prev or its last contents (a write cut short by the crash leaves
- * either): anything else was written after the run, and restoring would
- * destroy it.
+ * either), or, on a fake card that maps two addresses to one place, the
+ * prev or last of another block of the ranges (not a block of one byte
+ * value throughout): anything else was written after the run, and
+ * restoring would destroy it.  Such a card's writes show in the
+ * fingerprint's windows too: a fingerprint that differs is accepted when
+ * blocks hold what the run wrote, some of them at other blocks.
  *
  * Fingerprint: a 64-bit hash of the device size, the logical block size
  * and the contents of sample windows (the first and last MiB, where
@@ -118,9 +122,41 @@ int preserve_save(struct preserve **pp, struct device *dev,
  * Write every saved range back, read it back and compare, then remove
  * the journal.  Keeps going past a failed range so as much as possible
  * is restored; the journal stays unless everything verified.  Returns 0,
- * -EIO if data read back differs, or the first -errno.
+ * -EIO if data read back differs (preserve_losses() says where and
+ * how), or the first -errno.
+ *
+ * The ranges are written back from the highest down: on a fake card the
+ * high ones are those it may not keep, and the low ones written after
+ * them push them out of a write cache, so that reading back finds what
+ * the flash kept, not what the cache still holds.
  */
 int preserve_restore(struct preserve *p, char *why, size_t why_len);
+
+/* How a block failed to come back after a restore. */
+enum preserve_loss_kind {
+	PRESERVE_ALIASED,	/* reads what was restored elsewhere */
+	PRESERVE_VANISHED_ZEROS,	/* the write vanished: reads zeros */
+	PRESERVE_VANISHED,	/* the write vanished: reads other data */
+};
+
+/*
+ * Bytes that did not read back as restored: a fake card that maps two
+ * addresses to one place (aliased: alias_byte is where what it reads
+ * was restored) or keeps nothing there (vanished).
+ */
+struct preserve_loss {
+	uint64_t off_byte;		/* first byte */
+	uint64_t len_byte;		/* bytes */
+	enum preserve_loss_kind kind;
+	uint64_t alias_byte;		/* aliased: the other place */
+};
+
+/*
+ * After preserve_restore() failed with -EIO: the byte ranges that did not
+ * come back, ascending, into *loss (owned by p); returns how many.
+ */
+size_t preserve_losses(const struct preserve *p,
+		       const struct preserve_loss **loss);
 
 /* Bytes saved; the journal's path. */
 uint64_t preserve_bytes(const struct preserve *p);

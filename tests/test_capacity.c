@@ -9,11 +9,15 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "capacity.h"
+#include "fault.h"
+#include "flashbench.h"
+#include "preserve.h"
 #include "sim.h"
 #include "util.h"
 
@@ -250,6 +254,342 @@ START_TEST(test_capacity_too_small)
 }
 END_TEST
 
+/* ---- restoring on a fake card ---- */
+
+#define SEC 512ULL
+
+/* A hash of one sector, for comparing what it held. */
+static uint64_t sec_hash(const unsigned char *b)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i;
+
+	for (i = 0; i < SEC; i++)
+		h = (h ^ b[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+/* Planted data: words naming the sector, distinct everywhere. */
+static void plant_fill(unsigned char *b, uint64_t off, uint64_t len)
+{
+	uint64_t i, v;
+
+	for (i = 0; i < len; i += 8) {
+		v = (off + i) ^ 0x504c414e54000000ULL;
+		memcpy(b + i, &v, 8);
+	}
+}
+
+/*
+ * Plant the ranges: the flush region first, then the probes from the top
+ * down, so that a cache in front holds the probes' data (which the flash
+ * of a fake may have lost or overwritten) when they are saved.
+ */
+static void plant(struct device *d, const struct bench_range *r, size_t n)
+{
+	unsigned char *b = dev_alloc_buf(1 << 20);
+	uint64_t off, step;
+	size_t i;
+
+	ck_assert_ptr_nonnull(b);
+	for (i = n; i-- > 0;) {
+		const struct bench_range *g = &r[i == n - 1 ? 0 : n - 1 - i];
+
+		for (off = g->start_byte; off < g->end_byte; off += step) {
+			step = g->end_byte - off < (1 << 20) ?
+			       g->end_byte - off : (1 << 20);
+			plant_fill(b, off, step);
+			ck_assert_int_eq(dev_write(d, b, step, (off_t)off,
+						   NULL), 0);
+		}
+	}
+	dev_free_buf(b);
+}
+
+/* What each sector of the ranges held before the test. */
+struct held {
+	uint64_t off;		/* the sector */
+	uint64_t hash;		/* sec_hash() of what it held */
+	int planted;		/* it held what plant() wrote */
+};
+
+static size_t read_held(struct device *d, const struct bench_range *r,
+			size_t n, struct held **out)
+{
+	unsigned char b[SEC], p[SEC];
+	struct held *h = NULL;
+	size_t i, nh = 0, cap = 0;
+	uint64_t off;
+
+	for (i = 0; i < n; i++)
+		for (off = r[i].start_byte; off < r[i].end_byte; off += SEC) {
+			if (nh == cap) {
+				struct held *more;
+
+				cap = cap ? 2 * cap : 4096;
+				more = realloc(h, cap * sizeof(*h));
+				ck_assert_ptr_nonnull(more);
+				h = more;
+			}
+			ck_assert_int_eq(dev_read(d, b, SEC, (off_t)off, NULL),
+					 0);
+			plant_fill(p, off, SEC);
+			h[nh].off = off;
+			h[nh].hash = sec_hash(b);
+			h[nh++].planted = !memcmp(b, p, SEC);
+		}
+	*out = h;
+	return nh;
+}
+
+/*
+ * What the restore must report, from the card's model: the ranges are
+ * written back from the top down, so on a wraparound of modulus m the
+ * lowest saved sector of each class mod m is written last and wins, and
+ * every other one whose saved data differ reads back the lowest's; on a
+ * limbo card of real size m the writes from m on vanish, so a sector
+ * there saved with data only a cache held reads back zeros or garbage.
+ */
+static size_t expected_losses(const struct held *h, size_t nh, uint64_t m,
+			      int wrap, int garbage,
+			      struct preserve_loss *want)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < nh; i++) {
+		struct preserve_loss l = { h[i].off, SEC, PRESERVE_VANISHED, 0 };
+
+		if (!m || h[i].off < m)
+			continue;
+		if (wrap) {
+			for (j = 0; j < nh; j++)
+				if (h[j].off % m == h[i].off % m)
+					break;	/* the lowest of the class */
+			if (h[j].off == h[i].off || h[j].hash == h[i].hash)
+				continue;
+			l.kind = PRESERVE_ALIASED;
+			l.alias_byte = h[j].off;
+		} else {
+			if (!h[i].planted)
+				continue;
+			l.kind = garbage ? PRESERVE_VANISHED :
+					   PRESERVE_VANISHED_ZEROS;
+		}
+		if (n && want[n - 1].kind == l.kind &&
+		    want[n - 1].off_byte + want[n - 1].len_byte == l.off_byte &&
+		    (!wrap || want[n - 1].alias_byte + want[n - 1].len_byte ==
+			      l.alias_byte))
+			want[n - 1].len_byte += SEC;
+		else
+			want[n++] = l;
+	}
+	return n;
+}
+
+static const struct {
+	const char *spec;
+	uint64_t real;		/* real size; 0: genuine */
+	int wrap, garbage, plant;
+	size_t min_lost;	/* losses at least */
+} restore_card[] = {
+	/* a cache held data the flash had overwritten: aliased */
+	{ "size=16G,real_size=2880M,fake=wrap,cache=4M", 2880 * MiB, 1, 0,
+	  1, 100 },
+	/* no cache: every alias saved what the flash held, all restored */
+	{ "size=16G,real_size=3000M,fake=wrap", 3000 * MiB, 1, 0, 1, 0 },
+	/* a cache held what the flash lost: vanished */
+	{ "size=8G,real_size=1000M,fake=limbo-zero,cache=4M", 1000 * MiB, 0,
+	  0, 1, 100 },
+	{ "size=8G,real_size=1000M,fake=limbo-garbage,cache=4M", 1000 * MiB,
+	  0, 1, 1, 100 },
+	/* nothing written before: nothing to lose */
+	{ "size=8G,real_size=1000M,fake=limbo-garbage", 1000 * MiB, 0, 1, 0,
+	  0 },
+	{ "size=8G,cache=4M", 0, 0, 0, 1, 0 },
+};
+
+/*
+ * --capacity --preserve on a fake card: the restore reports exactly the
+ * ranges the card could not take back (aliased onto another, vanished),
+ * and restores all the rest; a genuine card restores silently.  Odd _i:
+ * the run dies mid-test (SIGKILL: no restore, the journal stays) and
+ * the journal restores, through its checks (a wraparound's writes show
+ * at other addresses, in the ranges and in the fingerprint's windows).
+ */
+START_TEST(test_capacity_restore_fake)
+{
+	const size_t c = (size_t)_i / 2;
+	const int killed = _i % 2;
+	char dir[] = "/tmp/fbcap-XXXXXX", journal[64], why[512] = "";
+	struct device *g, *f, *d;
+	struct fault_plan plan;
+	struct fault_stats st;
+	struct bench_range *r;
+	struct bench_opts o;
+	struct capacity_result res;
+	struct preserve *p;
+	struct preserve_loss *want;
+	const struct preserve_loss *got;
+	struct held *h;
+	size_t n, nh, nwant, ngot, i;
+	unsigned char b[SEC];
+	int ret;
+
+	bench_opts_default(&o);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(journal, sizeof(journal), "%s/j", dir);
+	ck_assert_int_eq(preserve_wrap(&g, sim_card(restore_card[c].spec)), 0);
+	fault_plan_init(&plan);
+	ck_assert_int_eq(fault_wrap(&f, g, &plan), 0);
+	ck_assert_int_eq(preserve_ranges(BENCH_CAPACITY, &o, f->size_byte, &r,
+					 &n), 0);
+	if (restore_card[c].plant)
+		plant(f, r, n);
+	nh = read_held(f, r, n, &h);
+	ck_assert_int_eq(preserve_save(&p, f, r, n, journal, why, sizeof(why)),
+			 0);
+	if (killed) {
+		ck_assert_int_eq(fault_get_stats(f, &st), 0);
+		plan.enodev_op = st.reads + st.writes + 150;
+		ck_assert_int_eq(fault_set_plan(f, &plan), 0);
+	}
+	ret = capacity_measure(f, &o, &res);
+	ck_assert_int_eq(ret, killed ? -ENODEV : 0);
+	d = f;
+	if (killed) {
+		preserve_free(p);	/* killed: the journal alone is left */
+		d = g;			/* the card, without the dead path */
+		ret = preserve_load_journal(&p, journal, d, 0, why,
+					    sizeof(why));
+		/*
+		 * Limbo with a cache: what was saved only the cache held and
+		 * the run's writes vanished, so the blocks hold neither, as
+		 * after a new file system: refused unless forced.
+		 */
+		if (!restore_card[c].wrap && restore_card[c].min_lost) {
+			ck_assert_int_eq(ret, -ESTALE);
+			ck_assert_ptr_nonnull(strstr(why, "--force"));
+			ret = preserve_load_journal(&p, journal, d, 1, why,
+						    sizeof(why));
+		}
+		ck_assert_msg(!ret, "%s: %s", restore_card[c].spec, why);
+	}
+	want = calloc(nh, sizeof(*want));
+	ck_assert_ptr_nonnull(want);
+	nwant = expected_losses(h, nh, restore_card[c].real,
+				restore_card[c].wrap, restore_card[c].garbage,
+				want);
+	ret = preserve_restore(p, why, sizeof(why));
+	ngot = preserve_losses(p, &got);
+	ck_assert_msg(ret == (nwant ? -EIO : 0), "%s: %d %s",
+		      restore_card[c].spec, ret, why);
+	ck_assert_msg(ngot == nwant, "%s: %zu losses, want %zu",
+		      restore_card[c].spec, ngot, nwant);
+	for (i = 0; i < nwant; i++) {
+		ck_assert_uint_eq(got[i].off_byte, want[i].off_byte);
+		ck_assert_uint_eq(got[i].len_byte, want[i].len_byte);
+		ck_assert_int_eq(got[i].kind, want[i].kind);
+		ck_assert_uint_eq(got[i].alias_byte, want[i].alias_byte);
+	}
+	/* the cases that lose lose many: the model is not empty */
+	ck_assert_uint_ge(nwant, restore_card[c].min_lost);
+	/* everything else is back as it was; the journal stays if not all */
+	for (i = 0; i < nh; i++) {
+		ck_assert_int_eq(dev_read(d, b, SEC, (off_t)h[i].off, NULL), 0);
+		if (sec_hash(b) != h[i].hash)
+			ck_assert_msg(nwant, "%" PRIu64 " not restored",
+				      h[i].off);
+	}
+	ck_assert_int_eq(access(journal, F_OK) == 0, nwant > 0);
+	preserve_free(p);
+	unlink(journal);
+	rmdir(dir);
+	free(want);
+	free(h);
+	free(r);
+	dev_close(f);
+}
+END_TEST
+
+/* The card the command line below gets instead of the file it opens. */
+static const char *cli_card;
+
+static struct device *cli_card_hook(struct device *dev)
+{
+	struct device *card = sim_card(cli_card);
+	struct bench_range *r;
+	struct bench_opts o;
+	size_t n;
+
+	dev_close(dev);
+	bench_opts_default(&o);
+	ck_assert_int_eq(preserve_ranges(BENCH_CAPACITY, &o, card->size_byte,
+					 &r, &n), 0);
+	plant(card, r, n);
+	free(r);
+	return card;
+}
+
+/* How many times what occurs in text. */
+static unsigned int count_of(const char *text, const char *what)
+{
+	unsigned int n = 0;
+
+	for (text = strstr(text, what); text; text = strstr(text + 1, what))
+		n++;
+	return n;
+}
+
+/*
+ * -C --preserve on a wraparound whose cache held what was saved: every
+ * range that did not come back named with where it aliases, a summary,
+ * exit status 1, the journal kept, no claim that it was restored.
+ */
+START_TEST(test_capacity_restore_cli)
+{
+	char dir[] = "/tmp/fbcapcli-XXXXXX", file[64], journal[64];
+	char args[192];
+	struct fb_run r;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(file, sizeof(file), "%s/card", dir);
+	snprintf(journal, sizeof(journal), "%s/j", dir);
+	f = fopen(file, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(ftruncate(fileno(f), 64 * MiB), 0);
+	fclose(f);
+	cli_card = _i ? "size=16G,cache=4M,noise=0" :
+			"size=16G,real_size=2880M,fake=wrap,cache=4M,noise=0";
+	flashbench_open_hook = cli_card_hook;
+	snprintf(args, sizeof(args), "-C -v --preserve --journal %s %s",
+		 journal, file);
+	fb_run(args, &r);
+	flashbench_open_hook = NULL;
+	if (_i) {
+		ck_assert_msg(r.status == 0, "%d: %s", r.status, r.err);
+		ck_assert_uint_eq(count_of(r.err, "could not be restored"), 0);
+		ck_assert_ptr_nonnull(strstr(r.err, "restored what the tests"));
+		ck_assert_int_ne(access(journal, F_OK), 0);
+	} else {
+		ck_assert_msg(r.status == 1, "%d: %s", r.status, r.err);
+		/* probe 46 (3008M - 4K) lands on the flush region's top */
+		ck_assert_ptr_nonnull(strstr(r.err,
+			"flashbench: bytes 3087003648-3087007744 of simulated card could not be restored: they read back what was restored at bytes 67104768-67108864 (the card stores both at one place)\n"));
+		ck_assert_uint_eq(count_of(r.err, "restored at bytes"), 211);
+		ck_assert_ptr_nonnull(strstr(r.err,
+			"flashbench: 211 ranges of simulated card (864256 bytes) could not be restored: the card does not keep what is written there (a fake card? see --capacity); what was saved from them stays in "));
+		ck_assert_ptr_null(strstr(r.err, "restored what"));
+		ck_assert_ptr_nonnull(strstr(r.out, "kind:           wraparound"));
+		ck_assert_int_eq(access(journal, F_OK), 0);
+	}
+	fb_free(&r);
+	unlink(journal);
+	unlink(file);
+	rmdir(dir);
+}
+END_TEST
+
 /* ---- against f3probe ---- */
 
 /*
@@ -328,6 +668,8 @@ Suite *capacity_suite(void)
 	tcase_add_loop_test(tc, test_capacity_damaged, 0, 2);
 	tcase_add_test(tc, test_capacity_too_small);
 	tcase_add_test(tc, test_capacity_vs_f3probe);
+	tcase_add_loop_test(tc, test_capacity_restore_fake, 0, 12);
+	tcase_add_loop_test(tc, test_capacity_restore_cli, 0, 2);
 	tcase_set_timeout(tc, 300);
 	suite_add_tcase(s, tc);
 	return s;
