@@ -768,6 +768,7 @@ static int table_add(struct vm_table *tab, const struct vm_value *cell)
 struct vm_ctx {
 	uint64_t off_byte;	/* sum of the enclosing offsets */
 	uint64_t len_byte;	/* set by the innermost length series */
+	uint64_t round;		/* iteration of the innermost repeat */
 };
 
 /* Buffers: one for reads, one per write pattern (index by op). */
@@ -985,7 +986,7 @@ static int eval_off_series(struct vm_state *st, const struct vm_node *n,
 	 * A different order for every place the series is entered: the
 	 * card must not find a pattern across the rows of a table.
 	 */
-	key = n->key_fixed ? n->key :
+	key = n->key_fixed ? n->key + ctx->round :
 	      n->key ^ mix64(ctx->off_byte) ^ mix64(~ctx->len_byte);
 	for (i = 0; i < count; i++) {
 		pos = n->op == VM_OFF_RAND ? vm_shuffle(i, count, key) : i;
@@ -1037,10 +1038,14 @@ static int eval_len_series(struct vm_state *st, const struct vm_node *n,
 static int eval_repeat(struct vm_state *st, const struct vm_node *n,
 		       const struct vm_ctx *ctx, struct vm_value *v)
 {
+	struct vm_ctx c = *ctx;
 	uint64_t i;
 
 	for (i = 0; i < n->count; i++) {
-		int ret = eval_push(st, n->kids[0], ctx, n->count, v);
+		int ret;
+
+		c.round = i;
+		ret = eval_push(st, n->kids[0], &c, n->count, v);
 
 		if (ret)
 			return ret;
@@ -1442,7 +1447,7 @@ int vm_run(struct device *dev, const struct vm_node *prog, FILE *out,
 		.dev = dev, .out = out, .tab = tab,
 		.err = err, .err_len = err_len,
 	};
-	struct vm_ctx ctx = { 0, 0 };
+	struct vm_ctx ctx = { 0, 0, 0 };
 	struct vm_value v;
 	struct vm_plan plan;
 	int ret, i;

@@ -99,9 +99,10 @@ struct vm_node {
 	uint64_t len_max_byte;	/* VM_LEN_POW2_*: the largest length */
 	uint64_t key;		/* VM_OFF_RAND: selects the permutation */
 	int key_fixed;		/* VM_OFF_RAND: the order is
-				 * vm_shuffle(i, count, key) wherever the
-				 * series runs (else key is mixed with the
-				 * offset and length it runs at) */
+				 * vm_shuffle(i, count, key + r), r the
+				 * iteration of the enclosing repeat (else
+				 * key is mixed with the offset and length
+				 * it runs at) */
 	size_t nkids;		/* number of operands */
 	struct vm_node **kids;	/* operands, in order */
 };
@@ -167,9 +168,10 @@ struct vm_node *vm_off_span(enum vm_op op, uint64_t off_byte,
 			    uint64_t span_byte, struct vm_node *kid);
 
 /*
- * VM_OFF_RAND in the one order vm_shuffle(i, count, key), i = 0 ..
- * count-1, wherever it runs: rounds that must each visit the positions in
- * an order of their own, known beforehand.
+ * VM_OFF_RAND in the order vm_shuffle(i, count, key + r), i = 0 ..
+ * count-1, r being the iteration of the innermost enclosing repeat (0
+ * outside one), wherever it runs: rounds that each visit the positions
+ * in an order of their own, known beforehand.
  */
 struct vm_node *vm_off_keyed(uint64_t off_byte, uint64_t stride_byte,
 			     uint64_t count, uint64_t key,

@@ -14,6 +14,8 @@
 #include "format.h"
 #include "json.h"
 #include "modes.h"
+#include "progs.h"
+#include "vm.h"
 
 uint64_t align_max(uint64_t dev_size, uint64_t blocksize)
 {
@@ -26,38 +28,113 @@ uint64_t align_max(uint64_t dev_size, uint64_t blocksize)
 	return a;
 }
 
+/* Positions sampled per alignment, and the cells of a row: the
+ * alignment, then pre, on, post and their diff at each position. */
+#define ALIGN_POS 7
+#define ALIGN_CELLS (1 + 4 * ALIGN_POS)
+
 /*
- * Measure one alignment: reads just before, across and just after the
- * boundaries i * spacing + align, i = 0..6.  The minimum of repeated reads
- * is the card's cost without interference from the rest of the system.
+ * The least time of count reads at off: the card's own cost, without
+ * what the rest of the system adds at times.
  */
-static int align_one(struct device *dev, const struct bench_opts *o,
-		     void *buf, uint64_t spacing, struct align_row *row)
+static struct vm_node *align_min(uint64_t off, unsigned int count)
+{
+	return vm_off_fixed(off, vm_unary(VM_REDUCE_MIN,
+					  vm_repeat(count, vm_leaf(VM_READ))));
+}
+
+/*
+ * One row: reads just before, across and just after the boundaries
+ * i * spacing + align, i = 0..6, each followed by its diff.
+ */
+static struct vm_node *align_row_prog(const struct bench_opts *o,
+				      uint64_t spacing, uint64_t align)
 {
 	const uint64_t bs = o->blocksize_byte;
-	const int64_t where[3] = { -(int64_t)bs, -(int64_t)bs / 2, 0 };
-	uint64_t sum[3] = { 0, 0, 0 }, t[3];
-	int i, k, ret;
+	struct vm_node *pos;
 
-	for (i = 0; i < 7; i++) {
-		uint64_t pos = i * spacing + row->align_byte;
+	pos = vm_unary(VM_DIFF,
+		       vm_seq(3, align_min(0, o->count),
+			      align_min(bs - bs / 2, o->count),
+			      align_min(bs, o->count)));
+	return vm_seq(3, progs_cell(vm_number(align)),
+		      vm_off_series(VM_OFF_LIN, align - bs, spacing,
+				    ALIGN_POS, progs_cell(pos)),
+		      vm_leaf(VM_NEWLINE));
+}
 
-		for (k = 0; k < 3; k++) {
-			ret = bench_read_min(dev, buf, bs,
-					     (off_t)pos + where[k], o->count,
-					     &t[k]);
-			if (ret)
-				return ret;
-			sum[k] += t[k];
-		}
-		row->pos_diff_ns[i] = (int64_t)t[1] -
-				      ((int64_t)t[0] + (int64_t)t[2]) / 2;
+/* The program of the naligns alignments; NULL when out of memory. */
+static struct vm_node *align_prog(const struct bench_opts *o,
+				  uint64_t spacing, const uint64_t *aligns,
+				  size_t naligns)
+{
+	struct vm_node **rows = calloc(naligns, sizeof(*rows)), *prog;
+	size_t i;
+
+	if (!rows)
+		return NULL;
+	for (i = 0; i < naligns; i++)
+		rows[i] = align_row_prog(o, spacing, aligns[i]);
+	prog = vm_len_fixed(o->blocksize_byte, vm_seqv(naligns, rows));
+	free(rows);
+	return progs_built(prog);
+}
+
+/* One align_row from the cells of a complete row. */
+static void align_fill(struct align_row *row, const struct vm_cell *c)
+{
+	uint64_t sum[3] = { 0, 0, 0 };
+	size_t i, k;
+
+	row->align_byte = (uint64_t)c[0].value;
+	for (i = 0; i < ALIGN_POS; i++) {
+		const struct vm_cell *p = &c[1 + 4 * i];
+
+		for (k = 0; k < 3; k++)
+			sum[k] += (uint64_t)p[k].value;
+		row->pos_diff_ns[i] = (int64_t)p[3].value;
 	}
-	row->npos = 7;
-	row->pre_ns = (int64_t)(sum[0] / 7);
-	row->on_ns = (int64_t)(sum[1] / 7);
-	row->post_ns = (int64_t)(sum[2] / 7);
+	row->npos = ALIGN_POS;
+	row->pre_ns = (int64_t)(sum[0] / ALIGN_POS);
+	row->on_ns = (int64_t)(sum[1] / ALIGN_POS);
+	row->post_ns = (int64_t)(sum[2] / ALIGN_POS);
 	row->diff_ns = row->on_ns - (row->pre_ns + row->post_ns) / 2;
+}
+
+int align_rows(const struct vm_table *tab, struct align_row **rows,
+	       size_t *nrows)
+{
+	struct align_row *r = calloc(tab->nrows ? tab->nrows : 1, sizeof(*r));
+	size_t i, n = 0;
+
+	*rows = NULL;
+	*nrows = 0;
+	if (!r)
+		return -ENOMEM;
+	/* a row cut short by a failure has fewer cells: not a result */
+	for (i = 0; i < tab->nrows; i++)
+		if (tab->rows[i].ncells == ALIGN_CELLS)
+			align_fill(&r[n++], tab->rows[i].cells);
+	*rows = r;
+	*nrows = n;
+	return 0;
+}
+
+/* The options and alignments fit the device: 0 or -EINVAL. */
+static int align_check(const struct device *dev, const struct bench_opts *o,
+		       uint64_t spacing, const uint64_t *aligns,
+		       size_t naligns)
+{
+	const uint64_t bs = o->blocksize_byte;
+	size_t i;
+
+	if (!bs || (bs / 2) % dev->logical_block_size || !naligns ||
+	    !o->count)
+		return -EINVAL;
+	for (i = 0; i < naligns; i++)
+		if (aligns[i] < bs || aligns[i] > spacing ||
+		    6 * spacing + aligns[i] + bs > dev->size_byte)
+			return -EINVAL;
 	return 0;
 }
 
@@ -65,41 +142,24 @@ int bench_align_at(struct device *dev, const struct bench_opts *o,
 		   uint64_t spacing, const uint64_t *aligns, size_t naligns,
 		   struct align_row **rows, size_t *nrows)
 {
-	const uint64_t bs = o->blocksize_byte;
-	struct align_row *r;
-	size_t n = 0, i;
-	void *buf;
-	int ret = 0;
+	struct vm_table tab = { 0 };
+	struct vm_node *prog;
+	int ret, conv;
 
 	*rows = NULL;
 	*nrows = 0;
-	if (!bs || (bs / 2) % dev->logical_block_size || !naligns)
-		return -EINVAL;
-	for (i = 0; i < naligns; i++)
-		if (aligns[i] < bs || aligns[i] > spacing ||
-		    6 * spacing + aligns[i] + bs > dev->size_byte)
-			return -EINVAL;
-	r = calloc(naligns, sizeof(*r));
-	buf = bench_alloc_io_buf(bs);
-	if (!r || !buf) {
-		ret = -ENOMEM;
-		goto out_free;
-	}
-	for (i = 0; i < naligns; i++) {
-		r[n].align_byte = aligns[i];
-		ret = align_one(dev, o, buf, spacing, &r[n]);
-		if (ret)
-			break;
-		n++;
-	}
+	ret = align_check(dev, o, spacing, aligns, naligns);
+	if (ret)
+		return ret;
+	prog = align_prog(o, spacing, aligns, naligns);
+	if (!prog)
+		return -ENOMEM;
+	ret = vm_run(dev, prog, NULL, &tab, NULL, 0);
+	vm_free(prog);
 	/* what was measured before a failure is still worth printing */
-	*rows = r;
-	*nrows = n;
-	r = NULL;
-out_free:
-	free(r);
-	dev_free_buf(buf);
-	return ret;
+	conv = align_rows(&tab, rows, nrows);
+	vm_table_free(&tab);
+	return ret ? ret : conv;
 }
 
 int bench_align(struct device *dev, const struct bench_opts *o,

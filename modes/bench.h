@@ -115,6 +115,14 @@ int bench_align_at(struct device *dev, const struct bench_opts *o,
 		   struct align_row **rows, size_t *nrows);
 void print_align(FILE *out, const struct align_row *rows, size_t nrows);
 
+/*
+ * The complete rows of the VM table an align program filled, as
+ * align_rows (*rows malloc'd, caller frees).  Returns 0 or -ENOMEM.
+ */
+struct vm_table;
+int align_rows(const struct vm_table *tab, struct align_row **rows,
+	       size_t *nrows);
+
 /* The rows as JSON objects (align, pre_ns, on_ns, post_ns, diff_ns). */
 struct json;
 void json_align(struct json *j, const struct align_row *rows, size_t nrows);
@@ -126,6 +134,9 @@ void json_align(struct json *j, const struct align_row *rows, size_t nrows);
  */
 int bench_scatter(struct device *dev, const struct bench_opts *o,
 		  struct scatter_point **pts, size_t *npts);
+/* The points of a scatter program's VM table (*pts malloc'd). */
+int scatter_points(const struct vm_table *tab, struct scatter_point **pts,
+		   size_t *npts);
 void print_scatter(FILE *out, const struct scatter_point *pts, size_t n);
 
 /*
@@ -140,6 +151,10 @@ uint64_t interval_first_len(unsigned int logical_block_size);
  */
 int bench_interval(struct device *dev, const struct bench_opts *o,
 		   struct interval_row **rows, size_t *nrows);
+/* The complete rows of an interval program's VM table, count reads each
+ * (*rows malloc'd). */
+int interval_rows(const struct vm_table *tab, unsigned int count,
+		  struct interval_row **rows, size_t *nrows);
 struct interval_fit interval_regress(const struct interval_row *rows,
 				     size_t nrows);
 void print_interval(FILE *out, const struct interval_row *rows,

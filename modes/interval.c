@@ -12,6 +12,8 @@
 #include "bench.h"
 #include "format.h"
 #include "modes.h"
+#include "progs.h"
+#include "vm.h"
 
 /* Bytes the interval test spans on the device for its largest size. */
 static uint64_t interval_span(const struct bench_opts *o)
@@ -26,27 +28,64 @@ uint64_t interval_first_len(unsigned int logical_block_size)
 	return logical_block_size > 512 ? logical_block_size : 512;
 }
 
-/* Time count reads of len bytes, 9 * len apart, into r. */
-static int interval_measure(struct device *dev, unsigned int count,
-			    void *buf, uint64_t len, struct interval_row *r)
+/*
+ * One row per size from first up to max, doubling: the size, then the
+ * time of each of count reads, 9 sizes apart.  NULL when out of memory.
+ */
+static struct vm_node *interval_prog(const struct bench_opts *o,
+				     uint64_t first, uint64_t max)
 {
-	uint64_t t, sum = 0;
-	unsigned int j;
+	struct vm_node *rows[64], *prog;
+	uint64_t len;
+	size_t n = 0;
 
-	r->len_byte = len;
+	for (len = first; len <= max && n < 64; len *= 2)
+		rows[n++] = vm_len_fixed(len,
+			vm_seq(3, progs_cell(vm_leaf(VM_LENGTH)),
+			       vm_off_series(VM_OFF_LIN, 0, 9 * len, o->count,
+					     progs_cell(vm_leaf(VM_READ))),
+			       vm_leaf(VM_NEWLINE)));
+	prog = vm_seqv(n, rows);
+	return progs_built(prog);
+}
+
+/* One interval_row from the cells of a complete row (count reads). */
+static void interval_fill(struct interval_row *r, const struct vm_row *row)
+{
+	uint64_t sum = 0, t;
+	size_t j;
+
+	r->len_byte = (uint64_t)row->cells[0].value;
 	r->min_ns = UINT64_MAX;
-	for (j = 0; j < count; j++) {
-		int ret = dev_read(dev, buf, len, (off_t)(9 * len * j), &t);
-
-		if (ret)
-			return ret;
+	r->max_ns = 0;
+	for (j = 1; j < row->ncells; j++) {
+		t = (uint64_t)row->cells[j].value;
 		sum += t;
 		if (t < r->min_ns)
 			r->min_ns = t;
 		if (t > r->max_ns)
 			r->max_ns = t;
 	}
-	r->avg_ns = sum / count;
+	r->avg_ns = sum / (row->ncells - 1);
+}
+
+int interval_rows(const struct vm_table *tab, unsigned int count,
+		  struct interval_row **rows, size_t *nrows)
+{
+	struct interval_row *r = calloc(tab->nrows ? tab->nrows : 1,
+					sizeof(*r));
+	size_t i, n = 0;
+
+	*rows = NULL;
+	*nrows = 0;
+	if (!r)
+		return -ENOMEM;
+	/* a size cut short by a failure has fewer cells: not a result */
+	for (i = 0; i < tab->nrows; i++)
+		if (tab->rows[i].ncells == 1 + (size_t)count)
+			interval_fill(&r[n++], &tab->rows[i]);
+	*rows = r;
+	*nrows = n;
 	return 0;
 }
 
@@ -56,32 +95,24 @@ int bench_interval(struct device *dev, const struct bench_opts *o,
 	const unsigned int order = o->interval_order;
 	const uint64_t max = 512ULL << (order - 1);
 	uint64_t len = interval_first_len(dev->logical_block_size);
-	struct interval_row *r;
-	size_t k = 0;
-	void *buf;
-	int ret = 0;
+	struct vm_table tab = { 0 };
+	struct vm_node *prog;
+	int ret, conv;
 
 	*rows = NULL;
 	*nrows = 0;
 	if (order < 1 || order > 30 || !o->count || len > max ||
 	    interval_span(o) > dev->size_byte)
 		return -EINVAL;
-	r = calloc(order, sizeof(*r));
-	buf = bench_alloc_io_buf(max);
-	if (!r || !buf) {
-		ret = -ENOMEM;
-		goto out_free;
-	}
-	for (; len <= max && !ret; len *= 2)
-		ret = interval_measure(dev, o->count, buf, len, &r[k++]);
+	prog = interval_prog(o, len, max);
+	if (!prog)
+		return -ENOMEM;
+	ret = vm_run(dev, prog, NULL, &tab, NULL, 0);
+	vm_free(prog);
 	/* the sizes measured before a failure are still worth printing */
-	*rows = r;
-	*nrows = ret ? k - 1 : k;
-	r = NULL;
-out_free:
-	free(r);
-	dev_free_buf(buf);
-	return ret;
+	conv = interval_rows(&tab, o->count, rows, nrows);
+	vm_table_free(&tab);
+	return ret ? ret : conv;
 }
 
 struct interval_fit interval_regress(const struct interval_row *rows,

@@ -89,6 +89,16 @@ out_free:
 	return n;
 }
 
+struct vm_node *progs_built(struct vm_node *prog)
+{
+	/* a NULL deep inside means an allocation failed */
+	if (prog && vm_check(prog, NULL, 0)) {
+		vm_free(prog);
+		return NULL;
+	}
+	return prog;
+}
+
 struct vm_node *progs_cell(struct vm_node *n)
 {
 	return vm_unary(VM_PRINT, vm_unary(VM_FORMAT, n));

@@ -31,6 +31,12 @@ extern const struct progs_mode open_au_prog, find_fat_prog, program_prog;
 /* The sizes -O and -f halve through, checked: 0 or -EINVAL. */
 int progs_check_sizes(const struct bench_opts *o);
 
+/*
+ * A program just built: prog, or NULL (prog freed) when an allocation
+ * failed somewhere inside it.
+ */
+struct vm_node *progs_built(struct vm_node *prog);
+
 /* print(format(n)): one table cell. */
 struct vm_node *progs_cell(struct vm_node *n);
 

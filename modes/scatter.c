@@ -12,17 +12,50 @@
 #include "bench.h"
 #include "format.h"
 #include "modes.h"
+#include "progs.h"
 #include "vm.h"
 
-/* Keep the points of p[0..n) that were read, in order; returns how many. */
-static size_t scatter_measured(struct scatter_point *p, uint64_t n)
+/*
+ * count rounds over the n = 2^order positions, each round in a
+ * pseudo-random order of its own (a visiting order the card cannot
+ * predict keeps its read-ahead from hiding the cost of each position),
+ * and the least time at each position.  NULL when out of memory.
+ */
+static struct vm_node *scatter_prog(const struct bench_opts *o)
 {
-	size_t i, k = 0;
+	const uint64_t bs = o->blocksize_byte;
+	struct vm_node *round;
 
-	for (i = 0; i < n; i++)
-		if (p[i].time_ns != UINT64_MAX)
-			p[k++] = p[i];
-	return k;
+	/* round r visits in the order vm_shuffle(i, n, r) */
+	round = vm_off_keyed(0, bs, 1ULL << o->scatter_order, 0,
+			     vm_unary(VM_DROP, vm_leaf(VM_READ)));
+	return progs_built(vm_len_fixed(bs * o->scatter_span,
+					vm_unary(VM_MIN_POS,
+						 vm_repeat(o->count, round))));
+}
+
+int scatter_points(const struct vm_table *tab, struct scatter_point **pts,
+		   size_t *npts)
+{
+	struct scatter_point *p = calloc(tab->nrows ? tab->nrows : 1,
+					 sizeof(*p));
+	size_t i, n = 0;
+
+	*pts = NULL;
+	*npts = 0;
+	if (!p)
+		return -ENOMEM;
+	for (i = 0; i < tab->nrows; i++) {
+		const struct vm_row *row = &tab->rows[i];
+
+		if (row->ncells != 2)
+			continue;
+		p[n].off_byte = (uint64_t)row->cells[0].value;
+		p[n++].time_ns = (uint64_t)row->cells[1].value;
+	}
+	*pts = p;
+	*npts = n;
+	return 0;
 }
 
 int bench_scatter(struct device *dev, const struct bench_opts *o,
@@ -30,51 +63,24 @@ int bench_scatter(struct device *dev, const struct bench_opts *o,
 {
 	const uint64_t bs = o->blocksize_byte;
 	const uint64_t n = 1ULL << o->scatter_order;
-	const uint64_t len = bs * o->scatter_span;
-	struct scatter_point *p;
-	unsigned int round;
-	uint64_t i, t;
-	void *buf;
-	int ret = 0;
+	struct vm_table tab = { 0 };
+	struct vm_node *prog;
+	int ret, conv;
 
 	*pts = NULL;
 	*npts = 0;
-	if (o->scatter_order > 30 || !o->scatter_span ||
+	if (o->scatter_order > 30 || !o->scatter_span || !o->count ||
 	    (n - 1 + o->scatter_span) * bs > dev->size_byte)
 		return -EINVAL;
-	p = n <= SIZE_MAX / sizeof(*p) ? malloc(n * sizeof(*p)) : NULL;
-	buf = bench_alloc_io_buf(len);
-	if (!p || !buf) {
-		ret = -ENOMEM;
-		goto out_free;
-	}
-	for (i = 0; i < n; i++) {
-		p[i].off_byte = i * bs;
-		p[i].time_ns = UINT64_MAX;
-	}
-	/*
-	 * A pseudo-random visiting order keeps the card's read-ahead from
-	 * hiding the cost of each position.
-	 */
-	for (round = 0; round < o->count && !ret; round++) {
-		for (i = 0; i < n; i++) {
-			uint64_t pos = vm_shuffle(i, n, round);
-
-			ret = dev_read(dev, buf, len, (off_t)(pos * bs), &t);
-			if (ret)
-				break;
-			if (t < p[pos].time_ns)
-				p[pos].time_ns = t;
-		}
-	}
+	prog = scatter_prog(o);
+	if (!prog)
+		return -ENOMEM;
+	ret = vm_run(dev, prog, NULL, &tab, NULL, 0);
+	vm_free(prog);
 	/* cut short: the positions read so far are still worth printing */
-	*npts = ret ? scatter_measured(p, n) : n;
-	*pts = p;
-	p = NULL;
-out_free:
-	free(p);
-	dev_free_buf(buf);
-	return ret;
+	conv = scatter_points(&tab, pts, npts);
+	vm_table_free(&tab);
+	return ret ? ret : conv;
 }
 
 void print_scatter(FILE *out, const struct scatter_point *pts, size_t n)

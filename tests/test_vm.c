@@ -1017,22 +1017,34 @@ START_TEST(test_off_keyed_order)
 				  8192 + vm_shuffle(i, 10, 7) * 1024);
 	}
 	run_done(&res);
+	/* in a repeat, round r uses key + r */
+	r->n = 0;
+	run_prog(&res, &r->dev,
+		 vm_len_fixed(512,
+			      vm_repeat(3, vm_off_keyed(0, 512, 10, 7,
+							vm_unary(VM_DROP,
+								 leaf(VM_READ))))));
+	ck_assert_msg(res.ret == 0, "%s", res.err);
+	ck_assert_uint_eq(r->n, 30);
+	for (i = 0; i < 30; i++)
+		ck_assert_uint_eq(r->log[i].off,
+				  vm_shuffle(i % 10, 10, 7 + i / 10) * 512);
+	run_done(&res);
 	dev_close(&r->dev);
 }
 END_TEST
 
-/* rounds rounds over n positions of len bytes, each its own order. */
+/* rounds rounds over n positions of len bytes, round r in the order
+ * vm_shuffle(i, n, r). */
 static struct vm_node *rounds_prog(unsigned int rounds, uint64_t n,
 				   uint64_t len)
 {
-	struct vm_node *kids[8];
-	unsigned int k;
-
-	ck_assert_uint_le(rounds, 8);
-	for (k = 0; k < rounds; k++)
-		kids[k] = vm_off_keyed(0, len, n, k,
-				       vm_unary(VM_DROP, leaf(VM_READ)));
-	return vm_len_fixed(len, vm_unary(VM_MIN_POS, vm_seqv(rounds, kids)));
+	return vm_len_fixed(len,
+			    vm_unary(VM_MIN_POS,
+				     vm_repeat(rounds,
+					       vm_off_keyed(0, len, n, 0,
+							    vm_unary(VM_DROP,
+								     leaf(VM_READ))))));
 }
 
 /*
