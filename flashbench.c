@@ -785,40 +785,6 @@ static int check_args(struct cli *c)
 	return check_offset(c);
 }
 
-/* a * b, or UINT64_MAX if that overflows. */
-static uint64_t mul_sat(uint64_t a, uint64_t b)
-{
-	uint64_t r;
-
-	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
-}
-
-/* a + b, or UINT64_MAX if that overflows. */
-static uint64_t add_sat(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
-/*
- * The bytes from the start of the device that the scatter and interval
- * tests read (the same sums bench.c checks, without overflow).
- */
-static uint64_t scatter_footprint(const struct bench_opts *o)
-{
-	uint64_t blocks = add_sat((1ULL << o->scatter_order) - 1,
-				  o->scatter_span);
-
-	return mul_sat(blocks, o->blocksize_byte);
-}
-
-static uint64_t interval_footprint(const struct bench_opts *o)
-{
-	uint64_t largest = MIN_IO_BYTE << (o->interval_order - 1);
-
-	/* count reads of the largest size, each 9 sizes after the last */
-	return mul_sat(add_sat(mul_sat(o->count - 1ULL, 9), 1), largest);
-}
-
 /*
  * "DEVICE (N bytes)" for messages about the end of the device, with
  * c->dev_byte: a file's own size, not the whole blocks the tests can use.
@@ -851,7 +817,9 @@ static int check_read_tests(struct cli *c, const struct device *dev)
 				   fmt_size(size, o->blocksize_byte),
 				   dev->path, c->dev_byte);
 	}
-	if ((c->tests & BENCH_SCATTER) && scatter_footprint(o) > dev->size_byte)
+	/* how far a read test reaches: its program's extent */
+	if ((c->tests & BENCH_SCATTER) &&
+	    progs_extent(BENCH_SCATTER, o, dev) > dev->size_byte)
 		return usage_error(c->err,
 				   "--scatter-order=%s --scatter-span=%s --blocksize=%s reach past the end of " DEV_FMT,
 				   c->text[V_SCATTER_ORDER],
@@ -865,7 +833,7 @@ static int check_read_tests(struct cli *c, const struct device *dev)
 				   c->text[V_INTERVAL_ORDER],
 				   dev->logical_block_size, dev->path);
 	if ((c->tests & BENCH_INTERVAL) &&
-	    interval_footprint(o) > dev->size_byte)
+	    progs_extent(BENCH_INTERVAL, o, dev) > dev->size_byte)
 		return usage_error(c->err,
 				   "--interval-order=%s --count=%s reach past the end of " DEV_FMT,
 				   c->text[V_INTERVAL_ORDER], c->text[V_COUNT],
@@ -1259,10 +1227,8 @@ static int run_tests(struct cli *c, struct device *dev, FILE *out)
 		progress_plan_test(c->prog, t, &c->o, dev);
 		if (c->json)
 			ret = run_json(c, dev, t, m->option, out);
-		else if (c->plot && m->writing)
-			ret = plot_write_test(c, dev, t, out);
-		else if (c->plot && !m->writes)
-			ret = run_read_test(dev, &c->o, t, out, c->plot);
+		else if (c->plot && m->prog)
+			ret = run_vm_mode(c, dev, m, out, NULL);
 		else
 			ret = m->run(dev, &c->o, out);
 		progress_done(c->prog);

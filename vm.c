@@ -633,6 +633,77 @@ int vm_check(const struct vm_node *prog, char *err, size_t err_len)
 	return vm_plan(prog, NULL, err, err_len);
 }
 
+/* ---- how far a program reaches ---- */
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+/* The end of the furthest I/O of n run at offset 0 with length len. */
+static uint64_t extent(const struct vm_node *n, uint64_t len)
+{
+	uint64_t lens[VM_MAX_POW2], end = 0, e, stride, count;
+	size_t i, k;
+
+	switch (n->op) {
+	case VM_READ:
+	case VM_WRITE_ZERO:
+	case VM_WRITE_ONES:
+	case VM_WRITE_5A:
+	case VM_WRITE_RAND:
+	case VM_ERASE:
+		return len;
+	case VM_LEN_FIXED:
+		return extent(n->kids[0], n->len_byte);
+	case VM_LEN_POW2_UP:
+	case VM_LEN_POW2_DOWN:
+		k = pow2_lengths(n, lens);
+		for (i = 0; i < k; i++) {
+			e = extent(n->kids[0], lens[i]);
+			end = e > end ? e : end;
+		}
+		return end;
+	default:
+		break;
+	}
+	for (i = 0; i < n->nkids; i++) {
+		e = extent(n->kids[i], len);
+		end = e > end ? e : end;
+	}
+	if (!end)
+		return 0;
+	switch (n->op) {
+	case VM_OFF_FIXED:
+		return sat_add(n->off_byte, end);
+	case VM_OFF_LIN:
+	case VM_OFF_RAND:
+		stride = n->stride_byte == VM_CUR_LEN ? len : n->stride_byte;
+		count = n->span_byte ? (len ? n->span_byte / len : 0) :
+				       n->count;
+		if (!count)
+			return 0;
+		return sat_add(sat_add(n->off_byte,
+				       sat_mul(count - 1, stride)), end);
+	default:
+		return end;
+	}
+}
+
+uint64_t vm_extent(const struct vm_node *prog)
+{
+	if (vm_check(prog, NULL, 0))
+		return UINT64_MAX;
+	return extent(prog, 0);
+}
+
 /* ---- values ---- */
 
 enum vm_vtype {

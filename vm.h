@@ -215,6 +215,13 @@ const char *vm_op_name(enum vm_op op);
 int vm_check(const struct vm_node *prog, char *err, size_t err_len);
 
 /*
+ * How far prog reaches: the byte just past the furthest I/O it can make
+ * (0 if it makes none; UINT64_MAX past 64 bits or for a program
+ * vm_check() refuses).  Walks the program without running it.
+ */
+uint64_t vm_extent(const struct vm_node *prog);
+
+/*
  * Check and run prog on dev, printing cells to out (may be NULL) and
  * recording them in tab (may be NULL).  Write buffers are allocated and
  * filled before the first timed operation.  Returns 0; -EINVAL for a bad

@@ -142,16 +142,11 @@ int run_registers(struct cli *c, FILE *out);
 void plot_note(struct plot_out *p, int ret);
 int open_outputs(struct cli *c, FILE *out, FILE **res);
 int plot_close(struct cli *c);
-int plot_write_test(struct cli *c, struct device *dev,
-		    enum bench_test t, FILE *out);
+int run_vm_mode(struct cli *c, struct device *dev, const struct mode *m,
+		FILE *out, struct json *j);
 const struct align_verdict *plot_verdict(const struct align_row *rows,
 					 size_t n,
 					 struct align_verdict *v);
-void plot_read(struct plot_out *p, enum bench_test test,
-	       const void *res, size_t n);
-int run_read_test(struct device *dev, const struct bench_opts *o,
-		  enum bench_test test, FILE *out,
-		  struct plot_out *plot);
 int finish_output(struct cli *c, FILE *f, int ours);
 
 /* safety */

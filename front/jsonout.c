@@ -116,87 +116,6 @@ void json_tail(struct json *j, int interrupted)
 	json_object_end(j);
 }
 
-/*
- * Results of a read test as JSON; returns 0 or -errno.  For -i, *fit
- * gets the regression line (fit->bytes_per_s stays 0 without rows).
- */
-static int json_read_test(struct device *dev, const struct bench_opts *o,
-			  enum bench_test test, struct json *j,
-			  struct plot_out *plot, struct interval_fit *fit)
-{
-	int ret = -EINVAL;
-	size_t i, n = 0;
-
-	if (test == BENCH_ALIGN) {
-		struct align_row *rows = NULL;
-
-		ret = bench_align(dev, o, &rows, &n);
-		json_align(j, rows, n);
-		plot_read(plot, test, rows, n);
-		free(rows);
-	} else if (test == BENCH_SCATTER) {
-		struct scatter_point *pts = NULL;
-
-		ret = bench_scatter(dev, o, &pts, &n);
-		for (i = 0; i < n; i++) {
-			json_object_begin(j, NULL);
-			json_u64(j, "offset", pts[i].off_byte);
-			json_u64(j, "time_ns", pts[i].time_ns);
-			json_object_end(j);
-		}
-		plot_read(plot, test, pts, n);
-		free(pts);
-	} else if (test == BENCH_INTERVAL) {
-		struct interval_row *rows = NULL;
-
-		ret = bench_interval(dev, o, &rows, &n);
-		if (n)
-			*fit = interval_regress(rows, n);
-		for (i = 0; i < n; i++) {
-			json_object_begin(j, NULL);
-			json_u64(j, "bytes", rows[i].len_byte);
-			json_u64(j, "min_ns", rows[i].min_ns);
-			json_u64(j, "avg_ns", rows[i].avg_ns);
-			json_u64(j, "max_ns", rows[i].max_ns);
-			json_double(j, "overhead_ns",
-				    interval_overhead_ns(fit, &rows[i]));
-			json_object_end(j);
-		}
-		plot_read(plot, test, rows, n);
-		free(rows);
-	}
-	return ret;
-}
-
-/* Results of a writing test as JSON, from the VM's table of cells. */
-static int json_write_test(struct device *dev, const struct bench_opts *o,
-			   enum bench_test test, struct json *j,
-			   struct plot_out *plot)
-{
-	struct vm_table tab = { 0 };
-	size_t r, k;
-	int ret;
-
-	ret = progs_run(dev, test, o, NULL, &tab, NULL, 0);
-	for (r = 0; r < tab.nrows; r++) {
-		const struct vm_row *row = &tab.rows[r];
-
-		if (!row->ncells)
-			continue;
-		json_object_begin(j, NULL);
-		json_u64(j, "size", (uint64_t)row->cells[0].value);
-		json_array_begin(j, "bytes_per_s");
-		for (k = 1; k < row->ncells; k++)
-			json_double(j, NULL, row->cells[k].value);
-		json_array_end(j);
-		json_object_end(j);
-	}
-	if (plot)
-		plot_note(plot, plot_table(plot->f, plot->title, test, &tab));
-	vm_table_free(&tab);
-	return ret;
-}
-
 /* --capacity --json: no rows, the verdict alone.  0 or -errno. */
 static int json_capacity(struct cli *c, struct device *dev, struct json *j)
 {
@@ -222,7 +141,7 @@ static int json_capacity(struct cli *c, struct device *dev, struct json *j)
 int run_json(struct cli *c, struct device *dev, enum bench_test t,
 	     const char *option, FILE *out)
 {
-	struct interval_fit fit = { 0, 0 };
+	const struct mode *m = mode_of(t);
 	struct json j;
 	int ret;
 
@@ -230,22 +149,13 @@ int run_json(struct cli *c, struct device *dev, enum bench_test t,
 	json_head(c, &j, option + 2, dev);
 	if (t == BENCH_CAPACITY)
 		return json_capacity(c, dev, &j);
-	json_array_begin(&j, "results");
-	if (t == BENCH_CLASS)
+	if (m && m->prog) {
+		/* the results (and -i's regression beside them) */
+		ret = run_vm_mode(c, dev, m, NULL, &j);
+	} else {
+		json_array_begin(&j, "results");
 		ret = class_json_run(dev, &c->o, &j);
-	else if (t & BENCH_WRITING)
-		ret = json_write_test(dev, &c->o, t, &j, c->plot);
-	else
-		ret = json_read_test(dev, &c->o, t, &j, c->plot, &fit);
-	json_array_end(&j);
-	/* -i's line through the rows: beside them, not one of them */
-	if (t == BENCH_INTERVAL && fit.bytes_per_s > 0) {
-		json_object_begin(&j, "regression");
-		json_double(&j, "bytes_per_s", fit.bytes_per_s);
-		json_double(&j, "access_ns", fit.access_ns);
-		json_object_end(&j);
-	} else if (t == BENCH_INTERVAL) {
-		json_null(&j, "regression");
+		json_array_end(&j);
 	}
 	json_null(&j, "verdict");
 	if (ret && !stop_signal)

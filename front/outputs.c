@@ -196,18 +196,30 @@ int plot_close(struct cli *c)
 	return EXIT_DEVICE;
 }
 
-/* A writing test that keeps its table for the plot; 0 or -errno. */
-int plot_write_test(struct cli *c, struct device *dev,
-		    enum bench_test t, FILE *out)
+/*
+ * Run a mode that is a VM program, and show its results from the cells of
+ * the run: as the classic table on out, or as the results of a JSON
+ * document (j), and as the plot if one is asked for.  0 or -errno.
+ */
+int run_vm_mode(struct cli *c, struct device *dev, const struct mode *m,
+		FILE *out, struct json *j)
 {
+	const struct progs_mode *pm = m->prog;
 	struct vm_table tab = { 0 };
 	char err[256];
 	int ret;
 
-	ret = progs_run(dev, t, &c->o, out, &tab, err, sizeof(err));
-	if (ret == -EINVAL && err[0])
+	ret = progs_run(dev, m->test, &c->o, j ? NULL : out, &tab, err,
+			sizeof(err));
+	if (ret == -EINVAL && err[0] && !j)
 		fprintf(c->err, "flashbench: %s\n", err);
-	plot_note(c->plot, plot_table(c->plot->f, c->plot->title, t, &tab));
+	if (j)
+		pm->json(j, &c->o, &tab);
+	else if (pm->print)
+		pm->print(out, &c->o, &tab);
+	if (c->plot)
+		plot_note(c->plot, pm->plot(c->plot->f, c->plot->title,
+					    m->test, &c->o, &tab));
 	vm_table_free(&tab);
 	return ret;
 }
@@ -218,60 +230,6 @@ const struct align_verdict *plot_verdict(const struct align_row *rows,
 					 struct align_verdict *v)
 {
 	return n && !analyze_align(rows, n, v) ? v : NULL;
-}
-
-/* Plot a read test's results if asked to. */
-void plot_read(struct plot_out *p, enum bench_test test,
-	       const void *res, size_t n)
-{
-	struct align_verdict v;
-
-	if (!p)
-		return;
-	if (test == BENCH_ALIGN)
-		plot_note(p, plot_align(p->f, p->title, res, n,
-					plot_verdict(res, n, &v)));
-	else if (test == BENCH_SCATTER)
-		plot_note(p, plot_scatter(p->f, p->title, res, n));
-	else if (test == BENCH_INTERVAL)
-		plot_note(p, plot_interval(p->f, p->title, res, n));
-}
-
-/* Run one read test and print its results; returns 0 or -errno. */
-int run_read_test(struct device *dev, const struct bench_opts *o,
-		  enum bench_test test, FILE *out,
-		  struct plot_out *plot)
-{
-	int ret = -EINVAL;
-
-	if (test == BENCH_ALIGN) {
-		struct align_row *rows = NULL;
-		size_t n = 0;
-
-		/* rows measured before a failure are still printed */
-		ret = bench_align(dev, o, &rows, &n);
-		print_align(out, rows, n);
-		plot_read(plot, test, rows, n);
-		free(rows);
-	} else if (test == BENCH_SCATTER) {
-		struct scatter_point *pts = NULL;
-		size_t n = 0;
-
-		ret = bench_scatter(dev, o, &pts, &n);
-		print_scatter(out, pts, n);
-		plot_read(plot, test, pts, n);
-		free(pts);
-	} else if (test == BENCH_INTERVAL) {
-		struct interval_row *rows = NULL;
-		size_t n = 0;
-
-		ret = bench_interval(dev, o, &rows, &n);
-		if (n)
-			print_interval(out, rows, n);
-		plot_read(plot, test, rows, n);
-		free(rows);
-	}
-	return ret;
 }
 
 /* Flush (and close, if it is ours) the results stream; 0 or EXIT_DEVICE. */

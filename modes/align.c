@@ -14,6 +14,7 @@
 #include "format.h"
 #include "json.h"
 #include "modes.h"
+#include "plot.h"
 #include "progs.h"
 #include "vm.h"
 
@@ -64,9 +65,9 @@ static struct vm_node *align_row_prog(const struct bench_opts *o,
 }
 
 /* The program of the naligns alignments; NULL when out of memory. */
-static struct vm_node *align_prog(const struct bench_opts *o,
-				  uint64_t spacing, const uint64_t *aligns,
-				  size_t naligns)
+static struct vm_node *align_program(const struct bench_opts *o,
+				     uint64_t spacing, const uint64_t *aligns,
+				     size_t naligns)
 {
 	struct vm_node **rows = calloc(naligns, sizeof(*rows)), *prog;
 	size_t i;
@@ -151,7 +152,7 @@ int bench_align_at(struct device *dev, const struct bench_opts *o,
 	ret = align_check(dev, o, spacing, aligns, naligns);
 	if (ret)
 		return ret;
-	prog = align_prog(o, spacing, aligns, naligns);
+	prog = align_program(o, spacing, aligns, naligns);
 	if (!prog)
 		return -ENOMEM;
 	ret = vm_run(dev, prog, NULL, &tab, NULL, 0);
@@ -162,20 +163,43 @@ int bench_align_at(struct device *dev, const struct bench_opts *o,
 	return ret ? ret : conv;
 }
 
-int bench_align(struct device *dev, const struct bench_opts *o,
-		struct align_row **rows, size_t *nrows)
+/* The options alone: 0 or -EINVAL. */
+static int align_check_opts(const struct bench_opts *o)
+{
+	return o->blocksize_byte && o->count ? 0 : -EINVAL;
+}
+
+/*
+ * -a: every power-of-two alignment from align_max() down to two blocks,
+ * each sampled at seven boundaries align_max() apart.
+ */
+static int align_build(const struct bench_opts *o, uint64_t dev_byte,
+		       unsigned int lbs, struct vm_node **prog)
 {
 	const uint64_t bs = o->blocksize_byte;
-	uint64_t maxalign = align_max(dev->size_byte, bs), a, aligns[64];
+	uint64_t maxalign = align_max(dev_byte, bs), a, aligns[64];
 	size_t n = 0;
 
-	*rows = NULL;
-	*nrows = 0;
-	if (!bs || maxalign < 2 * bs)
+	*prog = NULL;
+	if (maxalign < 2 * bs || (bs / 2) % lbs)
 		return -EINVAL;
 	for (a = maxalign; a >= 2 * bs && n < 64; a >>= 1)
 		aligns[n++] = a;
-	return bench_align_at(dev, o, maxalign, aligns, n, rows, nrows);
+	*prog = align_program(o, maxalign, aligns, n);
+	return *prog ? 0 : -ENOMEM;
+}
+
+int bench_align(struct device *dev, const struct bench_opts *o,
+		struct align_row **rows, size_t *nrows)
+{
+	struct vm_table tab = { 0 };
+	int ret, conv;
+
+	ret = progs_run(dev, BENCH_ALIGN, o, NULL, &tab, NULL, 0);
+	/* what was measured before a failure is still worth printing */
+	conv = align_rows(&tab, rows, nrows);
+	vm_table_free(&tab);
+	return ret ? ret : conv;
 }
 
 void print_align(FILE *out, const struct align_row *rows, size_t nrows)
@@ -206,13 +230,54 @@ void json_align(struct json *j, const struct align_row *rows, size_t nrows)
 	}
 }
 
-int align_run(struct device *dev, const struct bench_opts *o, FILE *out)
+/* The classic table from the cells of a run. */
+static void align_print(FILE *out, const struct bench_opts *o,
+			const struct vm_table *tab)
 {
-	struct align_row *rows = NULL;
-	size_t n = 0;
-	int ret = bench_align(dev, o, &rows, &n);
+	struct align_row *rows;
+	size_t n;
 
+	(void)o;
+	if (align_rows(tab, &rows, &n))
+		return;
 	print_align(out, rows, n);
 	free(rows);
-	return ret;
+}
+
+static void align_json(struct json *j, const struct bench_opts *o,
+		       const struct vm_table *tab)
+{
+	struct align_row *rows;
+	size_t n = 0;
+
+	(void)o;
+	json_array_begin(j, "results");
+	if (!align_rows(tab, &rows, &n)) {
+		json_align(j, rows, n);
+		free(rows);
+	}
+	json_array_end(j);
+}
+
+/* The progress line's steps: one per alignment. */
+static void align_step(char *buf, size_t len, const struct bench_opts *o,
+		       const char *row, uint64_t io)
+{
+	(void)o;
+	(void)io;
+	snprintf(buf, len, "align %s", row ? row : "");
+}
+
+const struct progs_mode align_prog = {
+	.check = align_check_opts,
+	.build = align_build,
+	.print = align_print,
+	.json = align_json,
+	.plot = plot_align_cells,
+	.step = align_step,
+};
+
+int align_run(struct device *dev, const struct bench_opts *o, FILE *out)
+{
+	return progs_bench(dev, BENCH_ALIGN, o, out);
 }

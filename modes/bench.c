@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * What the modes share: the classic defaults, the pseudo-random order,
- * I/O buffers and the minimum of repeated reads.  Each mode has a file of
- * its own (align.c, scatter.c, interval.c, open_au.c, find_fat.c,
- * program.c); the table of modes is in modes.c.
+ * What the modes share: the classic defaults and I/O buffers.  Each
+ * mode has a file of its own (align.c, scatter.c, interval.c, open_au.c,
+ * find_fat.c, program.c); the table of modes is in modes.c.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -30,22 +29,4 @@ void bench_opts_default(struct bench_opts *o)
 void *bench_alloc_io_buf(uint64_t len)
 {
 	return len <= SIZE_MAX ? dev_alloc_buf((size_t)len) : NULL;
-}
-
-int bench_read_min(struct device *dev, void *buf, size_t len, off_t off,
-		   unsigned int count, uint64_t *min_ns)
-{
-	uint64_t t;
-	unsigned int i;
-
-	*min_ns = UINT64_MAX;
-	for (i = 0; i < count; i++) {
-		int ret = dev_read(dev, buf, len, off, &t);
-
-		if (ret)
-			return ret;
-		if (t < *min_ns)
-			*min_ns = t;
-	}
-	return 0;
 }

@@ -56,14 +56,6 @@ void bench_opts_default(struct bench_opts *o);
  */
 void *bench_alloc_io_buf(uint64_t len);
 
-/*
- * The minimum time of count reads of len bytes at off, into *min_ns: the
- * card's own cost, without what the rest of the system adds at times.
- * Returns 0 or -errno.
- */
-int bench_read_min(struct device *dev, void *buf, size_t len, off_t off,
-		   unsigned int count, uint64_t *min_ns);
-
 /* One line of the align table; times in ns (averages of minima). */
 struct align_row {
 	uint64_t align_byte;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "modes.h"
+#include "plot.h"
 #include "progs.h"
 #include "vm.h"
 
@@ -39,27 +40,31 @@ static int find_fat_ranges(const struct bench_opts *o,
  * -f: for each size, write each of the first AUs completely and report
  * its throughput, one column per AU.  FAT-optimised AUs stand out.
  */
-static struct vm_node *find_fat_build(const struct bench_opts *o,
-				      unsigned int lbs)
+static int find_fat_build(const struct bench_opts *o, uint64_t dev_byte,
+			  unsigned int lbs, struct vm_node **prog)
 {
 	uint64_t es = o->erasesize_byte;
 	struct vm_node *au, *aus;
 
+	(void)dev_byte;
 	(void)lbs;
 
 	au = vm_off_span(o->random ? VM_OFF_RAND : VM_OFF_LIN, 0, es,
 			 vm_leaf(VM_WRITE_RAND));
 	aus = vm_off_series(VM_OFF_LIN, 0, es, o->fat_nr,
 			    progs_rate_cell(au));
-	return vm_len_pow2(VM_LEN_POW2_DOWN, o->blocksize_byte, es,
-			   vm_seq(3, progs_cell(vm_leaf(VM_LENGTH)), aus,
-				  vm_leaf(VM_NEWLINE)));
+	*prog = vm_len_pow2(VM_LEN_POW2_DOWN, o->blocksize_byte, es,
+			    vm_seq(3, progs_cell(vm_leaf(VM_LENGTH)), aus,
+				   vm_leaf(VM_NEWLINE)));
+	return *prog ? 0 : -ENOMEM;
 }
 
 const struct progs_mode find_fat_prog = {
 	.check = find_fat_check,
 	.ranges = find_fat_ranges,
 	.build = find_fat_build,
+	.json = progs_json_rates,
+	.plot = plot_rate_cells,
 };
 
 int bench_find_fat(struct device *dev, const struct bench_opts *o,

@@ -11,17 +11,11 @@
 
 #include "bench.h"
 #include "format.h"
+#include "json.h"
 #include "modes.h"
+#include "plot.h"
 #include "progs.h"
 #include "vm.h"
-
-/* Bytes the interval test spans on the device for its largest size. */
-static uint64_t interval_span(const struct bench_opts *o)
-{
-	uint64_t max = 512ULL << (o->interval_order - 1);
-
-	return ((uint64_t)(o->count - 1) * 9 + 1) * max;
-}
 
 uint64_t interval_first_len(unsigned int logical_block_size)
 {
@@ -32,8 +26,8 @@ uint64_t interval_first_len(unsigned int logical_block_size)
  * One row per size from first up to max, doubling: the size, then the
  * time of each of count reads, 9 sizes apart.  NULL when out of memory.
  */
-static struct vm_node *interval_prog(const struct bench_opts *o,
-				     uint64_t first, uint64_t max)
+static struct vm_node *interval_program(const struct bench_opts *o,
+					uint64_t first, uint64_t max)
 {
 	struct vm_node *rows[64], *prog;
 	uint64_t len;
@@ -52,14 +46,15 @@ static struct vm_node *interval_prog(const struct bench_opts *o,
 /* One interval_row from the cells of a complete row (count reads). */
 static void interval_fill(struct interval_row *r, const struct vm_row *row)
 {
-	uint64_t sum = 0, t;
+	uint64_t sum = 0;
 	size_t j;
 
 	r->len_byte = (uint64_t)row->cells[0].value;
 	r->min_ns = UINT64_MAX;
 	r->max_ns = 0;
 	for (j = 1; j < row->ncells; j++) {
-		t = (uint64_t)row->cells[j].value;
+		uint64_t t = (uint64_t)row->cells[j].value;
+
 		sum += t;
 		if (t < r->min_ns)
 			r->min_ns = t;
@@ -89,26 +84,35 @@ int interval_rows(const struct vm_table *tab, unsigned int count,
 	return 0;
 }
 
+/* The options alone: 0 or -EINVAL. */
+static int interval_check(const struct bench_opts *o)
+{
+	return o->interval_order < 1 || o->interval_order > 30 || !o->count ?
+	       -EINVAL : 0;
+}
+
+/* -i: sizes from the device's smallest read up to 512 << (order - 1). */
+static int interval_build(const struct bench_opts *o, uint64_t dev_byte,
+			  unsigned int lbs, struct vm_node **prog)
+{
+	const uint64_t max = 512ULL << (o->interval_order - 1);
+	uint64_t first = interval_first_len(lbs);
+
+	(void)dev_byte;
+	*prog = NULL;
+	if (first > max)
+		return -EINVAL;
+	*prog = interval_program(o, first, max);
+	return *prog ? 0 : -ENOMEM;
+}
+
 int bench_interval(struct device *dev, const struct bench_opts *o,
 		   struct interval_row **rows, size_t *nrows)
 {
-	const unsigned int order = o->interval_order;
-	const uint64_t max = 512ULL << (order - 1);
-	uint64_t len = interval_first_len(dev->logical_block_size);
 	struct vm_table tab = { 0 };
-	struct vm_node *prog;
 	int ret, conv;
 
-	*rows = NULL;
-	*nrows = 0;
-	if (order < 1 || order > 30 || !o->count || len > max ||
-	    interval_span(o) > dev->size_byte)
-		return -EINVAL;
-	prog = interval_prog(o, len, max);
-	if (!prog)
-		return -ENOMEM;
-	ret = vm_run(dev, prog, NULL, &tab, NULL, 0);
-	vm_free(prog);
+	ret = progs_run(dev, BENCH_INTERVAL, o, NULL, &tab, NULL, 0);
 	/* the sizes measured before a failure are still worth printing */
 	conv = interval_rows(&tab, o->count, rows, nrows);
 	vm_table_free(&tab);
@@ -180,14 +184,71 @@ void print_interval(FILE *out, const struct interval_row *rows,
 			interval_overhead_ns(&fit, &rows[i]));
 }
 
-int interval_run(struct device *dev, const struct bench_opts *o, FILE *out)
+static void interval_print(FILE *out, const struct bench_opts *o,
+			   const struct vm_table *tab)
 {
-	struct interval_row *rows = NULL;
-	size_t n = 0;
-	int ret = bench_interval(dev, o, &rows, &n);
+	struct interval_row *rows;
+	size_t n;
 
+	if (interval_rows(tab, o->count, &rows, &n))
+		return;
 	if (n)
 		print_interval(out, rows, n);
 	free(rows);
-	return ret;
+}
+
+/* The rows, then beside them the line through them (or null). */
+static void interval_json(struct json *j, const struct bench_opts *o,
+			  const struct vm_table *tab)
+{
+	struct interval_fit fit = { 0, 0 };
+	struct interval_row *rows = NULL;
+	size_t i, n = 0;
+
+	json_array_begin(j, "results");
+	if (!interval_rows(tab, o->count, &rows, &n) && n)
+		fit = interval_regress(rows, n);
+	for (i = 0; i < n; i++) {
+		json_object_begin(j, NULL);
+		json_u64(j, "bytes", rows[i].len_byte);
+		json_u64(j, "min_ns", rows[i].min_ns);
+		json_u64(j, "avg_ns", rows[i].avg_ns);
+		json_u64(j, "max_ns", rows[i].max_ns);
+		json_double(j, "overhead_ns",
+			    interval_overhead_ns(&fit, &rows[i]));
+		json_object_end(j);
+	}
+	free(rows);
+	json_array_end(j);
+	if (fit.bytes_per_s > 0) {
+		json_object_begin(j, "regression");
+		json_double(j, "bytes_per_s", fit.bytes_per_s);
+		json_double(j, "access_ns", fit.access_ns);
+		json_object_end(j);
+	} else {
+		json_null(j, "regression");
+	}
+}
+
+/* The progress line's steps: one per size. */
+static void interval_step(char *buf, size_t len, const struct bench_opts *o,
+			  const char *row, uint64_t io)
+{
+	(void)o;
+	(void)io;
+	snprintf(buf, len, "%s reads", row ? row : "");
+}
+
+const struct progs_mode interval_prog = {
+	.check = interval_check,
+	.build = interval_build,
+	.print = interval_print,
+	.json = interval_json,
+	.plot = plot_interval_cells,
+	.step = interval_step,
+};
+
+int interval_run(struct device *dev, const struct bench_opts *o, FILE *out)
+{
+	return progs_bench(dev, BENCH_INTERVAL, o, out);
 }

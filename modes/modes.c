@@ -2,7 +2,8 @@
 /*
  * The table of modes (see modes.h).  Each mode lives in a file of its
  * own: align.c, scatter.c, interval.c (reads), open_au.c, find_fat.c,
- * program.c (writes, as VM programs run by progs.c).
+ * program.c (writes), all of them VM programs run by progs.c; and
+ * capacity.c, class.c.
  */
 #include "capacity.h"
 #include "class.h"
@@ -10,22 +11,30 @@
 #include "progs.h"
 
 const struct mode modes[] = {
-	{ BENCH_SCATTER, "scatter", "--scatter", 's', 0, scatter_run,
-	  NULL, NULL, NULL },
-	{ BENCH_FIND_FAT, "find-fat", "--find-fat", 'f', 1, bench_find_fat,
-	  bench_write_ranges, find_fat_column, &find_fat_prog },
-	{ BENCH_ALIGN, "align", "--align", 'a', 0, align_run,
-	  NULL, NULL, NULL },
-	{ BENCH_OPEN_AU, "open-au", "--open-au", 'O', 1, bench_open_au,
-	  bench_write_ranges, open_au_column, &open_au_prog },
-	{ BENCH_INTERVAL, "interval", "--interval", 'i', 0, interval_run,
-	  NULL, NULL, NULL },
-	{ BENCH_PROGRAM, "program", "--program", 'p', 1, bench_program,
-	  bench_write_ranges, program_column, &program_prog },
-	{ BENCH_CAPACITY, "capacity", "--capacity", 'C', 1, capacity_run,
-	  capacity_write_ranges, NULL, NULL },
-	{ BENCH_CLASS, "class", "--class", 'L', 1, class_run,
-	  class_write_ranges, NULL, NULL },
+	{ .test = BENCH_SCATTER, .name = "scatter", .option = "--scatter",
+	  .short_option = 's', .run = scatter_run, .prog = &scatter_prog },
+	{ .test = BENCH_FIND_FAT, .name = "find-fat", .option = "--find-fat",
+	  .short_option = 'f', .writes = 1, .run = bench_find_fat,
+	  .write_ranges = bench_write_ranges, .column = find_fat_column,
+	  .prog = &find_fat_prog },
+	{ .test = BENCH_ALIGN, .name = "align", .option = "--align",
+	  .short_option = 'a', .run = align_run, .prog = &align_prog },
+	{ .test = BENCH_OPEN_AU, .name = "open-au", .option = "--open-au",
+	  .short_option = 'O', .writes = 1, .run = bench_open_au,
+	  .write_ranges = bench_write_ranges, .column = open_au_column,
+	  .prog = &open_au_prog },
+	{ .test = BENCH_INTERVAL, .name = "interval", .option = "--interval",
+	  .short_option = 'i', .run = interval_run, .prog = &interval_prog },
+	{ .test = BENCH_PROGRAM, .name = "program", .option = "--program",
+	  .short_option = 'p', .writes = 1, .run = bench_program,
+	  .write_ranges = bench_write_ranges, .column = program_column,
+	  .prog = &program_prog },
+	{ .test = BENCH_CAPACITY, .name = "capacity", .option = "--capacity",
+	  .short_option = 'C', .writes = 1, .run = capacity_run,
+	  .write_ranges = capacity_write_ranges },
+	{ .test = BENCH_CLASS, .name = "class", .option = "--class",
+	  .short_option = 'L', .writes = 1, .run = class_run,
+	  .write_ranges = class_write_ranges },
 };
 
 const size_t modes_nr = sizeof(modes) / sizeof(modes[0]);

@@ -39,8 +39,13 @@ struct mode {
 	 * its table, into buf; NULL for the read modes.
 	 */
 	void (*column)(char *buf, size_t len, size_t k);
-	/* the writing modes: their VM program, checks and ranges */
-	const struct progs_mode *writing;
+	/*
+	 * the modes run as VM programs (all but capacity and class): the
+	 * program, its checks, the writing ones' ranges, and how the
+	 * results read back from the VM's cells as the table, JSON, the
+	 * plot and the progress line's steps (progs.h)
+	 */
+	const struct progs_mode *prog;
 };
 
 /* The modes' own entry points, one file each (the rows point to them). */

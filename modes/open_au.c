@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "modes.h"
+#include "plot.h"
 #include "progs.h"
 #include "vm.h"
 
@@ -60,12 +61,13 @@ out_inval:
  * pseudo-random AU order.  A card that keeps all of them open writes at
  * full speed; one AU more and it must garbage-collect at every turn.
  */
-static struct vm_node *open_au_build(const struct bench_opts *o,
-				     unsigned int lbs)
+static int open_au_build(const struct bench_opts *o, uint64_t dev_byte,
+			 unsigned int lbs, struct vm_node **prog)
 {
 	uint64_t es = o->erasesize_byte;
 	struct vm_node *aus, *chunks;
 
+	(void)dev_byte;
 	(void)lbs;
 
 	aus = vm_off_series(VM_OFF_RAND, o->offset_byte,
@@ -73,16 +75,19 @@ static struct vm_node *open_au_build(const struct bench_opts *o,
 			    vm_leaf(VM_WRITE_RAND));
 	chunks = vm_off_span(o->random ? VM_OFF_RAND : VM_OFF_LIN, 0, es,
 			     aus);
-	return vm_len_pow2(VM_LEN_POW2_DOWN, o->blocksize_byte, es,
-			   vm_seq(3, progs_cell(vm_leaf(VM_LENGTH)),
-				  progs_rate_cell(chunks),
-				  vm_leaf(VM_NEWLINE)));
+	*prog = vm_len_pow2(VM_LEN_POW2_DOWN, o->blocksize_byte, es,
+			    vm_seq(3, progs_cell(vm_leaf(VM_LENGTH)),
+				   progs_rate_cell(chunks),
+				   vm_leaf(VM_NEWLINE)));
+	return *prog ? 0 : -ENOMEM;
 }
 
 const struct progs_mode open_au_prog = {
 	.check = open_au_check,
 	.ranges = open_au_ranges,
 	.build = open_au_build,
+	.json = progs_json_rates,
+	.plot = plot_rate_cells,
 };
 
 int bench_open_au(struct device *dev, const struct bench_opts *o, FILE *out)

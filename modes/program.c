@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "modes.h"
+#include "plot.h"
 #include "progs.h"
 #include "vm.h"
 
@@ -47,13 +48,14 @@ static struct vm_node *p_col(enum vm_op order, enum vm_op op)
  * same four in random order, for each size from 2 MiB down to min_byte
  * (512, or the logical block size of a device that cannot do less).
  */
-static struct vm_node *program_build(const struct bench_opts *o,
-				     unsigned int lbs)
+static int program_build(const struct bench_opts *o, uint64_t dev_byte,
+			 unsigned int lbs, struct vm_node **prog)
 {
 	uint64_t min_byte = lbs > PROGRAM_MIN ? lbs : PROGRAM_MIN;
 	struct vm_node *row;
 
 	(void)o;
+	(void)dev_byte;
 
 	row = vm_seq(10, progs_cell(vm_leaf(VM_LENGTH)),
 		     p_col(VM_OFF_LIN, VM_WRITE_ZERO),
@@ -65,15 +67,18 @@ static struct vm_node *program_build(const struct bench_opts *o,
 		     p_col(VM_OFF_RAND, VM_WRITE_5A),
 		     p_col(VM_OFF_RAND, VM_READ),
 		     vm_leaf(VM_NEWLINE));
-	return vm_off_fixed(PROGRAM_OFF,
-			    vm_len_pow2(VM_LEN_POW2_DOWN, min_byte,
-					PROGRAM_MAX, row));
+	*prog = vm_off_fixed(PROGRAM_OFF,
+			     vm_len_pow2(VM_LEN_POW2_DOWN, min_byte,
+					 PROGRAM_MAX, row));
+	return *prog ? 0 : -ENOMEM;
 }
 
 const struct progs_mode program_prog = {
 	.check = program_check,
 	.ranges = program_ranges,
 	.build = program_build,
+	.json = progs_json_rates,
+	.plot = plot_rate_cells,
 };
 
 int bench_program(struct device *dev, const struct bench_opts *o, FILE *out)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * What the writing tests (open_au.c, find_fat.c, program.c) share: their
- * options checked, the byte ranges they overwrite, their VM programs
- * built and run.
+ * What the modes run as VM programs share (all but --capacity and
+ * --class): their options checked, the byte ranges the writing ones
+ * overwrite, their programs built, checked against the device and run,
+ * their results as JSON and their steps on the progress line.
  *
  * Access sizes run from the erase size down to the block size, halving.
  * An erase size of 3 * 2^n (12 MiB, 24 MiB on SDXC cards) halves to
@@ -15,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format.h"
+#include "json.h"
 #include "modes.h"
 #include "progs.h"
 #include "vm.h"
@@ -29,15 +32,15 @@ int progs_check_sizes(const struct bench_opts *o)
 	return 0;
 }
 
-/* The writing part of test's row, or NULL when test does not write. */
+/* The program part of test's row, or NULL when test is no VM program. */
 static const struct progs_mode *progs_of(unsigned int test)
 {
 	const struct mode *m = mode_of((enum bench_test)test);
 
-	return m ? m->writing : NULL;
+	return m ? m->prog : NULL;
 }
 
-/* Check the options of writing test test.  Returns 0 or -EINVAL. */
+/* Check the options of test.  Returns 0 or -EINVAL. */
 static int progs_check_opts(unsigned int test, const struct bench_opts *o)
 {
 	const struct progs_mode *pm = progs_of(test);
@@ -46,8 +49,9 @@ static int progs_check_opts(unsigned int test, const struct bench_opts *o)
 }
 
 /*
- * All ranges of a test, sorted and merged, into a malloc'd array.
- * Returns how many, or -EINVAL (bad options, overflow) / -ENOMEM.
+ * All ranges of a writing test, sorted and merged, into a malloc'd array.
+ * Returns how many, or -EINVAL (bad options, overflow, a read test) /
+ * -ENOMEM.
  */
 static int progs_ranges(unsigned int test, const struct bench_opts *o,
 			struct bench_range **out)
@@ -55,6 +59,8 @@ static int progs_ranges(unsigned int test, const struct bench_opts *o,
 	int ret = progs_check_opts(test, o);
 
 	*out = NULL;
+	if (!ret && !progs_of(test)->ranges)
+		ret = -EINVAL;
 	return ret ? ret : progs_of(test)->ranges(o, out);
 }
 
@@ -109,31 +115,41 @@ struct vm_node *progs_rate_cell(struct vm_node *samples)
 	return progs_cell(vm_unary(VM_BPS, vm_unary(VM_REDUCE_TOTAL, samples)));
 }
 
-/* progs_build() for a device whose smallest I/O is lbs bytes. */
+/* progs_build() for a device of dev_byte bytes, lbs-byte blocks. */
 static int progs_build_for(unsigned int test, const struct bench_opts *o,
-			   unsigned int lbs, struct vm_node **prog)
+			   uint64_t dev_byte, unsigned int lbs,
+			   struct vm_node **prog)
 {
 	int ret = progs_check_opts(test, o);
 
 	*prog = NULL;
 	if (ret)
 		return ret;
-	*prog = progs_of(test)->build(o, lbs);
-	if (!*prog)
-		return -ENOMEM;
-	/* a NULL deep inside means an allocation failed */
-	if (vm_check(*prog, NULL, 0)) {
-		vm_free(*prog);
-		*prog = NULL;
-		return -ENOMEM;
-	}
-	return 0;
+	ret = progs_of(test)->build(o, dev_byte, lbs, prog);
+	if (ret)
+		return ret;
+	*prog = progs_built(*prog);
+	return *prog ? 0 : -ENOMEM;
 }
 
 int progs_build(unsigned int test, const struct bench_opts *o,
 		struct vm_node **prog)
 {
-	return progs_build_for(test, o, 512, prog);
+	return progs_build_for(test, o, UINT64_MAX, 512, prog);
+}
+
+uint64_t progs_extent(unsigned int test, const struct bench_opts *o,
+		      const struct device *dev)
+{
+	struct vm_node *prog;
+	uint64_t end;
+
+	if (progs_build_for(test, o, dev->size_byte, dev->logical_block_size,
+			    &prog))
+		return UINT64_MAX;
+	end = vm_extent(prog);
+	vm_free(prog);
+	return end;
 }
 
 /*
@@ -159,31 +175,64 @@ static void log_prog(const struct bench_opts *o, const struct vm_node *prog)
 	free(text);
 }
 
+/* The reason a test does not fit dev, into err. */
+static void past_end(const struct device *dev, char *err, size_t err_len)
+{
+	if (err && err_len)
+		snprintf(err, err_len,
+			 "the test reaches past the end of the device (%llu bytes)",
+			 (unsigned long long)dev->size_byte);
+}
+
+/* A writing test's ranges fit dev: 0 or -EINVAL (reason in err). */
+static int progs_fit_writes(struct device *dev, unsigned int test,
+			    const struct bench_opts *o, char *err,
+			    size_t err_len)
+{
+	int ret = bench_write_ranges(test, o, dev->size_byte, NULL, 0);
+
+	if (ret >= 0)
+		return 0;
+	if (progs_check_opts(test, o) && err && err_len)
+		snprintf(err, err_len, "invalid options for the test");
+	else
+		past_end(dev, err, err_len);
+	return ret;
+}
+
 int progs_run(struct device *dev, unsigned int test,
 	      const struct bench_opts *o, FILE *out, struct vm_table *tab,
 	      char *err, size_t err_len)
 {
+	const struct progs_mode *pm = progs_of(test);
 	struct vm_node *prog;
 	int ret;
 
 	if (err && err_len)
 		err[0] = '\0';
-	ret = bench_write_ranges(test, o, dev->size_byte, NULL, 0);
-	if (ret < 0 && err && err_len) {
-		if (progs_check_opts(test, o))
-			snprintf(err, err_len, "invalid options for the test");
-		else
-			snprintf(err, err_len,
-				 "the test reaches past the end of the device (%llu bytes)",
-				 (unsigned long long)dev->size_byte);
+	if (!pm)
+		return -EINVAL;
+	if (pm->ranges) {
+		ret = progs_fit_writes(dev, test, o, err, err_len);
+		if (ret)
+			return ret;
 	}
-	if (ret < 0)
-		return ret;
-	ret = progs_build_for(test, o, dev->logical_block_size, &prog);
+	ret = progs_build_for(test, o, dev->size_byte,
+			      dev->logical_block_size, &prog);
+	if (ret == -EINVAL && err && err_len)
+		snprintf(err, err_len, "invalid options for the test");
 	if (ret)
 		return ret;
-	log_prog(o, prog);
-	ret = vm_run(dev, prog, out, tab, err, err_len);
+	/* a read program is long (hundreds of lines for -a): not shown */
+	if (pm->ranges)
+		log_prog(o, prog);
+	if (vm_extent(prog) > dev->size_byte) {
+		past_end(dev, err, err_len);
+		ret = -EINVAL;
+	} else {
+		ret = vm_run(dev, prog, pm->print ? NULL : out, tab, err,
+			     err_len);
+	}
 	vm_free(prog);
 	return ret;
 }
@@ -191,12 +240,59 @@ int progs_run(struct device *dev, unsigned int test,
 int progs_bench(struct device *dev, unsigned int test,
 		const struct bench_opts *o, FILE *out)
 {
+	const struct progs_mode *pm = progs_of(test);
+	struct vm_table tab = { 0 };
 	char err[256];
-	int ret = progs_run(dev, test, o, out, NULL, err, sizeof(err));
+	int ret = progs_run(dev, test, o, out, pm && pm->print ? &tab : NULL,
+			    err, sizeof(err));
 
 	/* I/O errors are the front end's to report, from dev->last_error */
 	if (ret == -EINVAL && err[0] && o->log)
 		fprintf(o->log, "flashbench: %s\n", err);
+	if (pm && pm->print)
+		pm->print(out, o, &tab);
+	vm_table_free(&tab);
 	return ret;
 }
 
+void progs_step(char *buf, size_t len, unsigned int test,
+		const struct bench_opts *o, const struct vm_table *tab,
+		uint64_t io, uint64_t io_byte)
+{
+	const struct progs_mode *pm = progs_of(test);
+	const char *row = NULL;
+
+	if (tab && tab->row_open && tab->nrows &&
+	    tab->rows[tab->nrows - 1].ncells)
+		row = tab->rows[tab->nrows - 1].cells[0].text;
+	if (pm && pm->step) {
+		pm->step(buf, len, o, row, io);
+	} else {
+		char size[FMT_LEN];
+
+		snprintf(buf, len, "%s", fmt_size(size, io_byte));
+	}
+}
+
+void progs_json_rates(struct json *j, const struct bench_opts *o,
+		      const struct vm_table *tab)
+{
+	size_t r, k;
+
+	(void)o;
+	json_array_begin(j, "results");
+	for (r = 0; r < tab->nrows; r++) {
+		const struct vm_row *row = &tab->rows[r];
+
+		if (!row->ncells)
+			continue;
+		json_object_begin(j, NULL);
+		json_u64(j, "size", (uint64_t)row->cells[0].value);
+		json_array_begin(j, "bytes_per_s");
+		for (k = 1; k < row->ncells; k++)
+			json_double(j, NULL, row->cells[k].value);
+		json_array_end(j);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}

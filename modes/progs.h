@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The writing tests as VM programs: what each writing mode gives the
- * shared machinery of progs.c, and what that machinery offers them.
+ * The modes as VM programs: what each mode gives the shared machinery of
+ * progs.c (its program and how its results read back from the VM's table
+ * of cells), and what that machinery offers them.  Every mode but
+ * --capacity and --class runs this way, so the table output, --json,
+ * --plot and the progress line each have one path.
  */
 #ifndef FLASHBENCH_PROGS_H
 #define FLASHBENCH_PROGS_H
@@ -13,19 +16,47 @@
 #include "dev.h"
 #include "vm.h"
 
-/* A writing mode's part (its row of modes.c points to it). */
+struct json;
+
+/* A mode's program part (its row of modes.c points to it). */
 struct progs_mode {
 	/* check the options it depends on: 0 or -EINVAL */
 	int (*check)(const struct bench_opts *o);
 	/*
-	 * the byte ranges it overwrites, sorted and disjoint, into a
-	 * malloc'd *out: how many, or -EINVAL (overflow) / -ENOMEM
+	 * the writing modes: the byte ranges it overwrites, sorted and
+	 * disjoint, into a malloc'd *out: how many, or -EINVAL (overflow)
+	 * / -ENOMEM; NULL for the read modes
 	 */
 	int (*ranges)(const struct bench_opts *o, struct bench_range **out);
-	/* its program on a device whose smallest I/O is lbs bytes */
-	struct vm_node *(*build)(const struct bench_opts *o, unsigned int lbs);
+	/*
+	 * its program on a device of dev_byte bytes whose smallest I/O is
+	 * lbs bytes, into *prog: 0, -EINVAL (the options cannot make a
+	 * program for such a device) or -ENOMEM
+	 */
+	int (*build)(const struct bench_opts *o, uint64_t dev_byte,
+		     unsigned int lbs, struct vm_node **prog);
+	/*
+	 * the classic table from the cells of a run (rows cut short by a
+	 * failure left out); NULL: the VM prints it as the mode runs
+	 */
+	void (*print)(FILE *out, const struct bench_opts *o,
+		      const struct vm_table *tab);
+	/* --json: the "results" array from the cells, and what goes beside */
+	void (*json)(struct json *j, const struct bench_opts *o,
+		     const struct vm_table *tab);
+	/* --plot from the cells: 0 or -errno */
+	int (*plot)(FILE *f, const char *title, enum bench_test test,
+		    const struct bench_opts *o, const struct vm_table *tab);
+	/*
+	 * the progress line's name for the step I/O number io (from 0)
+	 * belongs to; row is the label of the table row being filled (or
+	 * NULL).  NULL: each step is named by its I/O size.
+	 */
+	void (*step)(char *buf, size_t len, const struct bench_opts *o,
+		     const char *row, uint64_t io);
 };
 
+extern const struct progs_mode align_prog, scatter_prog, interval_prog;
 extern const struct progs_mode open_au_prog, find_fat_prog, program_prog;
 
 /* The sizes -O and -f halve through, checked: 0 or -EINVAL. */
@@ -44,16 +75,27 @@ struct vm_node *progs_cell(struct vm_node *n);
 struct vm_node *progs_rate_cell(struct vm_node *samples);
 
 /*
- * Build the program of one writing test (a BENCH_* bit) as it runs on a
- * device with 512-byte blocks.  Returns 0 or -EINVAL / -ENOMEM; *prog
- * is freed with vm_free().
+ * Build the program of one test (a BENCH_* bit) as it runs on a device
+ * with 512-byte blocks and no end.  Returns 0 or -EINVAL / -ENOMEM;
+ * *prog is freed with vm_free().
  */
 int progs_build(unsigned int test, const struct bench_opts *o,
 		struct vm_node **prog);
 
 /*
- * Run one writing test on dev: check its ranges fit the device, print
- * the program to o->log with o->verbose, then run it.  -p stops at the
+ * The byte just past the furthest I/O test (a BENCH_* bit) makes on dev:
+ * what must fit in the device.  UINT64_MAX when no program can be built
+ * for these options on dev.
+ */
+uint64_t progs_extent(unsigned int test, const struct bench_opts *o,
+		      const struct device *dev);
+
+/*
+ * Run one test on dev: check that it fits the device (a writing test's
+ * ranges, a read test's extent), print a writing test's program to
+ * o->log with -vv, then run it, its cells into tab (may be NULL).  A
+ * writing test's table goes to out (may be NULL) as it runs; a read
+ * test's is printed from tab by its print hook.  -p stops at the
  * device's logical block size when that is above 512.  Returns 0 or
  * -errno as vm_run() (err may be NULL).
  */
@@ -61,8 +103,23 @@ int progs_run(struct device *dev, unsigned int test,
 	      const struct bench_opts *o, FILE *out, struct vm_table *tab,
 	      char *err, size_t err_len);
 
-/* progs_run() for a mode's entry point: program errors go to o->log. */
+/*
+ * A mode's entry point: progs_run(), then its classic table to out;
+ * program errors go to o->log.
+ */
 int progs_bench(struct device *dev, unsigned int test,
 		const struct bench_opts *o, FILE *out);
+
+/*
+ * The progress line's name for I/O number io (from 0) of io_byte bytes
+ * of test, tab holding the cells of the run so far.
+ */
+void progs_step(char *buf, size_t len, unsigned int test,
+		const struct bench_opts *o, const struct vm_table *tab,
+		uint64_t io, uint64_t io_byte);
+
+/* --json of a writing test: per row its size and throughputs. */
+void progs_json_rates(struct json *j, const struct bench_opts *o,
+		      const struct vm_table *tab);
 
 #endif /* FLASHBENCH_PROGS_H */

@@ -11,7 +11,9 @@
 
 #include "bench.h"
 #include "format.h"
+#include "json.h"
 #include "modes.h"
+#include "plot.h"
 #include "progs.h"
 #include "vm.h"
 
@@ -21,7 +23,7 @@
  * predict keeps its read-ahead from hiding the cost of each position),
  * and the least time at each position.  NULL when out of memory.
  */
-static struct vm_node *scatter_prog(const struct bench_opts *o)
+static struct vm_node *scatter_program(const struct bench_opts *o)
 {
 	const uint64_t bs = o->blocksize_byte;
 	struct vm_node *round;
@@ -58,25 +60,34 @@ int scatter_points(const struct vm_table *tab, struct scatter_point **pts,
 	return 0;
 }
 
+/* The options alone: 0 or -EINVAL. */
+static int scatter_check(const struct bench_opts *o)
+{
+	uint64_t len;
+
+	if (o->scatter_order > 30 || !o->scatter_span || !o->count ||
+	    !o->blocksize_byte ||
+	    __builtin_mul_overflow(o->blocksize_byte, o->scatter_span, &len))
+		return -EINVAL;
+	return 0;
+}
+
+static int scatter_build(const struct bench_opts *o, uint64_t dev_byte,
+			 unsigned int lbs, struct vm_node **prog)
+{
+	(void)dev_byte;
+	(void)lbs;
+	*prog = scatter_program(o);
+	return *prog ? 0 : -ENOMEM;
+}
+
 int bench_scatter(struct device *dev, const struct bench_opts *o,
 		  struct scatter_point **pts, size_t *npts)
 {
-	const uint64_t bs = o->blocksize_byte;
-	const uint64_t n = 1ULL << o->scatter_order;
 	struct vm_table tab = { 0 };
-	struct vm_node *prog;
 	int ret, conv;
 
-	*pts = NULL;
-	*npts = 0;
-	if (o->scatter_order > 30 || !o->scatter_span || !o->count ||
-	    (n - 1 + o->scatter_span) * bs > dev->size_byte)
-		return -EINVAL;
-	prog = scatter_prog(o);
-	if (!prog)
-		return -ENOMEM;
-	ret = vm_run(dev, prog, NULL, &tab, NULL, 0);
-	vm_free(prog);
+	ret = progs_run(dev, BENCH_SCATTER, o, NULL, &tab, NULL, 0);
 	/* cut short: the positions read so far are still worth printing */
 	conv = scatter_points(&tab, pts, npts);
 	vm_table_free(&tab);
@@ -92,13 +103,60 @@ void print_scatter(FILE *out, const struct scatter_point *pts, size_t n)
 			pts[i].time_ns / 1e6);
 }
 
-int scatter_run(struct device *dev, const struct bench_opts *o, FILE *out)
+static void scatter_print(FILE *out, const struct bench_opts *o,
+			  const struct vm_table *tab)
 {
-	struct scatter_point *pts = NULL;
-	size_t n = 0;
-	int ret = bench_scatter(dev, o, &pts, &n);
+	struct scatter_point *pts;
+	size_t n;
 
+	(void)o;
+	if (scatter_points(tab, &pts, &n))
+		return;
 	print_scatter(out, pts, n);
 	free(pts);
-	return ret;
+}
+
+static void scatter_json(struct json *j, const struct bench_opts *o,
+			 const struct vm_table *tab)
+{
+	struct scatter_point *pts;
+	size_t n = 0;
+
+	(void)o;
+	json_array_begin(j, "results");
+	if (!scatter_points(tab, &pts, &n)) {
+		size_t i;
+
+		for (i = 0; i < n; i++) {
+			json_object_begin(j, NULL);
+			json_u64(j, "offset", pts[i].off_byte);
+			json_u64(j, "time_ns", pts[i].time_ns);
+			json_object_end(j);
+		}
+		free(pts);
+	}
+	json_array_end(j);
+}
+
+/* The progress line's steps: one per round. */
+static void scatter_step(char *buf, size_t len, const struct bench_opts *o,
+			 const char *row, uint64_t io)
+{
+	(void)row;
+	snprintf(buf, len, "round %" PRIu64 "/%u",
+		 (uint64_t)(io >> o->scatter_order) + 1, o->count);
+}
+
+const struct progs_mode scatter_prog = {
+	.check = scatter_check,
+	.build = scatter_build,
+	.print = scatter_print,
+	.json = scatter_json,
+	.plot = plot_scatter_cells,
+	.step = scatter_step,
+};
+
+int scatter_run(struct device *dev, const struct bench_opts *o, FILE *out)
+{
+	return progs_bench(dev, BENCH_SCATTER, o, out);
 }

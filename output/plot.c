@@ -695,6 +695,69 @@ int plot_table(FILE *f, const char *title, enum bench_test test,
 	return page_end(f);
 }
 
+/* ---- from the cells of a run ---- */
+
+int plot_align_cells(FILE *f, const char *title, enum bench_test test,
+		     const struct bench_opts *o, const struct vm_table *tab)
+{
+	struct align_verdict v;
+	struct align_row *rows;
+	size_t n;
+	int ret;
+
+	(void)test;
+	(void)o;
+	ret = align_rows(tab, &rows, &n);
+	if (ret)
+		return ret;
+	ret = plot_align(f, title, rows, n,
+			 n && !analyze_align(rows, n, &v) ? &v : NULL);
+	free(rows);
+	return ret;
+}
+
+int plot_scatter_cells(FILE *f, const char *title, enum bench_test test,
+		       const struct bench_opts *o,
+		       const struct vm_table *tab)
+{
+	struct scatter_point *pts;
+	size_t n;
+	int ret;
+
+	(void)test;
+	(void)o;
+	ret = scatter_points(tab, &pts, &n);
+	if (ret)
+		return ret;
+	ret = plot_scatter(f, title, pts, n);
+	free(pts);
+	return ret;
+}
+
+int plot_interval_cells(FILE *f, const char *title, enum bench_test test,
+			const struct bench_opts *o,
+			const struct vm_table *tab)
+{
+	struct interval_row *rows;
+	size_t n;
+	int ret;
+
+	(void)test;
+	ret = interval_rows(tab, o->count, &rows, &n);
+	if (ret)
+		return ret;
+	ret = plot_interval(f, title, rows, n);
+	free(rows);
+	return ret;
+}
+
+int plot_rate_cells(FILE *f, const char *title, enum bench_test test,
+		    const struct bench_opts *o, const struct vm_table *tab)
+{
+	(void)o;
+	return plot_table(f, title, test, tab);
+}
+
 /* ---- --auto ---- */
 
 /* The open-AU probes of one order as a series: ratio against nr. */

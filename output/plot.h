@@ -47,6 +47,23 @@ int plot_interval(FILE *f, const char *title,
 int plot_table(FILE *f, const char *title, enum bench_test test,
 	       const struct vm_table *tab);
 
+/*
+ * The plots of the modes run as VM programs, from the cells of a run
+ * (their rows of the table of modes point here): align (with the
+ * verdict analyze_align() finds in it), scatter, interval, and the
+ * throughput tables of the writing modes.
+ */
+int plot_align_cells(FILE *f, const char *title, enum bench_test test,
+		     const struct bench_opts *o, const struct vm_table *tab);
+int plot_scatter_cells(FILE *f, const char *title, enum bench_test test,
+		       const struct bench_opts *o,
+		       const struct vm_table *tab);
+int plot_interval_cells(FILE *f, const char *title, enum bench_test test,
+			const struct bench_opts *o,
+			const struct vm_table *tab);
+int plot_rate_cells(FILE *f, const char *title, enum bench_test test,
+		    const struct bench_opts *o, const struct vm_table *tab);
+
 /* --auto: align table, open-AU probes, FAT probe and verdict, one page. */
 int plot_auto(FILE *f, const char *title, const struct auto_result *r);
 

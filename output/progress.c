@@ -447,17 +447,27 @@ static void seg_add(struct seg_list *l, uint64_t n_io, uint64_t len,
 	snprintf(s->label, sizeof(s->label), "%s", label);
 }
 
-/* A device that does nothing but note the length of every call. */
+/*
+ * A device that does nothing but note every call, in the step the mode
+ * names it (the cells of the dry run so far tell which row it is in).
+ */
 struct rec_dev {
 	struct device dev;	/* first: the device layer casts to it */
 	struct seg_list *list;
+	enum bench_test test;	/* the mode run */
+	const struct bench_opts *o;
+	const struct vm_table *tab;	/* its cells so far */
+	uint64_t n_io;		/* calls so far */
 };
 
 static void rec_note(struct device *dev, uint64_t len)
 {
-	char size[FMT_LEN];
+	struct rec_dev *r = (struct rec_dev *)dev;
+	char label[sizeof(((struct progress_seg *)0)->label)];
 
-	seg_add(((struct rec_dev *)dev)->list, 1, len, fmt_size(size, len));
+	progs_step(label, sizeof(label), r->test, r->o, r->tab, r->n_io++,
+		   len);
+	seg_add(r->list, 1, len, label);
 }
 
 static int rec_read(struct device *dev, void *buf, size_t len, off_t off)
@@ -503,12 +513,17 @@ static const struct dev_ops rec_ops = {
 	.destroy = rec_destroy,
 };
 
-/* The calls of a writing test: its program run on a recording device. */
-static int plan_writes(struct seg_list *l, enum bench_test test,
-		       const struct bench_opts *o, const struct device *dev)
+/*
+ * The calls of a test: its program run on a recording device, which is
+ * all a test's I/O plan is.
+ */
+static int plan_calls(struct seg_list *l, enum bench_test test,
+		      const struct bench_opts *o, const struct device *dev)
 {
-	struct rec_dev rec = { .list = l };
 	struct bench_opts quiet = *o;
+	struct vm_table tab = { 0 };
+	struct rec_dev rec = { .list = l, .test = test, .o = &quiet,
+			       .tab = &tab };
 	int ret;
 
 	rec.dev.ops = &rec_ops;
@@ -517,66 +532,41 @@ static int plan_writes(struct seg_list *l, enum bench_test test,
 	rec.dev.logical_block_size = dev->logical_block_size;
 	quiet.verbose = 0;
 	quiet.log = NULL;
-	ret = progs_run(&rec.dev, test, &quiet, NULL, NULL, NULL, 0);
+	ret = progs_run(&rec.dev, test, &quiet, NULL, &tab, NULL, 0);
+	vm_table_free(&tab);
 	return ret ? ret : l->err;
 }
 
-/* The calls of a read test, as bench.c makes them. */
-static void plan_reads(struct seg_list *l, enum bench_test test,
-		       const struct bench_opts *o, const struct device *dev)
+int progress_plan(enum bench_test test, const struct bench_opts *o,
+		  const struct device *dev, struct progress_seg **segs,
+		  size_t *nseg)
 {
-	const uint64_t bs = o->blocksize_byte;
-	char label[32], size[FMT_LEN];
-	unsigned int i;
+	struct seg_list l = { NULL, 0, 0, 0 };
+	int ret = plan_calls(&l, test, o, dev);
 
-	if (test == BENCH_ALIGN) {
-		uint64_t a;
-
-		for (a = align_max(dev->size_byte, bs); a >= 2 * bs && a;
-		     a >>= 1) {
-			snprintf(label, sizeof(label), "align %s",
-				 fmt_size(size, a));
-			seg_add(l, 21ULL * o->count, bs, label);
-		}
-	} else if (test == BENCH_SCATTER) {
-		for (i = 0; i < o->count; i++) {
-			snprintf(label, sizeof(label), "round %u/%u", i + 1,
-				 o->count);
-			seg_add(l, 1ULL << o->scatter_order,
-				bs * o->scatter_span, label);
-		}
-	} else if (test == BENCH_INTERVAL) {
-		uint64_t len = interval_first_len(dev->logical_block_size);
-
-		for (i = 0; i < o->interval_order && i < 40; i++) {
-			if ((512ULL << i) < len)
-				continue;
-			snprintf(label, sizeof(label), "%s reads",
-				 fmt_size(size, 512ULL << i));
-			seg_add(l, o->count, 512ULL << i, label);
-		}
+	if (ret) {
+		free(l.s);
+		l.s = NULL;
+		l.n = 0;
 	}
+	*segs = l.s;
+	*nseg = l.n;
+	return ret;
 }
 
 int progress_plan_test(struct progress *p, enum bench_test test,
 		       const struct bench_opts *o, const struct device *dev)
 {
-	struct seg_list l = { NULL, 0, 0, 0 };
-	int ret = 0;
+	struct progress_seg *segs;
+	size_t n;
+	int ret;
 
 	if (!p || !p->enabled)
 		return 0;
-	if (test & BENCH_WRITING)
-		ret = plan_writes(&l, test, o, dev);
-	else
-		plan_reads(&l, test, o, dev);
-	if (!ret)
-		ret = l.err;
 	/* a test that cannot be planned still shows that it runs */
-	if (ret)
-		l.n = 0;
-	ret = progress_start(p, mode_option(test), l.s, l.n);
-	free(l.s);
+	progress_plan(test, o, dev, &segs, &n);
+	ret = progress_start(p, mode_option(test), segs, n);
+	free(segs);
 	return ret;
 }
 

@@ -61,9 +61,19 @@ int progress_start(struct progress *p, const char *name,
 		   const struct progress_seg *segs, size_t nseg);
 
 /*
- * Work out the segments of one test (a BENCH_* bit) as it runs on dev
- * with o, and start it.  The writing tests are dry-run on a device that
- * only records lengths.  Returns 0 or -errno.
+ * The segments of one test (a BENCH_* bit) as it runs on dev with o, into
+ * *segs (malloc'd, *nseg of them; NULL and 0 on failure): its VM program
+ * dry-run on a device that only records the calls, each named by the
+ * mode's step (progs_step()).  Returns 0 or -errno (-EINVAL for a mode
+ * that is no VM program).
+ */
+int progress_plan(enum bench_test test, const struct bench_opts *o,
+		  const struct device *dev, struct progress_seg **segs,
+		  size_t *nseg);
+
+/*
+ * Work out the segments of one test with progress_plan() and start it
+ * (with no segments if it cannot be planned).  Returns 0 or -errno.
  */
 int progress_plan_test(struct progress *p, enum bench_test test,
 		       const struct bench_opts *o, const struct device *dev);

@@ -5,19 +5,27 @@
  * in the man page, and run through its row's entry point.  A mode added
  * with a row left half filled fails here.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "format.h"
 #include "modes.h"
+#include "progress.h"
+#include "progs.h"
 #include "sim.h"
+#include "recdev.h"
 #include "util.h"
 
 #define ALL_TESTS (BENCH_SCATTER | BENCH_FIND_FAT | BENCH_ALIGN | \
 		   BENCH_OPEN_AU | BENCH_INTERVAL | BENCH_PROGRAM | \
 		   BENCH_CAPACITY | BENCH_CLASS)
 
-/* Every field of every row is filled, and the rows agree with each other. */
+/*
+ * Every field of every row is filled, and the rows agree with each other;
+ * every mode but capacity and class is a VM program with its outputs.
+ */
 START_TEST(test_rows_complete)
 {
 	unsigned int seen = 0, writing = 0;
@@ -42,10 +50,23 @@ START_TEST(test_rows_complete)
 		ck_assert_msg(!m->writes == !m->write_ranges,
 			      "%s: writes but no ranges, or the reverse",
 			      m->name);
-		ck_assert_msg(!m->writing == !m->column,
-			      "%s: a VM mode names its columns", m->name);
-		ck_assert_msg(!m->writing || m->writes,
-			      "%s: a VM mode that does not write", m->name);
+		ck_assert_msg(!(m->prog && m->writes) == !m->column,
+			      "%s: a writing VM mode names its columns",
+			      m->name);
+		if (m->prog) {
+			const struct progs_mode *pm = m->prog;
+
+			ck_assert_msg(pm->check && pm->build && pm->json &&
+				      pm->plot, "%s: program row incomplete",
+				      m->name);
+			ck_assert_msg(!pm->ranges == !m->writes,
+				      "%s: ranges are for writing modes",
+				      m->name);
+			/* a read mode's table comes from its cells */
+			ck_assert_msg(m->writes || pm->print,
+				      "%s: a read mode prints nothing",
+				      m->name);
+		}
 		writing |= m->writes ? m->test : 0;
 		ck_assert_ptr_eq(mode_of(m->test), m);
 		for (j = 0; j < i; j++)
@@ -54,6 +75,10 @@ START_TEST(test_rows_complete)
 	}
 	ck_assert_uint_eq(seen, ALL_TESTS);
 	ck_assert_uint_eq(writing, BENCH_WRITING);
+	for (i = 0; i < modes_nr; i++)
+		ck_assert_msg(!modes[i].prog ==
+			      !!(modes[i].test & (BENCH_CAPACITY | BENCH_CLASS)),
+			      "%s: not a VM program", modes[i].name);
 	ck_assert_ptr_null(mode_of((enum bench_test)(1 << 20)));
 	ck_assert_str_eq(mode_option((enum bench_test)(1 << 20)), "test");
 }
@@ -144,6 +169,178 @@ START_TEST(test_rows_documented)
 }
 END_TEST
 
+/* The options of QUICK, with count reads of each. */
+static void quick_opts(struct bench_opts *o, unsigned int count)
+{
+	bench_opts_default(o);
+	o->count = count;
+	o->scatter_order = 6;
+	o->interval_order = 8;
+	o->blocksize_byte = 256 << 10;
+	o->erasesize_byte = 1 << 20;
+	o->fat_nr = 2;
+	o->log = NULL;
+}
+
+/*
+ * A mode's I/O plan is its program: the progress line's segments laid
+ * end to end are exactly the calls the mode then makes, length by
+ * length, and the program's extent (what the size checks use) is
+ * exactly as far as those calls reach.  Planning makes no I/O.
+ */
+START_TEST(test_plan_is_the_run)
+{
+	const struct mode *m = &modes[_i];
+	struct progress_seg *segs;
+	struct bench_opts o;
+	struct rec_dev *r;
+	size_t nseg, k, io = 0;
+	uint64_t j, end = 0;
+	FILE *f;
+
+	if (!m->prog)
+		return;
+	quick_opts(&o, 2);
+	r = rec_open(256 << 20);
+	ck_assert_int_eq(progress_plan(m->test, &o, &r->dev, &segs, &nseg), 0);
+	ck_assert_uint_eq(r->n, 0);
+	f = fopen("/dev/null", "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(m->run(&r->dev, &o, f), 0);
+	fclose(f);
+	ck_assert_uint_gt(r->n, 0);
+	for (k = 0; k < nseg; k++) {
+		ck_assert_uint_gt(segs[k].n_io, 0);
+		for (j = 0; j < segs[k].n_io; j++, io++) {
+			ck_assert_uint_lt(io, r->n);
+			ck_assert_uint_eq(segs[k].io_byte, r->log[io].len);
+		}
+	}
+	ck_assert_uint_eq(io, r->n);
+	for (k = 0; k < r->n; k++)
+		if (r->log[k].off + r->log[k].len > end)
+			end = r->log[k].off + r->log[k].len;
+	ck_assert_uint_eq(progs_extent(m->test, &o, &r->dev), end);
+	free(segs);
+	dev_close(&r->dev);
+}
+END_TEST
+
+/* Check segment k: n_io calls of io_byte, named label. */
+static void check_seg(const struct progress_seg *s, uint64_t n_io,
+		      uint64_t io_byte, const char *label)
+{
+	ck_assert_uint_eq(s->n_io, n_io);
+	ck_assert_uint_eq(s->io_byte, io_byte);
+	ck_assert_str_eq(s->label, label);
+}
+
+/*
+ * The read modes' steps on the progress line, as they were named before
+ * their plan came from their programs: one per alignment, per round of
+ * scatter, per interval size.
+ */
+START_TEST(test_plan_read_steps)
+{
+	const uint64_t bs = 256 << 10;
+	struct progress_seg *segs;
+	char want[32], size[FMT_LEN];
+	struct bench_opts o;
+	struct rec_dev *r = rec_open(256 << 20);
+	size_t n, k = 0;
+	uint64_t a;
+	unsigned int i;
+
+	quick_opts(&o, 3);
+	ck_assert_int_eq(progress_plan(BENCH_ALIGN, &o, &r->dev, &segs, &n),
+			 0);
+	for (a = align_max(256 << 20, bs); a >= 2 * bs; a >>= 1, k++) {
+		ck_assert_uint_lt(k, n);
+		snprintf(want, sizeof(want), "align %s", fmt_size(size, a));
+		check_seg(&segs[k], 21 * 3, bs, want);
+	}
+	ck_assert_uint_eq(k, n);
+	ck_assert_uint_eq(n, 7);	/* 32M down to 512K */
+	free(segs);
+
+	ck_assert_int_eq(progress_plan(BENCH_SCATTER, &o, &r->dev, &segs, &n),
+			 0);
+	ck_assert_uint_eq(n, 3);
+	for (i = 0; i < 3; i++) {
+		snprintf(want, sizeof(want), "round %u/3", i + 1);
+		check_seg(&segs[i], 64, bs, want);
+	}
+	free(segs);
+
+	ck_assert_int_eq(progress_plan(BENCH_INTERVAL, &o, &r->dev, &segs,
+				       &n), 0);
+	ck_assert_uint_eq(n, 8);
+	for (i = 0; i < 8; i++) {
+		snprintf(want, sizeof(want), "%s reads",
+			 fmt_size(size, 512ULL << i));
+		check_seg(&segs[i], 3, 512ULL << i, want);
+	}
+	free(segs);
+	ck_assert_uint_eq(r->n, 0);
+	dev_close(&r->dev);
+}
+END_TEST
+
+/*
+ * The size checks of the read modes come from their programs' extent:
+ * exactly the bytes the classic formulas give, (2^order - 1 + span)
+ * blocks for scatter and ((count - 1) * 9 + 1) largest sizes for
+ * interval; and a scatter one block too long is refused before any read.
+ */
+START_TEST(test_extent_read_modes)
+{
+	static const struct {
+		unsigned int order, span, count;
+		uint64_t bs;
+	} sc[] = {
+		{ 9, 1, 8, 16384 }, { 6, 2, 1, 1024 }, { 12, 4097, 2, 512 },
+		{ 1, 1, 1, 4096 },
+	};
+	struct rec_dev *r = rec_open(1ULL << 40);
+	struct scatter_point *pts;
+	struct bench_opts o;
+	size_t i, npts;
+
+	for (i = 0; i < sizeof(sc) / sizeof(sc[0]); i++) {
+		bench_opts_default(&o);
+		o.scatter_order = sc[i].order;
+		o.scatter_span = sc[i].span;
+		o.count = sc[i].count;
+		o.blocksize_byte = sc[i].bs;
+		ck_assert_uint_eq(progs_extent(BENCH_SCATTER, &o, &r->dev),
+				  ((1ULL << sc[i].order) - 1 + sc[i].span) *
+					  sc[i].bs);
+	}
+	for (i = 1; i <= 13; i++) {
+		bench_opts_default(&o);
+		o.interval_order = (unsigned int)i;
+		o.count = (unsigned int)(i % 5 + 1);
+		ck_assert_uint_eq(progs_extent(BENCH_INTERVAL, &o, &r->dev),
+				  ((o.count - 1ULL) * 9 + 1) *
+					  (512ULL << (i - 1)));
+	}
+	dev_close(&r->dev);
+
+	r = rec_open(64 * 1024);
+	bench_opts_default(&o);
+	o.scatter_order = 6;
+	o.scatter_span = 2;	/* 65 blocks of 1K: one too many */
+	o.blocksize_byte = 1024;
+	ck_assert_uint_eq(progs_extent(BENCH_SCATTER, &o, &r->dev),
+			  65 * 1024);
+	ck_assert_int_eq(bench_scatter(&r->dev, &o, &pts, &npts), -EINVAL);
+	ck_assert_uint_eq(npts, 0);
+	free(pts);
+	ck_assert_uint_eq(r->n, 0);
+	dev_close(&r->dev);
+}
+END_TEST
+
 Suite *modetable_suite(void)
 {
 	Suite *s = suite_create("modetable");
@@ -152,6 +349,9 @@ Suite *modetable_suite(void)
 	tcase_add_test(tc, test_rows_complete);
 	tcase_add_loop_test(tc, test_rows_run, 0, (int)modes_nr);
 	tcase_add_test(tc, test_rows_documented);
+	tcase_add_loop_test(tc, test_plan_is_the_run, 0, (int)modes_nr);
+	tcase_add_test(tc, test_plan_read_steps);
+	tcase_add_test(tc, test_extent_read_modes);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;

@@ -995,6 +995,7 @@ END_TEST
 START_TEST(test_off_keyed_order)
 {
 	struct rec_dev *r = rec_open(1 << 20);
+	struct vm_node *round;
 	struct run res;
 	uint64_t i;
 
@@ -1019,11 +1020,8 @@ START_TEST(test_off_keyed_order)
 	run_done(&res);
 	/* in a repeat, round r uses key + r */
 	r->n = 0;
-	run_prog(&res, &r->dev,
-		 vm_len_fixed(512,
-			      vm_repeat(3, vm_off_keyed(0, 512, 10, 7,
-							vm_unary(VM_DROP,
-								 leaf(VM_READ))))));
+	round = vm_off_keyed(0, 512, 10, 7, vm_unary(VM_DROP, leaf(VM_READ)));
+	run_prog(&res, &r->dev, vm_len_fixed(512, vm_repeat(3, round)));
 	ck_assert_msg(res.ret == 0, "%s", res.err);
 	ck_assert_uint_eq(r->n, 30);
 	for (i = 0; i < 30; i++)
@@ -1039,12 +1037,11 @@ END_TEST
 static struct vm_node *rounds_prog(unsigned int rounds, uint64_t n,
 				   uint64_t len)
 {
-	return vm_len_fixed(len,
-			    vm_unary(VM_MIN_POS,
-				     vm_repeat(rounds,
-					       vm_off_keyed(0, len, n, 0,
-							    vm_unary(VM_DROP,
-								     leaf(VM_READ))))));
+	struct vm_node *round = vm_off_keyed(0, len, n, 0,
+					     vm_unary(VM_DROP, leaf(VM_READ)));
+
+	return vm_len_fixed(len, vm_unary(VM_MIN_POS,
+					  vm_repeat(rounds, round)));
 }
 
 /*
