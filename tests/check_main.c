@@ -15,9 +15,17 @@
 
 int main(void)
 {
-	SRunner *sr = srunner_create(NULL);
+	SRunner *sr;
 	int failed;
 
+	/*
+	 * A timeout only catches a test that hangs: give every test case
+	 * that sets none two minutes, not Check's 4 s, so that a busy
+	 * machine or a sanitizer build is never mistaken for a hang.
+	 * Read when the suites below create their test cases.
+	 */
+	setenv("CK_DEFAULT_TIMEOUT", "120", 0);
+	sr = srunner_create(NULL);
 #define SUITE(name) srunner_add_suite(sr, name##_suite());
 #include "suites.h"
 #undef SUITE
