@@ -1206,6 +1206,35 @@ START_TEST(test_on_sim_card)
 }
 END_TEST
 
+/* vm_shuffle is a permutation of [0, n) for powers of two and others. */
+START_TEST(test_shuffle_covers)
+{
+	const uint64_t n = _i <= 20 ? 1ULL << _i : 3 * (1ULL << (_i - 20)) + 7;
+	unsigned char *seen = calloc(n, 1);
+	uint64_t i, moved = 0, outside = 0, twice = 0;
+
+	ck_assert_ptr_nonnull(seen);
+	/* plain counting: a Check assertion per element costs too much */
+	for (i = 0; i < n; i++) {
+		uint64_t p = vm_shuffle(i, n, 42);
+
+		if (p >= n) {
+			outside++;
+			continue;
+		}
+		twice += seen[p];
+		seen[p] = 1;
+		moved += p != i;
+	}
+	ck_assert_uint_eq(outside, 0);
+	ck_assert_uint_eq(twice, 0);
+	/* and it does move things: at most a few fixed points */
+	if (n >= 16)
+		ck_assert_uint_gt(moved, n / 2);
+	free(seen);
+}
+END_TEST
+
 Suite *vm_suite(void)
 {
 	Suite *s = suite_create("vm");
@@ -1240,6 +1269,7 @@ Suite *vm_suite(void)
 	tcase_add_loop_test(tc, test_min_pos_cut_short, 0, 3);
 	tcase_add_test(tc, test_print_prog);
 	tcase_add_test(tc, test_on_sim_card);
+	tcase_add_loop_test(tc, test_shuffle_covers, 0, 26);
 	suite_add_tcase(s, tc);
 
 	tcase_add_test(te, test_io_error_stops);
