@@ -389,6 +389,84 @@ START_TEST(test_open_random_none)
 END_TEST
 
 /*
+ * A card keeps no more AUs open in random order than in linear order: the
+ * random search stops at the linear answer, without the probe one over it
+ * (a garbage collection per write), and says so.  A card that keeps fewer
+ * in random order is still probed up to its collapse.
+ */
+START_TEST(test_open_random_cap)
+{
+	static const struct {
+		const char *spec;
+		unsigned int open, open_random, from_linear;
+	} cases[] = {
+		{ "open=1,erase=3M,size=6G,fat=3,fat_start=2,noise=1.5", 1, 1, 2 },
+		{ "open=3,open_random=3,erase=2M,size=4G", 3, 3, 4 },
+		{ "open=4,open_random=2", 4, 2, 0 },
+	};
+	struct bench_opts o;
+	size_t i, k;
+
+	bench_opts_default(&o);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct device *dev = sim_card(cases[i].spec);
+		const struct auto_open *ro;
+		struct auto_result r;
+
+		ck_assert_int_eq(auto_run(dev, &o, 1, NULL, &r), 0);
+		ro = &r.open_random;
+		ck_assert_uint_eq(r.open_linear.nr, cases[i].open);
+		ck_assert_msg(ro->nr == cases[i].open_random && !ro->at_least &&
+			      ro->confidence == ANALYZE_CONF_HIGH,
+			      "%s: random %u confidence %d", cases[i].spec,
+			      ro->nr, ro->confidence);
+		ck_assert_uint_eq(ro->from_linear, cases[i].from_linear);
+		for (k = 0; k < ro->nprobes; k++)
+			ck_assert_uint_le(ro->probes[k].nr,
+					  cases[i].open_random + 1);
+		if (cases[i].from_linear)
+			for (k = 0; k < ro->nprobes; k++)
+				ck_assert(!ro->probes[k].collapsed);
+		auto_free(&r);
+		dev_close(dev);
+	}
+}
+END_TEST
+
+/*
+ * A second align table that only has to confirm the erase size (the
+ * first read it with medium confidence, and the page clearly) reads the
+ * alignments from a sixteenth of it up: fewer rows, the same verdict.
+ */
+START_TEST(test_align_around)
+{
+	struct device *dev = sim_card("size=6G,erase=3M,page=16K,noise=1.5,"
+				      "seed=3");
+	const struct auto_table *t;
+	struct bench_opts o;
+	struct auto_result r;
+	size_t k;
+
+	bench_opts_default(&o);
+	ck_assert_int_eq(auto_run(dev, &o, 0, NULL, &r), 0);
+	ck_assert_uint_eq(r.ntables, 2);
+	ck_assert_int_eq(r.tables[0].verdict.erase.confidence,
+			 ANALYZE_CONF_MEDIUM);
+	t = &r.tables[1];
+	ck_assert_uint_eq(t->around_byte, 3 << 20);
+	ck_assert_uint_lt(t->nrows, r.tables[0].nrows);
+	for (k = 0; k < t->nrows; k++)
+		ck_assert_uint_ge(t->rows[k].align_byte, (3 << 20) / 16);
+	ck_assert_uint_eq(r.align.erase.size_byte, 3 << 20);
+	ck_assert_int_eq(r.align.erase.confidence, ANALYZE_CONF_HIGH);
+	ck_assert_uint_eq(r.align.page.size_byte, 16 << 10);
+	ck_assert_int_eq(r.align.page.confidence, ANALYZE_CONF_HIGH);
+	auto_free(&r);
+	dev_close(dev);
+}
+END_TEST
+
+/*
  * Hard cards an expert still reads: a USB stick with a read-ahead cache
  * and pauses, cards with no read signature and pauses, a weak spread AU
  * step, a card that keeps one AU more in a log (gradual collapse).  Erase
@@ -819,6 +897,8 @@ Suite *auto_suite(void)
 	tcase_add_test(tc, test_erase_confirm);
 	tcase_add_test(tc, test_no_erase_advice);
 	tcase_add_test(tc, test_open_random_none);
+	tcase_add_test(tc, test_open_random_cap);
+	tcase_add_test(tc, test_align_around);
 	tcase_add_test(tc, test_hard_cards);
 	tcase_add_test(tc, test_preserve_two_phases);
 	tcase_add_test(tc, test_sweep);

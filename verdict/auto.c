@@ -247,12 +247,83 @@ uint64_t auto_min_size(unsigned int lbs)
 	return 7 * min_spacing(bs) + bs;
 }
 
+/*
+ * A second table that only has to confirm an erase size the first one
+ * read (its page already clear) reads the rows around it first: from a
+ * sixteenth of it (128 KiB at least: no page step inside) to 16 times
+ * it, both levels with several rows, at half the cost.  When they do not
+ * make it sure, it reads the rest of the table too and decides on all.
+ */
+#define AROUND_MIN (512ULL << 10)	/* an erase size worth a window */
+#define AROUND_SPAN 16
+#define AROUND_FLOOR (128ULL << 10)
+#define AROUND_ROWS 10			/* fewer: the whole table at once */
+
+/* Is alignment a around erase? */
+static int is_around(uint64_t a, uint64_t erase)
+{
+	uint64_t lo = erase / AROUND_SPAN;
+
+	return a >= (lo > AROUND_FLOOR ? lo : AROUND_FLOOR) &&
+	       a <= erase * AROUND_SPAN;
+}
+
+/* The alignments of a[] around erase (in) or not (!in), in order. */
+static size_t pick(const uint64_t *a, size_t n, uint64_t erase, int in,
+		   uint64_t *out)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (is_around(a[i], erase) == in)
+			out[k++] = a[i];
+	return k;
+}
+
+/* Rows w (around erase) and o (the others) back in the order of a[]. */
+static struct align_row *merge_rows(const uint64_t *a, size_t n,
+				    uint64_t erase, const struct align_row *w,
+				    const struct align_row *o)
+{
+	struct align_row *m = calloc(n, sizeof(*m));
+	size_t i;
+
+	for (i = 0; m && i < n; i++)
+		m[i] = is_around(a[i], erase) ? *w++ : *o++;
+	return m;
+}
+
+/* The rest of table t (the rows not around t->around_byte). */
+static int align_rest(struct device *dev, const struct bench_opts *ao,
+		      const uint64_t *a, size_t n, struct auto_table *t)
+{
+	uint64_t rest[128];
+	struct align_row *rows, *m;
+	size_t k, nrows;
+	int ret;
+
+	k = pick(a, n, t->around_byte, 0, rest);
+	ret = bench_align_at(dev, ao, t->spacing_byte, rest, k, &rows,
+			     &nrows);
+	m = ret ? NULL : merge_rows(a, n, t->around_byte, t->rows, rows);
+	free(rows);
+	if (ret)
+		return ret;
+	if (!m)
+		return -ENOMEM;
+	free(t->rows);
+	t->rows = m;
+	t->nrows = n;
+	t->around_byte = 0;
+	return analyze_align(t->rows, t->nrows, &t->verdict);
+}
+
 static int align_table(struct device *dev, const struct bench_opts *o,
-		       uint64_t bs, struct auto_table *t)
+		       uint64_t bs, uint64_t erase, struct auto_table *t)
 {
 	struct bench_opts ao = *o;
-	uint64_t spacing = 3, aligns[128];
-	size_t n;
+	uint64_t spacing = 3, aligns[128], win[128];
+	size_t n, k = 0;
 	int ret;
 
 	/*
@@ -266,15 +337,21 @@ static int align_table(struct device *dev, const struct bench_opts *o,
 	if (7 * spacing + bs > dev->size_byte || spacing < min_spacing(bs))
 		return -EINVAL;
 	n = align_list(spacing, 2 * bs, aligns, 128);
+	if (erase >= AROUND_MIN)
+		k = pick(aligns, n, erase, 1, win);
+	t->around_byte = k >= AROUND_ROWS && k < n ? erase : 0;
 	ao.blocksize_byte = bs;
 	ao.count = AUTO_ALIGN_COUNT;
 	t->blocksize_byte = bs;
 	t->spacing_byte = spacing;
-	ret = bench_align_at(dev, &ao, spacing, aligns, n, &t->rows,
-			     &t->nrows);
-	if (ret)
+	ret = bench_align_at(dev, &ao, spacing, t->around_byte ? win : aligns,
+			     t->around_byte ? k : n, &t->rows, &t->nrows);
+	if (!ret)
+		ret = analyze_align(t->rows, t->nrows, &t->verdict);
+	if (ret || !t->around_byte ||
+	    t->verdict.erase.confidence == ANALYZE_CONF_HIGH)
 		return ret;
-	return analyze_align(t->rows, t->nrows, &t->verdict);
+	return align_rest(dev, &ao, aligns, n, t);
 }
 
 /* How many tables found this erase size with at least low confidence. */
@@ -299,17 +376,53 @@ static size_t page_below(const struct auto_result *r, size_t best,
 			 size_t page)
 {
 	uint64_t first = 2 * r->tables[page].blocksize_byte;
-	size_t i;
+	size_t i, below = page;
 
+	/* the surest of them (a third table may follow a low first one) */
 	for (i = 0; i < r->ntables; i++) {
 		const struct align_verdict *v = &r->tables[i].verdict;
 
 		if (v->erase.size_byte ==
 		    r->tables[best].verdict.erase.size_byte &&
-		    v->page.size_byte && v->page.size_byte < first)
-			return i;
+		    v->page.size_byte && v->page.size_byte < first &&
+		    (below == page || v->page.confidence >
+		     r->tables[below].verdict.page.confidence))
+			below = i;
 	}
-	return page;
+	return below;
+}
+
+/*
+ * The group from table best, or, when it only read around the erase size,
+ * from a whole table that agrees on that size.
+ */
+static struct analyze_step table_group(const struct auto_result *r,
+				       size_t best)
+{
+	const struct analyze_step none = { 0 };
+	uint64_t erase = r->tables[best].verdict.erase.size_byte;
+	size_t i;
+
+	if (!r->tables[best].around_byte)
+		return r->tables[best].verdict.group;
+	for (i = 0; i < r->ntables; i++)
+		if (!r->tables[i].around_byte &&
+		    r->tables[i].verdict.erase.size_byte == erase)
+			return r->tables[i].verdict.group;
+	return none;
+}
+
+/*
+ * May the page come from table i when the erase size comes from best?
+ * From a table that agrees on the erase size; when best read only around
+ * it (the first table's page was clear), from the tables that read below.
+ */
+static int page_from(const struct auto_result *r, size_t best, size_t i)
+{
+	if (r->tables[best].around_byte)
+		return !r->tables[i].around_byte;
+	return r->tables[i].verdict.erase.size_byte ==
+	       r->tables[best].verdict.erase.size_byte;
 }
 
 /*
@@ -330,8 +443,9 @@ static void align_choose(struct auto_result *r)
 	for (i = 0; i < r->ntables; i++) {
 		const struct align_verdict *v = &r->tables[i].verdict;
 
-		if (v->erase.size_byte == r->tables[best].verdict.erase.size_byte &&
-		    v->page.confidence > r->tables[page].verdict.page.confidence)
+		if (page_from(r, best, i) &&
+		    (r->tables[page].around_byte ||
+		     v->page.confidence > r->tables[page].verdict.page.confidence))
 			page = i;
 	}
 	page = page_below(r, best, page);
@@ -339,7 +453,7 @@ static void align_choose(struct auto_result *r)
 	r->align.erase = r->tables[best].verdict.erase;
 	r->align.page = r->tables[page].verdict.page;
 	r->align.plane = r->tables[page].verdict.plane;
-	r->align.group = r->tables[best].verdict.group;
+	r->align.group = table_group(r, best);
 	if (r->align.erase.confidence == ANALYZE_CONF_LOW &&
 	    r->ntables > 1 && erase_votes(r, r->align.erase.size_byte) < 2) {
 		r->align.erase.size_byte = 0;
@@ -405,7 +519,12 @@ static int auto_align(struct device *dev, const struct bench_opts *o,
 		if (i && bs <= r->tables[r->ntables - 1].blocksize_byte)
 			continue;
 		say(h, "auto: align test, block size %s\n", fmt_size(buf, bs));
-		ret = align_table(dev, o, bs, &r->tables[r->ntables]);
+		/* a table only to confirm the erase size: around it first */
+		ret = align_table(dev, o, bs, r->ntables &&
+				  r->align.page.confidence >=
+				  ANALYZE_CONF_MEDIUM ?
+				  r->align.erase.size_byte : 0,
+				  &r->tables[r->ntables]);
 		if (ret) {
 			/* a table cut short decides nothing */
 			free(r->tables[r->ntables].rows);
@@ -1148,6 +1267,21 @@ static double collapse_ratio(const struct auto_open *o)
 }
 
 /*
+ * An AU in random mode is an open AU with a finer map: a card keeps no
+ * more AUs open in random order than in linear order.  When the linear
+ * search found its number with a collapse one over it, the random search
+ * stops there: the probe one over would collapse again, at a garbage
+ * collection per write.  Returns that number, or 0 to search on.
+ */
+static unsigned int random_cap(const struct auto_open *lin)
+{
+	if (!lin || !lin->measured || lin->at_least || !lin->nr ||
+	    lin->confidence < ANALYZE_CONF_MEDIUM)
+		return 0;
+	return lin->nr;
+}
+
+/*
  * The open-AU search in one order: linear when lin is NULL, else random,
  * lin being what the search in linear order found.
  */
@@ -1162,8 +1296,8 @@ static int auto_open(struct device *dev, uint64_t erase,
 		.base = probe_base(erase), .ready = ready, .written = written,
 		.spacing = probe_spacing(dev->size_byte, erase),
 	};
-	unsigned int max = probe_max_nr(dev->size_byte, erase);
-	unsigned int held = 1, coll = 0, nr;
+	const unsigned int top = probe_max_nr(dev->size_byte, erase);
+	unsigned int max = top, held = 1, coll = 0, nr, cap = random_cap(lin);
 	double held_ratio = 1, coll_ratio = 0, m;
 	struct auto_probe *p;
 	int ret;
@@ -1178,6 +1312,10 @@ static int auto_open(struct device *dev, uint64_t erase,
 	ret = probe(&c, 1, lin_ref_ns, p, &res->ref_ns);
 	if (ret || (lin && open_none(res, lin_ref_ns, collapse_ratio(lin))))
 		return ret;
+	if (cap && cap < max)
+		max = cap;
+	else
+		cap = 0;
 	/*
 	 * Growing by half until it collapses, then up one at a time from
 	 * the last that held: a probe that holds costs a few small writes,
@@ -1211,12 +1349,17 @@ static int auto_open(struct device *dev, uint64_t erase,
 			held_ratio = p->ratio;
 		}
 	}
+	if (cap && !coll) {
+		coll = cap + 1;
+		coll_ratio = collapse_ratio(lin);
+		res->from_linear = coll;
+	}
 	/*
 	 * One AU over costing only a little (a card that keeps one more in
 	 * a log): two over must collapse for the answer to be sure.
 	 */
-	if (coll && coll_ratio <= AUTO_COLLAPSE && coll < max &&
-	    res->nprobes < AUTO_MAX_PROBES) {
+	if (coll && coll_ratio <= AUTO_COLLAPSE && coll < top &&
+	    !res->from_linear && res->nprobes < AUTO_MAX_PROBES) {
 		ret = sharp_ratio(&c, res, coll + 1, &coll_ratio);
 		if (ret)
 			return ret;
@@ -1440,7 +1583,10 @@ static void print_open(FILE *out, const char *what, const struct auto_open *o)
 		fprintf(out, " %u AUs x%.3g %s%s", o->probes[i].nr,
 			o->probes[i].ratio,
 			o->probes[i].collapsed ? "collapsed" : "held",
-			i + 1 < o->nprobes ? "," : "");
+			i + 1 < o->nprobes || o->from_linear ? "," : "");
+	if (o->from_linear)
+		fprintf(out, " %u AUs collapsed in linear order (no card keeps more open out of order)",
+			o->from_linear);
 	fputc('\n', out);
 }
 
@@ -1595,6 +1741,23 @@ static void print_capacity(FILE *out, const struct auto_result *r)
 			capacity_kind_name(c->kind), u, a);
 }
 
+/* A table that read only around an erase size: which rows. */
+static void print_around(FILE *out, const struct auto_table *t)
+{
+	char a[FMT_LEN], b[FMT_LEN], c[FMT_LEN];
+	uint64_t lo = UINT64_MAX, hi = 0;
+	size_t i;
+
+	for (i = 0; i < t->nrows; i++) {
+		if (t->rows[i].align_byte < lo)
+			lo = t->rows[i].align_byte;
+		if (t->rows[i].align_byte > hi)
+			hi = t->rows[i].align_byte;
+	}
+	fprintf(out, ", only those from %s to %s (around the %s the first table read)",
+		fmt_size(a, lo), fmt_size(b, hi), fmt_size(c, t->around_byte));
+}
+
 void auto_print(FILE *out, const struct auto_result *r, const char *path,
 		const struct sysfs_info *sysfs)
 {
@@ -1613,9 +1776,12 @@ void auto_print(FILE *out, const struct auto_result *r, const char *path,
 	if (r->ntables) {
 		char b[FMT_LEN], c[FMT_LEN];
 
-		fprintf(out, "  evidence: align at %s blocks, alignments 2^n and 3*2^n sampled %s apart\n",
+		fprintf(out, "  evidence: align at %s blocks, alignments 2^n and 3*2^n sampled %s apart",
 			fmt_size(b, t->blocksize_byte),
 			fmt_size(c, t->spacing_byte));
+		if (t->around_byte)
+			print_around(out, t);
+		fputc('\n', out);
 	}
 	if (r->erase_writes.measured)
 		reads.erase = r->erase_reads;
@@ -1793,6 +1959,10 @@ static void json_open_probes(struct json *j, const char *key,
 	json_u64(j, "chunk_size", o->chunk_byte);
 	json_double(j, "reference_write_ns", o->ref_ns);
 	json_bool(j, "at_least", o->at_least);
+	if (o->from_linear)
+		json_u64(j, "collapsed_in_linear_order", o->from_linear);
+	else
+		json_null(j, "collapsed_in_linear_order");
 	json_array_begin(j, "probes");
 	for (i = 0; i < o->nprobes; i++) {
 		json_object_begin(j, NULL);
@@ -1875,6 +2045,7 @@ void auto_json_results(struct json *j, const struct auto_result *r)
 		json_string(j, "step", "align");
 		json_u64(j, "blocksize", t->blocksize_byte);
 		json_u64(j, "spacing", t->spacing_byte);
+		json_size_or_null(j, "around", t->around_byte);
 		json_array_begin(j, "rows");
 		json_align(j, t->rows, t->nrows);
 		json_array_end(j);

@@ -43,6 +43,9 @@ struct auto_open {
 	enum analyze_confidence confidence;
 	uint64_t chunk_byte;		/* write size of the probes */
 	double ref_ns;			/* median write time with one AU */
+	unsigned int from_linear;	/* random order: this nr was not
+					   probed, it collapsed in linear
+					   order (0: every nr was probed) */
 	size_t nprobes;
 	struct auto_probe probes[AUTO_MAX_PROBES];
 };
@@ -114,6 +117,8 @@ enum auto_erase_from {
 struct auto_table {
 	uint64_t blocksize_byte;
 	uint64_t spacing_byte;
+	uint64_t around_byte;		/* 0: every alignment; else only
+					   those around this erase size */
 	struct align_row *rows;		/* malloc'd */
 	size_t nrows;
 	struct align_verdict verdict;
