@@ -2,13 +2,14 @@
 /*
  * flashbench - identify characteristics of flash media.
  *
- * The front end: parse the command line, check every value before any I/O
- * (a typo must never cost a card a write cycle, let alone its data), open
- * the device, check what depends on its size, then run the tests in the
- * classic order.  Only this file prints errors and chooses exit codes.
+ * The front end: parse the command line (by the table of options,
+ * front/options.c), check every value before any I/O (a typo must never
+ * cost a card a write cycle, let alone its data), open the device, check
+ * what depends on its size, then run the tests in the classic order.
+ * Only the front end (this file and front/) prints errors and chooses
+ * exit codes.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
@@ -27,6 +28,7 @@
 #include "format.h"
 #include "cli.h"
 #include "modes.h"
+#include "options.h"
 #include "progs.h"
 #include "preserve.h"
 #include "progress.h"
@@ -43,123 +45,6 @@ unsigned int flashbench_dev_opens;
 uint64_t flashbench_io_calls;
 struct device *(*flashbench_open_hook)(struct device *dev);
 uint64_t (*flashbench_progress_clock)(void);
-
-/* How a value option is spelt, what it may hold and where it goes. */
-struct value_spec {
-	const char *name;	/* long option name, for messages */
-	int is_size;		/* 1: parse_size() suffixes allowed */
-	int is_order;		/* 1: an exponent, report "out of range" */
-	uint64_t min;		/* smallest value allowed */
-	uint64_t max;		/* largest value allowed */
-	size_t field;		/* offset of its field in struct bench_opts */
-	int is_uint;		/* that field is unsigned int, not uint64_t */
-};
-
-#define U64_FIELD(f)	offsetof(struct bench_opts, f), 0
-#define UINT_FIELD(f)	offsetof(struct bench_opts, f), 1
-
-static const struct value_spec value_specs[V_NR] = {
-	[V_BLOCKSIZE] = { "blocksize", 1, 0, 1, UINT64_MAX,
-			  U64_FIELD(blocksize_byte) },
-	[V_ERASESIZE] = { "erasesize", 1, 0, 1, UINT64_MAX,
-			  U64_FIELD(erasesize_byte) },
-	[V_COUNT] = { "count", 0, 0, 1, UINT_MAX, UINT_FIELD(count) },
-	[V_SCATTER_ORDER] = { "scatter-order", 0, 1, 1, 24,
-			      UINT_FIELD(scatter_order) },
-	[V_SCATTER_SPAN] = { "scatter-span", 0, 0, 1, UINT_MAX,
-			     UINT_FIELD(scatter_span) },
-	[V_INTERVAL_ORDER] = { "interval-order", 0, 1, 5, 24,
-			       UINT_FIELD(interval_order) },
-	[V_OPEN_AU_NR] = { "open-au-nr", 0, 0, 1, UINT_MAX,
-			   UINT_FIELD(open_au_nr) },
-	[V_OFFSET] = { "offset", 1, 0, 0, UINT64_MAX, U64_FIELD(offset_byte) },
-	[V_FAT_NR] = { "fat-nr", 0, 0, 1, UINT_MAX, UINT_FIELD(fat_nr) },
-};
-
-/*
- * The tests each value option matters to.  One rule for all options: a
- * value is always checked for its own form (a typo is never let through),
- * but one that no test asked for uses is accepted and ignored, and -v
- * says so.  Refusing it instead would break classic scripts such as
- * "-i --interval-order=13 -b 16384" (-i reads its own sizes).
- */
-static const unsigned int value_users[V_NR] = {
-	[V_BLOCKSIZE] = BENCH_ALIGN | BENCH_SCATTER | BENCH_OPEN_AU |
-			BENCH_FIND_FAT,
-	[V_ERASESIZE] = BENCH_OPEN_AU | BENCH_FIND_FAT,
-	[V_COUNT] = BENCH_ALIGN | BENCH_SCATTER | BENCH_INTERVAL,
-	[V_SCATTER_ORDER] = BENCH_SCATTER,
-	[V_SCATTER_SPAN] = BENCH_SCATTER,
-	[V_INTERVAL_ORDER] = BENCH_INTERVAL,
-	[V_OPEN_AU_NR] = BENCH_OPEN_AU,
-	[V_OFFSET] = BENCH_OPEN_AU,
-	[V_FAT_NR] = BENCH_FIND_FAT,
-};
-
-/* The tests used by "--random", for the note. */
-#define RANDOM_USERS	(BENCH_OPEN_AU | BENCH_FIND_FAT)
-
-/* getopt values of the options that have no short form. */
-enum {
-	OPT_SCATTER_ORDER = 256,
-	OPT_SCATTER_SPAN,
-	OPT_INTERVAL_ORDER,
-	OPT_OPEN_AU_NR,
-	OPT_OFFSET,
-	OPT_FAT_NR,
-	OPT_SIMULATE,
-	OPT_AUTO,
-	OPT_DESTRUCTIVE,
-	OPT_JSON,
-	OPT_ANALYZE,
-	OPT_REGISTERS,
-	OPT_PLOT,
-	OPT_PRESERVE,
-	OPT_JOURNAL,
-	OPT_RESTORE,
-	OPT_FORCE,
-};
-
-static const char short_opts[] = ":asiOrfpCLqc:b:e:o:vhV";
-
-static const struct option long_opts[] = {
-	{ "align", no_argument, NULL, 'a' },
-	{ "scatter", no_argument, NULL, 's' },
-	{ "scatter-order", required_argument, NULL, OPT_SCATTER_ORDER },
-	{ "scatter-span", required_argument, NULL, OPT_SCATTER_SPAN },
-	{ "interval", no_argument, NULL, 'i' },
-	{ "interval-order", required_argument, NULL, OPT_INTERVAL_ORDER },
-	{ "open-au", no_argument, NULL, 'O' },
-	{ "open-au-nr", required_argument, NULL, OPT_OPEN_AU_NR },
-	{ "offset", required_argument, NULL, OPT_OFFSET },
-	{ "random", no_argument, NULL, 'r' },
-	{ "find-fat", no_argument, NULL, 'f' },
-	{ "findfat", no_argument, NULL, 'f' },
-	{ "fat-nr", required_argument, NULL, OPT_FAT_NR },
-	{ "program", no_argument, NULL, 'p' },
-	{ "capacity", no_argument, NULL, 'C' },
-	{ "class", no_argument, NULL, 'L' },
-	{ "count", required_argument, NULL, 'c' },
-	{ "blocksize", required_argument, NULL, 'b' },
-	{ "erasesize", required_argument, NULL, 'e' },
-	{ "out", required_argument, NULL, 'o' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "simulate", optional_argument, NULL, OPT_SIMULATE },
-	{ "auto", no_argument, NULL, OPT_AUTO },
-	{ "destructive", no_argument, NULL, OPT_DESTRUCTIVE },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "analyze", required_argument, NULL, OPT_ANALYZE },
-	{ "registers", required_argument, NULL, OPT_REGISTERS },
-	{ "plot", required_argument, NULL, OPT_PLOT },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "preserve", no_argument, NULL, OPT_PRESERVE },
-	{ "journal", required_argument, NULL, OPT_JOURNAL },
-	{ "restore", required_argument, NULL, OPT_RESTORE },
-	{ "force", no_argument, NULL, OPT_FORCE },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
-};
 
 volatile sig_atomic_t stop_signal;
 
@@ -178,355 +63,6 @@ int usage_error(FILE *err, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', err);
 	return EXIT_USAGE;
-}
-
-/* "invalid --NAME 'VALUE': why"; returns EXIT_USAGE. */
-static int bad_value(const struct cli *c, enum cli_value v, const char *val,
-		     const char *why)
-{
-	return usage_error(c->err, "invalid --%s '%s': %s",
-			   value_specs[v].name, val, why);
-}
-
-/* Nonzero if x is a power of two. */
-static int is_pow2(uint64_t x)
-{
-	return x && !(x & (x - 1));
-}
-
-/* Nonzero if x is a power of two or three times one. */
-static int is_erase_shape(uint64_t x)
-{
-	return is_pow2(x) || (x % 3 == 0 && is_pow2(x / 3));
-}
-
-/* Plain decimal digits only: counts and orders take no suffix. */
-static int is_decimal(const char *s)
-{
-	return *s && s[strspn(s, "0123456789")] == '\0';
-}
-
-/*
- * Parse the value of option v into *val and check what can be checked on
- * its own.  Returns 0 or EXIT_USAGE (after printing why).
- */
-static int parse_value(struct cli *c, enum cli_value v, const char *s,
-		       uint64_t *val)
-{
-	const struct value_spec *vs = &value_specs[v];
-	int ret;
-
-	c->arg[v] = s;
-	if (s[0] == '-' && s[1] >= '0' && s[1] <= '9')
-		return bad_value(c, v, s, "must not be negative");
-	if (!vs->is_size && !is_decimal(s))
-		return bad_value(c, v, s, "not a number");
-	ret = parse_size(s, val);
-	if (ret == -ERANGE)
-		return bad_value(c, v, s, "number too large");
-	if (ret)
-		return bad_value(c, v, s, "not a valid size");
-	if (vs->is_order && (*val < vs->min || *val > vs->max)) {
-		char why[64];
-
-		snprintf(why, sizeof(why), "out of range %" PRIu64 "-%" PRIu64,
-			 vs->min, vs->max);
-		return bad_value(c, v, s, why);
-	}
-	if (*val == 0 && vs->min > 0)
-		return bad_value(c, v, s, "must not be zero");
-	if (*val > vs->max)
-		return bad_value(c, v, s, "number too large");
-	if (v == V_BLOCKSIZE && !is_pow2(*val))
-		return bad_value(c, v, s, "not a power of two");
-	if (v == V_BLOCKSIZE && *val < MIN_IO_BYTE)
-		return bad_value(c, v, s, "must be at least 512");
-	if (v == V_ERASESIZE && !is_erase_shape(*val))
-		return bad_value(c, v, s,
-				 "not a power of two or 3 times a power of two");
-	return 0;
-}
-
-/* The field of o that option v sets, as a number. */
-static uint64_t get_value(const struct bench_opts *o, enum cli_value v)
-{
-	const char *f = (const char *)o + value_specs[v].field;
-
-	if (value_specs[v].is_uint)
-		return *(const unsigned int *)f;
-	return *(const uint64_t *)f;
-}
-
-/* Store an option's value in the bench options; returns 0 or EXIT_USAGE. */
-static int set_value(struct cli *c, enum cli_value v, const char *s)
-{
-	char *f = (char *)&c->o + value_specs[v].field;
-	uint64_t val;
-	int ret = parse_value(c, v, s, &val);
-
-	if (ret)
-		return ret;
-	if (value_specs[v].is_uint)
-		*(unsigned int *)f = (unsigned int)val; /* max checked */
-	else
-		*(uint64_t *)f = val;
-	return 0;
-}
-
-/* The --help text, in util-linux's layout. */
-static const char help_text[] =
-"\nUsage:\n"
-" flashbench [options] <device>\n"
-" flashbench [options] --simulate[=<spec>]\n"
-"\n"
-"Identify characteristics of flash media (erase block and page size,\n"
-"number of open erase blocks, FAT area) by timing reads and writes.\n"
-"\n"
-"Tests (run in this order: -s, -f, -a, -O, -i, -p):\n"
-" -a, --align                 read-alignment test (read-only)\n"
-" -s, --scatter               scatter read test (read-only)\n"
-" -i, --interval              read-size regression (read-only)\n"
-" -O, --open-au               open erase block test (writes!)\n"
-" -f, --find-fat, --findfat   per-AU write speed of the first AUs\n"
-"                               (writes!)\n"
-" -p, --program               fixed write/read pattern table (writes!)\n"
-" -C, --capacity              is all of the card there? finds a fake's\n"
-"                               usable size (writes!)\n"
-" -L, --class                 the speed, UHS, video and application\n"
-"                               classes the card states, measured\n"
-"                               (writes!)\n"
-"\n"
-"Beyond the classic tests:\n"
-"     --auto                  find erase size, page size, open AUs and\n"
-"                               FAT area and say what to do with them;\n"
-"                               read-only unless --destructive\n"
-"     --destructive           let --auto run its write steps (writes!)\n"
-"     --analyze <file>        read saved align tables ('-': stdin) and\n"
-"                               state erase and page size, no device\n"
-"     --registers <dir>       decode a card's register files (cid, csd,\n"
-"                               scr, ssr, ... as in sysfs), no device\n"
-"     --json                  one JSON document instead of the table\n"
-"     --plot <file.svg>       also draw the results as an SVG chart\n"
-"                               ('-': stdout, with -o for the results)\n"
-"     --preserve              save what the writing tests overwrite and\n"
-"                               write it back when they end, fail or\n"
-"                               are interrupted\n"
-"     --journal <file>        where --preserve keeps its copy (default\n"
-"                               ./flashbench-<device name>.journal)\n"
-"     --restore <journal>     put a journal back on DEVICE after a\n"
-"                               crash or power loss\n"
-"     --force                 with --restore: even where DEVICE no\n"
-"                               longer holds what the run wrote\n"
-"\n"
-"Options:\n"
-" -b, --blocksize <size>      smallest access size (default 16KiB);\n"
-"                               at least 512, for -a at least twice\n"
-"                               the logical block size (1KiB on most\n"
-"                               cards)\n"
-" -e, --erasesize <size>      erase block (AU) size for -O and -f\n"
-"                               (default 4MiB)\n"
-" -c, --count <num>           repetitions of each read (default 8)\n"
-"     --scatter-order <num>   scatter over 2^num blocks (default 9)\n"
-"     --scatter-span <num>    blocks per scatter read (default 1)\n"
-"     --interval-order <num>  interval read sizes up to 512<<(num-1)\n"
-"                               (default 13)\n"
-"     --open-au-nr <num>      erase blocks written in turn by -O\n"
-"                               (default 2)\n"
-"     --offset <size>         where -O starts, a multiple of the erase\n"
-"                               size (default 16MiB rounded up to it)\n"
-" -r, --random                random order inside an erase block\n"
-"     --fat-nr <num>          erase blocks looked at by -f (default 6)\n"
-" -o, --out <file>            write results to <file> ('-': stdout)\n"
-" -v, --verbose               more detail on stderr (-vv: also the\n"
-"                               program of each writing test)\n"
-" -q, --quiet                 no progress line on the terminal\n"
-"     --simulate[=<spec>]     test a simulated card instead of a\n"
-"                               device; <spec> is key=value,...\n"
-"                               (size, erase, page, open, open_random\n"
-"                               (default: open), fat, fat_start, noise,\n"
-"                               seed, read_mbps, write_mbps, access_us;\n"
-"                               costs: page_us, au_us, erase_us,\n"
-"                               discard_us, fat_mbps, fat_page)\n"
-"                             what real cards do, off by default:\n"
-"                               readsig=0 (no read signature),\n"
-"                               plane, plane_us (multi-plane step),\n"
-"                               group, group_us (allocation group),\n"
-"                               au_spread (gradual AU step),\n"
-"                               pause_pct, pause_us (long pauses),\n"
-"                               readahead (read-ahead cache),\n"
-"                               random_mbps, open_random=0,\n"
-"                               collapse=gradual,\n"
-"                               real_size, fake=limbo-zero|\n"
-"                               limbo-garbage|wrap, cache (a fake card),\n"
-"                               claims=C10+U1+A1, au (the classes and\n"
-"                               AU its registers state),\n"
-"                               fat_kind=linear|random|both;\n"
-"                               see flashbench(1)\n"
-"\n"
-" -h, --help                  display this help\n"
-" -V, --version               display version\n"
-"\n"
-"Sizes take a K, M, G or T suffix (KiB, MiB, GiB, TiB) or 0x for hex.\n";
-
-static void print_help(FILE *out)
-{
-	fputs(help_text, out);
-}
-
-/*
- * Store the file name of option --name in *dst.  "-" alone stands for
- * standard input or output; any other value starting with '-' is an
- * option typed where the file name was forgotten ("--plot -a"), refused
- * rather than taken for a file.  Returns 0 or EXIT_USAGE.
- */
-static int file_value(struct cli *c, const char *name, const char *val,
-		      const char **dst)
-{
-	if (val[0] == '-' && val[1])
-		return usage_error(c->err,
-				   "option '--%s' needs a file name, not '%s' (for a file of that name write ./%s)",
-				   name, val, val);
-	*dst = val;
-	return 0;
-}
-
-/*
- * Parse argv into c.  Returns -1 to go on, or an exit status: 0 after
- * --help or --version, EXIT_USAGE after an error.
- */
-static int parse_args(struct cli *c, int argc, char **argv, FILE *out)
-{
-	char buf[256];
-	int opt, ret = 0;
-
-	optind = 0;	/* full reset, so that we can be called again */
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, short_opts, long_opts,
-				  NULL)) != -1) {
-		switch (opt) {
-		case 'a':
-			c->tests |= BENCH_ALIGN;
-			break;
-		case 's':
-			c->tests |= BENCH_SCATTER;
-			break;
-		case 'i':
-			c->tests |= BENCH_INTERVAL;
-			break;
-		case 'O':
-			c->tests |= BENCH_OPEN_AU;
-			break;
-		case 'f':
-			c->tests |= BENCH_FIND_FAT;
-			break;
-		case 'p':
-			c->tests |= BENCH_PROGRAM;
-			break;
-		case 'C':
-			c->tests |= BENCH_CAPACITY;
-			break;
-		case 'L':
-			c->tests |= BENCH_CLASS;
-			break;
-		case 'r':
-			c->o.random = 1;
-			break;
-		case 'v':
-			c->o.verbose++;
-			break;
-		case 'o':
-			ret = file_value(c, "out", optarg, &c->out_path);
-			if (!ret && !strcmp(optarg, "-"))
-				c->out_path = NULL;
-			break;
-		case 'b':
-			ret = set_value(c, V_BLOCKSIZE, optarg);
-			break;
-		case 'e':
-			ret = set_value(c, V_ERASESIZE, optarg);
-			break;
-		case 'c':
-			ret = set_value(c, V_COUNT, optarg);
-			break;
-		case OPT_SCATTER_ORDER:
-			ret = set_value(c, V_SCATTER_ORDER, optarg);
-			break;
-		case OPT_SCATTER_SPAN:
-			ret = set_value(c, V_SCATTER_SPAN, optarg);
-			break;
-		case OPT_INTERVAL_ORDER:
-			ret = set_value(c, V_INTERVAL_ORDER, optarg);
-			break;
-		case OPT_OPEN_AU_NR:
-			ret = set_value(c, V_OPEN_AU_NR, optarg);
-			break;
-		case OPT_OFFSET:
-			ret = set_value(c, V_OFFSET, optarg);
-			break;
-		case OPT_FAT_NR:
-			ret = set_value(c, V_FAT_NR, optarg);
-			break;
-		case OPT_SIMULATE:
-			c->simulate = 1;
-			c->sim_spec = optarg;
-			break;
-		case OPT_AUTO:
-			c->autorun = 1;
-			break;
-		case OPT_DESTRUCTIVE:
-			c->destructive = 1;
-			break;
-		case OPT_JSON:
-			c->json = 1;
-			break;
-		case OPT_ANALYZE:
-			ret = file_value(c, "analyze", optarg, &c->analyze_path);
-			break;
-		case OPT_REGISTERS:
-			ret = file_value(c, "registers", optarg,
-					 &c->registers_dir);
-			break;
-		case OPT_PLOT:
-			ret = file_value(c, "plot", optarg, &c->plot_path);
-			break;
-		case 'q':
-			c->quiet = 1;
-			break;
-		case OPT_PRESERVE:
-			c->preserve = 1;
-			break;
-		case OPT_JOURNAL:
-			c->preserve = 1;
-			ret = file_value(c, "journal", optarg, &c->journal);
-			break;
-		case OPT_RESTORE:
-			ret = file_value(c, "restore", optarg, &c->restore);
-			break;
-		case OPT_FORCE:
-			c->force = 1;
-			break;
-		case 'h':
-			print_help(out);
-			return 0;
-		case 'V':
-			fprintf(out, "flashbench %s\n", FLASHBENCH_VERSION);
-			return 0;
-		default:	/* '?' or ':' */
-			return usage_error(c->err, "%s",
-					   getopt_problem(buf, sizeof(buf),
-							  opt, argc, argv,
-							  long_opts));
-		}
-		if (ret)
-			return ret;
-	}
-	if (optind < argc)
-		c->device = argv[optind++];
-	if (optind < argc)
-		return usage_error(c->err,
-				   "unexpected argument '%s': only one DEVICE",
-				   argv[optind]);
-	return -1;
 }
 
 /* Round x up to a multiple of m (m > 0); saturates instead of wrapping. */
@@ -774,10 +310,10 @@ static int check_args(struct cli *c)
 	/* messages quote values as typed, defaults as numbers */
 	for (v = 0; v < V_NR; v++) {
 		snprintf(c->num[v], sizeof(c->num[v]), "%" PRIu64,
-			 get_value(&c->o, v));
+			 opt_get_value(c, v));
 		c->text[v] = c->arg[v] ? c->arg[v] : c->num[v];
 	}
-	if ((c->tests & value_users[V_ERASESIZE]) &&
+	if ((c->tests & opt_value_row(V_ERASESIZE)->users) &&
 	    c->o.erasesize_byte / 2 < c->o.blocksize_byte)
 		return usage_error(c->err,
 				   "invalid --erasesize '%s': must be at least twice --blocksize (%s)",
@@ -1191,19 +727,30 @@ static void note_unused(const struct cli *c)
 {
 	char option[64];
 	enum cli_value v;
+	size_t i;
 
 	if (!c->o.verbose)
 		return;
 	for (v = 0; v < V_NR; v++) {
-		if (!c->arg[v] || !value_users[v] ||
-		    (c->tests & value_users[v]))
+		const struct opt_row *r = opt_value_row(v);
+
+		if (!c->arg[v] || !r->users || (c->tests & r->users))
 			continue;
-		snprintf(option, sizeof(option), "--%s=%.40s",
-			 value_specs[v].name, c->arg[v]);
-		note_ignored(c, option, value_users[v]);
+		snprintf(option, sizeof(option), "--%s=%.40s", r->name,
+			 c->arg[v]);
+		note_ignored(c, option, r->users);
 	}
-	if (c->o.random && !(c->tests & RANDOM_USERS))
-		note_ignored(c, "--random", RANDOM_USERS);
+	/* then the flags: -r */
+	for (i = 0; i < opt_rows_nr; i++) {
+		const struct opt_row *r = &opt_rows[i];
+
+		if (r->kind == OPT_FLAG && r->users &&
+		    !(c->tests & r->users) &&
+		    *(const int *)((const char *)c + r->field)) {
+			snprintf(option, sizeof(option), "--%s", r->name);
+			note_ignored(c, option, r->users);
+		}
+	}
 }
 
 /* Run the tests asked for; returns 0 or an exit status. */
@@ -1351,7 +898,7 @@ int flashbench_main(int argc, char **argv, FILE *out, FILE *err)
 	bench_opts_default(&c.o);
 	c.o.log = err;
 	c.err = err;
-	ret = parse_args(&c, argc, argv, out);
+	ret = opt_parse(&c, argc, argv, out);
 	if (ret == 0)	/* --help or --version */
 		return finish_output(&c, out, 0);
 	if (ret > 0)

@@ -46,7 +46,7 @@ struct bench_opts {
 	FILE *log;			/* where -v detail goes (stderr) */
 };
 
-/* Fill o with the classic defaults. */
+/* Fill o with the classic defaults (the table of options, options.c). */
 void bench_opts_default(struct bench_opts *o);
 
 /*

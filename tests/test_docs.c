@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The documentation and the conveniences around the measurements: man
- * pages against --help (both ways) and their rendering, the --plot SVGs
+ * pages against the table of options and --help (both ways) and their
+ * rendering, the --plot SVGs
  * against the tables they draw (parsed as XML, rendered to PNG), the
  * progress line on a pseudo-terminal (and its absence elsewhere), and the
  * bash completion.
@@ -24,6 +25,7 @@
 #include "bench.h"
 #include "flashbench.h"
 #include "format.h"
+#include "options.h"
 #include "progress.h"
 #include "sim.h"
 #include "util.h"
@@ -285,19 +287,58 @@ static void check_help_vs_man(const char *prog, const char *page,
 	free(text);
 }
 
+/* Every option of the table of options, "--name" and "-x". */
+static void table_options(struct optset *s)
+{
+	char name[48];
+	size_t i;
+
+	for (i = 0; i < opt_rows_nr; i++) {
+		const struct opt_row *r = &opt_rows[i];
+
+		snprintf(name, sizeof(name), "--%s", opt_name(r));
+		opt_add(s, name, strlen(name));
+		if (opt_short(r) && !r->alias) {
+			snprintf(name, sizeof(name), "-%c", opt_short(r));
+			opt_add(s, name, 2);
+		}
+	}
+}
+
+/* Every option of a in b and of b in a, else fail naming them. */
+static void check_same_options(const struct optset *a, const char *a_name,
+			       const struct optset *b, const char *b_name)
+{
+	char why[1024];
+
+	ck_assert_msg(!opt_missing(a, b, why, sizeof(why)),
+		      "in %s but not in %s:%s", a_name, b_name, why);
+	ck_assert_msg(!opt_missing(b, a, why, sizeof(why)),
+		      "in %s but not in %s:%s", b_name, a_name, why);
+}
+
+/* The table of options, the man page and --help name the same options. */
 START_TEST(test_flashbench_man_options)
 {
-	struct optset help = { .n = 0 };
+	struct optset table = { .n = 0 }, man = { .n = 0 }, help = { .n = 0 };
+	char *text = src_file("flashbench.1");
 
-	check_help_vs_man(flashbench_bin(), "flashbench.1", 40);
-	/* the parser sees what it must: a few we know */
+	table_options(&table);
+	ck_assert_uint_ge(table.n, 40);
+	man_options(text, &man);
+	free(text);
+	check_same_options(&table, "the table of options", &man,
+			   "flashbench.1");
 	prog_help(flashbench_bin(), &help, NULL);
-	ck_assert(opt_has(&help, "--open-au-nr"));
-	ck_assert(opt_has(&help, "-O"));
-	ck_assert(opt_has(&help, "--findfat"));
-	ck_assert(opt_has(&help, "--simulate"));
-	ck_assert(opt_has(&help, "--plot"));
-	ck_assert(opt_has(&help, "-q"));
+	check_same_options(&table, "the table of options", &help,
+			   "flashbench --help");
+	/* the table holds what it must: a few we know */
+	ck_assert(opt_has(&table, "--open-au-nr"));
+	ck_assert(opt_has(&table, "-O"));
+	ck_assert(opt_has(&table, "--findfat"));
+	ck_assert(opt_has(&table, "--simulate"));
+	ck_assert(opt_has(&table, "--plot"));
+	ck_assert(opt_has(&table, "-q"));
 }
 END_TEST
 
@@ -1649,6 +1690,72 @@ static void complete(const char *line, const char *fn, char **out)
 	free(r.err);
 }
 
+/*
+ * The options among the words of text from the first start (its first
+ * skip characters left out) to the next stop, split at any of seps,
+ * into s.
+ */
+static void script_options(const char *text, const char *start, size_t skip,
+			   const char *stop, const char *seps,
+			   struct optset *s)
+{
+	const char *p = strstr(text, start), *end;
+
+	ck_assert_msg(p != NULL, "no '%s' in the completion", start);
+	p += skip;
+	end = strstr(p, stop);
+	ck_assert_ptr_nonnull(end);
+	while (p < end) {
+		size_t n = strcspn(p, seps);
+
+		if (p + n > end)
+			n = (size_t)(end - p);
+		if (n && *p == '-')
+			opt_add(s, p, n);
+		p += n ? n : 1;
+	}
+}
+
+/*
+ * The completion's own lists against the table of options: the options
+ * that take a value (completed from the next word), and the list it
+ * offers where flashbench cannot be run.
+ */
+static void check_completion_lists(void)
+{
+	struct optset table = { .n = 0 }, values = { .n = 0 };
+	struct optset comp = { .n = 0 };
+	char *text = src_file("completion/flashbench.bash"), name[48];
+	size_t i;
+
+	table_options(&table);
+	for (i = 0; i < opt_rows_nr; i++) {
+		const struct opt_row *r = &opt_rows[i];
+
+		if (r->kind == OPT_TEXT) {
+			snprintf(name, sizeof(name), "--%s=", opt_name(r));
+			opt_add(&table, name, strlen(name));
+		}
+		if (!opt_takes_value(r) || r->kind == OPT_TEXT)
+			continue;
+		snprintf(name, sizeof(name), "--%s", opt_name(r));
+		opt_add(&values, name, strlen(name));
+		if (opt_short(r)) {
+			snprintf(name, sizeof(name), "-%c", opt_short(r));
+			opt_add(&values, name, 2);
+		}
+	}
+	script_options(text, "_flashbench_value_opts='", 24, "'", "|", &comp);
+	check_same_options(&values, "the table's options with a value",
+			   &comp, "_flashbench_value_opts");
+	comp.n = 0;
+	script_options(text, "printf '%s\\n' -a ", 14, "\n}", " \t\n\\",
+		       &comp);
+	check_same_options(&table, "the table of options", &comp,
+			   "the completion's list");
+	free(text);
+}
+
 static void assert_completes(const char *line, const char *want)
 {
 	char *got;
@@ -1707,6 +1814,7 @@ START_TEST(test_completion)
 		      "completed but not in --help:%s", why);
 	ck_assert(strstr(got, "--simulate=\n"));
 	free(got);
+	check_completion_lists();
 	/* erase: options, then a device, then sizes */
 	complete("erase --v", "_flashbench_erase", &got);
 	ck_assert_str_eq(got, "--version\n");
