@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -678,18 +679,9 @@ END_TEST
 
 /*
  * A device that fails: the simulated card behind the fault injector,
- * with the fault planned in fault_plan (one I/O error, or a full device).
+ * with the fault planned in fb_fault_plan (one I/O error, or a full device).
  */
-static struct fault_plan fault_plan;
 static unsigned int hook_lbs;
-
-static struct device *fault_hook(struct device *dev)
-{
-	struct device *f = NULL;
-
-	ck_assert_int_eq(fault_wrap(&f, dev, &fault_plan), 0);
-	return f;
-}
 
 static struct device *lbs_hook(struct device *dev)
 {
@@ -713,9 +705,9 @@ START_TEST(test_io_error)
 	 * 3 reads each), then the first read of the second row fails: its
 	 * "pre" read at maxalign / 2 - blocksize, maxalign being 1 GiB.
 	 */
-	fault_plan_init(&fault_plan);
-	fault_plan.eio_op = 8 + 21 + 1;
-	flashbench_open_hook = fault_hook;
+	fault_plan_init(&fb_fault_plan);
+	fb_fault_plan.eio_op = 8 + 21 + 1;
+	flashbench_open_hook = fb_fault_hook;
 	fb_run("-a -s --scatter-order=3 -c 1 --simulate", &r);
 	unhook();
 	ck_assert_int_eq(r.status, 1);
@@ -1063,9 +1055,9 @@ START_TEST(test_write_error)
 	struct fb_run r;
 	char want[256];
 
-	fault_plan_init(&fault_plan);
-	fault_plan.enospc_byte = 0;	/* full: every write fails */
-	flashbench_open_hook = fault_hook;
+	fault_plan_init(&fb_fault_plan);
+	fb_fault_plan.enospc_byte = 0;	/* full: every write fails */
+	flashbench_open_hook = fb_fault_hook;
 	fb_run("-s --scatter-order=2 -f --fat-nr=1 --simulate", &r);
 	unhook();
 	ck_assert_int_eq(r.status, 1);
@@ -1251,6 +1243,266 @@ START_TEST(test_missing_device)
 }
 END_TEST
 
+/* Conflicting modes: exit 2, one message naming them, and no I/O. */
+static const struct {
+	const char *args;
+	const char *says;
+} conflicts[] = {
+	{ "--auto -a --simulate", "--auto runs on its own" },
+	{ "--auto -O --simulate", "--auto runs on its own" },
+	{ "--analyze=tests/data/seed000.txt -a --simulate",
+	  "--analyze runs on its own" },
+	{ "--auto --analyze=tests/data/seed000.txt",
+	  "--auto, --analyze and --restore exclude each other" },
+	{ "--destructive -a --simulate", "--destructive needs --auto" },
+	{ "--destructive --simulate", "--destructive needs --auto" },
+	{ "--json -a -s --simulate", "--json takes one test at a time" },
+	{ "--json -O -f --simulate", "--json takes one test at a time" },
+	{ "--analyze=tests/data/seed000.txt /dev/null",
+	  "DEVICE '/dev/null' is not used" },
+	{ "--analyze=tests/data/seed000.txt --simulate",
+	  "--analyze and --simulate exclude each other" },
+	{ "--analyze=/nonexistent/table", "invalid --analyze '/nonexistent" },
+	{ "--auto", "missing DEVICE" },
+	{ "--auto /dev/a /dev/b", "only one DEVICE" },
+	{ "--preserve -a --simulate", "--preserve needs a writing test" },
+	{ "--journal=/tmp/j -i --simulate", "--journal needs a writing test" },
+	{ "--preserve --auto --simulate", "--preserve needs a writing test" },
+	{ "--restore=/tmp/j -a /dev/null", "--restore runs on its own" },
+	{ "--restore=/tmp/j --auto /dev/null",
+	  "--auto, --analyze and --restore exclude each other" },
+	{ "--restore=/tmp/j", "missing DEVICE" },
+	/* no plain-text line inside a --json run (issue 9 item 19) */
+	{ "--restore=/tmp/j --json /dev/null",
+	  "--json reports tests, not --restore" },
+	/* bad --simulate specs */
+	{ "-a --simulate=erase=4M,page=3K", "page=3K" },
+	{ "-a --simulate=foo=1", "unknown key 'foo'" },
+	{ "-a --simulate=erase=4M,page=8M", "--simulate 'erase=4M,page=8M'" },
+	{ "-a --simulate=erase=5M", "erase=5M" },
+	{ "-a --simulate=noise=-1", "noise" },
+	{ "-a --simulate=open=4,open_random=9", "open_random" },
+	{ "-a --simulate=size=", "size" },
+	{ "-a --simulate=seed", "seed" },
+	/* a DEVICE that is no device */
+	{ "-a /tmp", "invalid DEVICE '/tmp': a directory" },
+	{ "-a /dev/null", "invalid DEVICE '/dev/null': neither a block device" },
+	{ "-O /dev/zero", "invalid DEVICE '/dev/zero'" },
+};
+
+START_TEST(test_conflicts)
+{
+	struct fb_run r;
+
+	fb_run(conflicts[_i].args, &r);
+	ck_assert_msg(r.status == 2, "%s: status %d", conflicts[_i].args,
+		      r.status);
+	ck_assert_msg(strstr(r.err, conflicts[_i].says), "%s: '%s'",
+		      conflicts[_i].args, r.err);
+	ck_assert_uint_eq(count_str(r.err, "flashbench: "), 1);
+	ck_assert_uint_eq(r.io_calls, 0);
+	ck_assert_uint_eq(r.opens, 0);
+	ck_assert_str_eq(r.out, "");
+	ck_assert_uint_eq(count_str(r.err, "\n"), 1);	/* one line */
+	fb_free(&r);
+}
+END_TEST
+
+/* ---- an I/O error in the middle of every test ---- */
+
+static const char *const eio_runs[] = {
+	"-a -b 1024 --simulate=size=1G",
+	"-s --scatter-order=10 --simulate=size=1G",
+	"-i --simulate=size=1G",
+	"-O -b 256K --open-au-nr=3 --simulate=size=1G",
+	"-O -r -b 256K --simulate=size=1G",
+	"-f -b 1M --simulate=size=1G",
+	"-p --simulate=size=1G",
+	"--auto --destructive --simulate=size=1G",
+	"-a -b 1024 --json --simulate=size=1G",
+};
+
+/*
+ * EIO half way through: the test stops at once with one line naming the
+ * operation, its offset and length, exit 1, and what was measured before
+ * is still printed.
+ */
+START_TEST(test_eio_midway)
+{
+	char want[128];
+	struct fb_run r;
+	uint64_t ops;
+
+	fb_run(eio_runs[_i], &r);
+	ck_assert_int_eq(r.status, 0);
+	ops = r.io_calls;
+	fb_free(&r);
+	fault_plan_init(&fb_fault_plan);
+	fb_fault_plan.eio_op = ops / 2;
+	flashbench_open_hook = fb_fault_hook;
+	fb_run(eio_runs[_i], &r);
+	flashbench_open_hook = NULL;
+	ck_assert_msg(r.status == 1, "%s: %d %s", eio_runs[_i], r.status,
+		      r.err);
+	/* the error, beside the "will overwrite" lines and their total */
+	ck_assert_uint_eq(count_str(r.err, "\n") -
+			  count_str(r.err, "flashbench: will overwrite") -
+			  count_str(r.err, "; each END is the first byte left alone\n"),
+			  1);
+	snprintf(want, sizeof(want), "bytes at offset ");
+	ck_assert_msg(strstr(r.err, want) && strstr(r.err,
+		      "on simulated card failed: Input/output error\n"),
+		      "%s: '%s'", eio_runs[_i], r.err);
+	ck_assert_msg(strstr(r.err, "flashbench: read of ") ||
+		      strstr(r.err, "flashbench: write of "), "'%s'", r.err);
+	/* stopped there: no I/O after the failed one */
+	ck_assert_uint_eq(r.io_calls, ops / 2);
+	/* what came before was printed */
+	ck_assert_str_ne(r.out, "");
+	if (strstr(eio_runs[_i], "--json"))
+		ck_assert_int_eq(json_get(r.out, NULL, NULL, 0), 0);
+	fb_free(&r);
+}
+END_TEST
+
+/* ---- ^C in the middle of -s ---- */
+
+#define SC_ARGS "-s --scatter-order=10 --simulate=size=1G"
+#define SC_N 1024
+
+/* Scatter lines into t_ms[position]; returns the lines, -1 if bad. */
+static int scatter_parse(const char *text, double *t_ms, int *seen)
+{
+	const char *p = text;
+	int n = 0;
+
+	memset(seen, 0, SC_N * sizeof(*seen));
+	while (*p) {
+		double off_mib, ms;
+		long pos;
+
+		if (sscanf(p, "%lf\t%lf\n", &off_mib, &ms) != 2)
+			return -1;
+		pos = lround(off_mib * 64);	/* 16 KiB blocks */
+		if (pos < 0 || pos >= SC_N || seen[pos]++)
+			return -1;
+		t_ms[pos] = ms;
+		n++;
+		p = strchr(p, '\n');
+		if (!p)
+			return -1;
+		p++;
+	}
+	return n;
+}
+
+/* The uninterrupted results of SC_ARGS with -c count. */
+static void scatter_full(unsigned int count, double *t_ms)
+{
+	char args[128];
+	struct fb_run r;
+	int seen[SC_N];
+
+	snprintf(args, sizeof(args), SC_ARGS " -c %u", count);
+	fb_run(args, &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_int_eq(scatter_parse(r.out, t_ms, seen), SC_N);
+	fb_free(&r);
+}
+
+/* SC_ARGS -c 4 (with --json) stopped by SIGINT during read stop_op. */
+static void scatter_stopped(uint64_t stop_op, int json, struct fb_run *r)
+{
+	char args[128];
+
+	snprintf(args, sizeof(args), SC_ARGS " -c 4%s",
+		 json ? " --json" : "");
+	fault_plan_init(&fb_fault_plan);
+	fb_fault_plan.signal_op = stop_op;
+	fb_fault_plan.signal = SIGINT;
+	flashbench_open_hook = fb_fault_hook;
+	fb_run(args, r);
+	flashbench_open_hook = NULL;
+	ck_assert_msg(r->status == 130, "status %d: %s", r->status, r->err);
+	ck_assert_str_eq(r->err, "flashbench: stopped by Interrupt\n");
+	/* the read under way completes, the next one is not made */
+	ck_assert_uint_eq(r->io_calls, stop_op);
+}
+
+/*
+ * ^C during the first round: the positions read so far are printed,
+ * each with the time of its one read.
+ */
+START_TEST(test_scatter_stopped_first_round)
+{
+	static double t1[SC_N], t[SC_N];
+	int seen[SC_N], i;
+	struct fb_run r;
+
+	scatter_full(1, t1);
+	scatter_stopped(300, 0, &r);
+	ck_assert_int_eq(scatter_parse(r.out, t, seen), 300);
+	for (i = 0; i < SC_N; i++)
+		ck_assert(!seen[i] || t[i] == t1[i]);
+	fb_free(&r);
+}
+END_TEST
+
+/*
+ * ^C in the third of four rounds: every position, each the minimum of the
+ * rounds done so far, between that of two rounds and that of three.
+ */
+START_TEST(test_scatter_stopped_third_round)
+{
+	static double t2[SC_N], t3[SC_N], t[SC_N];
+	int seen[SC_N], i, at_t3 = 0, at_t2 = 0;
+	struct fb_run r;
+
+	scatter_full(2, t2);
+	scatter_full(3, t3);
+	scatter_stopped(2 * SC_N + 552, 0, &r);
+	ck_assert_int_eq(scatter_parse(r.out, t, seen), SC_N);
+	for (i = 0; i < SC_N; i++) {
+		ck_assert_msg(t3[i] <= t[i] && t[i] <= t2[i],
+			      "position %d: %f not in [%f, %f]", i, t[i],
+			      t3[i], t2[i]);
+		at_t3 += t[i] == t3[i] && t3[i] < t2[i];
+		at_t2 += t[i] == t2[i] && t3[i] < t2[i];
+	}
+	/* some positions had their third read, others not yet */
+	ck_assert_int_gt(at_t3, 0);
+	ck_assert_int_gt(at_t2, 0);
+	fb_free(&r);
+}
+END_TEST
+
+/* The same with --json: one document, "interrupted": true. */
+START_TEST(test_scatter_stopped_json)
+{
+	static const uint64_t stops[] = { 300, 2 * SC_N + 552 };
+	static const int want[] = { 300, SC_N };
+	char path[32], v[32];
+	struct fb_run r;
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		scatter_stopped(stops[k], 1, &r);
+		ck_assert_int_eq(json_get(r.out, NULL, NULL, 0), 0);
+		ck_assert_int_eq(json_get(r.out, "interrupted", v, sizeof(v)),
+				 0);
+		ck_assert_str_eq(v, "true");
+		snprintf(path, sizeof(path), "results.%d.time_ns",
+			 want[k] - 1);
+		ck_assert_int_eq(json_get(r.out, path, v, sizeof(v)), 0);
+		ck_assert_uint_gt(strtoull(v, NULL, 10), 0);
+		snprintf(path, sizeof(path), "results.%d", want[k]);
+		ck_assert_int_eq(json_get(r.out, path, v, sizeof(v)), -2);
+		ck_assert_int_eq(json_get(r.out, "error", v, sizeof(v)), -2);
+		fb_free(&r);
+	}
+}
+END_TEST
+
 Suite *cli_suite(void)
 {
 	Suite *s = suite_create("cli");
@@ -1260,6 +1512,8 @@ Suite *cli_suite(void)
 	tcase_add_loop_test(tc, test_bad_binary, 0, 7);
 	tcase_add_loop_test(tc, test_logical_block, 0, 4);
 	tcase_add_test(tc, test_out_bad_path);
+	tcase_add_loop_test(tc, test_conflicts, 0,
+			    sizeof(conflicts) / sizeof(conflicts[0]));
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("good");
@@ -1285,6 +1539,12 @@ Suite *cli_suite(void)
 	tcase_add_test(tc, test_out_full);
 	tcase_add_test(tc, test_io_error);
 	tcase_add_test(tc, test_missing_device);
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, test_eio_midway, 0,
+			    sizeof(eio_runs) / sizeof(eio_runs[0]));
+	tcase_add_test(tc, test_scatter_stopped_first_round);
+	tcase_add_test(tc, test_scatter_stopped_third_round);
+	tcase_add_test(tc, test_scatter_stopped_json);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("writes");

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "blockdev.h"
+#include "fault.h"
 #include "flashbench.h"
 #include "sim.h"
 #include "util.h"
@@ -443,3 +444,21 @@ void fb_free(struct fb_run *r)
 	free(r->err);
 }
 
+
+const char *json_at(const char *doc, const char *path, char *buf, size_t len)
+{
+	int ret = json_get(doc, path, buf, len);
+
+	ck_assert_msg(ret == 0, "JSON path %s: %d in %.300s", path, ret, doc);
+	return buf;
+}
+
+struct fault_plan fb_fault_plan;
+
+struct device *fb_fault_hook(struct device *dev)
+{
+	struct device *f = NULL;
+
+	ck_assert_int_eq(fault_wrap(&f, dev, &fb_fault_plan), 0);
+	return f;
+}

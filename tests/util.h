@@ -79,4 +79,16 @@ const char *utf8_invalid(const char *text);
  */
 int json_get(const char *text, const char *path, char *out, size_t out_len);
 
+/* The value at path in a JSON document, as text, failing the test if none. */
+const char *json_at(const char *doc, const char *path, char *buf, size_t len);
+
+/*
+ * An open hook (flashbench_open_hook) that puts the fault injector, with
+ * the faults planned in fb_fault_plan, around every device the front end
+ * opens.
+ */
+struct fault_plan;
+extern struct fault_plan fb_fault_plan;
+struct device *fb_fault_hook(struct device *dev);
+
 #endif /* FLASHBENCH_TESTS_UTIL_H */
