@@ -18,7 +18,8 @@
  *    costs with one AU; one AU more and every turn forces garbage
  *    collection, many times slower.  nr grows by half until a probe
  *    collapses, then steps up one at a time from the last nr that held.  A
- *    probe stops as soon as it has clearly held or clearly collapsed, so
+ *    probe stops as soon as it has clearly held or clearly collapsed (its
+ *    warm-up counts for the AUs the probe before held open), so
  *    the search costs a small part of the classic procedure's device time.
  * 0. The erase size from writes (when the tables are unsure, before 2 and
  *    3): see erase_search().
@@ -1045,6 +1046,7 @@ struct probe_ctx {
 	uint64_t used;		/* chunk positions used since preconditioned */
 	unsigned int *ready;	/* AUs preconditioned so far */
 	uint64_t *written;	/* bytes written to precondition */
+	unsigned int held;	/* AUs [0, held) the last probe held open */
 };
 
 /*
@@ -1133,6 +1135,7 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 		if (ret)
 			return ret;
 		c->used = 0;
+		c->held = 0;	/* closed: each opens again */
 	}
 	for (i = 0; i < passes && positions_left(c) && !stop; i++) {
 		uint64_t pos = next_position(c);
@@ -1152,7 +1155,12 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 			if (ret)
 				return ret;
 			sum += t;
-			if (i < warm || ref_ns <= 0)
+			/*
+			 * The warm-up's writes open the new AUs, which may
+			 * close others; an AU the last probe held open pays
+			 * for a collection only when this one is too many.
+			 */
+			if ((i < warm && au >= c->held) || ref_ns <= 0)
 				continue;
 			slow += t > AUTO_COLLAPSE * ref_ns;
 			/* clearly collapsed: several writes as slow as a
@@ -1184,6 +1192,7 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 	p->ratio = ref_ns > 0 ? *mean_ns / ref_ns : 1.0;
 	/* over the limit: a card that collapses gradually costs a little */
 	p->collapsed = p->ratio > AUTO_HOLD;
+	c->held = p->collapsed ? 0 : nr;
 	return 0;
 }
 
