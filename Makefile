@@ -83,8 +83,9 @@ LIB_SRCS := dev.c vm.c device/blockdev.c device/holders.c device/sim.c \
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 # The front end's files beside flashbench.c (not in the library: they
 # share its state, and the fuzz harness renames their system calls too).
-FRONT_SRCS := front/options.c front/outputs.c front/jsonout.c \
-	      front/safety.c front/autorun.c front/offline.c
+FRONT_SRCS := front/options.c front/checks.c front/opendev.c \
+	      front/outputs.c front/jsonout.c front/safety.c \
+	      front/autorun.c front/offline.c
 FRONT_OBJS := $(FRONT_SRCS:%.c=$(B)/%.o)
 # Each tests/test_NAME.c holds one suite, NAME_suite(), for one module;
 # the runner learns the list from the file names (build/tests/suites.h),

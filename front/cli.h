@@ -2,8 +2,9 @@
 /*
  * The front end's own vocabulary, shared by its files: what the command
  * line said (struct cli), the exit codes, and the functions one file of
- * the front end calls in another.  flashbench.c parses and dispatches;
- * outputs.c opens -o and --plot, jsonout.c writes --json, safety.c
+ * the front end calls in another.  flashbench.c parses (by options.c)
+ * and dispatches; checks.c checks before any I/O, opendev.c opens the
+ * device, outputs.c opens -o and --plot, jsonout.c writes --json, safety.c
  * announces the writes and keeps --preserve's journal, autorun.c runs
  * --auto, offline.c --analyze and --registers (no device).
  */
@@ -120,10 +121,22 @@ extern volatile sig_atomic_t stop_signal;
 /* One line naming what is wrong (nothing more); returns EXIT_USAGE. */
 int usage_error(FILE *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-void path_identify(const char *path, struct path_id *id);
-int same_file(const struct path_id *a, const struct path_id *b);
 int test_failed(struct cli *c, const struct device *dev,
 		const char *option, int ret);
+
+/* checks */
+void path_identify(const char *path, struct path_id *id);
+int same_file(const struct path_id *a, const struct path_id *b);
+int check_args(struct cli *c);
+int check_size(struct cli *c, const struct device *dev);
+int check_blocksize(struct cli *c, const struct device *dev);
+int check_read_tests(struct cli *c, const struct device *dev);
+int plan_writes(struct cli *c, const struct device *dev,
+		struct write_plan plan[MODES_MAX]);
+
+/* opendev */
+int open_device(struct cli *c, struct device **devp);
+void close_device(struct device *dev);
 
 /* jsonout */
 void device_card(const struct cli *c, const struct device *dev,

@@ -29,7 +29,7 @@ static int is_pow2(uint64_t x)
 }
 
 /* -b: a power of two, at least 512. */
-static const char *check_blocksize(uint64_t v)
+static const char *valid_blocksize(uint64_t v)
 {
 	if (!is_pow2(v))
 		return "not a power of two";
@@ -39,7 +39,7 @@ static const char *check_blocksize(uint64_t v)
 }
 
 /* -e: a power of two or three times one. */
-static const char *check_erasesize(uint64_t v)
+static const char *valid_erasesize(uint64_t v)
 {
 	if (is_pow2(v) || (v % 3 == 0 && is_pow2(v / 3)))
 		return NULL;
@@ -85,14 +85,14 @@ const struct opt_row opt_rows[] = {
 			      "  classes the card states, measured\n"
 			      "  (writes!)"),
 	VALUE_ROW("blocksize", 'b', OPT_SIZE, V_BLOCKSIZE, blocksize_byte,
-		  16384, 1, UINT64_MAX, check_blocksize,
+		  16384, 1, UINT64_MAX, valid_blocksize,
 		  BENCH_ALIGN | BENCH_SCATTER | BENCH_OPEN_AU | BENCH_FIND_FAT,
 		  "<size>", "smallest access size (default %D);\n"
 			    "  at least 512, for -a at least twice\n"
 			    "  the logical block size (1KiB on most\n"
 			    "  cards)"),
 	VALUE_ROW("erasesize", 'e', OPT_SIZE, V_ERASESIZE, erasesize_byte,
-		  4 << 20, 1, UINT64_MAX, check_erasesize,
+		  4 << 20, 1, UINT64_MAX, valid_erasesize,
 		  BENCH_OPEN_AU | BENCH_FIND_FAT,
 		  "<size>", "erase block (AU) size for -O and -f\n"
 			    "  (default %D)"),
