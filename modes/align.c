@@ -116,6 +116,10 @@ int align_rows(const struct vm_table *tab, struct align_row **rows,
 	for (i = 0; i < tab->nrows; i++)
 		if (tab->rows[i].ncells == ALIGN_CELLS)
 			align_fill(&r[n++], tab->rows[i].cells);
+	if (!n) {	/* nothing measured: nothing to free either */
+		free(r);
+		r = NULL;
+	}
 	*rows = r;
 	*nrows = n;
 	return 0;

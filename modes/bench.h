@@ -109,7 +109,8 @@ void print_align(FILE *out, const struct align_row *rows, size_t nrows);
 
 /*
  * The complete rows of the VM table an align program filled, as
- * align_rows (*rows malloc'd, caller frees).  Returns 0 or -ENOMEM.
+ * align_rows (*rows malloc'd, caller frees; NULL when there are none).
+ * Returns 0 or -ENOMEM.
  */
 struct vm_table;
 int align_rows(const struct vm_table *tab, struct align_row **rows,
@@ -126,7 +127,7 @@ void json_align(struct json *j, const struct align_row *rows, size_t nrows);
  */
 int bench_scatter(struct device *dev, const struct bench_opts *o,
 		  struct scatter_point **pts, size_t *npts);
-/* The points of a scatter program's VM table (*pts malloc'd). */
+/* The points of a scatter program's VM table (*pts malloc'd, or NULL). */
 int scatter_points(const struct vm_table *tab, struct scatter_point **pts,
 		   size_t *npts);
 void print_scatter(FILE *out, const struct scatter_point *pts, size_t n);
@@ -144,7 +145,7 @@ uint64_t interval_first_len(unsigned int logical_block_size);
 int bench_interval(struct device *dev, const struct bench_opts *o,
 		   struct interval_row **rows, size_t *nrows);
 /* The complete rows of an interval program's VM table, count reads each
- * (*rows malloc'd). */
+ * (*rows malloc'd, or NULL). */
 int interval_rows(const struct vm_table *tab, unsigned int count,
 		  struct interval_row **rows, size_t *nrows);
 struct interval_fit interval_regress(const struct interval_row *rows,

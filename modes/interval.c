@@ -79,6 +79,10 @@ int interval_rows(const struct vm_table *tab, unsigned int count,
 	for (i = 0; i < tab->nrows; i++)
 		if (tab->rows[i].ncells == 1 + (size_t)count)
 			interval_fill(&r[n++], &tab->rows[i]);
+	if (!n) {	/* nothing measured: nothing to free either */
+		free(r);
+		r = NULL;
+	}
 	*rows = r;
 	*nrows = n;
 	return 0;

@@ -55,6 +55,10 @@ int scatter_points(const struct vm_table *tab, struct scatter_point **pts,
 		p[n].off_byte = (uint64_t)row->cells[0].value;
 		p[n++].time_ns = (uint64_t)row->cells[1].value;
 	}
+	if (!n) {	/* nothing measured: nothing to free either */
+		free(p);
+		p = NULL;
+	}
 	*pts = p;
 	*npts = n;
 	return 0;
