@@ -341,9 +341,9 @@ START_TEST(test_extent_read_modes)
 }
 END_TEST
 
-Suite *modetable_suite(void)
+Suite *modes_suite(void)
 {
-	Suite *s = suite_create("modetable");
+	Suite *s = suite_create("modes");
 	TCase *tc = tcase_create("rows");
 
 	tcase_add_test(tc, test_rows_complete);
