@@ -1550,123 +1550,67 @@ END_TEST
 
 /* ---- --preserve, signals and --restore ---- */
 
-/* A flashbench started in the background, its stderr on a pipe. */
-struct bg_run {
-	pid_t pid;
-	int err_fd;		/* read end of its stderr */
-	int out_fd;		/* read end of its stdout */
-};
-
-static void bg_start(struct bg_run *bg, char *const argv[])
-{
-	int out[2], err[2];
-
-	ck_assert_int_eq(pipe(out), 0);
-	ck_assert_int_eq(pipe(err), 0);
-	bg->pid = fork();
-	ck_assert_int_ge(bg->pid, 0);
-	if (!bg->pid) {
-		dup2(out[1], 1);
-		dup2(err[1], 2);
-		close(out[0]);
-		close(err[0]);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	close(out[1]);
-	close(err[1]);
-	bg->err_fd = err[0];
-	bg->out_fd = out[0];
-}
-
-/* Read stderr until needle shows (or EOF); returns 1 if it did. */
-static int bg_wait_for(struct bg_run *bg, const char *needle)
-{
-	char buf[8192];
-	size_t len = 0;
-	ssize_t n;
-
-	while (len < sizeof(buf) - 1 &&
-	       (n = read(bg->err_fd, buf + len, sizeof(buf) - 1 - len)) > 0) {
-		len += (size_t)n;
-		buf[len] = '\0';
-		if (strstr(buf, needle))
-			return 1;
-	}
-	return 0;
-}
-
-/* Wait for it; returns its exit status (128 + signal if killed). */
-static int bg_finish(struct bg_run *bg, char **out)
-{
-	size_t len = 0, cap = 65536;
-	int status;
-	ssize_t n;
-	char buf[4096];
-
-	*out = malloc(cap);
-	ck_assert_ptr_nonnull(*out);
-	while ((n = read(bg->out_fd, *out + len, cap - 1 - len)) > 0) {
-		len += (size_t)n;
-		if (cap - 1 - len < 4096) {
-			cap *= 2;
-			*out = realloc(*out, cap);
-			ck_assert_ptr_nonnull(*out);
-		}
-	}
-	(*out)[len] = '\0';
-	while (read(bg->err_fd, buf, sizeof(buf)) > 0)
-		;
-	close(bg->out_fd);
-	close(bg->err_fd);
-	ck_assert_int_eq(waitpid(bg->pid, &status, 0), bg->pid);
-	return WIFEXITED(status) ? WEXITSTATUS(status)
-				 : 128 + WTERMSIG(status);
-}
-
-/*
- * Wait until a background run has written to fx's device: some byte no
- * longer holds what was planted.  A condition on the device, not a time,
- * so that a signal sent next lands among the writes however fast the
- * machine is.  Returns 1 once it has, 0 if the run ended (or 60 s went
- * by) first.
- */
-static int bg_wait_written(struct bg_run *bg, struct loop_fix *fx)
-{
-	struct timespec ts = { 0, 10 * 1000 * 1000 };
-	int i;
-
-	for (i = 0; i < 6000; i++) {
-		if (scan(fx->dev, 0, fx->size_byte, SCAN_PLANTED, fx->seed))
-			return 1;
-		if (waitpid(bg->pid, NULL, WNOHANG) != 0)
-			return 0;
-		nanosleep(&ts, NULL);
-	}
-	return 0;
-}
-
 /* The writing tests, long enough on a loop device to be interrupted. */
-#define SLOW_WRITES "-f", "-O", "-p", "-e", "1M", "-b", "512", "--fat-nr=2"
+#define SLOW_WRITES "-f -O -p -e 1M -b 512 --fat-nr=2"
 
 /*
- * Start the slow writing tests with --preserve on fx and return once they
- * are under way: the overwrite warnings printed and the first write on
- * the device.
+ * Where they are stopped: the first write covering this byte, well
+ * inside the tests (-O and -p write from 16 MiB) and inside what -p
+ * alone writes, after the first rows of their tables.
  */
-static void start_slow_writes(struct loop_fix *fx, char *journal,
-			      size_t len, struct bg_run *bg)
-{
-	snprintf(journal, len, "%s.journal", fx->img);
-	{
-		char *const argv[] = { (char *)flashbench_bin(), SLOW_WRITES,
-				       "--preserve", "--journal", journal,
-				       fx->dev, NULL };
+#define STOP_AT (17 * MiB + 4096)
 
-		bg_start(bg, argv);
+static struct fault_plan slow_plan;
+
+static struct device *slow_hook(struct device *dev)
+{
+	struct device *w;
+
+	ck_assert_int_eq(fault_wrap(&w, dev, &slow_plan), 0);
+	return w;
+}
+
+/*
+ * The writing tests given (SLOW_WRITES, or others) with --preserve on
+ * fx, in this process, with signal sig raised while the first write
+ * covering byte STOP_AT is under way: the stop lands at the same write
+ * however fast the machine is.  The journal is fx's image + ".journal".
+ */
+static void slow_writes_stopped(struct loop_fix *fx, const char *tests,
+				int sig, char *journal, size_t len,
+				struct fb_run *r)
+{
+	char args[PATH_MAX * 2 + 128];
+
+	snprintf(journal, len, "%s.journal", fx->img);
+	snprintf(args, sizeof(args), "%s --preserve --journal %s %s", tests,
+		 journal, fx->dev);
+	fault_plan_init(&slow_plan);
+	slow_plan.signal_write_byte = STOP_AT;
+	slow_plan.signal = sig;
+	flashbench_open_hook = slow_hook;
+	fb_run(args, r);
+	flashbench_open_hook = NULL;
+}
+
+/* The same killed by SIGKILL there, in a child: its journal stays. */
+static void slow_writes_killed(struct loop_fix *fx, char *journal,
+			       size_t len)
+{
+	int status;
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		struct fb_run r;
+
+		slow_writes_stopped(fx, SLOW_WRITES, SIGKILL, journal, len,
+				    &r);
+		_exit(0);	/* not reached */
 	}
-	ck_assert(bg_wait_for(bg, "will overwrite"));
-	ck_assert(bg_wait_written(bg, fx));
+	snprintf(journal, len, "%s.journal", fx->img);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 }
 
 /* With --preserve every writing test leaves the device bit-identical. */
@@ -1711,23 +1655,21 @@ END_TEST
 START_TEST(test_fb_preserve_signal)
 {
 	const int sig = _i ? SIGTERM : SIGINT;
-	char journal[PATH_MAX + 16], *out;
+	char journal[PATH_MAX + 16];
 	struct loop_fix fx;
-	struct bg_run bg;
-	int status;
+	struct fb_run r;
 
 	if (!loop_setup(&fx, "fb_preserve_signal", 0, 0))
 		return;
-	start_slow_writes(&fx, journal, sizeof(journal), &bg);
-	kill(bg.pid, sig);
-	status = bg_finish(&bg, &out);
-	ck_assert_int_eq(status, 128 + sig);
+	slow_writes_stopped(&fx, SLOW_WRITES, sig, journal, sizeof(journal),
+			    &r);
+	ck_assert_msg(r.status == 128 + sig, "status %d: %s", r.status, r.err);
 	/* some of the table was measured and printed before the stop */
-	ck_assert_ptr_nonnull(strstr(out, "1MiB"));
+	ck_assert_msg(strstr(r.out, "1MiB"), "%s", r.out);
 	ck_assert_uint_eq(scan(fx.dev, 0, fx.size_byte, SCAN_PLANTED, fx.seed),
 			  0);
 	ck_assert_int_ne(access(journal, F_OK), 0);
-	free(out);
+	fb_free(&r);
 }
 END_TEST
 
@@ -1845,30 +1787,21 @@ END_TEST
 /* --json stopped by SIGINT is still one complete document. */
 START_TEST(test_fb_json_interrupted)
 {
-	char journal[PATH_MAX + 16], *out, val[32];
+	char journal[PATH_MAX + 16], val[32];
 	struct loop_fix fx;
-	struct bg_run bg;
+	struct fb_run r;
 
 	if (!loop_setup(&fx, "fb_json_interrupted", 0, 0))
 		return;
-	snprintf(journal, sizeof(journal), "%s.journal", fx.img);
-	{
-		char *const argv[] = { (char *)flashbench_bin(), "--json",
-				       "-p", "--preserve", "--journal",
-				       journal, fx.dev, NULL };
-
-		bg_start(&bg, argv);
-	}
-	ck_assert(bg_wait_for(&bg, "will overwrite"));
-	ck_assert(bg_wait_written(&bg, &fx));
-	kill(bg.pid, SIGINT);
-	ck_assert_int_eq(bg_finish(&bg, &out), 130);
-	ck_assert_int_eq(json_get(out, NULL, NULL, 0), 0);
-	ck_assert_int_eq(json_get(out, "interrupted", val, sizeof(val)), 0);
+	slow_writes_stopped(&fx, "--json -p", SIGINT, journal, sizeof(journal),
+			    &r);
+	ck_assert_msg(r.status == 130, "status %d: %s", r.status, r.err);
+	ck_assert_int_eq(json_get(r.out, NULL, NULL, 0), 0);
+	ck_assert_int_eq(json_get(r.out, "interrupted", val, sizeof(val)), 0);
 	ck_assert_str_eq(val, "true");
 	ck_assert_uint_eq(scan(fx.dev, 0, fx.size_byte, SCAN_PLANTED, fx.seed),
 			  0);
-	free(out);
+	fb_free(&r);
 }
 END_TEST
 
@@ -1878,17 +1811,13 @@ END_TEST
  */
 START_TEST(test_fb_restore_after_kill)
 {
-	char journal[PATH_MAX + 16], *out;
+	char journal[PATH_MAX + 16];
 	struct cmd_result res;
 	struct loop_fix fx;
-	struct bg_run bg;
 
 	if (!loop_setup(&fx, "fb_restore_after_kill", 0, 0))
 		return;
-	start_slow_writes(&fx, journal, sizeof(journal), &bg);
-	kill(bg.pid, SIGKILL);
-	ck_assert_int_eq(bg_finish(&bg, &out), 128 + SIGKILL);
-	free(out);
+	slow_writes_killed(&fx, journal, sizeof(journal));
 	ck_assert_int_eq(access(journal, F_OK), 0);
 	ck_assert_uint_gt(scan(fx.dev, 0, fx.size_byte, SCAN_PLANTED,
 			       fx.seed), 0);
@@ -1947,18 +1876,14 @@ static int new_fs_at_start(const char *test, struct loop_fix *fx)
  */
 START_TEST(test_fb_restore_after_mkfs)
 {
-	char journal[PATH_MAX + 16], *out;
+	char journal[PATH_MAX + 16];
 	struct cmd_result res;
 	struct loop_fix fx;
-	struct bg_run bg;
 	uint64_t fs_hash;
 
 	if (!loop_setup(&fx, "fb_restore_after_mkfs", 0, 0))
 		return;
-	start_slow_writes(&fx, journal, sizeof(journal), &bg);
-	kill(bg.pid, SIGKILL);
-	ck_assert_int_eq(bg_finish(&bg, &out), 128 + SIGKILL);
-	free(out);
+	slow_writes_killed(&fx, journal, sizeof(journal));
 	ck_assert_int_eq(access(journal, F_OK), 0);
 	if (!new_fs_at_start("fb_restore_after_mkfs", &fx))
 		return;
