@@ -92,6 +92,49 @@ int dev_discard(struct device *dev, off_t off, uint64_t len,
 	return ret;
 }
 
+/* The requests one at a time, in order, up to the first failure. */
+static int dev_batch_serial(struct device *dev, const struct dev_req *req,
+			    unsigned int n)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < n && !ret; i++)
+		ret = req[i].write ? dev->ops->write(dev, req[i].buf,
+						     req[i].len, req[i].off) :
+		      dev->ops->read(dev, req[i].buf, req[i].len,
+				     req[i].off);
+	return ret;
+}
+
+int dev_batch_ops(struct device *dev, const struct dev_req *req,
+		  unsigned int n)
+{
+	if (!n || n > DEV_BATCH_MAX)
+		return dev_fail(dev, "batch", 0, 0, EINVAL);
+	if (dev->ops->batch)
+		return dev->ops->batch(dev, req, n);
+	return dev_batch_serial(dev, req, n);
+}
+
+int dev_batch(struct device *dev, const struct dev_req *req, unsigned int n,
+	      uint64_t *time_ns)
+{
+	uint64_t t0, t1;
+	int ret;
+
+	if (dev_stop && *dev_stop && n)
+		return dev_fail(dev, req->write ? "write" : "read", req->off,
+				req->len, EINTR);
+	dev->io_count += n;
+	t0 = dev->ops->now_ns(dev);
+	ret = dev_batch_ops(dev, req, n);
+	t1 = dev->ops->now_ns(dev);
+	if (time_ns)
+		*time_ns = t1 - t0;
+	return ret;
+}
+
 int dev_flush(struct device *dev)
 {
 	for (; dev; dev = dev->inner)

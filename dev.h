@@ -17,6 +17,21 @@
 
 struct device;
 
+/*
+ * One request of a batch (dev_batch()): a read of len bytes at off into
+ * buf, or a write of them from buf.  Requests of one batch that are in
+ * flight together each need their own buffer for reads.
+ */
+struct dev_req {
+	int write;		/* 0: read into buf, 1: write from buf */
+	void *buf;		/* aligned as dev_alloc_buf() aligns */
+	size_t len;
+	off_t off;
+};
+
+/* Requests in one batch at most (the SD command queue holds 32). */
+#define DEV_BATCH_MAX	32
+
 /* The operations a backend implements.  All return 0 or -errno. */
 struct dev_ops {
 	/* transfer exactly len bytes at byte offset off */
@@ -25,6 +40,15 @@ struct dev_ops {
 		     off_t off);
 	/* discard (BLKDISCARD) len bytes at off */
 	int (*discard)(struct device *dev, off_t off, uint64_t len);
+	/*
+	 * Issue the n requests of req together, as a queue the device may
+	 * serve in any order, and return when every one has completed: 0,
+	 * or the -errno of the first in req's order that failed (others
+	 * may have been done).  NULL: dev_batch() issues them one at a
+	 * time.  A wrapper forwards it through dev_batch_ops() on inner.
+	 */
+	int (*batch)(struct device *dev, const struct dev_req *req,
+		     unsigned int n);
 	/* the device's clock in ns: monotonic, virtual for the simulation */
 	uint64_t (*now_ns)(struct device *dev);
 	/*
@@ -94,7 +118,25 @@ int dev_discard(struct device *dev, off_t off, uint64_t len,
 		uint64_t *time_ns);
 
 /*
- * From now on dev_read(), dev_write() and dev_discard() fail with -EINTR,
+ * Queued I/O: the n requests of req (1..DEV_BATCH_MAX) issued together,
+ * timed from before the first is submitted to after the last completes
+ * (*time_ns, may be NULL).  On a device without a queue they are served
+ * one at a time.  Returns 0 or the -errno of the first that failed, in
+ * req's order; the others may have been done, as on a real queue.
+ */
+int dev_batch(struct device *dev, const struct dev_req *req, unsigned int n,
+	      uint64_t *time_ns);
+
+/*
+ * The untimed part of dev_batch(), for wrappers to pass a batch to the
+ * device below: dev's batch operation, or its reads and writes one by
+ * one (stopping at the first failure) when it has none.  0 or -errno.
+ */
+int dev_batch_ops(struct device *dev, const struct dev_req *req,
+		  unsigned int n);
+
+/*
+ * From now on dev_read(), dev_write(), dev_batch() and dev_discard() fail with -EINTR,
  * before any I/O, while *flag is non-zero (flag NULL: never).  A signal
  * handler sets the flag; the test running stops within one I/O.
  */

@@ -74,7 +74,8 @@ _flashbench_simulate()
 		page_us= au_us= erase_us= discard_us= fat_mbps= fat_page=
 		readsig= fat_kind= plane= plane_us= group= group_us= au_spread=
 		pause_pct= pause_us= readahead= random_mbps= collapse=
-		real_size= fake= cache= claims= au='
+		real_size= fake= cache= claims= au= queue=
+		queue_cache='
 
 	if [[ $cur == *,* ]]; then
 		head=${cur%,*},

@@ -3,14 +3,23 @@
  * The real backend: a block device or a regular file opened with
  * O_DIRECT, so that every read and write reaches the card instead of the
  * page cache, timed with the monotonic clock.
+ *
+ * A batch of requests goes to the kernel at once through Linux AIO,
+ * called through syscall(2) (io_setup, io_submit, io_getevents): with
+ * O_DIRECT the block layer then holds them all, and a card with a
+ * command queue may overlap them.  No library is needed; where the
+ * kernel or the architecture lacks these calls, the requests go one by
+ * one.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/aio_abi.h>
 #include <linux/fs.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "blockdev.h"
@@ -23,7 +32,16 @@ struct blk_device {
 	int is_blk;			/* block device (1) or file (0) */
 	int writable;			/* opened with DEV_WRITE */
 	char *path;			/* our copy of dev.path */
+	aio_context_t aio;		/* Linux AIO context, for batches */
+	int aio_state;			/* 0 not tried, 1 set up, -1 none */
 };
+
+#if defined(SYS_io_setup) && defined(SYS_io_submit) && \
+	defined(SYS_io_getevents) && defined(SYS_io_destroy)
+#define BLK_HAVE_AIO 1
+#else
+#define BLK_HAVE_AIO 0
+#endif
 
 /* O_DIRECT wants buffers aligned at least to this many bytes. */
 #define DEV_DIRECT_ALIGN 512
@@ -120,6 +138,162 @@ static int blk_discard(struct device *dev, off_t off, uint64_t len)
 	return 0;
 }
 
+/* The requests one at a time: the fallback without AIO. */
+static int blk_serial(struct device *dev, const struct dev_req *req,
+		      unsigned int n)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < n && !ret; i++)
+		ret = blk_xfer(dev, req[i].buf, req[i].len, req[i].off,
+			       req[i].write);
+	return ret;
+}
+
+#if BLK_HAVE_AIO
+/* Is an AIO context ready (set up on first use)? */
+static int blk_aio_ready(struct blk_device *b)
+{
+	if (!b->aio_state) {
+		b->aio = 0;
+		b->aio_state = syscall(SYS_io_setup, DEV_BATCH_MAX, &b->aio) ?
+			       -1 : 1;
+	}
+	return b->aio_state > 0;
+}
+
+/* Give up AIO on b: io_destroy() waits for what is still in flight. */
+static void blk_aio_drop(struct blk_device *b)
+{
+	if (b->aio_state > 0)
+		syscall(SYS_io_destroy, b->aio);
+	b->aio_state = -1;
+}
+
+/* Submit cb[0..n); the number submitted, err[] set for the others. */
+static unsigned int blk_submit(struct blk_device *b, struct iocb **cb,
+			       unsigned int n, int *err)
+{
+	unsigned int done = 0;
+	long r;
+
+	while (done < n) {
+		r = syscall(SYS_io_submit, b->aio, (long)(n - done),
+			    cb + done);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		done += (unsigned int)r;
+	}
+	for (r = done; r < n; r++)
+		err[r] = errno ? errno : EIO;
+	return done;
+}
+
+/* Wait for n submitted requests; their results into err[] (0 or errno). */
+static int blk_reap(struct blk_device *b, const struct dev_req *req,
+		    unsigned int n, int *err)
+{
+	struct io_event ev[DEV_BATCH_MAX];
+	unsigned int got = 0, i;
+	long r;
+
+	while (got < n) {
+		r = syscall(SYS_io_getevents, b->aio, (long)(n - got),
+			    (long)(n - got), ev, NULL);
+		if (r < 0 && errno == EINTR)
+			continue;	/* a signal: the batch still ends */
+		if (r <= 0) {
+			int e = r < 0 ? errno : EIO;
+
+			blk_aio_drop(b);	/* waits for the rest */
+			return e;
+		}
+		for (i = 0; i < (unsigned int)r; i++) {
+			uint64_t k = ev[i].data;
+
+			if (ev[i].res < 0)
+				err[k] = (int)-ev[i].res;
+			else if ((uint64_t)ev[i].res < req[k].len)
+				err[k] = -1;	/* short: finish it below */
+		}
+		got += (unsigned int)r;
+	}
+	return 0;
+}
+
+/* Submit req[0..n) at once and wait for all; err[] per request. */
+static int blk_aio(struct blk_device *b, const struct dev_req *req,
+		   unsigned int n, int *err)
+{
+	struct iocb cb[DEV_BATCH_MAX], *list[DEV_BATCH_MAX];
+	unsigned int i, sent;
+
+	memset(cb, 0, n * sizeof(cb[0]));
+	for (i = 0; i < n; i++) {
+		cb[i].aio_data = i;
+		cb[i].aio_fildes = (uint32_t)b->fd;
+		cb[i].aio_lio_opcode = req[i].write ? IOCB_CMD_PWRITE :
+				       IOCB_CMD_PREAD;
+		cb[i].aio_buf = (uint64_t)(uintptr_t)req[i].buf;
+		cb[i].aio_nbytes = req[i].len;
+		cb[i].aio_offset = req[i].off;
+		list[i] = &cb[i];
+	}
+	errno = 0;
+	sent = blk_submit(b, list, n, err);
+	if (!sent && (err[0] == ENOSYS || err[0] == EINVAL))
+		return -ENOSYS;	/* no AIO for this file: one by one */
+	return -blk_reap(b, req, sent, err);
+}
+
+/*
+ * A batch: checked whole before any I/O, then submitted at once; a
+ * request the kernel cut short is done again, whole, by blk_xfer().
+ */
+static int blk_batch(struct device *dev, const struct dev_req *req,
+		     unsigned int n)
+{
+	struct blk_device *b = (struct blk_device *)dev;
+	int err[DEV_BATCH_MAX] = { 0 };
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		ret = blk_check(dev, req[i].write ? "write" : "read",
+				req[i].buf, req[i].len, req[i].off);
+		if (ret)
+			return ret;
+	}
+	if (!blk_aio_ready(b))
+		return blk_serial(dev, req, n);
+	ret = blk_aio(b, req, n, err);
+	if (ret == -ENOSYS) {
+		blk_aio_drop(b);
+		return blk_serial(dev, req, n);
+	}
+	if (ret)
+		return dev_fail(dev, "batch", req->off, req->len, -ret);
+	for (i = 0; i < n; i++) {
+		if (err[i] < 0)
+			err[i] = -blk_xfer(dev, req[i].buf, req[i].len,
+					   req[i].off, req[i].write);
+		if (err[i] > 0)
+			return dev_fail(dev, req[i].write ? "write" : "read",
+					req[i].off, req[i].len, err[i]);
+	}
+	return 0;
+}
+#else
+static int blk_batch(struct device *dev, const struct dev_req *req,
+		     unsigned int n)
+{
+	return blk_serial(dev, req, n);
+}
+#endif
+
 static uint64_t blk_now_ns(struct device *dev)
 {
 	(void)dev;
@@ -139,6 +313,9 @@ static void blk_destroy(struct device *dev)
 {
 	struct blk_device *b = (struct blk_device *)dev;
 
+#if BLK_HAVE_AIO
+	blk_aio_drop(b);
+#endif
 	close(b->fd);
 	free(b->path);
 	free(b);
@@ -148,6 +325,7 @@ static const struct dev_ops blk_ops = {
 	.read = blk_read,
 	.write = blk_write,
 	.discard = blk_discard,
+	.batch = blk_batch,
 	.now_ns = blk_now_ns,
 	.flush = blk_flush,
 	.destroy = blk_destroy,

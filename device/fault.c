@@ -123,16 +123,10 @@ static int fault_inner_failed(struct fault_device *f, int ret)
 	return ret;
 }
 
-static int fault_read(struct device *dev, void *buf, size_t len, off_t off)
+/* A read whose fate fault_decide() gave: err after the first part bytes. */
+static int fault_read_as(struct fault_device *f, void *buf, size_t len,
+			 off_t off, int err, uint64_t part)
 {
-	struct fault_device *f = (struct fault_device *)dev;
-	uint64_t part;
-	int err;
-
-	f->st.reads++;
-	err = fault_decide(f, FAULT_READ, off, len, &part);
-	if (!err)
-		part = len;
 	if (part) {
 		int ret;
 
@@ -146,28 +140,50 @@ static int fault_read(struct device *dev, void *buf, size_t len, off_t off)
 	if (buf && part < len)
 		memset((char *)buf + part, FAULT_POISON, len - part);
 	f->st.injected++;
-	return dev_fail(dev, "read", off, len, err);
+	return dev_fail(&f->dev, "read", off, len, err);
 }
 
-static int fault_write(struct device *dev, const void *buf, size_t len,
-		       off_t off)
+static int fault_read(struct device *dev, void *buf, size_t len, off_t off)
 {
 	struct fault_device *f = (struct fault_device *)dev;
-	uint64_t part, lost = f->plan.lost_byte;
+	uint64_t part;
+	int err;
+
+	f->st.reads++;
+	err = fault_decide(f, FAULT_READ, off, len, &part);
+	if (!err)
+		part = len;
+	return fault_read_as(f, buf, len, off, err, part);
+}
+
+/*
+ * The fate of a write: the errno it fails with (0: none) after the first
+ * *part bytes; a write that loses its tail (lost_byte) fails with none.
+ */
+static int fault_write_fate(struct fault_device *f, size_t len, off_t off,
+			    uint64_t *part)
+{
+	uint64_t lost = f->plan.lost_byte;
 	int err;
 
 	f->st.writes++;
-	err = fault_decide(f, FAULT_WRITE, off, len, &part);
-	if (!err) {
-		part = len;
-		if (lost != FAULT_NEVER && (uint64_t)off + len > lost) {
-			part = lost > (uint64_t)off ?
-				       fault_round(dev, lost - (uint64_t)off) :
-				       0;
-			f->st.lost_byte += len - part;
-			f->st.injected++;
-		}
+	err = fault_decide(f, FAULT_WRITE, off, len, part);
+	if (err)
+		return err;
+	*part = len;
+	if (lost != FAULT_NEVER && (uint64_t)off + len > lost) {
+		*part = lost > (uint64_t)off ?
+				fault_round(&f->dev, lost - (uint64_t)off) : 0;
+		f->st.lost_byte += len - *part;
+		f->st.injected++;
 	}
+	return 0;
+}
+
+/* A write whose fate fault_write_fate() gave. */
+static int fault_write_as(struct fault_device *f, const void *buf,
+			  size_t len, off_t off, int err, uint64_t part)
+{
 	if (part) {
 		int ret;
 
@@ -180,7 +196,79 @@ static int fault_write(struct device *dev, const void *buf, size_t len,
 	if (!err)
 		return 0;
 	f->st.injected++;
-	return dev_fail(dev, "write", off, len, err);
+	return dev_fail(&f->dev, "write", off, len, err);
+}
+
+static int fault_write(struct device *dev, const void *buf, size_t len,
+		       off_t off)
+{
+	struct fault_device *f = (struct fault_device *)dev;
+	uint64_t part;
+	int err = fault_write_fate(f, len, off, &part);
+
+	return fault_write_as(f, buf, len, off, err, part);
+}
+
+/* Pass n requests no fault touches to the inner device as one batch. */
+static int fault_pass(struct fault_device *f, const struct dev_req *req,
+		      unsigned int n)
+{
+	unsigned int i;
+	int ret;
+
+	if (!n)
+		return 0;
+	f->dev.inner->io_count += n;
+	ret = dev_batch_ops(f->dev.inner, req, n);
+	if (ret)
+		return fault_inner_failed(f, ret);
+	for (i = 0; i < n; i++)
+		if (req[i].write)
+			f->st.written_byte += req[i].len;
+	return 0;
+}
+
+/*
+ * A batch: each request numbered and decided in order as if alone; the
+ * runs of untouched ones go down as batches, a request with a fault is
+ * served as fault_read() or fault_write() would, and the first failure
+ * ends the batch (what follows it is not issued).
+ */
+static int fault_batch(struct device *dev, const struct dev_req *req,
+		       unsigned int n)
+{
+	struct fault_device *f = (struct fault_device *)dev;
+	unsigned int i, run = 0;
+	uint64_t part;
+	int err, ret;
+
+	for (i = 0; i < n; i++) {
+		const struct dev_req *q = &req[i];
+
+		if (q->write) {
+			err = fault_write_fate(f, q->len, q->off, &part);
+		} else {
+			f->st.reads++;
+			err = fault_decide(f, FAULT_READ, q->off, q->len,
+					   &part);
+			if (!err)
+				part = q->len;
+		}
+		if (!err && part == q->len) {
+			run++;
+			continue;
+		}
+		ret = fault_pass(f, q - run, run);
+		run = 0;
+		if (!ret)
+			ret = q->write ? fault_write_as(f, q->buf, q->len,
+							q->off, err, part) :
+			      fault_read_as(f, q->buf, q->len, q->off, err,
+					    part);
+		if (ret)
+			return ret;
+	}
+	return fault_pass(f, req + n - run, run);
 }
 
 static int fault_discard(struct device *dev, off_t off, uint64_t len)
@@ -222,6 +310,7 @@ static const struct dev_ops fault_ops = {
 	.read = fault_read,
 	.write = fault_write,
 	.discard = fault_discard,
+	.batch = fault_batch,
 	.now_ns = fault_now_ns,
 	.destroy = fault_destroy,
 };

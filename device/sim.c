@@ -62,6 +62,8 @@
  *              1.5 (median 1.6 U; one in 30 over 10 U), from its own
  *              splitmix64 sequence seeded by `seed`, added after noise
  *   random_mbps, open_random=0, collapse=gradual, fat_kind: see Writes
+ *   queue=N    a command queue (SD 6.0 CQ, eMMC CMDQ) of N tasks: see
+ *              Queued requests
  *
  * Writes.  "programmed" is the write rounded out to whole program units
  * (the page, or fat_page in the FAT area): a write smaller than a page costs
@@ -105,6 +107,32 @@
  * `random` (out-of-order writes only); the other writes go to a FAT AU as
  * to any AU.  In a FAT AU a write is in order when it starts at the AU's
  * start or where the last write to that AU ended.
+ *
+ * Queued requests.  A card without a command queue (queue=0, as most
+ * are, and as any card is behind a host that does not enable the queue)
+ * serves the requests of a batch one at a time, each costing what it
+ * costs alone.  With queue=N (2..32) up to N requests of a batch are in
+ * the card at once: each request's access (access_us: the command and
+ * the flash array's read latency) starts as soon as it enters the queue,
+ * while the rest of its cost (transfer, page and AU steps, programming,
+ * GC) is served one request at a time, in order.  Request i of a batch
+ * thus completes at
+ *
+ *   done(i) = max(enter(i) + access, done(i-1)) + (cost(i) - access)
+ *   enter(i) = 0 for i < N, else done(i - N)
+ *
+ * and the batch costs done(last), with noise drawn once.  Four queued
+ * 4 KiB reads cost about access + 4 transfers instead of 4 accesses and
+ * 4 transfers: A2 cards overlap the access latency of queued random
+ * reads this way.  Writes overlap their access alike but still program
+ * one by one, through the open-AU table.  With queue_cache=1 the card
+ * also caches the writes of a batch of two or more, as A2 cards do when
+ * the host enables their cache: each costs access + len / write_rate
+ * into the cache, whatever its position, the batch's cached bytes are
+ * programmed together in whole pages (a last partial page costs a whole
+ * page), and the AU state is left as it was (the card folds its cache
+ * into the AUs when idle, which the model does not charge).  A single
+ * request costs what it costs without a queue.
  *
  * The card's size need not be a multiple of the erase size: the last AU
  * is then shorter (as on real cards), and is mapped, opened, copied and
@@ -166,6 +194,11 @@
  *                  C2 C4 C6 C10 (speed), U1 U3 (UHS), V6 V10 V30 V60
  *                  V90 (video), A1 A2 (application), e.g. C10+U1+A1.
  *                  Only what it states: its rates decide what it meets
+ *   queue=0        command queue depth (2..32; 0 = none): queued requests
+ *                  overlap their access time, as on A2 cards whose host
+ *                  enables the queue (see Queued requests)
+ *   queue_cache=0  1: writes queued together go to the card's cache,
+ *                  programmed together in whole pages (needs queue)
  *   au=0           the AU the card states in its SSR (16K 32K 64K 128K
  *                  256K 512K 1M 2M 4M 8M 12M 16M 24M 32M 64M); with
  *                  claims= and no au= the erase size when one of these.
@@ -274,7 +307,7 @@ enum sim_key_id {
 	SK_FAT_MBPS, SK_FAT_PAGE, SK_FAT_KIND, SK_READSIG, SK_PLANE,
 	SK_PLANE_US, SK_GROUP, SK_GROUP_US, SK_AU_SPREAD, SK_PAUSE_PCT,
 	SK_PAUSE_US, SK_READAHEAD, SK_RANDOM_MBPS, SK_COLLAPSE, SK_REAL_SIZE,
-	SK_FAKE, SK_CACHE, SK_CLAIMS, SK_AU, SK_NR
+	SK_FAKE, SK_CACHE, SK_CLAIMS, SK_AU, SK_QUEUE, SK_QUEUE_CACHE, SK_NR
 };
 
 enum sim_kind {
@@ -342,6 +375,8 @@ static const struct sim_key sim_keys[SK_NR] = {
 	SIM_KEY(SK_CACHE, "cache", SIM_SIZE, cache_byte),
 	SIM_KEY(SK_CLAIMS, "claims", SIM_TEXT, claims),
 	SIM_KEY(SK_AU, "au", SIM_SIZE, au_byte),
+	SIM_KEY(SK_QUEUE, "queue", SIM_COUNT, queue),
+	SIM_KEY(SK_QUEUE_CACHE, "queue_cache", SIM_COUNT, queue_cache),
 };
 
 /* Parse a plain unsigned number, decimal or 0x hex.  Returns 0 or -errno. */
@@ -617,6 +652,12 @@ static int sim_check(const struct sim_params *p, const char *const *raw,
 		SIM_BAD(SK_CLAIMS, bad);
 	if (p->au_byte && !card_au_code(p->au_byte))
 		SIM_BAD(SK_AU, "not an AU an SSR states (16K..4M, 8M, 12M, 16M, 24M, 32M, 64M)");
+	if (p->queue == 1 || p->queue > DEV_BATCH_MAX)
+		SIM_BAD(SK_QUEUE, "not 0 (none) nor from 2 to 32");
+	if (p->queue_cache > 1)
+		SIM_BAD(SK_QUEUE_CACHE, "not 0 or 1");
+	if (p->queue_cache && !p->queue)
+		SIM_BAD2(SK_QUEUE_CACHE, "needs a command queue:", SK_QUEUE);
 	if (!sim_in(p->noise_pct, 0, 100))
 		SIM_BAD(SK_NOISE, "not a percentage from 0 to 100");
 	if (!sim_in(p->read_mbps, SIM_MIN_MBPS, SIM_MAX_MBPS))
@@ -948,12 +989,41 @@ static int sim_data_write(struct sim_card *c, const void *buf, size_t len,
 	return 0;
 }
 
+/*
+ * The cost of a read of len bytes at first, in ns, of which *acc_ns is
+ * the access (the command and the flash array's latency).
+ */
+static double sim_read_ns(struct sim_card *c, uint64_t first, uint64_t len,
+			  double *acc_ns)
+{
+	const struct sim_params *p = &c->p;
+	uint64_t last, pages, aus;
+	double t;
+
+	if (p->readahead_byte && sim_ra_hit(c, first, len)) {
+		/* from the buffer: the command, no flash access */
+		*acc_ns = p->access_us * 500.0;
+		return *acc_ns + sim_xfer_ns(len, p->read_mbps);
+	}
+	last = first + len - 1;
+	pages = last / p->page_byte - first / p->page_byte + 1;
+	aus = last / p->erase_byte - first / p->erase_byte + 1;
+	*acc_ns = p->access_us * 1000.0;
+	t = *acc_ns + sim_xfer_ns(len, p->read_mbps);
+	if (!p->readsig)
+		return t;	/* a bridge that hides the flash */
+	/* a page read costs nothing extra until the read needs more pages */
+	t += (double)(pages - (len + p->page_byte - 1) / p->page_byte) *
+	     p->page_us * 1000.0;
+	t += (double)(aus - 1) * p->au_us * 1000.0;
+	t += sim_more_steps_ns(p, first, last, len);
+	return t;
+}
+
 static int sim_read(struct device *dev, void *buf, size_t len, off_t off)
 {
 	struct sim_card *c = (struct sim_card *)dev;
-	const struct sim_params *p = &c->p;
-	uint64_t first = (uint64_t)off, last, pages, aus;
-	double t;
+	double acc;
 	int ret;
 
 	ret = sim_check_io(c, "read", off, len);
@@ -961,25 +1031,8 @@ static int sim_read(struct device *dev, void *buf, size_t len, off_t off)
 		return ret;
 	if (!buf)
 		return dev_fail(dev, "read", off, len, EFAULT);
-	sim_data_read(c, buf, len, first);
-	if (p->readahead_byte && sim_ra_hit(c, first, len)) {
-		/* from the buffer: the command, no flash access */
-		t = p->access_us * 500.0 + sim_xfer_ns(len, p->read_mbps);
-		goto out_charge;
-	}
-	last = first + len - 1;
-	pages = last / p->page_byte - first / p->page_byte + 1;
-	aus = last / p->erase_byte - first / p->erase_byte + 1;
-	t = p->access_us * 1000.0 + sim_xfer_ns(len, p->read_mbps);
-	if (!p->readsig)
-		goto out_charge;	/* a bridge that hides the flash */
-	/* a page read costs nothing extra until the read needs more pages */
-	t += (double)(pages - (len + p->page_byte - 1) / p->page_byte) *
-	     p->page_us * 1000.0;
-	t += (double)(aus - 1) * p->au_us * 1000.0;
-	t += sim_more_steps_ns(p, first, last, len);
-out_charge:
-	sim_charge(c, t);
+	sim_data_read(c, buf, len, (uint64_t)off);
+	sim_charge(c, sim_read_ns(c, (uint64_t)off, len, &acc));
 	return 0;
 }
 
@@ -1225,23 +1278,15 @@ static double sim_write_au(struct sim_card *c, uint64_t au, uint64_t a,
 	return t;
 }
 
-static int sim_write(struct device *dev, const void *buf, size_t len,
-		     off_t off)
+/*
+ * Program a write of len bytes at pos through the AUs it touches: t plus
+ * their cost in ns.
+ */
+static double sim_write_ns(struct sim_card *c, uint64_t pos, uint64_t len,
+			   double t)
 {
-	struct sim_card *c = (struct sim_card *)dev;
-	uint64_t pos = (uint64_t)off, end, e = c->p.erase_byte;
-	double t = c->p.access_us * 1000.0;
-	int ret;
+	uint64_t end = pos + len, e = c->p.erase_byte;
 
-	ret = sim_check_io(c, "write", off, len);
-	if (ret)
-		return ret;
-	if (!buf)
-		return dev_fail(dev, "write", off, len, EFAULT);
-	if (sim_data_write(c, buf, len, pos))
-		return dev_fail(dev, "write", off, len, ENOMEM);
-	c->ra_lo = c->ra_hi = 0;	/* the read-ahead buffer is stale */
-	end = pos + len;
 	while (pos < end) {
 		uint64_t au = pos / e, au_end = (au + 1) * e;
 		uint64_t seg_end = end < au_end ? end : au_end;
@@ -1249,6 +1294,123 @@ static int sim_write(struct device *dev, const void *buf, size_t len,
 		t += sim_write_au(c, au, pos - au * e, seg_end - au * e);
 		pos = seg_end;
 	}
+	return t;
+}
+
+static int sim_write(struct device *dev, const void *buf, size_t len,
+		     off_t off)
+{
+	struct sim_card *c = (struct sim_card *)dev;
+	int ret;
+
+	ret = sim_check_io(c, "write", off, len);
+	if (ret)
+		return ret;
+	if (!buf)
+		return dev_fail(dev, "write", off, len, EFAULT);
+	if (sim_data_write(c, buf, len, (uint64_t)off))
+		return dev_fail(dev, "write", off, len, ENOMEM);
+	c->ra_lo = c->ra_hi = 0;	/* the read-ahead buffer is stale */
+	sim_charge(c, sim_write_ns(c, (uint64_t)off, len,
+				   c->p.access_us * 1000.0));
+	return 0;
+}
+
+/*
+ * The cost of n queued requests, request i taking acc[i] ns of access
+ * and svc[i] ns more: up to depth of them in the card at once, each
+ * starting its access when it enters, the rest served one at a time in
+ * order (see Queued requests).
+ */
+static double sim_queue_ns(const double *acc, const double *svc,
+			   unsigned int n, unsigned int depth)
+{
+	double done[DEV_BATCH_MAX] = { 0 };
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		double enter = i < depth ? 0 : done[i - depth];
+		double begin = enter + acc[i];
+
+		if (i && done[i - 1] > begin)
+			begin = done[i - 1];
+		done[i] = begin + svc[i];
+	}
+	return n ? done[n - 1] : 0;
+}
+
+/* Is request q a valid I/O?  0 or -errno (recorded). */
+static int sim_check_req(struct sim_card *c, const struct dev_req *q)
+{
+	const char *op = q->write ? "write" : "read";
+	int ret = sim_check_io(c, op, q->off, q->len);
+
+	if (!ret && !q->buf)
+		ret = dev_fail(&c->dev, op, q->off, q->len, EFAULT);
+	return ret;
+}
+
+/*
+ * Store or fetch the data of queued request q and put its cost into
+ * *acc and *svc (see sim_queue_ns); a write into the cache adds its
+ * bytes to *cached.  0 or -errno.
+ */
+static int sim_queued(struct sim_card *c, const struct dev_req *q,
+		      bool cache, double *acc, double *svc, uint64_t *cached)
+{
+	uint64_t pos = (uint64_t)q->off;
+
+	if (!q->write) {
+		sim_data_read(c, q->buf, q->len, pos);
+		*svc = sim_read_ns(c, pos, q->len, acc) - *acc;
+		return 0;
+	}
+	if (sim_data_write(c, q->buf, q->len, pos))
+		return dev_fail(&c->dev, "write", q->off, q->len, ENOMEM);
+	c->ra_lo = c->ra_hi = 0;
+	*acc = c->p.access_us * 1000.0;
+	if (cache) {
+		*svc = sim_xfer_ns(q->len, c->p.write_mbps);
+		*cached += q->len;
+	} else {
+		*svc = sim_write_ns(c, pos, q->len, 0.0);
+	}
+	return 0;
+}
+
+/*
+ * A batch: without a queue one request at a time, as dev_batch_ops()
+ * would; with one, all checked before any is served, then charged as
+ * the queue model says.
+ */
+static int sim_batch(struct device *dev, const struct dev_req *req,
+		     unsigned int n)
+{
+	struct sim_card *c = (struct sim_card *)dev;
+	double acc[DEV_BATCH_MAX], svc[DEV_BATCH_MAX], t;
+	uint64_t cached = 0, page = c->p.page_byte;
+	unsigned int i;
+	int ret = 0;
+
+	if (!c->p.queue) {
+		for (i = 0; i < n && !ret; i++)
+			ret = req[i].write ? sim_write(dev, req[i].buf,
+						       req[i].len, req[i].off) :
+			      sim_read(dev, req[i].buf, req[i].len,
+				       req[i].off);
+		return ret;
+	}
+	for (i = 0; i < n && !ret; i++)
+		ret = sim_check_req(c, &req[i]);
+	for (i = 0; i < n && !ret; i++)
+		ret = sim_queued(c, &req[i], c->p.queue_cache && n > 1,
+				 &acc[i], &svc[i], &cached);
+	if (ret)
+		return ret;
+	t = sim_queue_ns(acc, svc, n, c->p.queue);
+	/* the cache programs whole pages */
+	t += sim_xfer_ns((cached + page - 1) / page * page - cached,
+			 c->p.write_mbps);
 	sim_charge(c, t);
 	return 0;
 }
@@ -1315,6 +1477,7 @@ static const struct dev_ops sim_ops = {
 	.read = sim_read,
 	.write = sim_write,
 	.discard = sim_discard,
+	.batch = sim_batch,
 	.now_ns = sim_now,
 	.destroy = sim_destroy,
 };

@@ -50,6 +50,8 @@ struct sim_params {
 	uint64_t cache_byte;	/* write cache in front, 0 = none */
 	char claims[32];	/* classes the card states ("C10+U1+A1") */
 	uint64_t au_byte;	/* AU the card states in its SSR, 0 = none */
+	unsigned int queue;	/* command queue depth, 0 = none */
+	unsigned int queue_cache; /* 1: queued writes go to a cache */
 };
 
 /* Which writes the FAT-optimised AUs speed up. */

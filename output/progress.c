@@ -340,6 +340,13 @@ static int pdev_discard(struct device *dev, off_t off, uint64_t len)
 							 len));
 }
 
+static int pdev_batch(struct device *dev, const struct dev_req *req,
+		      unsigned int n)
+{
+	dev->inner->io_count += n;
+	return pdev_result(dev, dev_batch_ops(dev->inner, req, n));
+}
+
 /*
  * The clock of the device below, with the progress step of each new call
  * in front of its first reading: never between the two readings of a
@@ -372,6 +379,7 @@ static const struct dev_ops pdev_ops = {
 	.read = pdev_read,
 	.write = pdev_write,
 	.discard = pdev_discard,
+	.batch = pdev_batch,
 	.now_ns = pdev_now_ns,
 	.destroy = pdev_destroy,
 };

@@ -1531,6 +1531,25 @@ START_TEST(test_progress_plan)
 		ck_assert_ptr_eq(progress_detach(p, dev), dev);
 		dev_free_buf(buf);
 	}
+	/* a batch goes down as a batch: one access for two queued reads */
+	{
+		struct device *q = sim_card("noise=0,queue=2"), *w;
+		void *buf = dev_alloc_buf(8192);
+		struct dev_req r[2] = {
+			{ 0, buf, 4096, 0 },
+			{ 0, (char *)buf + 4096, 4096, 1 << 20 },
+		};
+		uint64_t t;
+
+		w = progress_attach(p, q);
+		ck_assert_ptr_eq(w->inner, q);
+		ck_assert_int_eq(dev_batch(w, r, 2, &t), 0);
+		ck_assert_uint_eq(t, 700000 + 2 * 163840);
+		ck_assert_uint_eq(q->io_count, 2);
+		ck_assert_ptr_eq(progress_detach(p, w), q);
+		dev_free_buf(buf);
+		dev_close(q);
+	}
 	progress_free(p);
 	dev_close(dev);
 	fclose(tty);

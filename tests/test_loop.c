@@ -788,6 +788,95 @@ out_free:
 }
 END_TEST
 
+/* Requests of a batch: n of 4 KiB at spread-out offsets from base. */
+static void batch_reqs(struct dev_req *q, unsigned int n, int write,
+		       uint64_t base)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		q[i].write = write;
+		q[i].buf = dev_alloc_buf(4096);
+		ck_assert_ptr_nonnull(q[i].buf);
+		dev_fill(q[i].buf, 4096, DEV_PAT_RANDOM, 101 + 2 * i);
+		q[i].len = 4096;
+		q[i].off = (off_t)(base + (uint64_t)((i * 37) % n) * 3 * 4096 +
+				   512);
+	}
+}
+
+static void batch_free(struct dev_req *q, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		dev_free_buf(q[i].buf);
+}
+
+/*
+ * A batch on a real device (Linux AIO): writes land where asked, a batch
+ * of reads brings them back, a batch with one bad request does nothing,
+ * and a fault planted inside a batch fails it there: what came before
+ * it is written, what follows is not.
+ */
+START_TEST(test_dev_batch)
+{
+	struct dev_req w[8], r[8];
+	struct fault_plan plan;
+	struct device *dev, *f;
+	struct loop_fix fx;
+	uint64_t t = 0, bad = 0;
+	unsigned int i;
+
+	if (!loop_setup(&fx, "dev_batch", 0, 0))
+		return;
+	ck_assert_int_eq(dev_open(&dev, fx.dev, DEV_WRITE, NULL, 0), 0);
+	batch_reqs(w, 8, 1, 4 * MiB);
+	batch_reqs(r, 8, 0, 4 * MiB);
+	ck_assert_int_eq(dev_batch(dev, w, 8, &t), 0);
+	ck_assert_uint_gt(t, 0);
+	ck_assert_int_eq(dev_batch(dev, r, 8, NULL), 0);
+	for (i = 0; i < 8; i++)
+		ck_assert(!memcmp(w[i].buf, r[i].buf, 4096));
+	ck_assert_uint_eq(dev->io_count, 16);
+	/* one request out of line: nothing is written */
+	batch_free(w, 8);
+	batch_reqs(w, 8, 1, 20 * MiB);
+	w[5].off += 100;
+	ck_assert_int_eq(dev_batch(dev, w, 8, NULL), -EINVAL);
+	ck_assert_str_eq(dev->last_error.op, "write");
+	ck_assert_int_eq(dev->last_error.off_byte, w[5].off);
+	w[5].off -= 100;
+	/* EIO in the third write of a batch behind the fault injector */
+	fault_plan_init(&plan);
+	plan.eio_byte = (uint64_t)w[2].off + 100;
+	ck_assert_int_eq(fault_wrap(&f, dev, &plan), 0);
+	ck_assert_int_eq(dev_batch(f, w, 8, NULL), -EIO);
+	ck_assert_str_eq(f->last_error.op, "write");
+	ck_assert_int_eq(f->last_error.off_byte, w[2].off);
+	dev_close(f);
+	for (i = 0; i < 8; i++) {
+		unsigned char *back = dev_alloc_buf(4096);
+		int fd = open(fx.dev, O_RDONLY | O_DIRECT);
+
+		ck_assert(fd >= 0 && back);
+		ck_assert(pread(fd, back, 4096, w[i].off) == 4096);
+		close(fd);
+		/* the first two are written, the others are as planted */
+		if (i < 2)
+			bad += memcmp(back, w[i].buf, 4096) != 0;
+		else
+			bad += scan(fx.dev, (uint64_t)w[i].off, 4096,
+				    SCAN_PLANTED, fx.seed);
+		dev_free_buf(back);
+	}
+	ck_assert_uint_eq(bad, 0);
+	ck_assert_uint_eq(scan(fx.dev, 0, 4 * MiB, SCAN_PLANTED, fx.seed), 0);
+	batch_free(w, 8);
+	batch_free(r, 8);
+}
+END_TEST
+
 /* DEV_EXCL takes the device; a second exclusive open is refused. */
 START_TEST(test_dev_exclusive)
 {
@@ -2195,6 +2284,7 @@ Suite *loop_suite(void)
 			    sizeof(bad_ios) / sizeof(bad_ios[0]));
 	tcase_add_test(tc, test_dev_readonly);
 	tcase_add_test(tc, test_dev_roundtrip);
+	tcase_add_test(tc, test_dev_batch);
 	tcase_add_test(tc, test_dev_write_protected);
 	tcase_add_test(tc, test_dev_exclusive);
 	suite_add_tcase(s, tc);

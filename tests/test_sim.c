@@ -314,6 +314,10 @@ static const struct {
 	{ "readahead=1G5", "readahead", "1G5" },
 	{ "random_mbps=0", "random_mbps", "0" },
 	{ "collapse=soft", "collapse", "soft" },
+	{ "queue=1", "queue", "1" },
+	{ "queue=33", "queue", "33" },
+	{ "queue_cache=2,queue=4", "queue_cache", "2" },
+	{ "queue_cache=1", "queue_cache", "1" },
 	{ "open=4,,seed=1", "empty", NULL },
 	{ "open=4,", "empty", NULL },
 	/* a key given twice is a typo, not "the last one wins" (item 18) */
@@ -1520,6 +1524,161 @@ START_TEST(test_fake_same_time)
 }
 END_TEST
 
+/* A batch of n 4 KiB requests at 4 KiB * (1 + 33 * i): distinct pages. */
+static uint64_t t_batch(struct device *dev, int write, unsigned int n,
+			uint64_t base)
+{
+	struct dev_req q[DEV_BATCH_MAX];
+	uint64_t t = 0;
+	unsigned int i;
+
+	ck_assert_uint_le(n, DEV_BATCH_MAX);
+	for (i = 0; i < n; i++) {
+		q[i].write = write;
+		q[i].buf = dev_alloc_buf(4096);
+		ck_assert_ptr_nonnull(q[i].buf);
+		memset(q[i].buf, 0x40 + (int)i, 4096);
+		q[i].len = 4096;
+		q[i].off = (off_t)(base + 4096 * (1 + 33 * (uint64_t)i));
+	}
+	ck_assert_int_eq(dev_batch(dev, q, n, &t), 0);
+	for (i = 0; i < n; i++)
+		dev_free_buf(q[i].buf);
+	return t;
+}
+
+/* 4096 bytes at read_mbps=25: 40 ns a byte. */
+#define T_XFER_4K	(4096 * T_READ_NS_B)
+
+/*
+ * The command queue: queued reads overlap their access time, exactly as
+ * the model says; beyond the depth a request waits for one to complete.
+ */
+START_TEST(test_queue_reads)
+{
+	struct device *none = sim_card(T_SPEC);
+	struct device *q4 = sim_card(T_SPEC ",queue=4");
+	struct device *q2 = sim_card(T_SPEC ",queue=2");
+
+	/* without a queue: one at a time */
+	ck_assert_uint_eq(t_batch(none, 0, 4, 0),
+			  4 * (T_ACCESS_NS + T_XFER_4K));
+	/* four in the queue: one access, four transfers */
+	ck_assert_uint_eq(t_batch(q4, 0, 4, 0), T_ACCESS_NS + 4 * T_XFER_4K);
+	/*
+	 * six with four places: the fifth enters when the first is done
+	 * (at access + xfer) and is ready an access later; the sixth
+	 * enters at access + 2 xfer, ready just as the fifth completes
+	 */
+	ck_assert_uint_eq(t_batch(q4, 0, 6, 0),
+			  2 * T_ACCESS_NS + 3 * T_XFER_4K);
+	/* two places: pairs, each access after the pair before it */
+	ck_assert_uint_eq(t_batch(q2, 0, 4, 0),
+			  2 * T_ACCESS_NS + 3 * T_XFER_4K);
+	/* a single request costs what it costs alone */
+	ck_assert_uint_eq(t_batch(q4, 0, 1, 0), T_ACCESS_NS + T_XFER_4K);
+	dev_close(none);
+	dev_close(q4);
+	dev_close(q2);
+}
+END_TEST
+
+/*
+ * Queued writes overlap their access but program one by one through the
+ * open-AU table; with queue_cache they go to the cache, programmed
+ * together in whole pages, and read back.
+ */
+START_TEST(test_queue_writes)
+{
+	struct device *q4 = sim_card(T_SPEC ",queue=4,open=8");
+	struct device *c4 = sim_card(T_SPEC ",queue=4,queue_cache=1");
+	unsigned char *buf = dev_alloc_buf(4096);
+	uint64_t page_ns = t_wr_ns(16 * KiB);
+	unsigned int i;
+
+	ck_assert_ptr_nonnull(buf);
+	/* in the FAT area (AU 0): 4 KiB at fat_mbps each */
+	ck_assert_uint_eq(t_batch(q4, 1, 4, 0),
+			  T_ACCESS_NS + 4 * t_fat_ns(4096));
+	/* elsewhere, 16 KiB pages: each 4 KiB write, in order, a page */
+	ck_assert_uint_eq(t_batch(q4, 1, 4, 64 * MiB),
+			  T_ACCESS_NS + 4 * page_ns);
+	/* cached: access, then 4 KiB each into the cache: one page */
+	ck_assert_uint_eq(t_batch(c4, 1, 4, 0),
+			  T_ACCESS_NS + 4 * t_wr_ns(4096));
+	/* three: the last page is programmed whole */
+	ck_assert_uint_eq(t_batch(c4, 1, 3, 64 * MiB),
+			  T_ACCESS_NS + 4 * t_wr_ns(4096));
+	/* one write alone is not cached: it opens an AU, copying nothing */
+	ck_assert_uint_eq(t_batch(c4, 1, 1, 128 * MiB),
+			  T_ACCESS_NS + page_ns);
+	/* the cached data is stored */
+	for (i = 0; i < 3; i++) {
+		ck_assert_int_eq(dev_read(c4, buf, 4096,
+					  (off_t)(64 * MiB +
+						  4096 * (1 + 33 * i)),
+					  NULL), 0);
+		ck_assert_uint_eq(buf[0], 0x40 + i);
+		ck_assert_uint_eq(buf[4095], 0x40 + i);
+	}
+	dev_free_buf(buf);
+	dev_close(q4);
+	dev_close(c4);
+}
+END_TEST
+
+/*
+ * Without a queue a batch is its requests one by one: the same clock,
+ * noise included, as a twin card served them alone.
+ */
+START_TEST(test_queue_off_same)
+{
+	struct device *a = sim_card("noise=3,seed=9");
+	struct device *b = sim_card("noise=3,seed=9");
+	uint64_t sum = 0, i;
+
+	for (i = 0; i < 5; i++)
+		sum += t_batch(a, (int)(i & 1), 4, i * 8 * MiB);
+	for (i = 0; i < 5; i++) {
+		unsigned int k;
+
+		for (k = 0; k < 4; k++) {
+			uint64_t off = i * 8 * MiB + 4096 * (1 + 33 * k);
+
+			sum -= i & 1 ? wr(b, off, 4096) : rd(b, off, 4096);
+		}
+	}
+	ck_assert_uint_eq(sum, 0);
+	ck_assert_uint_eq(dev_now_ns(a), dev_now_ns(b));
+	dev_close(a);
+	dev_close(b);
+}
+END_TEST
+
+/* A batch with one bad request does nothing and costs nothing. */
+START_TEST(test_queue_bad)
+{
+	struct device *q4 = sim_card(T_SPEC ",queue=4");
+	unsigned char *buf = dev_alloc_buf(4096);
+	struct dev_req q[2] = {
+		{ 1, NULL, 4096, 0 },
+		{ 1, NULL, 4096, 1000 },
+	};
+
+	ck_assert_ptr_nonnull(buf);
+	q[0].buf = q[1].buf = buf;
+	memset(buf, 0x77, 4096);
+	ck_assert_int_eq(dev_batch(q4, q, 2, NULL), -EINVAL);
+	ck_assert_uint_eq(dev_now_ns(q4), 0);
+	ck_assert_int_eq(dev_read(q4, buf, 4096, 0, NULL), 0);
+	ck_assert_uint_eq(buf[0], 0);
+	ck_assert_int_eq(dev_batch(q4, q, 0, NULL), -EINVAL);
+	ck_assert_int_eq(dev_batch(q4, q, DEV_BATCH_MAX + 1, NULL), -EINVAL);
+	dev_free_buf(buf);
+	dev_close(q4);
+}
+END_TEST
+
 Suite *sim_suite(void)
 {
 	Suite *s = suite_create("sim");
@@ -1581,6 +1740,13 @@ Suite *sim_suite(void)
 	tcase_add_test(tc, test_fake_wrap);
 	tcase_add_test(tc, test_fake_cache);
 	tcase_add_test(tc, test_fake_same_time);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("queue");
+	tcase_add_test(tc, test_queue_reads);
+	tcase_add_test(tc, test_queue_writes);
+	tcase_add_test(tc, test_queue_off_same);
+	tcase_add_test(tc, test_queue_bad);
 	suite_add_tcase(s, tc);
 	return s;
 }
