@@ -187,6 +187,8 @@ const struct opt_row opt_rows[] = {
 		  "  limbo-garbage|wrap, cache (a fake card),\n"
 		  "  claims=C10+U1+A1, au (the classes and\n"
 		  "  AU its registers state),\n"
+		  "  queue, queue_cache (a command queue\n"
+		  "  and its write cache, as A2 cards),\n"
 		  "  fat_kind=linear|random|both;\n"
 		  "  see flashbench(1)" },
 	{ .name = "help", .short_name = 'h', .kind = OPT_HELP,

@@ -14,19 +14,19 @@
 
 /* Every class, its family and level, its rate and IOPS. */
 static const struct class_check classes[CLASS_NR] = {
-	{ "C2", CLASS_SPEED, 2, 0, 0, 0, 2, 0, 0 },
-	{ "C4", CLASS_SPEED, 4, 0, 0, 0, 4, 0, 0 },
-	{ "C6", CLASS_SPEED, 6, 0, 0, 0, 6, 0, 0 },
-	{ "C10", CLASS_SPEED, 10, 0, 0, 0, 10, 0, 0 },
-	{ "U1", CLASS_UHS, 1, 0, 0, 0, 10, 0, 0 },
-	{ "U3", CLASS_UHS, 3, 0, 0, 0, 30, 0, 0 },
-	{ "V6", CLASS_VIDEO, 6, 0, 0, 0, 6, 0, 0 },
-	{ "V10", CLASS_VIDEO, 10, 0, 0, 0, 10, 0, 0 },
-	{ "V30", CLASS_VIDEO, 30, 0, 0, 0, 30, 0, 0 },
-	{ "V60", CLASS_VIDEO, 60, 0, 0, 0, 60, 0, 0 },
-	{ "V90", CLASS_VIDEO, 90, 0, 0, 0, 90, 0, 0 },
-	{ "A1", CLASS_APP, 1, 0, 0, 0, 10, 1500, 500 },
-	{ "A2", CLASS_APP, 2, 0, 0, 0, 10, 4000, 2000 },
+	{ "C2", CLASS_SPEED, 2, 0, 0, 0, 0, 2, 0, 0 },
+	{ "C4", CLASS_SPEED, 4, 0, 0, 0, 0, 4, 0, 0 },
+	{ "C6", CLASS_SPEED, 6, 0, 0, 0, 0, 6, 0, 0 },
+	{ "C10", CLASS_SPEED, 10, 0, 0, 0, 0, 10, 0, 0 },
+	{ "U1", CLASS_UHS, 1, 0, 0, 0, 0, 10, 0, 0 },
+	{ "U3", CLASS_UHS, 3, 0, 0, 0, 0, 30, 0, 0 },
+	{ "V6", CLASS_VIDEO, 6, 0, 0, 0, 0, 6, 0, 0 },
+	{ "V10", CLASS_VIDEO, 10, 0, 0, 0, 0, 10, 0, 0 },
+	{ "V30", CLASS_VIDEO, 30, 0, 0, 0, 0, 30, 0, 0 },
+	{ "V60", CLASS_VIDEO, 60, 0, 0, 0, 0, 60, 0, 0 },
+	{ "V90", CLASS_VIDEO, 90, 0, 0, 0, 0, 90, 0, 0 },
+	{ "A1", CLASS_APP, 1, 0, 0, 0, 1, 10, 1500, 500 },
+	{ "A2", CLASS_APP, 2, 0, 0, 0, CLASS_QD, 10, 4000, 2000 },
 };
 
 static const struct card_info *card_word;
@@ -120,24 +120,73 @@ static uint64_t mix(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
-/* Random 4 KiB I/O over the region at queue depth 1: per second. */
-static int measure_random(struct device *dev, const struct class_plan *p,
-			  void *buf, int write, double *iops,
-			  unsigned int *done, uint64_t *device_ns)
+/* Where random I/O goes: 4 KiB slots of the random region. */
+struct class_slots {
+	uint64_t base_byte;	/* first slot */
+	uint64_t n;		/* slots */
+	uint64_t seed;		/* of the order */
+};
+
+/* Offsets of depth requests, distinct (a queue may reorder them). */
+static void draw(struct class_slots *s, off_t *off, unsigned int depth)
 {
-	uint64_t base = p->offset_byte + p->units * p->unit_byte;
-	uint64_t slots = p->span_byte / CLASS_IO_BYTE, seed = 0x636c617373;
+	unsigned int k, j;
+
+	for (k = 0; k < depth; k++) {
+		do {
+			off[k] = (off_t)(s->base_byte +
+					 mix(&s->seed) % s->n * CLASS_IO_BYTE);
+			for (j = 0; j < k && off[j] != off[k]; j++)
+				;
+		} while (j < k);
+	}
+}
+
+/* One request, or depth issued together: 0 or -errno, time in *t. */
+static int random_io(struct device *dev, void *buf, int write,
+		     const off_t *off, unsigned int depth, uint64_t *t)
+{
+	struct dev_req q[CLASS_QD];
+	unsigned int k;
+
+	if (depth == 1)
+		return write ? dev_write(dev, buf, CLASS_IO_BYTE, off[0], t) :
+		       dev_read(dev, buf, CLASS_IO_BYTE, off[0], t);
+	for (k = 0; k < depth; k++) {
+		q[k].write = write;
+		q[k].buf = (char *)buf + k * CLASS_IO_BYTE;
+		q[k].len = CLASS_IO_BYTE;
+		q[k].off = off[k];
+	}
+	return dev_batch(dev, q, depth, t);
+}
+
+/*
+ * Random 4 KiB I/O over the region, depth requests at a time (1 or
+ * CLASS_QD, each with its own 4 KiB of buf): per second.
+ */
+static int measure_random(struct device *dev, const struct class_plan *p,
+			  void *buf, int write, unsigned int depth,
+			  double *iops, unsigned int *done,
+			  uint64_t *device_ns)
+{
+	struct class_slots s = {
+		.base_byte = p->offset_byte + p->units * p->unit_byte,
+		.n = p->span_byte / CLASS_IO_BYTE,
+		.seed = 0x636c617373 + (depth > 1),
+	};
+	off_t off[CLASS_QD];
 	uint64_t sum = 0;
 	unsigned int i;
 
 	/* a card this slow is judged on what fits in the time budget */
 	for (i = 0; i < p->ops && (i < CLASS_MIN_OPS ||
-				   sum < CLASS_BUDGET_NS); i++) {
-		off_t off = (off_t)(base + mix(&seed) % slots * CLASS_IO_BYTE);
+				   sum < CLASS_BUDGET_NS); i += depth) {
 		uint64_t t;
-		int ret = write ? dev_write(dev, buf, CLASS_IO_BYTE, off, &t) :
-			  dev_read(dev, buf, CLASS_IO_BYTE, off, &t);
+		int ret;
 
+		draw(&s, off, depth);
+		ret = random_io(dev, buf, write, off, depth, &t);
 		if (ret)
 			return ret;
 		sum += t;
@@ -146,6 +195,28 @@ static int measure_random(struct device *dev, const struct class_plan *p,
 	*done = i;
 	*iops = sum ? i * 1e9 / (double)sum : 0;
 	return 0;
+}
+
+/* The random I/O at queue depth 1, then at CLASS_QD.  0 or -errno. */
+static int measure_randoms(struct device *dev, const struct class_plan *p,
+			   void *buf, struct class_result *r)
+{
+	int ret;
+
+	ret = measure_random(dev, p, buf, 0, 1, &r->read_iops, &r->reads,
+			     &r->device_ns);
+	if (!ret)
+		ret = measure_random(dev, p, buf, 1, 1, &r->write_iops,
+				     &r->writes, &r->device_ns);
+	if (!ret)
+		ret = measure_random(dev, p, buf, 0, CLASS_QD,
+				     &r->read_iops_qd4, &r->reads_qd4,
+				     &r->device_ns);
+	if (!ret)
+		ret = measure_random(dev, p, buf, 1, CLASS_QD,
+				     &r->write_iops_qd4, &r->writes_qd4,
+				     &r->device_ns);
+	return ret;
 }
 
 int class_measure(struct device *dev, const struct class_plan *p,
@@ -164,11 +235,7 @@ int class_measure(struct device *dev, const struct class_plan *p,
 		ret = measure_seq(dev, p, UHS_RU_BYTE, buf, &r->uhs,
 				  &r->device_ns);
 	if (!ret)
-		ret = measure_random(dev, p, buf, 0, &r->read_iops,
-				     &r->reads, &r->device_ns);
-	if (!ret)
-		ret = measure_random(dev, p, buf, 1, &r->write_iops,
-				     &r->writes, &r->device_ns);
+		ret = measure_randoms(dev, p, buf, r);
 	free(buf);
 	return ret;
 }
@@ -195,19 +262,30 @@ static int states_any(const struct card_claims *c)
 		     c->video_class > 0 || c->app_class > 0);
 }
 
+/* The random reads and writes per second at queue depth qd. */
+static double reads_at(const struct class_result *r, unsigned int qd)
+{
+	return qd > 1 ? r->read_iops_qd4 : r->read_iops;
+}
+
+static double writes_at(const struct class_result *r, unsigned int qd)
+{
+	return qd > 1 ? r->write_iops_qd4 : r->write_iops;
+}
+
 static void judge_one(const struct class_result *r, struct class_check *k)
 {
 	const struct class_seq *s = k->kind == CLASS_SPEED ? &r->sd : &r->uhs;
 	int seq_ok = s->min_mbps >= k->need_mbps &&
 		     s->max_write_ns <= CLASS_MAX_BUSY_NS;
+	int reads_ok = reads_at(r, k->qd) >= k->need_read_iops;
 
 	k->pass = seq_ok;
 	if (k->kind != CLASS_APP)
 		return;
-	k->pass = seq_ok && r->read_iops >= k->need_read_iops &&
-		  r->write_iops >= k->need_write_iops;
-	k->writes_only = !k->pass && seq_ok &&
-			 r->read_iops >= k->need_read_iops;
+	k->pass = seq_ok && reads_ok &&
+		  writes_at(r, k->qd) >= k->need_write_iops;
+	k->writes_only = !k->pass && seq_ok && reads_ok;
 }
 
 void class_judge(struct class_result *r, const struct card_claims *c)
@@ -244,9 +322,9 @@ static void print_check(FILE *out, const struct class_result *r,
 		k->name, k->pass ? "pass" : "FAIL", s->min_mbps, k->need_mbps,
 		fmt_time(t, (int64_t)s->max_write_ns));
 	if (k->kind == CLASS_APP)
-		fprintf(out, ",\n       %.0f reads/s (needs %.0f), %.0f writes/s (needs %.0f)",
-			r->read_iops, k->need_read_iops, r->write_iops,
-			k->need_write_iops);
+		fprintf(out, ",\n       queue depth %u: %.0f reads/s (needs %.0f), %.0f writes/s (needs %.0f)",
+			k->qd, reads_at(r, k->qd), k->need_read_iops,
+			writes_at(r, k->qd), k->need_write_iops);
 	fputc('\n', out);
 	if (k->writes_only && k->level == 2)
 		fputs("       A2 relies on the card's command queue and cache, which the\n"
@@ -260,12 +338,17 @@ void class_print(FILE *out, const struct class_result *r)
 
 	fprintf(out, "class check: a host-side check in the card's current state, not\n"
 		"the SD Association's certification procedure\n");
-	fprintf(out, "sequential: %u units of %s from %s, recording units %s and %s;\n",
+	fprintf(out, "sequential: %u units of %s from %s, recording units %s and %s\n",
 		r->plan.units, fmt_size(a, r->plan.unit_byte),
 		fmt_size(b, r->plan.offset_byte), fmt_size(t, r->sd.ru_byte),
 		fmt_size(u, r->uhs.ru_byte));
-	fprintf(out, "random: %u reads and %u writes of 4KiB in %s, queue depth 1\n",
-		r->reads, r->writes, fmt_size(b, r->plan.span_byte));
+	fprintf(out, "random 4KiB in %-8s    reads/s  writes/s   reads  writes\n",
+		fmt_size(b, r->plan.span_byte));
+	fprintf(out, "  queue depth 1          %9.0f %9.0f %7u %7u\n",
+		r->read_iops, r->write_iops, r->reads, r->writes);
+	fprintf(out, "  queue depth %u          %9.0f %9.0f %7u %7u\n",
+		CLASS_QD, r->read_iops_qd4, r->write_iops_qd4, r->reads_qd4,
+		r->writes_qd4);
 	fprintf(out, "%s:\n", r->all ? "the card states no class: every class" :
 		"the classes the card states");
 	for (i = 0; i < r->n; i++)
@@ -292,6 +375,8 @@ void class_json(struct json *j, const struct class_result *r)
 		if (k->kind == CLASS_APP) {
 			json_double(j, "read_iops", r->read_iops);
 			json_double(j, "write_iops", r->write_iops);
+			json_double(j, "read_iops_qd4", r->read_iops_qd4);
+			json_double(j, "write_iops_qd4", r->write_iops_qd4);
 		}
 		json_object_end(j);
 		json_object_begin(j, "required");
@@ -300,6 +385,7 @@ void class_json(struct json *j, const struct class_result *r)
 		if (k->kind == CLASS_APP) {
 			json_double(j, "read_iops", k->need_read_iops);
 			json_double(j, "write_iops", k->need_write_iops);
+			json_u64(j, "queue_depth", k->qd);
 		}
 		json_object_end(j);
 		json_object_end(j);
