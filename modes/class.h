@@ -42,7 +42,7 @@
 #define CLASS_MIN_OPS		20	/* random I/O at least, each */
 #define CLASS_BUDGET_NS		10000000000ULL	/* random I/O at most */
 #define CLASS_MAX_BUSY_NS	250000000ULL	/* longest write allowed */
-#define CLASS_QD		4	/* queue depth of the queued run */
+#define CLASS_QD		4U	/* queue depth of the queued run */
 
 enum class_kind { CLASS_SPEED, CLASS_UHS, CLASS_VIDEO, CLASS_APP };
 
