@@ -17,9 +17,6 @@
 #include "options.h"
 #include "progs.h"
 
-/* Where the open-AU test starts by default: past the FAT area. */
-#define DEFAULT_OFFSET_BYTE	(16ULL << 20)
-
 /* The smallest block size, and the first size -i reads. */
 #define MIN_IO_BYTE		512ULL
 
@@ -260,8 +257,9 @@ int check_args(struct cli *c)
 	if (!c->tests && !c->autorun && !c->restore)
 		return usage_error(c->err,
 				   "need at least one test: --auto finds the erase and page size by itself (read-only), -a is the classic align test; --help lists them all");
+	/* -O starts past the FAT area: the table's default, on the AU grid */
 	if (!c->arg[V_OFFSET])
-		c->o.offset_byte = round_up(DEFAULT_OFFSET_BYTE,
+		c->o.offset_byte = round_up(opt_value_row(V_OFFSET)->def,
 					    c->o.erasesize_byte);
 	/* messages quote values as typed, defaults as numbers */
 	for (v = 0; v < V_NR; v++) {

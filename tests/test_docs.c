@@ -342,6 +342,27 @@ START_TEST(test_flashbench_man_options)
 }
 END_TEST
 
+/*
+ * The command-line fuzzer's dictionary names every option of the table
+ * ("--name", "--name=" or "-x"), so that it reaches each one.
+ */
+START_TEST(test_fuzz_dict_options)
+{
+	struct optset table = { .n = 0 };
+	char *dict = src_file("tests/fuzz/cli.dict"), a[48], b[48];
+	size_t i;
+
+	table_options(&table);
+	for (i = 0; i < table.n; i++) {
+		snprintf(a, sizeof(a), "\"%s\"", table.name[i]);
+		snprintf(b, sizeof(b), "\"%s=", table.name[i]);
+		ck_assert_msg(strstr(dict, a) || strstr(dict, b),
+			      "tests/fuzz/cli.dict lacks %s", table.name[i]);
+	}
+	free(dict);
+}
+END_TEST
+
 /* Nonzero if word occurs in text with no [a-z0-9_] right before or after. */
 static int has_word(const char *text, const char *word)
 {
@@ -1933,6 +1954,7 @@ Suite *docs_suite(void)
 
 	tc = tcase_create("man");
 	tcase_add_test(tc, test_flashbench_man_options);
+	tcase_add_test(tc, test_fuzz_dict_options);
 	tcase_add_test(tc, test_erase_man_options);
 	tcase_add_test(tc, test_man_check_can_fail);
 	tcase_add_test(tc, test_man_renders);
