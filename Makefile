@@ -92,7 +92,7 @@ FRONT_OBJS := $(FRONT_SRCS:%.c=$(B)/%.o)
 # so a new suite is one new file.
 TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 SUITES := $(TEST_SRCS:tests/test_%.c=%)
-TEST_NAMES := check_main $(SUITES:%=test_%) recdev util wtable
+TEST_NAMES := check_main $(SUITES:%=test_%) recdev util wtable tfiles
 TEST_OBJS := $(TEST_NAMES:%=$(B)/tests/%.o)
 CHECK_BIN := $(B)/tests/check_flashbench
 BENCH_BIN := $(B)/tests/bench_auto
