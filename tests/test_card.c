@@ -3,7 +3,7 @@
  * The card's registers: the bit order of sysfs's hex strings, each field
  * of CID, CSD, SCR and SSR at the position the SD specification gives it,
  * reserved codes, bad strings, reading a directory, what is missing and
- * why, claims, and the registers the simulated card states.
+ * why, claims, --registers, and the registers the simulated card states.
  */
 #include <check.h>
 #include <errno.h>
@@ -13,8 +13,6 @@
 #include <unistd.h>
 
 #include "card.h"
-#include "class.h"
-#include "reconcile.h"
 #include "util.h"
 
 /* A register of zeros, bits long. */
@@ -533,15 +531,6 @@ static void remove_dir(const char *dir)
 	ck_assert_int_eq(rmdir(dir), 0);
 }
 
-/* A JSON value of r's output, as text. */
-static const char *jget(const struct fb_run *r, const char *path)
-{
-	static char buf[256];
-
-	ck_assert_int_eq(json_get(r->out, path, buf, sizeof(buf)), 0);
-	return buf;
-}
-
 /* --registers decodes a constructed dump, as text and as JSON. */
 START_TEST(test_registers_option)
 {
@@ -573,18 +562,18 @@ START_TEST(test_registers_option)
 	snprintf(args, sizeof(args), "--registers %s --json", dir);
 	fb_run(args, &r);
 	ck_assert_int_eq(r.status, 0);
-	ck_assert_str_eq(jget(&r, "device.card.manfid"), "3");
-	ck_assert_str_eq(jget(&r, "device.card.oemid"), "21316");
-	ck_assert_str_eq(jget(&r, "device.card.name"), "\"SL16G\"");
-	ck_assert_str_eq(jget(&r, "device.card.date"), "\"2017-02\"");
-	ck_assert_str_eq(jget(&r, "device.card.serial"), "305419896");
-	ck_assert_str_eq(jget(&r, "device.card.au_size"), "8388608");
-	ck_assert_str_eq(jget(&r, "device.card.speed_class"), "6");
-	ck_assert_str_eq(jget(&r, "device.card.uhs_grade"), "0");
-	ck_assert_str_eq(jget(&r, "device.card.app_class"), "0");
-	ck_assert_str_eq(jget(&r, "device.card.registers.scr"),
+	ck_assert_str_eq(fb_json(&r, "device.card.manfid"), "3");
+	ck_assert_str_eq(fb_json(&r, "device.card.oemid"), "21316");
+	ck_assert_str_eq(fb_json(&r, "device.card.name"), "\"SL16G\"");
+	ck_assert_str_eq(fb_json(&r, "device.card.date"), "\"2017-02\"");
+	ck_assert_str_eq(fb_json(&r, "device.card.serial"), "305419896");
+	ck_assert_str_eq(fb_json(&r, "device.card.au_size"), "8388608");
+	ck_assert_str_eq(fb_json(&r, "device.card.speed_class"), "6");
+	ck_assert_str_eq(fb_json(&r, "device.card.uhs_grade"), "0");
+	ck_assert_str_eq(fb_json(&r, "device.card.app_class"), "0");
+	ck_assert_str_eq(fb_json(&r, "device.card.registers.scr"),
 			 "\"0235800300000000\"");
-	ck_assert_str_eq(jget(&r, "device.card.missing"), "null");
+	ck_assert_str_eq(fb_json(&r, "device.card.missing"), "null");
 	fb_free(&r);
 	/* a subset: what is not there is named and null */
 	snprintf(args, sizeof(args), "%s/ssr", dir);
@@ -593,12 +582,12 @@ START_TEST(test_registers_option)
 	snprintf(args, sizeof(args), "--json --registers=%s", dir);
 	fb_run(args, &r);
 	ck_assert_int_eq(r.status, 0);
-	ck_assert_str_eq(jget(&r, "device.card.registers.ssr"), "null");
-	ck_assert_str_eq(jget(&r, "device.card.speed_class"), "null");
-	ck_assert_str_eq(jget(&r, "device.card.au_size"), "null");
-	ck_assert_str_eq(jget(&r, "device.card.missing"),
+	ck_assert_str_eq(fb_json(&r, "device.card.registers.ssr"), "null");
+	ck_assert_str_eq(fb_json(&r, "device.card.speed_class"), "null");
+	ck_assert_str_eq(fb_json(&r, "device.card.au_size"), "null");
+	ck_assert_str_eq(fb_json(&r, "device.card.missing"),
 			 "\"not in the directory: ssr\"");
-	ck_assert_str_eq(jget(&r, "device.card.notes.0"),
+	ck_assert_str_eq(fb_json(&r, "device.card.notes.0"),
 			 "\"scr: 14 hex digits, not 16: not decoded\"");
 	fb_free(&r);
 	remove_dir(dir);
@@ -646,34 +635,34 @@ START_TEST(test_sim_claims)
 	fb_run("--simulate=claims=C10+U1+A1,au=8M,size=16G --json -a -c 1 "
 	       "--blocksize=1M", &r);
 	ck_assert_int_eq(r.status, 0);
-	ck_assert_str_eq(jget(&r, "device.card.speed_class"), "10");
-	ck_assert_str_eq(jget(&r, "device.card.uhs_grade"), "1");
-	ck_assert_str_eq(jget(&r, "device.card.video_class"), "0");
-	ck_assert_str_eq(jget(&r, "device.card.app_class"), "1");
-	ck_assert_str_eq(jget(&r, "device.card.au_size"), "8388608");
-	ck_assert_str_eq(jget(&r, "device.card.capacity"), "17179869184");
-	ck_assert_str_eq(jget(&r, "device.card.registers.preferred_erase_size"),
+	ck_assert_str_eq(fb_json(&r, "device.card.speed_class"), "10");
+	ck_assert_str_eq(fb_json(&r, "device.card.uhs_grade"), "1");
+	ck_assert_str_eq(fb_json(&r, "device.card.video_class"), "0");
+	ck_assert_str_eq(fb_json(&r, "device.card.app_class"), "1");
+	ck_assert_str_eq(fb_json(&r, "device.card.au_size"), "8388608");
+	ck_assert_str_eq(fb_json(&r, "device.card.capacity"), "17179869184");
+	ck_assert_str_eq(fb_json(&r, "device.card.registers.preferred_erase_size"),
 			 "\"8388608\"");
 	fb_free(&r);
 	/* claims alone: the AU stated is the erase size */
 	fb_run("--simulate=claims=V30,erase=2M --json -a -c 1 --blocksize=1M",
 	       &r);
 	ck_assert_int_eq(r.status, 0);
-	ck_assert_str_eq(jget(&r, "device.card.video_class"), "30");
-	ck_assert_str_eq(jget(&r, "device.card.au_size"), "2097152");
+	ck_assert_str_eq(fb_json(&r, "device.card.video_class"), "30");
+	ck_assert_str_eq(fb_json(&r, "device.card.au_size"), "2097152");
 	fb_free(&r);
 	/* an erase size no code states: no AU */
 	fb_run("--simulate=claims=C4,erase=6M --json -a -c 1 --blocksize=1M",
 	       &r);
-	ck_assert_str_eq(jget(&r, "device.card.au_size"), "null");
-	ck_assert_str_eq(jget(&r, "device.card.registers.preferred_erase_size"),
+	ck_assert_str_eq(fb_json(&r, "device.card.au_size"), "null");
+	ck_assert_str_eq(fb_json(&r, "device.card.registers.preferred_erase_size"),
 			 "\"4194304\"");
 	fb_free(&r);
 	/* none: no registers, and why */
 	fb_run("--simulate --json -a -c 1 --blocksize=1M", &r);
-	ck_assert_str_eq(jget(&r, "device.card.registers.cid"), "null");
-	ck_assert_str_eq(jget(&r, "device.card.manfid"), "null");
-	ck_assert_ptr_nonnull(strstr(jget(&r, "device.card.missing"),
+	ck_assert_str_eq(fb_json(&r, "device.card.registers.cid"), "null");
+	ck_assert_str_eq(fb_json(&r, "device.card.manfid"), "null");
+	ck_assert_ptr_nonnull(strstr(fb_json(&r, "device.card.missing"),
 				     "claims="));
 	fb_free(&r);
 }
@@ -699,381 +688,6 @@ START_TEST(test_sim_claims_bad)
 		ck_assert_str_eq(r.err, bad[i][1]);
 		fb_free(&r);
 	}
-}
-END_TEST
-
-/* The measured erase size beside the stated AU: each wording. */
-START_TEST(test_reconcile_fit)
-{
-	ck_assert_int_eq(reconcile_fit(4 << 20, 4 << 20), FIT_AGREES);
-	ck_assert_int_eq(reconcile_fit(4 << 20, 16 << 20), FIT_SUBUNIT);
-	ck_assert_int_eq(reconcile_fit(4 << 20, 12 << 20), FIT_SUBUNIT);
-	ck_assert_int_eq(reconcile_fit(8 << 20, 16 << 20), FIT_MULTIPLE);
-	ck_assert_int_eq(reconcile_fit(4 << 20, 2 << 20), FIT_MULTIPLE);
-	ck_assert_int_eq(reconcile_fit(6 << 20, 4 << 20), FIT_DISAGREES);
-	ck_assert_int_eq(reconcile_fit(0, 4 << 20), FIT_UNKNOWN);
-	ck_assert_int_eq(reconcile_fit(4 << 20, 0), FIT_UNKNOWN);
-}
-END_TEST
-
-START_TEST(test_reconcile_kernel)
-{
-	struct card_claims c = { 10, 0, 0, 0 };
-	struct card_raw raw;
-	struct card_info ci;
-	struct reconcile rc;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
-
-	/* the SSR states 16M: the kernel took it, timing shows 4M */
-	card_build(&raw, 32ULL << 30, 16 << 20, &c, 1);
-	card_decode(&raw, &ci);
-	reconcile(&rc, 4 << 20, &raw, &ci);
-	ck_assert_int_eq(rc.kernel_from, KERNEL_FROM_SSR);
-	ck_assert_int_eq(rc.stated_fit, FIT_SUBUNIT);
-	f = open_memstream(&text, &len);
-	reconcile_print(f, &rc);
-	fclose(f);
-	ck_assert_str_eq(text,
-		"erase size measured 4MiB; what the card and the kernel say:\n"
-		"  AU the card states (SSR): 16MiB (4MiB sub-units: consistent)\n"
-		"  kernel preferred_erase_size: 16MiB, from the SSR (4MiB sub-units: consistent)\n"
-		"  an AU above 4MiB is written in 4MiB sub-units by the speed-class\n"
-		"  rules: timing shows the sub-unit\n"
-		"  the advice uses the measured 4MiB, not the 16MiB the card states\n");
-	free(text);
-	/* no AU stated: the kernel's value is a capacity guess */
-	card_build(&raw, 32ULL << 30, 0, &c, 1);
-	card_decode(&raw, &ci);
-	reconcile(&rc, 6 << 20, &raw, &ci);
-	ck_assert_int_eq(rc.kernel_from, KERNEL_GUESS);
-	ck_assert_int_eq(rc.kernel_fit, FIT_DISAGREES);
-	ck_assert_uint_eq(rc.kernel_byte, 4 << 20);
-	text = NULL;
-	f = open_memstream(&text, &len);
-	reconcile_print(f, &rc);
-	fclose(f);
-	ck_assert_ptr_nonnull(strstr(text, "AU the card states (SSR): none\n"));
-	ck_assert_ptr_nonnull(strstr(text, "4MiB, a capacity guess (disagrees)"));
-	ck_assert_ptr_nonnull(strstr(text, "the kernel guesses 512KiB to 4MiB"));
-	ck_assert_ptr_null(strstr(text, "the advice uses"));
-	free(text);
-	/* an old kernel without ssr: the guess is told by the capacity */
-	raw.have[CF_SSR] = 0;
-	card_decode(&raw, &ci);
-	reconcile(&rc, 4 << 20, &raw, &ci);
-	ck_assert_int_eq(rc.kernel_from, KERNEL_GUESS);
-	ck_assert_int_eq(rc.kernel_fit, FIT_AGREES);
-}
-END_TEST
-
-/* --auto on a simulated card stating its AU: the lines and the JSON. */
-START_TEST(test_reconcile_auto)
-{
-	struct fb_run r;
-
-	fb_run("--auto -q --simulate=claims=C10+U1,au=16M,noise=0", &r);
-	ck_assert_int_eq(r.status, 0);
-	ck_assert_ptr_nonnull(strstr(r.out,
-		"erase size measured 4MiB; what the card and the kernel say:\n"
-		"  AU the card states (SSR): 16MiB (4MiB sub-units: consistent)\n"));
-	fb_free(&r);
-	fb_run("--auto -q --json --simulate=au=2M,noise=0", &r);
-	ck_assert_int_eq(r.status, 0);
-	ck_assert_str_eq(jget(&r, "reconcile.measured_erase_size"), "4194304");
-	ck_assert_str_eq(jget(&r, "reconcile.stated_au_size"), "2097152");
-	ck_assert_str_eq(jget(&r, "reconcile.stated_fit"), "\"multiple\"");
-	ck_assert_str_eq(jget(&r, "reconcile.kernel_from"), "\"ssr\"");
-	ck_assert_str_eq(jget(&r, "device.card.au_size"), "2097152");
-	fb_free(&r);
-	/* a card stating nothing: --auto prints no such lines */
-	fb_run("--auto -q --simulate=noise=0", &r);
-	ck_assert_ptr_null(strstr(r.out, "what the card and the kernel say"));
-	fb_free(&r);
-}
-END_TEST
-
-/* Measure --class on a simulated card and judge claims (NULL: all). */
-static void class_on(const char *spec, const char *claims,
-		     struct class_result *r)
-{
-	struct device *dev = sim_card(spec);
-	struct card_claims c;
-	struct bench_opts o;
-	struct class_plan p;
-
-	bench_opts_default(&o);
-	o.offset_byte = 16 << 20;
-	class_plan(&p, &o, 0);
-	ck_assert_int_eq(class_measure(dev, &p, r), 0);
-	if (claims) {
-		char why[128];
-
-		ck_assert_int_eq(card_parse_claims(claims, &c, why,
-						   sizeof(why)), 0);
-	}
-	class_judge(r, claims ? &c : NULL);
-	dev_close(dev);
-}
-
-static const struct class_check *check_of(const struct class_result *r,
-					  const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < r->n; i++)
-		if (!strcmp(r->c[i].name, name))
-			return &r->c[i];
-	ck_abort_msg("no class %s", name);
-	return NULL;
-}
-
-/* Rates from the model: access + len / rate for each write. */
-static double model_mbps(double access_us, double len, double mbps)
-{
-	return len / (access_us * 1e-6 + len / (mbps * 1e6)) / 1e6;
-}
-
-/* A card built to meet C10, U1 and A1. */
-START_TEST(test_class_pass)
-{
-	struct class_result r;
-
-	class_on("noise=0,open=24,page=4K,access_us=300,write_mbps=20",
-		 "C10+U1+A1", &r);
-	ck_assert_uint_eq(r.n, 3);
-	ck_assert_int_eq(r.all, 0);
-	ck_assert_double_eq_tol(r.sd.min_mbps,
-				model_mbps(300, 65536, 20), 0.01);
-	ck_assert_double_eq_tol(r.uhs.min_mbps,
-				model_mbps(300, 524288, 20), 0.01);
-	ck_assert_double_eq_tol(r.read_iops, 1e6 / (300 + 4096 / 25.0), 1);
-	ck_assert_double_eq_tol(r.write_iops, 1e6 / (300 + 4096 / 20.0), 1);
-	ck_assert_int_eq(check_of(&r, "C10")->pass, 1);
-	ck_assert_int_eq(check_of(&r, "C10")->claimed, 1);
-	ck_assert_int_eq(check_of(&r, "U1")->pass, 1);
-	ck_assert_int_eq(check_of(&r, "A1")->pass, 1);
-}
-END_TEST
-
-/*
- * The typical card claiming C10+U1+A1 meets C10 and U1 (10.6 and 11.8
- * MB/s) but not A1: 1157 reads/s, and random writes across more AUs than
- * it keeps open each cost a copy.
- */
-START_TEST(test_class_fail)
-{
-	struct class_result r;
-
-	class_on("noise=0", "C10+U1+A1", &r);
-	ck_assert_int_eq(check_of(&r, "C10")->pass, 1);
-	ck_assert_int_eq(check_of(&r, "U1")->pass, 1);
-	ck_assert_int_eq(check_of(&r, "A1")->pass, 0);
-	ck_assert_double_lt(r.read_iops, 1500);
-	ck_assert_double_lt(r.write_iops, 500);
-	/* a slower card fails C10 and U1 and still meets C6 */
-	class_on("noise=0,write_mbps=8", "C10+U1", &r);
-	ck_assert_int_eq(check_of(&r, "C10")->pass, 0);
-	ck_assert_int_eq(check_of(&r, "U1")->pass, 0);
-	class_on("noise=0,write_mbps=8", "C6", &r);
-	ck_assert_int_eq(check_of(&r, "C6")->pass, 1);
-	/* U3 and V30 need 30 MB/s in 512 KiB units */
-	class_on("noise=0,write_mbps=40,access_us=200", "U3+V30", &r);
-	ck_assert_double_gt(r.uhs.min_mbps, 30);
-	ck_assert_int_eq(check_of(&r, "U3")->pass, 1);
-	ck_assert_int_eq(check_of(&r, "V30")->pass, 1);
-	class_on("noise=0,write_mbps=25", "U3+V10", &r);
-	ck_assert_int_eq(check_of(&r, "U3")->pass, 0);
-	ck_assert_int_eq(check_of(&r, "V10")->pass, 1);
-}
-END_TEST
-
-/* A2 failing on the writes alone says why. */
-START_TEST(test_class_a2_writes)
-{
-	struct class_result r;
-	const struct class_check *k;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
-
-	class_on("noise=0,open=24,page=4K,access_us=100,read_mbps=100,"
-		 "write_mbps=20,random_mbps=4", "A2", &r);
-	k = check_of(&r, "A2");
-	ck_assert_double_gt(r.read_iops, 4000);
-	ck_assert_double_lt(r.write_iops, 2000);
-	ck_assert_int_eq(k->pass, 0);
-	ck_assert_int_eq(k->writes_only, 1);
-	f = open_memstream(&text, &len);
-	class_print(f, &r);
-	fclose(f);
-	ck_assert_ptr_nonnull(strstr(text, "A2   FAIL"));
-	ck_assert_ptr_nonnull(strstr(text, "command queue and cache"));
-	ck_assert_ptr_nonnull(strstr(text, "not\nthe SD Association's certification"));
-	free(text);
-}
-END_TEST
-
-/*
- * A card with a command queue (queue=8) and the cache enabled meets A2
- * at queue depth 4; the same card with the cache off fails it on the
- * writes alone and says why; without a queue the reads fall short too.
- * Exact figures, noise=0: access 300 µs, 4 KiB at 50 MB/s (81.92 µs),
- * a 16 KiB page at 20 MB/s (819.2 µs), into the cache 204.8 µs.
- */
-#define T_A2 "noise=0,open=16,access_us=300,read_mbps=50,write_mbps=20"
-
-START_TEST(test_class_a2_queue)
-{
-	struct class_result r;
-	const struct class_check *k;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
-
-	class_on(T_A2 ",queue=8,queue_cache=1", "A2", &r);
-	k = check_of(&r, "A2");
-	ck_assert_uint_eq(k->qd, 4);
-	ck_assert_double_eq_tol(r.read_iops, 1e6 / (300 + 81.92), 0.01);
-	ck_assert_double_eq_tol(r.read_iops_qd4, 4e6 / (300 + 4 * 81.92),
-				0.01);
-	ck_assert_double_eq_tol(r.write_iops, 1e6 / (300 + 819.2), 0.01);
-	ck_assert_double_eq_tol(r.write_iops_qd4, 4e6 / (300 + 4 * 204.8),
-				0.01);
-	ck_assert_uint_eq(r.reads_qd4, CLASS_RANDOM_OPS);
-	ck_assert_uint_eq(r.writes_qd4, CLASS_RANDOM_OPS);
-	ck_assert_int_eq(k->pass, 1);
-
-	/* the cache off: queued writes program one by one */
-	class_on(T_A2 ",queue=8", "A2", &r);
-	k = check_of(&r, "A2");
-	ck_assert_double_eq_tol(r.write_iops_qd4, 4e6 / (300 + 4 * 819.2),
-				0.01);
-	ck_assert_double_gt(r.read_iops_qd4, 4000);
-	ck_assert_int_eq(k->pass, 0);
-	ck_assert_int_eq(k->writes_only, 1);
-	f = open_memstream(&text, &len);
-	class_print(f, &r);
-	fclose(f);
-	ck_assert_ptr_nonnull(strstr(text,
-		"  queue depth 1               2618       893    1000    1000\n"
-		"  queue depth 4               6373      1118    1000    1000\n"));
-	ck_assert_ptr_nonnull(strstr(text,
-		"       queue depth 4: 6373 reads/s (needs 4000), 1118 writes/s (needs 2000)\n"
-		"       A2 relies on the card's command queue and cache"));
-	free(text);
-
-	/* no queue: depth 4 is depth 1, the reads fail A2 too; A1 passes */
-	class_on(T_A2, NULL, &r);
-	ck_assert_double_eq_tol(r.read_iops_qd4, r.read_iops, 0.01);
-	ck_assert_int_eq(check_of(&r, "A2")->pass, 0);
-	ck_assert_int_eq(check_of(&r, "A2")->writes_only, 0);
-	ck_assert_uint_eq(check_of(&r, "A1")->qd, 1);
-	ck_assert_int_eq(check_of(&r, "A1")->pass, 1);
-}
-END_TEST
-
-/* --class --json: both depths measured, the depth A2 is judged at. */
-START_TEST(test_class_json_qd4)
-{
-	struct fb_run r;
-
-	fb_run("--class --json -q --simulate=claims=A2," T_A2 ",queue=8", &r);
-	ck_assert_int_eq(r.status, 0);
-	ck_assert_str_eq(jget(&r, "results.0.class"), "\"A2\"");
-	ck_assert_str_eq(jget(&r, "results.0.pass"), "false");
-	ck_assert_int_eq((int)atof(jget(&r, "results.0.measured.read_iops")),
-			 2618);
-	ck_assert_int_eq((int)atof(jget(&r,
-			 "results.0.measured.read_iops_qd4")), 6372);
-	ck_assert_int_eq((int)atof(jget(&r,
-			 "results.0.measured.write_iops_qd4")), 1118);
-	ck_assert_str_eq(jget(&r, "results.0.required.queue_depth"), "4");
-	fb_free(&r);
-}
-END_TEST
-
-/* Fast on average, but one write over 250 ms fails the class. */
-START_TEST(test_class_busy)
-{
-	struct card_claims c = { 10, 1, 0, 0 };
-	struct class_result r;
-
-	memset(&r, 0, sizeof(r));
-	r.sd.min_mbps = r.uhs.min_mbps = 20;
-	r.sd.max_write_ns = r.uhs.max_write_ns = CLASS_MAX_BUSY_NS;
-	class_judge(&r, &c);
-	ck_assert_uint_eq(r.n, 2);
-	ck_assert_int_eq(r.c[0].pass, 1);
-	ck_assert_int_eq(r.c[1].pass, 1);
-	r.sd.max_write_ns = CLASS_MAX_BUSY_NS + 1;
-	class_judge(&r, &c);
-	ck_assert_int_eq(r.c[0].pass, 0);
-	ck_assert_int_eq(r.c[1].pass, 1);
-	r.uhs.min_mbps = 9.99;
-	class_judge(&r, &c);
-	ck_assert_int_eq(r.c[1].pass, 0);
-}
-END_TEST
-
-/* No claims: every class, none claimed; the ranges of the plan. */
-START_TEST(test_class_all)
-{
-	struct class_result r;
-	struct bench_range rg[2];
-	struct bench_opts o;
-
-	class_on("noise=0", NULL, &r);
-	ck_assert_int_eq(r.all, 1);
-	ck_assert_uint_eq(r.n, CLASS_NR);
-	ck_assert_int_eq(r.c[0].claimed, 0);
-	ck_assert_int_eq(check_of(&r, "C4")->pass, 1);
-	ck_assert_int_eq(check_of(&r, "U3")->pass, 0);
-	bench_opts_default(&o);
-	o.offset_byte = 16 << 20;
-	class_set_card(NULL);
-	ck_assert_int_eq(class_write_ranges(0, &o, 8ULL << 30, rg, 2), 1);
-	ck_assert_uint_eq(rg[0].start_byte, 16 << 20);
-	ck_assert_uint_eq(rg[0].end_byte, (16 + 16 + 64) << 20);
-	ck_assert_int_eq(class_write_ranges(0, &o, 64ULL << 20, rg, 2),
-			 -EINVAL);
-}
-END_TEST
-
-/*
- * --auto --destructive ends with --class: a card claiming C10+U1+A1 that
- * meets C10 and U1 only; the writes announced; JSON per class.
- */
-START_TEST(test_class_in_auto)
-{
-	struct fb_run r;
-
-	fb_run("--auto --destructive -q --simulate=claims=C10+U1+A1,noise=0",
-	       &r);
-	ck_assert_int_eq(r.status, 0);
-	ck_assert_ptr_nonnull(strstr(r.out, "  C10  pass  10.6 MB/s"));
-	ck_assert_ptr_nonnull(strstr(r.out, "  U1   pass  11.8 MB/s"));
-	ck_assert_ptr_nonnull(strstr(r.out, "  A1   FAIL  11.8 MB/s"));
-	ck_assert_ptr_nonnull(strstr(r.err,
-		"will overwrite bytes 16777216-100663296 on simulated card"));
-	fb_free(&r);
-	fb_run("--auto --destructive -q --json "
-	       "--simulate=claims=C10+U1+A1,noise=0", &r);
-	ck_assert_int_eq(r.status, 0);
-	ck_assert_str_eq(jget(&r, "class.0.class"), "\"C10\"");
-	ck_assert_str_eq(jget(&r, "class.0.claimed"), "true");
-	ck_assert_str_eq(jget(&r, "class.0.pass"), "true");
-	ck_assert_str_eq(jget(&r, "class.2.class"), "\"A1\"");
-	ck_assert_str_eq(jget(&r, "class.2.pass"), "false");
-	ck_assert_str_eq(jget(&r, "class.2.required.read_iops"), "1500");
-	fb_free(&r);
-	/* too small for it: skipped, and no class in the JSON */
-	fb_run("--auto --destructive -q --json --simulate=size=64M,noise=0",
-	       &r);
-	ck_assert_int_eq(r.status, 0);
-	ck_assert_str_eq(jget(&r, "class"), "null");
-	fb_free(&r);
 }
 END_TEST
 
@@ -1104,17 +718,6 @@ Suite *card_suite(void)
 	tcase_add_test(tc, test_registers_bad);
 	tcase_add_test(tc, test_sim_claims);
 	tcase_add_test(tc, test_sim_claims_bad);
-	tcase_add_test(tc, test_reconcile_fit);
-	tcase_add_test(tc, test_reconcile_kernel);
-	tcase_add_test(tc, test_reconcile_auto);
-	tcase_add_test(tc, test_class_pass);
-	tcase_add_test(tc, test_class_fail);
-	tcase_add_test(tc, test_class_a2_writes);
-	tcase_add_test(tc, test_class_a2_queue);
-	tcase_add_test(tc, test_class_json_qd4);
-	tcase_add_test(tc, test_class_busy);
-	tcase_add_test(tc, test_class_all);
-	tcase_add_test(tc, test_class_in_auto);
 	tcase_set_timeout(tc, 120);
 	suite_add_tcase(s, tc);
 	return s;

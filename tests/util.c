@@ -462,3 +462,11 @@ struct device *fb_fault_hook(struct device *dev)
 	ck_assert_int_eq(fault_wrap(&f, dev, &fb_fault_plan), 0);
 	return f;
 }
+
+const char *fb_json(const struct fb_run *r, const char *path)
+{
+	static char buf[256];
+
+	ck_assert_int_eq(json_get(r->out, path, buf, sizeof(buf)), 0);
+	return buf;
+}

@@ -79,6 +79,12 @@ const char *utf8_invalid(const char *text);
  */
 int json_get(const char *text, const char *path, char *out, size_t out_len);
 
+/*
+ * A JSON value of r's output, as text, failing the test if none (in a
+ * buffer the next call reuses).
+ */
+const char *fb_json(const struct fb_run *r, const char *path);
+
 /* The value at path in a JSON document, as text, failing the test if none. */
 const char *json_at(const char *doc, const char *path, char *buf, size_t len);
 

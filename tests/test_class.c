@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The rated classes, measured (--class, modes/class.c): speed, UHS,
+ * video and application classes pass or fail on simulated cards built
+ * to meet or miss them, at queue depth 1 and 4, alone and in --auto.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "card.h"
+#include "class.h"
+#include "util.h"
+
+/* Measure --class on a simulated card and judge claims (NULL: all). */
+static void class_on(const char *spec, const char *claims,
+		     struct class_result *r)
+{
+	struct device *dev = sim_card(spec);
+	struct card_claims c;
+	struct bench_opts o;
+	struct class_plan p;
+
+	bench_opts_default(&o);
+	o.offset_byte = 16 << 20;
+	class_plan(&p, &o, 0);
+	ck_assert_int_eq(class_measure(dev, &p, r), 0);
+	if (claims) {
+		char why[128];
+
+		ck_assert_int_eq(card_parse_claims(claims, &c, why,
+						   sizeof(why)), 0);
+	}
+	class_judge(r, claims ? &c : NULL);
+	dev_close(dev);
+}
+
+static const struct class_check *check_of(const struct class_result *r,
+					  const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (!strcmp(r->c[i].name, name))
+			return &r->c[i];
+	ck_abort_msg("no class %s", name);
+	return NULL;
+}
+
+/* Rates from the model: access + len / rate for each write. */
+static double model_mbps(double access_us, double len, double mbps)
+{
+	return len / (access_us * 1e-6 + len / (mbps * 1e6)) / 1e6;
+}
+
+/* A card built to meet C10, U1 and A1. */
+START_TEST(test_class_pass)
+{
+	struct class_result r;
+
+	class_on("noise=0,open=24,page=4K,access_us=300,write_mbps=20",
+		 "C10+U1+A1", &r);
+	ck_assert_uint_eq(r.n, 3);
+	ck_assert_int_eq(r.all, 0);
+	ck_assert_double_eq_tol(r.sd.min_mbps,
+				model_mbps(300, 65536, 20), 0.01);
+	ck_assert_double_eq_tol(r.uhs.min_mbps,
+				model_mbps(300, 524288, 20), 0.01);
+	ck_assert_double_eq_tol(r.read_iops, 1e6 / (300 + 4096 / 25.0), 1);
+	ck_assert_double_eq_tol(r.write_iops, 1e6 / (300 + 4096 / 20.0), 1);
+	ck_assert_int_eq(check_of(&r, "C10")->pass, 1);
+	ck_assert_int_eq(check_of(&r, "C10")->claimed, 1);
+	ck_assert_int_eq(check_of(&r, "U1")->pass, 1);
+	ck_assert_int_eq(check_of(&r, "A1")->pass, 1);
+}
+END_TEST
+
+/*
+ * The typical card claiming C10+U1+A1 meets C10 and U1 (10.6 and 11.8
+ * MB/s) but not A1: 1157 reads/s, and random writes across more AUs than
+ * it keeps open each cost a copy.
+ */
+START_TEST(test_class_fail)
+{
+	struct class_result r;
+
+	class_on("noise=0", "C10+U1+A1", &r);
+	ck_assert_int_eq(check_of(&r, "C10")->pass, 1);
+	ck_assert_int_eq(check_of(&r, "U1")->pass, 1);
+	ck_assert_int_eq(check_of(&r, "A1")->pass, 0);
+	ck_assert_double_lt(r.read_iops, 1500);
+	ck_assert_double_lt(r.write_iops, 500);
+	/* a slower card fails C10 and U1 and still meets C6 */
+	class_on("noise=0,write_mbps=8", "C10+U1", &r);
+	ck_assert_int_eq(check_of(&r, "C10")->pass, 0);
+	ck_assert_int_eq(check_of(&r, "U1")->pass, 0);
+	class_on("noise=0,write_mbps=8", "C6", &r);
+	ck_assert_int_eq(check_of(&r, "C6")->pass, 1);
+	/* U3 and V30 need 30 MB/s in 512 KiB units */
+	class_on("noise=0,write_mbps=40,access_us=200", "U3+V30", &r);
+	ck_assert_double_gt(r.uhs.min_mbps, 30);
+	ck_assert_int_eq(check_of(&r, "U3")->pass, 1);
+	ck_assert_int_eq(check_of(&r, "V30")->pass, 1);
+	class_on("noise=0,write_mbps=25", "U3+V10", &r);
+	ck_assert_int_eq(check_of(&r, "U3")->pass, 0);
+	ck_assert_int_eq(check_of(&r, "V10")->pass, 1);
+}
+END_TEST
+
+/* A2 failing on the writes alone says why. */
+START_TEST(test_class_a2_writes)
+{
+	struct class_result r;
+	const struct class_check *k;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	class_on("noise=0,open=24,page=4K,access_us=100,read_mbps=100,"
+		 "write_mbps=20,random_mbps=4", "A2", &r);
+	k = check_of(&r, "A2");
+	ck_assert_double_gt(r.read_iops, 4000);
+	ck_assert_double_lt(r.write_iops, 2000);
+	ck_assert_int_eq(k->pass, 0);
+	ck_assert_int_eq(k->writes_only, 1);
+	f = open_memstream(&text, &len);
+	class_print(f, &r);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text, "A2   FAIL"));
+	ck_assert_ptr_nonnull(strstr(text, "command queue and cache"));
+	ck_assert_ptr_nonnull(strstr(text, "not\nthe SD Association's certification"));
+	free(text);
+}
+END_TEST
+
+/*
+ * A card with a command queue (queue=8) and the cache enabled meets A2
+ * at queue depth 4; the same card with the cache off fails it on the
+ * writes alone and says why; without a queue the reads fall short too.
+ * Exact figures, noise=0: access 300 µs, 4 KiB at 50 MB/s (81.92 µs),
+ * a 16 KiB page at 20 MB/s (819.2 µs), into the cache 204.8 µs.
+ */
+#define T_A2 "noise=0,open=16,access_us=300,read_mbps=50,write_mbps=20"
+
+START_TEST(test_class_a2_queue)
+{
+	struct class_result r;
+	const struct class_check *k;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	class_on(T_A2 ",queue=8,queue_cache=1", "A2", &r);
+	k = check_of(&r, "A2");
+	ck_assert_uint_eq(k->qd, 4);
+	ck_assert_double_eq_tol(r.read_iops, 1e6 / (300 + 81.92), 0.01);
+	ck_assert_double_eq_tol(r.read_iops_qd4, 4e6 / (300 + 4 * 81.92),
+				0.01);
+	ck_assert_double_eq_tol(r.write_iops, 1e6 / (300 + 819.2), 0.01);
+	ck_assert_double_eq_tol(r.write_iops_qd4, 4e6 / (300 + 4 * 204.8),
+				0.01);
+	ck_assert_uint_eq(r.reads_qd4, CLASS_RANDOM_OPS);
+	ck_assert_uint_eq(r.writes_qd4, CLASS_RANDOM_OPS);
+	ck_assert_int_eq(k->pass, 1);
+
+	/* the cache off: queued writes program one by one */
+	class_on(T_A2 ",queue=8", "A2", &r);
+	k = check_of(&r, "A2");
+	ck_assert_double_eq_tol(r.write_iops_qd4, 4e6 / (300 + 4 * 819.2),
+				0.01);
+	ck_assert_double_gt(r.read_iops_qd4, 4000);
+	ck_assert_int_eq(k->pass, 0);
+	ck_assert_int_eq(k->writes_only, 1);
+	f = open_memstream(&text, &len);
+	class_print(f, &r);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text,
+		"  queue depth 1               2618       893    1000    1000\n"
+		"  queue depth 4               6373      1118    1000    1000\n"));
+	ck_assert_ptr_nonnull(strstr(text,
+		"       queue depth 4: 6373 reads/s (needs 4000), 1118 writes/s (needs 2000)\n"
+		"       A2 relies on the card's command queue and cache"));
+	free(text);
+
+	/* no queue: depth 4 is depth 1, the reads fail A2 too; A1 passes */
+	class_on(T_A2, NULL, &r);
+	ck_assert_double_eq_tol(r.read_iops_qd4, r.read_iops, 0.01);
+	ck_assert_int_eq(check_of(&r, "A2")->pass, 0);
+	ck_assert_int_eq(check_of(&r, "A2")->writes_only, 0);
+	ck_assert_uint_eq(check_of(&r, "A1")->qd, 1);
+	ck_assert_int_eq(check_of(&r, "A1")->pass, 1);
+}
+END_TEST
+
+/* --class --json: both depths measured, the depth A2 is judged at. */
+START_TEST(test_class_json_qd4)
+{
+	struct fb_run r;
+
+	fb_run("--class --json -q --simulate=claims=A2," T_A2 ",queue=8", &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(fb_json(&r, "results.0.class"), "\"A2\"");
+	ck_assert_str_eq(fb_json(&r, "results.0.pass"), "false");
+	ck_assert_int_eq((int)atof(fb_json(&r, "results.0.measured.read_iops")),
+			 2618);
+	ck_assert_int_eq((int)atof(fb_json(&r,
+			 "results.0.measured.read_iops_qd4")), 6372);
+	ck_assert_int_eq((int)atof(fb_json(&r,
+			 "results.0.measured.write_iops_qd4")), 1118);
+	ck_assert_str_eq(fb_json(&r, "results.0.required.queue_depth"), "4");
+	fb_free(&r);
+}
+END_TEST
+
+/* Fast on average, but one write over 250 ms fails the class. */
+START_TEST(test_class_busy)
+{
+	struct card_claims c = { 10, 1, 0, 0 };
+	struct class_result r;
+
+	memset(&r, 0, sizeof(r));
+	r.sd.min_mbps = r.uhs.min_mbps = 20;
+	r.sd.max_write_ns = r.uhs.max_write_ns = CLASS_MAX_BUSY_NS;
+	class_judge(&r, &c);
+	ck_assert_uint_eq(r.n, 2);
+	ck_assert_int_eq(r.c[0].pass, 1);
+	ck_assert_int_eq(r.c[1].pass, 1);
+	r.sd.max_write_ns = CLASS_MAX_BUSY_NS + 1;
+	class_judge(&r, &c);
+	ck_assert_int_eq(r.c[0].pass, 0);
+	ck_assert_int_eq(r.c[1].pass, 1);
+	r.uhs.min_mbps = 9.99;
+	class_judge(&r, &c);
+	ck_assert_int_eq(r.c[1].pass, 0);
+}
+END_TEST
+
+/* No claims: every class, none claimed; the ranges of the plan. */
+START_TEST(test_class_all)
+{
+	struct class_result r;
+	struct bench_range rg[2];
+	struct bench_opts o;
+
+	class_on("noise=0", NULL, &r);
+	ck_assert_int_eq(r.all, 1);
+	ck_assert_uint_eq(r.n, CLASS_NR);
+	ck_assert_int_eq(r.c[0].claimed, 0);
+	ck_assert_int_eq(check_of(&r, "C4")->pass, 1);
+	ck_assert_int_eq(check_of(&r, "U3")->pass, 0);
+	bench_opts_default(&o);
+	o.offset_byte = 16 << 20;
+	class_set_card(NULL);
+	ck_assert_int_eq(class_write_ranges(0, &o, 8ULL << 30, rg, 2), 1);
+	ck_assert_uint_eq(rg[0].start_byte, 16 << 20);
+	ck_assert_uint_eq(rg[0].end_byte, (16 + 16 + 64) << 20);
+	ck_assert_int_eq(class_write_ranges(0, &o, 64ULL << 20, rg, 2),
+			 -EINVAL);
+}
+END_TEST
+
+/*
+ * --auto --destructive ends with --class: a card claiming C10+U1+A1 that
+ * meets C10 and U1 only; the writes announced; JSON per class.
+ */
+START_TEST(test_class_in_auto)
+{
+	struct fb_run r;
+
+	fb_run("--auto --destructive -q --simulate=claims=C10+U1+A1,noise=0",
+	       &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "  C10  pass  10.6 MB/s"));
+	ck_assert_ptr_nonnull(strstr(r.out, "  U1   pass  11.8 MB/s"));
+	ck_assert_ptr_nonnull(strstr(r.out, "  A1   FAIL  11.8 MB/s"));
+	ck_assert_ptr_nonnull(strstr(r.err,
+		"will overwrite bytes 16777216-100663296 on simulated card"));
+	fb_free(&r);
+	fb_run("--auto --destructive -q --json "
+	       "--simulate=claims=C10+U1+A1,noise=0", &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(fb_json(&r, "class.0.class"), "\"C10\"");
+	ck_assert_str_eq(fb_json(&r, "class.0.claimed"), "true");
+	ck_assert_str_eq(fb_json(&r, "class.0.pass"), "true");
+	ck_assert_str_eq(fb_json(&r, "class.2.class"), "\"A1\"");
+	ck_assert_str_eq(fb_json(&r, "class.2.pass"), "false");
+	ck_assert_str_eq(fb_json(&r, "class.2.required.read_iops"), "1500");
+	fb_free(&r);
+	/* too small for it: skipped, and no class in the JSON */
+	fb_run("--auto --destructive -q --json --simulate=size=64M,noise=0",
+	       &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(fb_json(&r, "class"), "null");
+	fb_free(&r);
+}
+END_TEST
+
+Suite *class_suite(void)
+{
+	Suite *s = suite_create("class");
+	TCase *tc = tcase_create("class");
+
+	tcase_add_test(tc, test_class_pass);
+	tcase_add_test(tc, test_class_fail);
+	tcase_add_test(tc, test_class_a2_writes);
+	tcase_add_test(tc, test_class_a2_queue);
+	tcase_add_test(tc, test_class_json_qd4);
+	tcase_add_test(tc, test_class_busy);
+	tcase_add_test(tc, test_class_all);
+	tcase_add_test(tc, test_class_in_auto);
+	tcase_set_timeout(tc, 120);
+	suite_add_tcase(s, tc);
+	return s;
+}
