@@ -70,22 +70,15 @@ FB_CFLAGS += -I. $(SRC_DIRS:%=-I%)
 # source tree; the two programs stay at the top, where the classic tool
 # had them (sudo ./flashbench ...).
 B := build
-LIB_SRCS := dev.c vm.c device/blockdev.c device/holders.c device/sim.c \
-	    device/fault.c device/sysfs.c device/simstore.c device/card.c \
-	    front/quiet.c \
-	    modes/modes.c modes/bench.c modes/align.c modes/scatter.c \
-	    modes/interval.c modes/progs.c modes/open_au.c modes/find_fat.c \
-	    modes/program.c modes/capacity.c modes/class.c verdict/analyze.c \
-	    verdict/auto.c verdict/reconcile.c \
-	    output/format.c output/json.c output/plot.c output/progress.c \
-	    output/cardout.c \
-	    safety/preserve.c
+# The library: the engine, and every file of the layers' folders but the
+# front end's (so a new mode is a new file in modes/, no list to edit).
+LIB_SRCS := dev.c vm.c front/quiet.c \
+	    $(sort $(wildcard device/*.c modes/*.c verdict/*.c output/*.c \
+			      safety/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 # The front end's files beside flashbench.c (not in the library: they
 # share its state, and the fuzz harness renames their system calls too).
-FRONT_SRCS := front/options.c front/checks.c front/opendev.c \
-	      front/outputs.c front/jsonout.c front/safety.c \
-	      front/autorun.c front/offline.c
+FRONT_SRCS := $(filter-out front/quiet.c,$(sort $(wildcard front/*.c)))
 FRONT_OBJS := $(FRONT_SRCS:%.c=$(B)/%.o)
 # Each tests/test_NAME.c holds one suite, NAME_suite(), for one module;
 # the runner learns the list from the file names (build/tests/suites.h),
