@@ -39,10 +39,66 @@ static size_t merge_ranges(struct bench_range *r, size_t n)
 	return k;
 }
 
+/* Most ranges announced one per line without -v. */
+#define ANNOUNCE_LINES	128
+
+/* How many ranges from r[i] on have its length, one stride apart. */
+static size_t run_of(const struct bench_range *r, size_t n, size_t i)
+{
+	uint64_t len = r[i].end_byte - r[i].start_byte, stride;
+	size_t j = i + 1;
+
+	if (j >= n || r[j].end_byte - r[j].start_byte != len)
+		return 1;
+	stride = r[j].start_byte - r[i].start_byte;
+	while (j + 1 < n && r[j + 1].end_byte - r[j + 1].start_byte == len &&
+	       r[j + 1].start_byte - r[j].start_byte == stride)
+		j++;
+	return j - i + 1;
+}
+
+/*
+ * Many ranges (--capacity's probes): a line with their number, total and
+ * span, then one per run of equal ranges at a fixed stride, or per range
+ * standing alone.
+ */
+static void announce_compact(const struct cli *c, const struct device *dev,
+			     const struct bench_range *r, size_t n,
+			     uint64_t total)
+{
+	char a[FMT_LEN], b[FMT_LEN];
+	size_t i, k;
+
+	fprintf(c->err,
+		"flashbench: will overwrite %zu ranges on %s, %s in all, from byte %" PRIu64 " to byte %" PRIu64 ":\n",
+		n, dev->path, fmt_size(a, total), r[0].start_byte,
+		r[n - 1].end_byte);
+	for (i = 0; i < n; i += k) {
+		k = run_of(r, n, i);
+		if (k < 3) {
+			k = 1;
+			fprintf(c->err,
+				"flashbench:   bytes %" PRIu64 "-%" PRIu64 " (%s)\n",
+				r[i].start_byte, r[i].end_byte,
+				fmt_size(a, r[i].end_byte - r[i].start_byte));
+			continue;
+		}
+		fprintf(c->err,
+			"flashbench:   %zu blocks of %s, one every %s, from bytes %" PRIu64 "-%" PRIu64 " to bytes %" PRIu64 "-%" PRIu64 "\n",
+			k, fmt_size(a, r[i].end_byte - r[i].start_byte),
+			fmt_size(b, r[i + 1].start_byte - r[i].start_byte),
+			r[i].start_byte, r[i].end_byte,
+			r[i + k - 1].start_byte, r[i + k - 1].end_byte);
+	}
+	fprintf(c->err,
+		"flashbench: each END is the first byte left alone; -v lists every range\n");
+}
+
 /*
  * Say which bytes will be overwritten: one line per range, sorted, with
  * adjacent and overlapping ranges merged, then the total, saying once
- * that END is exclusive.  Sorts and merges r (n ranges) in place.
+ * that END is exclusive; more than ANNOUNCE_LINES ranges compactly
+ * unless -v.  Sorts and merges r (n ranges) in place.
  */
 void announce(const struct cli *c, const struct device *dev,
 	      struct bench_range *r, size_t n)
@@ -54,12 +110,16 @@ void announce(const struct cli *c, const struct device *dev,
 	if (!n)
 		return;
 	n = merge_ranges(r, n);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
+		total += r[i].end_byte - r[i].start_byte;
+	if (n > ANNOUNCE_LINES && !c->o.verbose) {
+		announce_compact(c, dev, r, n, total);
+		return;
+	}
+	for (i = 0; i < n; i++)
 		fprintf(c->err,
 			"flashbench: will overwrite bytes %" PRIu64 "-%" PRIu64 " on %s\n",
 			r[i].start_byte, r[i].end_byte, dev->path);
-		total += r[i].end_byte - r[i].start_byte;
-	}
 	fprintf(c->err,
 		"flashbench: %s in all, in %zu range%s; each END is the first byte left alone\n",
 		fmt_size(sz, total), n, n == 1 ? "" : "s");

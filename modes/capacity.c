@@ -11,37 +11,50 @@
  *
  * Where it may write, fixed before the first write so that --preserve
  * saves all of it (capacity_write_ranges()), on a device of S bytes:
- *   the flush region [W, 2W), W = min(32 MiB, S / 128): what is written
+ *   the flush region [W, 2W), W = min(256 MiB, S / 128): what is written
  *           between writing the probes and reading them back, so that a
  *           write cache of up to W holds none of them any more;
  *   probes  the 4 KiB block ending at k * S / 256 (the last at S), for
- *           every k whose block lies above the flush region: at most
- *           256 blocks, 1 MiB.
- * The search writes only a few of these probes (about 8 per round,
- * 3 rounds), so it never writes the card in full.
+ *           every k whose block lies above the flush region (the coarse
+ *           grid, at most 256 blocks), and the block ending at every
+ *           fine step F = max(1 MiB, S / 4096) between two of them (at
+ *           most 15 between two, 15 MiB in all).
+ * The search writes only a few of these probes, so it never writes the
+ * card in full.
  *
- * The search: round 1 writes 8 probes spread up to the last block, then
- * the flush region, reads the probes back; the highest probe that came
- * back, with every probe below it, and the lowest that did not bound the
- * real size; later rounds split that interval in 8 until adjacent probes
- * bound it: the usable size is the end of the highest probe that came
- * back (a lower bound, to S / 256).  A probe below one that came back
- * that did not come back means a damaged card.
+ * The search: round 1 writes 8 coarse probes spread up to the last
+ * block, then the first 32 MiB of the flush region (all of it if
+ * smaller), reads the probes back; the highest probe that came back,
+ * with every probe below it, and the lowest that did not bound the real
+ * size; later rounds split that interval until neighbouring coarse
+ * probes bound it, then the fine steps between them the same way: the
+ * usable size is the end of the highest probe that came back, a lower
+ * bound within F.  A round takes 8 probes, or, when a cache over 32 MiB
+ * was seen (each round then costs a flush that size), all of the
+ * interval's.  A
+ * probe below one that came back that did not come back means a damaged
+ * card.
  *
  * The cache: in round 1 the last probe written (the highest) is read
- * before the flush and again after 1, 2, 4 ... 32 parts of it; on a fake
- * it comes back while a cache holds it: the flush written when it stops
+ * before the flush and again after 1, 2, 4 ... parts of it; on a fake it
+ * comes back while a cache holds it: the flush written when it stops
  * coming back estimates the cache (from above, within a factor of 2).
- * Later rounds flush twice that (nothing when no cache was seen).
+ * When every probe came back and the last still does after 32 MiB (the
+ * flash holds it: genuine, or a larger cache), and no wraparound is
+ * seen, the flush goes on, watched the same way, up to W; if the probe
+ * then stops coming back the probes are read again.  Later rounds flush
+ * as much as the cache estimate (nothing when no cache was seen).
  *
- * The wraparound: after round 1, one 4 KiB block is read every W bytes
- * above the flush region.  On a card that aliases addresses modulo M,
- * the first such read past M lands in the flush region's image and
- * finds sectors of ours naming the offset a - M: M is read off directly,
- * a power of two or not, then checked by one more read at W + M.
+ * The wraparound: after round 1, one 4 KiB block is read every 32 MiB
+ * (or W) above the flush region.  On a card that aliases addresses
+ * modulo M, the first such read past M lands in the image of the part
+ * of the flush region written and finds sectors of ours naming the
+ * offset a - M: M is read off directly, a power of two or not, then
+ * checked by one more read at W + M.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -55,9 +68,13 @@
 #define CAP_BLOCK	4096ULL		/* a probe */
 #define CAP_SECTOR	512ULL		/* a signed unit */
 #define CAP_GRID	256ULL		/* probe positions */
-#define CAP_SPLIT	8ULL		/* parts per round */
-#define CAP_FLUSH_MAX	(32ULL << 20)	/* largest cache defeated */
-#define CAP_FLUSH_PARTS	32ULL		/* flush written in parts */
+#define CAP_SPLIT_FIRST	8U		/* probes in round 1 */
+#define CAP_SPLIT	32U		/* probes in a later round, at most */
+#define CAP_FINE	16ULL		/* fine steps per coarse step */
+#define CAP_FINE_MIN	(1ULL << 20)	/* finest step */
+#define CAP_FLUSH_FIRST	(32ULL << 20)	/* flushed in round 1 at least */
+#define CAP_FLUSH_MAX	(256ULL << 20)	/* largest cache defeated */
+#define CAP_FLUSH_PARTS	32ULL		/* the first flush in parts */
 #define CAP_MIN_SIZE	(16ULL << 20)	/* smallest device checked */
 #define CAP_WORDS	(CAP_SECTOR / 8)
 #define CAP_MAGIC	0x4643415041434954ULL	/* "FCAPACIT" */
@@ -67,6 +84,7 @@ struct cap_geo {
 	uint64_t size;		/* announced size S */
 	uint64_t flush;		/* W: the flush region is [W, 2W) */
 	uint64_t grid;		/* S / 256, in whole blocks */
+	uint64_t fine;		/* grid / 16, at least 1 MiB, whole blocks */
 	unsigned int lo0;	/* probes 1..lo0 lie in or below the flush */
 };
 
@@ -84,6 +102,7 @@ struct cap_run {
 	uint64_t key;
 	unsigned char *buf;	/* one flush part (>= a block) */
 	uint64_t part;		/* bytes per flush part */
+	uint64_t first;		/* bytes flushed in round 1 at least */
 	uint64_t alias;		/* smallest a - q of a sector of ours
 				 * naming q found at a; 0: none */
 	struct capacity_result *r;
@@ -108,6 +127,9 @@ static int cap_geo_init(struct cap_geo *g, uint64_t size)
 	g->size = size;
 	g->flush = w / CAP_BLOCK * CAP_BLOCK;
 	g->grid = size / CAP_GRID / CAP_BLOCK * CAP_BLOCK;
+	g->fine = g->grid / CAP_FINE / CAP_BLOCK * CAP_BLOCK;
+	if (g->fine < CAP_FINE_MIN)
+		g->fine = CAP_FINE_MIN;
 	g->lo0 = (unsigned int)((2 * g->flush + CAP_BLOCK - 1) / g->grid);
 	return 0;
 }
@@ -118,32 +140,42 @@ static uint64_t cap_end(const struct cap_geo *g, unsigned int k)
 	return k >= CAP_GRID ? g->size : k * g->grid;
 }
 
+/* Note the block ending at end as range n (when there is room). */
+static void cap_range(struct bench_range *ranges, size_t max, size_t n,
+		      uint64_t end)
+{
+	if (!ranges || n >= max)
+		return;
+	ranges[n].start_byte = end - CAP_BLOCK;
+	ranges[n].end_byte = end;
+}
+
 int capacity_write_ranges(enum bench_test test, const struct bench_opts *o,
 			  uint64_t dev_size, struct bench_range *ranges,
 			  size_t max)
 {
 	struct cap_geo g;
 	unsigned int k;
-	size_t n = 0;
+	uint64_t e;
+	size_t n = 1;
 
 	(void)test;
 	(void)o;
 	if (cap_geo_init(&g, dev_size))
 		return -EINVAL;
-	if (ranges && max < 1 + CAP_GRID - g.lo0)
-		return -ENOSPC;
-	if (ranges) {
+	if (ranges && max) {
 		ranges[0].start_byte = g.flush;
 		ranges[0].end_byte = 2 * g.flush;
 	}
-	n = 1;
-	for (k = g.lo0 + 1; k <= CAP_GRID; k++, n++) {
-		if (!ranges)
-			continue;
-		ranges[n].start_byte = cap_end(&g, k) - CAP_BLOCK;
-		ranges[n].end_byte = cap_end(&g, k);
+	for (k = g.lo0 + 1; k <= CAP_GRID; k++) {
+		for (e = cap_end(&g, k - 1) + g.fine; e < cap_end(&g, k);
+		     e += g.fine)
+			cap_range(ranges, max, n++, e);
+		cap_range(ranges, max, n++, cap_end(&g, k));
 	}
-	return (int)n;
+	if (ranges && max < n)
+		return -ENOSPC;
+	return n > INT_MAX ? -E2BIG : (int)n;
 }
 
 /* A finalizer of splitmix64: spreads x over 64 bits. */
@@ -252,51 +284,47 @@ static int cap_read(struct cap_run *c, uint64_t len, uint64_t off,
 	return ret;
 }
 
-/* Read probe k back. */
-static int cap_read_probe(struct cap_run *c, unsigned int k,
-			  enum cap_state *st)
-{
-	return cap_read(c, CAP_BLOCK, cap_end(&c->geo, k) - CAP_BLOCK, st);
-}
-
 /*
- * Write amount bytes of the flush region.  With watch, probe top (the
- * last written) is read after 1, 2, 4 ... parts, and the cache estimated
- * from when it stops coming back.  0 or -errno.
+ * Write the flush region from byte from on, at least up to least.  With
+ * watch, the probe ending at top (the last written) is read after 1, 2,
+ * 4 ... parts, and the cache estimated from when it stops coming back;
+ * while it still comes back the flush goes on, up to most (a larger
+ * cache, or none: the flash holds it).  0 or -errno.
  */
-static int cap_flush(struct cap_run *c, uint64_t amount, int watch,
-		     unsigned int top)
+static int cap_flush(struct cap_run *c, uint64_t from, uint64_t least,
+		     uint64_t most, int watch, uint64_t top)
 {
 	enum cap_state st;
 	uint64_t done, next = c->part;
+	int ret = 0;
 
-	for (done = 0; done < amount; done += c->part) {
-		int ret = cap_write(c, c->part, c->geo.flush + done);
-
-		if (ret)
-			return ret;
-		if (!watch || done + c->part != next)
+	while (next <= from)
+		next *= 2;
+	for (done = from; !ret && done < most &&
+	     (done < least || watch); done += c->part) {
+		ret = cap_write(c, c->part, c->geo.flush + done);
+		if (ret || !watch || done + c->part != next)
 			continue;
 		next *= 2;
-		ret = cap_read_probe(c, top, &st);
-		if (ret)
-			return ret;
-		if (st != CAP_GOOD) {
+		ret = cap_read(c, CAP_BLOCK, top - CAP_BLOCK, &st);
+		if (!ret && st != CAP_GOOD) {
 			c->r->cache_byte = done + c->part;
 			watch = 0;
 		}
 	}
-	return 0;
+	if (done > c->r->flush_byte)
+		c->r->flush_byte = done;
+	return ret;
 }
 
-/* Read the flush region back: 1 when all of it came back. */
+/* Read what was written of the flush region back: 1 when all came back. */
 static int cap_flush_ok(struct cap_run *c, int *ok)
 {
 	enum cap_state st;
 	uint64_t done;
 
 	*ok = 1;
-	for (done = 0; done < c->geo.flush; done += c->part) {
+	for (done = 0; done < c->first; done += c->part) {
 		int ret = cap_read(c, c->part, c->geo.flush + done, &st);
 
 		if (ret)
@@ -308,8 +336,9 @@ static int cap_flush_ok(struct cap_run *c, int *ok)
 }
 
 /*
- * Look for a wraparound: a block every W bytes above the flush region,
- * then the modulus found checked at W + M.  *mod gets it, or 0.
+ * Look for a wraparound: a block every F bytes above the flush region (F
+ * what was written of it), then the modulus found checked at W + M.
+ * *mod gets it, or 0.
  */
 static int cap_scan_wrap(struct cap_run *c, uint64_t *mod)
 {
@@ -319,7 +348,7 @@ static int cap_scan_wrap(struct cap_run *c, uint64_t *mod)
 	int ret;
 
 	*mod = 0;
-	for (a = 2 * g->flush; a + CAP_BLOCK <= g->size; a += g->flush) {
+	for (a = 2 * g->flush; a + CAP_BLOCK <= g->size; a += c->first) {
 		ret = cap_read(c, CAP_BLOCK, a, &st);
 		if (ret)
 			return ret;
@@ -339,17 +368,18 @@ static int cap_scan_wrap(struct cap_run *c, uint64_t *mod)
 }
 
 /*
- * The probes of a round above lo and below hi, ascending; with no failed
- * probe yet (hi past the grid), up to and with the last block.
+ * Up to split probes of the coarse grid above lo and below hi, evenly
+ * spread, ascending; with no failed probe yet (hi past the grid), up to
+ * and with the last block.
  */
 static unsigned int cap_round(unsigned int lo, unsigned int hi,
-			      unsigned int *idx)
+			      unsigned int split, unsigned int *idx)
 {
 	unsigned int j, n = 0, top = hi > CAP_GRID ? CAP_GRID : hi;
 
-	for (j = 1; j <= CAP_SPLIT; j++) {
+	for (j = 1; j <= split; j++) {
 		unsigned int k = lo + (unsigned int)(((uint64_t)(top - lo) * j +
-					 CAP_SPLIT - 1) / CAP_SPLIT);
+					 split - 1) / split);
 		if (k > lo && k < hi && (!n || k > idx[n - 1]))
 			idx[n++] = k;
 	}
@@ -358,63 +388,195 @@ static unsigned int cap_round(unsigned int lo, unsigned int hi,
 
 /* The search's bounds: probes up to lo came back, hi did not. */
 struct cap_bounds {
-	unsigned int lo, hi;	/* hi = 257: none failed */
+	unsigned int lo, hi;	/* coarse probes; hi = 257: none failed */
+	uint64_t lo_end;	/* data stored up to here */
+	uint64_t hi_end;	/* a write ending here was lost */
+	unsigned int flo, fhi;	/* fine probes between lo and hi: the
+				 * same; fhi = 0: not yet there */
 	int damaged;		/* one failed below one that came back */
 	int garbage;		/* the first that failed read non-zero */
 };
 
-/*
- * One round: write the probes, flush (round 1 watches the cache), read
- * them back and narrow b.  0 or -errno.
- */
-static int cap_do_round(struct cap_run *c, struct cap_bounds *b, int first)
+/* Write the n probes ending at end[], signed. */
+static int cap_write_probes(struct cap_run *c, const uint64_t *end,
+			    unsigned int n)
 {
-	unsigned int idx[CAP_SPLIT] = { 0 }, n, i;
-	enum cap_state st[CAP_SPLIT], st0 = CAP_OTHER;
-	uint64_t amount = c->geo.flush;
+	unsigned int i;
 	int ret;
 
-	n = cap_round(b->lo, b->hi, idx);
-	if (!n)
-		return 0;
 	for (i = 0; i < n; i++) {
-		ret = cap_write(c, CAP_BLOCK, cap_end(&c->geo, idx[i]) -
-				CAP_BLOCK);
+		ret = cap_write(c, CAP_BLOCK, end[i] - CAP_BLOCK);
 		if (ret)
 			return ret;
 		c->r->probes++;
 	}
-	if (first) {
-		ret = cap_read_probe(c, idx[n - 1], &st0);
+	return 0;
+}
+
+/*
+ * Read the n probes ending at end[] back; *good gets the end of the
+ * highest that came back with all below it (0: not the first), *bad the
+ * end of the lowest that did not (0: none).  0 or -errno.
+ */
+static int cap_read_probes(struct cap_run *c, const uint64_t *end,
+			   unsigned int n, struct cap_bounds *b,
+			   uint64_t *good, uint64_t *bad)
+{
+	enum cap_state st;
+	unsigned int i;
+	int ret;
+
+	*good = 0;
+	*bad = 0;
+	for (i = 0; i < n; i++) {
+		ret = cap_read(c, CAP_BLOCK, end[i] - CAP_BLOCK, &st);
 		if (ret)
 			return ret;
-	} else {
-		amount = 2 * c->r->cache_byte < amount ?
-			 2 * c->r->cache_byte : amount;
+		if (st == CAP_GOOD && !*bad)
+			*good = end[i];
+		else if (st == CAP_GOOD)
+			b->damaged = 1;
+		else if (!*bad) {
+			*bad = end[i];
+			b->garbage = st != CAP_ZERO;
+		}
 	}
-	ret = cap_flush(c, amount, first && st0 == CAP_GOOD, idx[n - 1]);
+	return 0;
+}
+
+/* Narrow the coarse bounds by what probes idx[] (ending at end[]) did. */
+static void cap_narrow(struct cap_bounds *b, const unsigned int *idx,
+		       const uint64_t *end, unsigned int n, uint64_t good,
+		       uint64_t bad)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (good && end[i] == good)
+			b->lo = idx[i];
+		if (bad && end[i] == bad)
+			b->hi = idx[i];
+	}
+}
+
+/*
+ * Round 1: eight probes spread up to the last block, the first part of
+ * the flush region watching the cache, the probes read back.  Then, when
+ * every probe came back and the last one still does (the flash holds it,
+ * or a cache larger than that part), a wraparound is looked for and, if
+ * none, the flush goes on up to the whole region, still watching: if
+ * the probe then stops coming back, the probes are read again.
+ */
+static int cap_first_round(struct cap_run *c, struct cap_bounds *b,
+			   int *flush_ok, uint64_t *mod)
+{
+	unsigned int idx[CAP_SPLIT_FIRST], n, i;
+	uint64_t end[CAP_SPLIT_FIRST], good, bad;
+	enum cap_state st0;
+	int ret;
+
+	n = cap_round(b->lo, b->hi, CAP_SPLIT_FIRST, idx);
+	for (i = 0; i < n; i++)
+		end[i] = cap_end(&c->geo, idx[i]);
+	ret = cap_write_probes(c, end, n);
+	if (!ret)
+		ret = cap_read(c, CAP_BLOCK, end[n - 1] - CAP_BLOCK, &st0);
+	if (!ret)
+		ret = cap_flush(c, 0, c->first, c->first, st0 == CAP_GOOD,
+				end[n - 1]);
+	if (!ret)
+		ret = cap_read_probes(c, end, n, b, &good, &bad);
+	if (!ret)
+		ret = cap_flush_ok(c, flush_ok);
+	if (!ret)
+		ret = cap_scan_wrap(c, mod);
+	if (ret || *mod || bad || st0 != CAP_GOOD || c->r->cache_byte)
+		goto out;
+	ret = cap_flush(c, c->first, c->first, c->geo.flush, 1, end[n - 1]);
+	if (!ret && c->r->cache_byte)
+		ret = cap_read_probes(c, end, n, b, &good, &bad);
+out:
+	if (!ret)
+		cap_narrow(b, idx, end, n, good, bad);
+	return ret;
+}
+
+/* The end of fine probe j between coarse probes b->lo and b->hi. */
+static uint64_t cap_fine_end(const struct cap_geo *g,
+			     const struct cap_bounds *b, unsigned int j)
+{
+	uint64_t e = cap_end(g, b->lo) + j * g->fine;
+
+	return e < cap_end(g, b->hi) ? e : cap_end(g, b->hi);
+}
+
+/*
+ * The probes of a later round: of the coarse grid between the bounds,
+ * or once they are neighbours, of the fine steps between them.  With a
+ * cache over 32 MiB each round costs a flush that size, so a round takes
+ * all of them; else a round of 8 costs less.
+ */
+static unsigned int cap_pick(const struct cap_run *c, struct cap_bounds *b,
+			     unsigned int *idx, uint64_t *end)
+{
+	const struct cap_geo *g = &c->geo;
+	unsigned int split = c->r->cache_byte > CAP_FLUSH_FIRST ? CAP_SPLIT :
+			     CAP_SPLIT_FIRST;
+	unsigned int n, i;
+
+	if (b->hi - b->lo > 1) {
+		n = cap_round(b->lo, b->hi, split, idx);
+		for (i = 0; i < n; i++)
+			end[i] = cap_end(g, idx[i]);
+		return n;
+	}
+	if (!b->fhi)
+		while (cap_fine_end(g, b, ++b->fhi) < cap_end(g, b->hi))
+			;
+	n = cap_round(b->flo, b->fhi, split, idx);
+	for (i = 0; i < n; i++)
+		end[i] = cap_fine_end(g, b, idx[i]);
+	return n;
+}
+
+/*
+ * A later round: the probes cap_pick() chose, a flush the size of the
+ * cache seen (none without one), read back and narrow.  0, 1 when there
+ * is nothing left to probe, or -errno.
+ */
+static int cap_next_round(struct cap_run *c, struct cap_bounds *b)
+{
+	const struct cap_geo *g = &c->geo;
+	unsigned int idx[CAP_SPLIT], n, i;
+	uint64_t end[CAP_SPLIT], good, bad;
+	int fine = b->hi - b->lo == 1;
+	int ret;
+
+	n = cap_pick(c, b, idx, end);
+	if (!n)
+		return 1;
+	ret = cap_write_probes(c, end, n);
+	if (!ret)
+		ret = cap_flush(c, 0, c->r->cache_byte, c->r->cache_byte, 0, 0);
+	if (!ret)
+		ret = cap_read_probes(c, end, n, b, &good, &bad);
 	if (ret)
 		return ret;
-	if (amount > c->r->flush_byte)
-		c->r->flush_byte = amount;
-	for (i = 0; i < n; i++) {
-		ret = cap_read_probe(c, idx[i], &st[i]);
-		if (ret)
-			return ret;
-	}
-	for (i = 0; i < n && st[i] == CAP_GOOD; i++)
-		;
-	if (i == n) {
-		b->lo = idx[n - 1];
+	if (!fine) {
+		cap_narrow(b, idx, end, n, good, bad);
+		b->lo_end = b->lo > g->lo0 ? cap_end(g, b->lo) : 2 * g->flush;
+		b->hi_end = cap_end(g, b->hi);
 		return 0;
 	}
-	b->garbage = st[i] != CAP_ZERO;
-	b->hi = idx[i];
-	if (i)
-		b->lo = idx[i - 1];
-	for (; i < n; i++)
-		if (st[i] == CAP_GOOD)
-			b->damaged = 1;
+	for (i = 0; i < n; i++) {
+		if (good && end[i] == good)
+			b->flo = idx[i];
+		if (bad && end[i] == bad)
+			b->fhi = idx[i];
+	}
+	if (b->flo)
+		b->lo_end = cap_fine_end(g, b, b->flo);
+	b->hi_end = cap_fine_end(g, b, b->fhi);
 	return 0;
 }
 
@@ -425,10 +587,10 @@ static void cap_classify(struct cap_run *c, const struct cap_bounds *b,
 	struct capacity_result *r = c->r;
 	const struct cap_geo *g = &c->geo;
 
-	r->usable_byte = b->lo > g->lo0 ? cap_end(g, b->lo) : 2 * g->flush;
+	r->usable_byte = b->lo_end;
 	r->limbo_garbage = b->garbage;
 	if (b->hi <= CAP_GRID)
-		r->lost_byte = cap_end(g, b->hi) - CAP_BLOCK;
+		r->lost_byte = b->hi_end - CAP_BLOCK;
 	if (mod) {
 		r->kind = CAPACITY_WRAP;
 		r->modulus_byte = mod;
@@ -461,17 +623,19 @@ static uint64_t cap_key(void)
 /* The rounds, the flush check and the wrap scan. */
 static int cap_search(struct cap_run *c)
 {
-	struct cap_bounds b = { c->geo.lo0, CAP_GRID + 1, 0, 0 };
+	struct cap_bounds b = { c->geo.lo0, CAP_GRID + 1, 0, 0, 0, 0, 0, 0 };
 	uint64_t mod = 0;
 	int ret, flush_ok = 1;
 
-	ret = cap_do_round(c, &b, 1);
-	if (!ret)
-		ret = cap_flush_ok(c, &flush_ok);
-	if (!ret)
-		ret = cap_scan_wrap(c, &mod);
-	while (!ret && !mod && b.hi <= CAP_GRID && b.hi - b.lo > 1)
-		ret = cap_do_round(c, &b, 0);
+	ret = cap_first_round(c, &b, &flush_ok, &mod);
+	b.lo_end = b.lo > c->geo.lo0 ? cap_end(&c->geo, b.lo) :
+		   2 * c->geo.flush;
+	if (b.hi <= CAP_GRID)
+		b.hi_end = cap_end(&c->geo, b.hi);
+	while (!ret && !mod && b.hi <= CAP_GRID)
+		ret = cap_next_round(c, &b);
+	if (ret > 0)
+		ret = 0;
 	if (!ret)
 		cap_classify(c, &b, flush_ok, mod);
 	return ret;
@@ -491,7 +655,9 @@ int capacity_measure(struct device *dev, const struct bench_opts *o,
 	if (cap_geo_init(&c.geo, dev->size_byte) ||
 	    CAP_BLOCK % dev->logical_block_size)
 		return -EINVAL;
-	c.part = c.geo.flush / CAP_FLUSH_PARTS / CAP_BLOCK * CAP_BLOCK;
+	c.first = c.geo.flush < CAP_FLUSH_FIRST ? c.geo.flush :
+		  CAP_FLUSH_FIRST;
+	c.part = c.first / CAP_FLUSH_PARTS / CAP_BLOCK * CAP_BLOCK;
 	if (c.part < CAP_BLOCK)
 		c.part = CAP_BLOCK;
 	c.key = cap_key();

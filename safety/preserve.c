@@ -47,8 +47,8 @@
 #define J_ENTRY_BYTE		16
 
 /* Alias distances remembered, and full searches allowed, per check. */
-#define ALIAS_SHIFTS		16
-#define ALIAS_SEARCHES		64
+#define ALIAS_SHIFTS		64
+#define ALIAS_SEARCHES		8
 
 /* A saved block by the hash of its contents alone. */
 struct block_ix {
