@@ -402,10 +402,10 @@ static int cap_write_probes(struct cap_run *c, const uint64_t *end,
 			    unsigned int n)
 {
 	unsigned int i;
-	int ret;
 
 	for (i = 0; i < n; i++) {
-		ret = cap_write(c, CAP_BLOCK, end[i] - CAP_BLOCK);
+		int ret = cap_write(c, CAP_BLOCK, end[i] - CAP_BLOCK);
+
 		if (ret)
 			return ret;
 		c->r->probes++;
@@ -424,12 +424,12 @@ static int cap_read_probes(struct cap_run *c, const uint64_t *end,
 {
 	enum cap_state st;
 	unsigned int i;
-	int ret;
 
 	*good = 0;
 	*bad = 0;
 	for (i = 0; i < n; i++) {
-		ret = cap_read(c, CAP_BLOCK, end[i] - CAP_BLOCK, &st);
+		int ret = cap_read(c, CAP_BLOCK, end[i] - CAP_BLOCK, &st);
+
 		if (ret)
 			return ret;
 		if (st == CAP_GOOD && !*bad)
@@ -470,9 +470,9 @@ static void cap_narrow(struct cap_bounds *b, const unsigned int *idx,
 static int cap_first_round(struct cap_run *c, struct cap_bounds *b,
 			   int *flush_ok, uint64_t *mod)
 {
-	unsigned int idx[CAP_SPLIT_FIRST], n, i;
-	uint64_t end[CAP_SPLIT_FIRST], good, bad;
-	enum cap_state st0;
+	unsigned int idx[CAP_SPLIT_FIRST] = { 0 }, n, i;
+	uint64_t end[CAP_SPLIT_FIRST] = { 0 }, good = 0, bad = 0;
+	enum cap_state st0 = CAP_OTHER;
 	int ret;
 
 	n = cap_round(b->lo, b->hi, CAP_SPLIT_FIRST, idx);
@@ -547,8 +547,8 @@ static unsigned int cap_pick(const struct cap_run *c, struct cap_bounds *b,
 static int cap_next_round(struct cap_run *c, struct cap_bounds *b)
 {
 	const struct cap_geo *g = &c->geo;
-	unsigned int idx[CAP_SPLIT], n, i;
-	uint64_t end[CAP_SPLIT], good, bad;
+	unsigned int idx[CAP_SPLIT] = { 0 }, n, i;
+	uint64_t end[CAP_SPLIT] = { 0 }, good, bad;
 	int fine = b->hi - b->lo == 1;
 	int ret;
 

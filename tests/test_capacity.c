@@ -419,11 +419,11 @@ static size_t read_held(struct device *d, const struct bench_range *r,
 				ck_assert_ptr_nonnull(more);
 				h = more;
 			}
-			for (k = 0; k < step; k += SEC) {
-				plant_fill(p, off + k, SEC);
-				h[nh].off = off + k;
-				h[nh].hash = sec_hash(b + k);
-				h[nh++].planted = !memcmp(b + k, p, SEC);
+			for (k = 0; k < step / SEC; k++) {
+				plant_fill(p, off + k * SEC, SEC);
+				h[nh].off = off + k * SEC;
+				h[nh].hash = sec_hash(b + k * SEC);
+				h[nh++].planted = !memcmp(b + k * SEC, p, SEC);
 			}
 		}
 	dev_free_buf(b);
@@ -705,10 +705,8 @@ static void model_losses(const char *spec, uint64_t real, size_t *n,
 START_TEST(test_capacity_restore_cli)
 {
 	char dir[] = "/tmp/fbcapcli-XXXXXX", file[64], journal[64];
-	char args[192], want[512];
-	struct preserve_loss first;
+	char args[192];
 	struct fb_run r;
-	size_t nwant;
 	FILE *f;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
@@ -731,6 +729,10 @@ START_TEST(test_capacity_restore_cli)
 		ck_assert_ptr_nonnull(strstr(r.err, "restored what the tests"));
 		ck_assert_int_ne(access(journal, F_OK), 0);
 	} else {
+		struct preserve_loss first;
+		char want[512];
+		size_t nwant;
+
 		ck_assert_msg(r.status == 1, "%d: %.400s", r.status, r.err);
 		model_losses(cli_card, 2880 * MiB, &nwant, &first);
 		ck_assert_uint_gt(nwant, 100);
