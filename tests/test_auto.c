@@ -639,7 +639,7 @@ END_TEST
  * simulated card: what the write steps really wrote, to hold against what
  * they announced.
  */
-#define REC_MAX_RANGES 4096
+#define REC_MAX_RANGES 16384
 
 struct rec_dev {
 	struct device dev;		/* must be first */
