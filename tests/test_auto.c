@@ -209,7 +209,7 @@ START_TEST(test_fat_area)
 			      "%s: confidence %d", cases[i].spec,
 			      r.fat.confidence);
 		ck_assert_uint_ge(r.fat.naus, cases[i].start +
-				  cases[i].count + 4);
+				  cases[i].count + 3);
 		ck_assert_msg(r.fat.linear == cases[i].linear &&
 			      r.fat.random == cases[i].random,
 			      "%s: linear %d random %d", cases[i].spec,
@@ -438,7 +438,9 @@ END_TEST
  * writes pay for a collection, counting in its warm-up the writes to AUs
  * the probe before held open (they cost nothing unless this one is too
  * many): on these cards the linear search took 8.6 s and 6.5 s of device
- * time when the warm-up was never counted.
+ * time when the warm-up was never counted (the second now 6.0 s: it steps
+ * 4, 5, 7 rather than 4, 6, 9, a held probe more for a collapse less on
+ * cards of 4 or 6).
  */
 START_TEST(test_open_warm_collapse)
 {
@@ -450,7 +452,7 @@ START_TEST(test_open_warm_collapse)
 		{ "size=6G,erase=3M,page=8K,open=6,open_random=1,fat=1,"
 		  "fat_start=6,noise=5,seed=7", 6, 7.5 },
 		{ "size=2G,erase=1M,page=16K,open=13,open_random=9,fat=4,"
-		  "fat_start=4,noise=4,seed=4", 13, 6.0 },
+		  "fat_start=4,noise=4,seed=4", 13, 6.2 },
 	};
 	struct bench_opts o;
 	size_t i;

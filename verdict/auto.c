@@ -108,7 +108,8 @@ static unsigned int fat_max_scan(uint64_t dev_size, uint64_t erase)
 
 /*
  * It looks at 8 AUs or 8 MiB at least (a FAT area at 4-8 MiB on a card of
- * 512 KiB AUs starts at AU 8), and 4 ordinary AUs after a fast one.
+ * 512 KiB AUs starts at AU 8), and 3 ordinary AUs after the last fast one
+ * (each AU looked at costs a garbage collection: the one it closes).
  */
 static unsigned int fat_min_scan(uint64_t dev_size, uint64_t erase)
 {
@@ -727,7 +728,7 @@ static int fat_refs(struct device *dev, uint64_t erase, struct auto_fat *f)
 /*
  * The FAT probe: small writes in order and out of order at the start of
  * each AU from the first, against the same in AUs far from the start, until
- * the speed has settled: at least fat_min_scan() AUs, and four ordinary
+ * the speed has settled: at least fat_min_scan() AUs, and three ordinary
  * ones after the last fast one.
  */
 static int auto_fat(struct device *dev, uint64_t erase, struct auto_fat *f)
@@ -740,7 +741,7 @@ static int auto_fat(struct device *dev, uint64_t erase, struct auto_fat *f)
 	ret = fat_refs(dev, erase, f);
 	if (ret)
 		return ret;
-	for (i = 0; i < max && (i < min || (seen && i < last + 5)); i++) {
+	for (i = 0; i < max && (i < min || (seen && i < last + 4)); i++) {
 		double lin[AUTO_FAT_WRITES], rnd[AUTO_FAT_WRITES];
 		size_t nr;
 
@@ -1229,10 +1230,15 @@ static int sharp_ratio(struct probe_ctx *c, struct auto_open *res,
 	return ret;
 }
 
-/* The next nr to try: half as many again, at least one more, max last. */
+/*
+ * The next nr to try: one more up to 5 (a collapse costs a garbage
+ * collection per write, more with larger AUs, a probe that holds a few
+ * small writes: 4 then 6 would collapse twice on a card of 4), then half
+ * as many again, max last.
+ */
 static unsigned int next_nr(unsigned int nr, unsigned int max)
 {
-	unsigned int next = nr + (nr / 2 ? nr / 2 : 1);
+	unsigned int next = nr + (nr >= 5 ? nr / 2 : 1);
 
 	return next > max && nr < max ? max : next;
 }

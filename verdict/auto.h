@@ -21,7 +21,7 @@
 
 #define AUTO_MAX_PROBES 24
 #define AUTO_FAT_MAX 64		/* AUs the FAT probe looks at, at most */
-#define AUTO_FAT_REFS 3		/* AUs far from the start it compares with */
+#define AUTO_FAT_REFS 2		/* AUs far from the start it compares with */
 #define AUTO_FAT_WRITES 6	/* small writes per AU and order */
 #define AUTO_FAT_SPAN 32768	/* bytes they may cover at an AU's start */
 #define AUTO_FAT_FAST 1.25	/* faster than the far AUs by this: FAT */
