@@ -19,9 +19,8 @@
 #include "flashbench.h"
 #include "preserve.h"
 #include "sim.h"
+#include "tfiles.h"
 #include "util.h"
-
-#define MiB (1024ULL * 1024)
 #define GiB (1024ULL * MiB)
 
 /* ---- a watching wrapper: a hole that loses writes, a write log ---- */
@@ -547,7 +546,7 @@ START_TEST(test_capacity_restore_fake)
 {
 	const size_t c = (size_t)_i / 2;
 	const int killed = _i % 2;
-	char dir[] = "/tmp/fbcap-XXXXXX", journal[64], why[512] = "";
+	char journal[160], why[512] = "";
 	struct device *g, *f, *d;
 	struct fault_plan plan;
 	struct fault_stats st;
@@ -563,8 +562,7 @@ START_TEST(test_capacity_restore_fake)
 	int ret;
 
 	bench_opts_default(&o);
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(journal, sizeof(journal), "%s/j", dir);
+	t_path(journal, sizeof(journal), "j");
 	ck_assert_int_eq(preserve_wrap(&g, sim_card(restore_card[c].spec)), 0);
 	fault_plan_init(&plan);
 	ck_assert_int_eq(fault_wrap(&f, g, &plan), 0);
@@ -630,7 +628,6 @@ START_TEST(test_capacity_restore_fake)
 	ck_assert_int_eq(access(journal, F_OK) == 0, nwant > 0);
 	preserve_free(p);
 	unlink(journal);
-	rmdir(dir);
 	free(want);
 	free(h);
 	free(r);
@@ -704,14 +701,13 @@ static void model_losses(const char *spec, uint64_t real, size_t *n,
  */
 START_TEST(test_capacity_restore_cli)
 {
-	char dir[] = "/tmp/fbcapcli-XXXXXX", file[64], journal[64];
-	char args[192];
+	char file[160], journal[160];
+	char args[448];
 	struct fb_run r;
 	FILE *f;
 
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(file, sizeof(file), "%s/card", dir);
-	snprintf(journal, sizeof(journal), "%s/j", dir);
+	t_path(file, sizeof(file), "card");
+	t_path(journal, sizeof(journal), "j");
 	f = fopen(file, "w");
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(ftruncate(fileno(f), 64 * MiB), 0);
@@ -753,7 +749,6 @@ START_TEST(test_capacity_restore_cli)
 	fb_free(&r);
 	unlink(journal);
 	unlink(file);
-	rmdir(dir);
 }
 END_TEST
 
@@ -851,6 +846,13 @@ Suite *capacity_suite(void)
 	tcase_add_loop_test(tc, test_capacity_damaged, 0, 2);
 	tcase_add_test(tc, test_capacity_too_small);
 	tcase_add_test(tc, test_capacity_vs_f3probe);
+	tcase_set_timeout(tc, 300);
+	suite_add_tcase(s, tc);
+
+	/* journals of up to 150 MB: in a directory removed whatever fails */
+	tc = tcase_create("restore");
+	tcase_add_unchecked_fixture(tc, t_base_setup, t_base_teardown);
+	tcase_add_checked_fixture(tc, t_dir_setup, NULL);
 	tcase_add_loop_test(tc, test_capacity_restore_fake, 0, 12);
 	tcase_add_loop_test(tc, test_capacity_restore_cli, 0, 2);
 	tcase_set_timeout(tc, 300);
