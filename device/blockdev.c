@@ -175,7 +175,7 @@ static void blk_aio_drop(struct blk_device *b)
 static unsigned int blk_submit(struct blk_device *b, struct iocb **cb,
 			       unsigned int n, int *err)
 {
-	unsigned int done = 0;
+	unsigned int done = 0, i;
 	long r;
 
 	while (done < n) {
@@ -187,8 +187,8 @@ static unsigned int blk_submit(struct blk_device *b, struct iocb **cb,
 			break;
 		done += (unsigned int)r;
 	}
-	for (r = done; r < n; r++)
-		err[r] = errno ? errno : EIO;
+	for (i = done; i < n; i++)
+		err[i] = errno ? errno : EIO;
 	return done;
 }
 
