@@ -91,8 +91,10 @@ static void align_fill(struct align_row *row, const struct vm_cell *c)
 	for (i = 0; i < ALIGN_POS; i++) {
 		const struct vm_cell *p = &c[1 + 4 * i];
 
-		for (k = 0; k < 3; k++)
+		for (k = 0; k < 3; k++) {
+			row->pos_ns[i][k] = (int64_t)p[k].value;
 			sum[k] += (uint64_t)p[k].value;
+		}
 		row->pos_diff_ns[i] = (int64_t)p[3].value;
 	}
 	row->npos = ALIGN_POS;
@@ -100,6 +102,34 @@ static void align_fill(struct align_row *row, const struct vm_cell *c)
 	row->on_ns = (int64_t)(sum[1] / ALIGN_POS);
 	row->post_ns = (int64_t)(sum[2] / ALIGN_POS);
 	row->diff_ns = row->on_ns - (row->pre_ns + row->post_ns) / 2;
+}
+
+void align_fold(struct align_row *a, const struct align_row *b, size_t n)
+{
+	size_t r, i, k;
+
+	for (r = 0; r < n; r++, a++, b++) {
+		int64_t sum[3] = { 0, 0, 0 };
+
+		if (a->align_byte != b->align_byte || a->npos != ALIGN_POS ||
+		    b->npos != ALIGN_POS)
+			continue;
+		for (i = 0; i < ALIGN_POS; i++) {
+			int64_t *t = a->pos_ns[i];
+
+			for (k = 0; k < 3; k++) {
+				if (b->pos_ns[i][k] < t[k])
+					t[k] = b->pos_ns[i][k];
+				sum[k] += t[k];
+			}
+			/* as the VM's diff: on - (pre + post) / 2 */
+			a->pos_diff_ns[i] = t[1] - (t[0] + t[2]) / 2;
+		}
+		a->pre_ns = sum[0] / ALIGN_POS;
+		a->on_ns = sum[1] / ALIGN_POS;
+		a->post_ns = sum[2] / ALIGN_POS;
+		a->diff_ns = a->on_ns - (a->pre_ns + a->post_ns) / 2;
+	}
 }
 
 int align_rows(const struct vm_table *tab, struct align_row **rows,

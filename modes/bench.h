@@ -65,6 +65,7 @@ struct align_row {
 	int64_t diff_ns;		/* on - (pre + post) / 2 */
 	unsigned int npos;		/* positions sampled (7; 0: unknown) */
 	int64_t pos_diff_ns[7];		/* diff at each position */
+	int64_t pos_ns[7][3];		/* pre, on, post at each position */
 };
 
 /* One scatter point: the minimum time of a read at offset. */
@@ -106,6 +107,13 @@ int bench_align_at(struct device *dev, const struct bench_opts *o,
 		   uint64_t spacing, const uint64_t *aligns, size_t naligns,
 		   struct align_row **rows, size_t *nrows);
 void print_align(FILE *out, const struct align_row *rows, size_t nrows);
+/*
+ * Fold a second reading b of the same n rows into a: each read keeps the
+ * least time of both, as if its reads had been counted together (a
+ * count of 2 and then 1 gives what a count of 3 gives).  Rows whose
+ * alignments or positions differ are left alone.
+ */
+void align_fold(struct align_row *a, const struct align_row *b, size_t n);
 
 /*
  * The complete rows of the VM table an align program filled, as

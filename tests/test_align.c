@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bench.h"
 #include "format.h"
@@ -150,6 +151,80 @@ START_TEST(test_align_deterministic)
 }
 END_TEST
 
+/*
+ * Two readings of the same rows folded keep, read by read, the least time
+ * of both, with each diff and mean made anew from them; a reading folded
+ * into itself changes nothing, and a row of another alignment is left
+ * alone.
+ */
+START_TEST(test_align_fold)
+{
+	static const uint64_t aligns[] = { 4 << 20, 1 << 20, 16384, 4096 };
+	const size_t n = sizeof(aligns) / sizeof(aligns[0]);
+	struct device *dev = sim_card("noise=20,seed=3");
+	struct align_row *a, *b, *f, *same;
+	struct bench_opts o;
+	size_t na, nb, i, k, m, lower = 0;
+
+	bench_opts_default(&o);
+	o.blocksize_byte = 1024;
+	o.count = 2;
+	ck_assert_int_eq(bench_align_at(dev, &o, 6 << 20, aligns, n, &a, &na),
+			 0);
+	o.count = 1;
+	ck_assert_int_eq(bench_align_at(dev, &o, 6 << 20, aligns, n, &b, &nb),
+			 0);
+	ck_assert_uint_eq(na, n);
+	ck_assert_uint_eq(nb, n);
+	f = malloc(n * sizeof(*f));
+	same = malloc(n * sizeof(*same));
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(same);
+	memcpy(f, a, n * sizeof(*f));
+	align_fold(f, b, n);
+	for (i = 0; i < n; i++) {
+		int64_t sum[3] = { 0, 0, 0 };
+
+		ck_assert_uint_eq(f[i].npos, 7);
+		for (k = 0; k < 7; k++) {
+			const int64_t *t = f[i].pos_ns[k];
+
+			for (m = 0; m < 3; m++) {
+				int64_t x = a[i].pos_ns[k][m];
+				int64_t y = b[i].pos_ns[k][m];
+
+				ck_assert_int_eq(t[m], x < y ? x : y);
+				lower += y < x;
+				sum[m] += t[m];
+			}
+			ck_assert_int_eq(f[i].pos_diff_ns[k],
+					 t[1] - (t[0] + t[2]) / 2);
+		}
+		ck_assert_int_eq(f[i].pre_ns, sum[0] / 7);
+		ck_assert_int_eq(f[i].on_ns, sum[1] / 7);
+		ck_assert_int_eq(f[i].post_ns, sum[2] / 7);
+		ck_assert_int_eq(f[i].diff_ns,
+				 f[i].on_ns - (f[i].pre_ns + f[i].post_ns) / 2);
+	}
+	/* with 20 % noise the single reads were sometimes the faster */
+	ck_assert_uint_gt(lower, 0);
+	ck_assert_uint_lt(lower, n * 7 * 3);
+	memcpy(same, f, n * sizeof(*same));
+	align_fold(same, f, n);
+	ck_assert_int_eq(memcmp(same, f, n * sizeof(*same)), 0);
+	/* rows that do not match are not folded */
+	memcpy(same, a, n * sizeof(*same));
+	b[0].align_byte = 1;
+	align_fold(same, b, 1);
+	ck_assert_int_eq(memcmp(same, a, sizeof(*same)), 0);
+	free(a);
+	free(b);
+	free(f);
+	free(same);
+	dev_close(dev);
+}
+END_TEST
+
 Suite *align_suite(void)
 {
 	Suite *s = suite_create("align");
@@ -159,6 +234,7 @@ Suite *align_suite(void)
 	tcase_add_loop_test(tc, test_align_in_bounds, 0, 5);
 	tcase_add_loop_test(tc, test_align_finds_geometry, 0, 15);
 	tcase_add_test(tc, test_align_deterministic);
+	tcase_add_test(tc, test_align_fold);
 	suite_add_tcase(s, tc);
 	return s;
 }

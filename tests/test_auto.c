@@ -481,8 +481,8 @@ END_TEST
  */
 START_TEST(test_align_around)
 {
-	struct device *dev = sim_card("size=6G,erase=3M,page=16K,noise=1.5,"
-				      "seed=3");
+	struct device *dev = sim_card("size=2G,erase=1M,page=4K,noise=5,"
+				      "seed=13");
 	const struct auto_table *t;
 	struct bench_opts o;
 	struct auto_result r;
@@ -494,14 +494,56 @@ START_TEST(test_align_around)
 	ck_assert_int_eq(r.tables[0].verdict.erase.confidence,
 			 ANALYZE_CONF_MEDIUM);
 	t = &r.tables[1];
-	ck_assert_uint_eq(t->around_byte, 3 << 20);
+	ck_assert_uint_eq(t->around_byte, 1 << 20);
 	ck_assert_uint_lt(t->nrows, r.tables[0].nrows);
 	for (k = 0; k < t->nrows; k++)
-		ck_assert_uint_ge(t->rows[k].align_byte, (3 << 20) / 16);
-	ck_assert_uint_eq(r.align.erase.size_byte, 3 << 20);
+		ck_assert_uint_ge(t->rows[k].align_byte, 128 << 10);
+	ck_assert_uint_eq(r.align.erase.size_byte, 1 << 20);
 	ck_assert_int_eq(r.align.erase.confidence, ANALYZE_CONF_HIGH);
-	ck_assert_uint_eq(r.align.page.size_byte, 16 << 10);
+	ck_assert_uint_eq(r.align.page.size_byte, 4 << 10);
 	ck_assert_int_eq(r.align.page.confidence, ANALYZE_CONF_HIGH);
+	auto_free(&r);
+	dev_close(dev);
+}
+END_TEST
+
+/*
+ * A table is read at two reads per position first; a card it reads
+ * clearly stops there, one it does not gets the third read at every
+ * position (kept only where it was the faster), and the evidence says
+ * how many reads each table kept the least of.
+ */
+START_TEST(test_align_reads)
+{
+	static const char *const specs[] = {
+		"erase=4M,page=16K,noise=1,seed=2",	/* clear */
+		"erase=4M,page=16K,noise=1,seed=2,readsig=0",	/* none */
+	};
+	struct device *dev = sim_card(specs[_i]);
+	struct bench_opts o;
+	struct auto_result r;
+	char *text;
+	size_t len, i;
+	FILE *f = open_memstream(&text, &len);
+
+	bench_opts_default(&o);
+	ck_assert_int_eq(auto_run(dev, &o, 0, NULL, &r), 0);
+	if (!_i) {
+		ck_assert_uint_eq(r.ntables, 1);
+		ck_assert_uint_eq(r.tables[0].count, 2);
+		ck_assert_uint_eq(r.align.erase.size_byte, 4 << 20);
+		ck_assert_uint_eq(r.align.page.size_byte, 16 << 10);
+	} else {
+		ck_assert_uint_eq(r.ntables, 3);
+		for (i = 0; i < r.ntables; i++)
+			ck_assert_uint_eq(r.tables[i].count, 3);
+		ck_assert_uint_eq(r.align.erase.size_byte, 0);
+	}
+	auto_print(f, &r, "/dev/card", NULL);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text, _i ? "the least of 3 reads each\n" :
+				     "the least of 2 reads each\n"));
+	free(text);
 	auto_free(&r);
 	dev_close(dev);
 }
@@ -941,6 +983,7 @@ Suite *auto_suite(void)
 	tcase_add_test(tc, test_open_random_cap);
 	tcase_add_test(tc, test_open_warm_collapse);
 	tcase_add_test(tc, test_align_around);
+	tcase_add_loop_test(tc, test_align_reads, 0, 2);
 	tcase_add_test(tc, test_hard_cards);
 	tcase_add_test(tc, test_preserve_two_phases);
 	tcase_add_test(tc, test_sweep);

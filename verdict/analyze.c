@@ -22,6 +22,7 @@
 #define OUTLIER_SIGMA 5.0
 /* A row this many sigmas below its level contradicts the model. */
 #define DROP_SIGMA 4.0
+#define DROP_READ 0.01	/* of a read: never far below, whatever the noise */
 /* A row this many sigmas off its level towards the other: a ramp. */
 #define BETWEEN_SIGMA 3.0
 /* The standard error of a median is sqrt(pi / 2) times that of a mean. */
@@ -280,7 +281,7 @@ static void step_test(struct actx *c, const struct fit *f, int j,
 {
 	int up = j + 1, down = j, g;
 	double mu = f->med[up], md = f->med[down], d, su, sd, pooled;
-	double floor_ns, spike;
+	double floor_ns, spike, drop_u, drop_d;
 	size_t i, k = 0, nu = f->cnt[up], nd = f->cnt[down], nu_off = 0;
 
 	memset(s, 0, sizeof(*s));
@@ -324,13 +325,20 @@ static void step_test(struct actx *c, const struct fit *f, int j,
 	s->sigma_ns = fmax(su, sd);
 	s->n_upper = nu;
 	s->n_lower = nd;
+	/*
+	 * A diff is three reads, each of which varies by about a percent
+	 * on its own: a few rows that happen to agree closely must not make
+	 * that variation look like a row astray.
+	 */
+	drop_u = fmax(DROP_SIGMA * su, DROP_READ * c->read_ns);
+	drop_d = fmax(DROP_SIGMA * sd, DROP_READ * c->read_ns);
 	for (i = 0; i < c->n; i++) {
 		double x = c->diff[i];
 
 		g = row_group(c, i, f);
 		/* rows far below their level: a read is never that fast */
-		if ((g == up && x < mu - DROP_SIGMA * su) ||
-		    (g == down && x < md - DROP_SIGMA * sd))
+		if ((g == up && x < mu - drop_u) ||
+		    (g == down && x < md - drop_d))
 			s->n_drop++;
 		/* rows part way up: the step is a ramp, not one size */
 		if ((g == up && x < mu - BETWEEN_SIGMA * su &&

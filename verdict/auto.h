@@ -121,6 +121,8 @@ struct auto_table {
 					   those around this erase size */
 	struct align_row *rows;		/* malloc'd */
 	size_t nrows;
+	unsigned int count;		/* reads per position, least kept
+					   (the fewest any row had) */
 	struct align_verdict verdict;
 };
 
