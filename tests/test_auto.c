@@ -523,7 +523,7 @@ START_TEST(test_align_reads)
 	struct bench_opts o;
 	struct auto_result r;
 	char *text;
-	size_t len, i;
+	size_t len;
 	FILE *f = open_memstream(&text, &len);
 
 	bench_opts_default(&o);
@@ -534,6 +534,8 @@ START_TEST(test_align_reads)
 		ck_assert_uint_eq(r.align.erase.size_byte, 4 << 20);
 		ck_assert_uint_eq(r.align.page.size_byte, 16 << 10);
 	} else {
+		size_t i;
+
 		ck_assert_uint_eq(r.ntables, 3);
 		for (i = 0; i < r.ntables; i++)
 			ck_assert_uint_eq(r.tables[i].count, 3);
