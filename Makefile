@@ -85,7 +85,7 @@ FRONT_OBJS := $(FRONT_SRCS:%.c=$(B)/%.o)
 # so a new suite is one new file.
 TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 SUITES := $(TEST_SRCS:tests/test_%.c=%)
-TEST_NAMES := check_main $(SUITES:%=test_%) recdev util wtable tfiles
+TEST_NAMES := check_main $(SUITES:%=test_%) recdev util wtable tfiles hardcard
 TEST_OBJS := $(TEST_NAMES:%=$(B)/tests/%.o)
 CHECK_BIN := $(B)/tests/check_flashbench
 BENCH_BIN := $(B)/tests/bench_auto
@@ -136,11 +136,18 @@ check: all $(CHECK_BIN) $(BENCH_BIN)
 # Device time of --auto against the classic manual procedure (virtual
 # clock of the simulated card): see tests/bench_auto.c.
 $(BENCH_BIN): $(B)/tests/bench_auto.o $(B)/tests/util.o $(B)/tests/cli.o \
+	      $(B)/tests/hardcard.o \
 	      $(FRONT_OBJS) $(B)/libflashbench.a
 	$(CC) $(FB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(FB_LIBS)
 
 bench: $(BENCH_BIN)
 	$(BENCH_BIN)
+
+# The same on every card of the hard sweep with a read signature, in two
+# halves side by side (long: about half an hour).
+bench-hard: $(BENCH_BIN)
+	$(BENCH_BIN) hard 0/2 & p=$$!; $(BENCH_BIN) hard 1/2; r=$$?; \
+	wait $$p && exit $$r
 
 # cppcheck over every C file of the project, in the configuration the
 # build uses; false positives are suppressed inline, with the reason; the
@@ -310,7 +317,7 @@ fuzz-corpus: $(FUZZ_BINS)
 fuzz-clean:
 	rm -rf $(FUZZ_BUILD)
 
-.PHONY: FORCE all check bench golden install uninstall clean fuzz fuzz-build \
+.PHONY: FORCE all check bench bench-hard golden install uninstall clean fuzz fuzz-build \
 	fuzz-replay fuzz-corpus fuzz-clean
 
 -include $(shell find $(B) $(FUZZ_BUILD) -name '*.d' 2>/dev/null)

@@ -552,6 +552,37 @@ START_TEST(test_align_reads)
 END_TEST
 
 /*
+ * With --destructive, tables stop once the page is clear: the writes
+ * settle an erase size the reads leave unsure (a gradual AU step), for
+ * less than the further tables a read-only run needs.
+ */
+START_TEST(test_writes_decide)
+{
+	const char *spec = "size=2G,erase=4M,page=16K,au_spread=3,open=2,"
+			   "fat=0,noise=3,seed=5";
+	struct device *ro = sim_card(spec), *rw = sim_card(spec);
+	struct auto_result a, b;
+	struct bench_opts o;
+
+	bench_opts_default(&o);
+	ck_assert_int_eq(auto_run(ro, &o, 0, NULL, &a), 0);
+	ck_assert_int_eq(auto_run(rw, &o, 1, NULL, &b), 0);
+	ck_assert_int_lt(a.tables[0].verdict.erase.confidence,
+			 ANALYZE_CONF_HIGH);
+	ck_assert_uint_gt(a.ntables, 1);
+	ck_assert_uint_eq(b.ntables, 1);
+	ck_assert_int_eq(b.erase_from, AUTO_ERASE_CONFIRMED);
+	ck_assert_uint_eq(b.align.erase.size_byte, 4 << 20);
+	ck_assert_int_eq(b.align.erase.confidence, ANALYZE_CONF_HIGH);
+	ck_assert_uint_eq(b.align.page.size_byte, 16 << 10);
+	auto_free(&a);
+	auto_free(&b);
+	dev_close(ro);
+	dev_close(rw);
+}
+END_TEST
+
+/*
  * Hard cards an expert still reads: a USB stick with a read-ahead cache
  * and pauses, cards with no read signature and pauses, a weak spread AU
  * step, a card that keeps one AU more in a log (gradual collapse).  Erase
@@ -986,6 +1017,7 @@ Suite *auto_suite(void)
 	tcase_add_test(tc, test_open_warm_collapse);
 	tcase_add_test(tc, test_align_around);
 	tcase_add_loop_test(tc, test_align_reads, 0, 2);
+	tcase_add_test(tc, test_writes_decide);
 	tcase_add_test(tc, test_hard_cards);
 	tcase_add_test(tc, test_preserve_two_phases);
 	tcase_add_test(tc, test_sweep);

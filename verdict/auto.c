@@ -557,6 +557,18 @@ static int group_probe(struct device *dev, const struct bench_opts *o,
 	return ret == -ENOMEM ? ret : 0;
 }
 
+/*
+ * Will writes settle the erase size that the tables so far leave unsure?
+ * With --destructive, an erase size read with less than high confidence
+ * (or none) is found, confirmed or corrected by writing
+ * (auto_erase_writes), which costs less than a further table; once the
+ * page is clear, another table would only repeat what the writes decide.
+ */
+static int writes_decide(const struct auto_result *r)
+{
+	return r->destructive && r->search_fits;
+}
+
 static int auto_align(struct device *dev, const struct bench_opts *o,
 		      const struct auto_hooks *h, struct auto_result *r)
 {
@@ -587,8 +599,9 @@ static int auto_align(struct device *dev, const struct bench_opts *o,
 			return ret;
 		r->ntables++;
 		align_choose(r);
-		if (r->align.erase.confidence == ANALYZE_CONF_HIGH &&
-		    r->align.page.confidence >= ANALYZE_CONF_MEDIUM)
+		if (r->align.page.confidence >= ANALYZE_CONF_MEDIUM &&
+		    (r->align.erase.confidence == ANALYZE_CONF_HIGH ||
+		     writes_decide(r)))
 			break;
 	}
 	return group_probe(dev, o, r);

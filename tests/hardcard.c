@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The cards of the hard sweep (see hardcard.h).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hardcard.h"
+
+const char *const behaviour_names[B_NR] = {
+	"plain", "multi-plane", "alloc group", "gradual AU step", "pauses",
+	"read-ahead", "no read sig", "random slower", "no random open",
+	"FAT random only", "FAT both", "gradual collapse",
+};
+
+/* SWEEP_SEED: results vary by a few cards from one draw to the next. */
+static unsigned int noise_shift(void)
+{
+	const char *v = getenv("SWEEP_SEED");
+
+	return v ? (unsigned int)strtoul(v, NULL, 10) : 0;
+}
+
+static uint64_t hard_rand(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* n in [0, 100) below pct. */
+static int chance(uint64_t *s, unsigned int pct)
+{
+	return hard_rand(s) % 100 < pct;
+}
+
+/* Append to a SPEC. */
+static void add(char *spec, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void add(char *spec, size_t len, const char *fmt, ...)
+{
+	size_t n = strlen(spec);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(spec + n, len - n, fmt, ap);
+	va_end(ap);
+}
+
+/* Card number i: the same i always gives the same card. */
+void hard_card(unsigned int i, struct hard_card *c)
+{
+	static const unsigned int erase_kib[] = {
+		1024, 2048, 4096, 8192, 16384, 32768, 65536, 3072, 6144,
+		12288, 24576, 4096, 4096, 8192,
+	};
+	static const unsigned int page_kib[] = { 4, 8, 16, 32, 64 };
+	static const unsigned int size_gib[] = { 1, 2, 4, 8, 16, 32, 64, 128 };
+	uint64_t s = 7000 + i, min_size;
+	char *sp = c->spec;
+	size_t len = sizeof(c->spec);
+
+	memset(c, 0, sizeof(*c));
+	c->erase = (uint64_t)erase_kib[hard_rand(&s) % 14] << 10;
+	c->page = (uint64_t)page_kib[hard_rand(&s) % 5] << 10;
+	c->size = (uint64_t)size_gib[hard_rand(&s) % 8] << 30;
+	/*
+	 * The SD specification ties the largest AU to the capacity (4 MiB
+	 * up to 32 GB, 64 MiB for SDXC): no card has only a few dozen AUs.
+	 */
+	min_size = c->erase * 256;
+	if (c->size < min_size)
+		c->size = min_size;
+	c->open = 1 + hard_rand(&s) % 16;
+	c->open_random = c->open > 1 ? 1 + hard_rand(&s) % (c->open - 1) : 1;
+	c->fat = hard_rand(&s) % 5;
+	c->fat_start = c->fat ? hard_rand(&s) % 5 : 0;
+	c->noise = (double)(hard_rand(&s) % 7) / 2;	/* 0 .. 3 % */
+	snprintf(sp, len, "size=%llu,erase=%llu,page=%llu",
+		 (unsigned long long)c->size, (unsigned long long)c->erase,
+		 (unsigned long long)c->page);
+	if (c->page <= 16384 && chance(&s, 25)) {
+		c->plane = 2 << (hard_rand(&s) % 2);	/* 2 or 4 pages */
+		c->behaviours |= 1u << B_PLANE;
+		add(sp, len, ",plane=%u", c->plane);
+	}
+	if (c->size >= (4ULL << 30) && chance(&s, 15)) {
+		c->behaviours |= 1u << B_GROUP;
+		c->group = (1 + hard_rand(&s) % 2) << 30;
+		add(sp, len, ",group=%llu", (unsigned long long)c->group);
+	}
+	if (chance(&s, 12)) {
+		c->behaviours |= 1u << B_NOREADSIG;
+		add(sp, len, ",readsig=0");
+	} else if (chance(&s, 15)) {
+		c->behaviours |= 1u << B_SPREAD;
+		add(sp, len, ",au_spread=%u",
+		    2 + (unsigned int)(hard_rand(&s) % 2));
+	}
+	if (chance(&s, 15)) {
+		c->behaviours |= 1u << B_PAUSES;
+		add(sp, len, ",pause_pct=%u,pause_us=%u",
+		    1 + (unsigned int)(hard_rand(&s) % 2),
+		    1000 + (unsigned int)(hard_rand(&s) % 4000));
+	}
+	if (chance(&s, 12)) {
+		c->behaviours |= 1u << B_READAHEAD;
+		add(sp, len, ",readahead=128K");
+	}
+	if (chance(&s, 15)) {
+		c->behaviours |= 1u << B_RANDSLOW;
+		add(sp, len, ",random_mbps=%u",
+		    2 + (unsigned int)(hard_rand(&s) % 4));
+	}
+	if (chance(&s, 10)) {
+		c->behaviours |= 1u << B_NORANDOM;
+		c->open_random = 0;
+	}
+	if (c->fat && chance(&s, 30)) {
+		int both = chance(&s, 40);
+
+		c->behaviours |= 1u << (both ? B_FATBOTH : B_FATRANDOM);
+		add(sp, len, ",fat_kind=%s", both ? "both" : "random");
+	}
+	if (chance(&s, 15)) {
+		c->behaviours |= 1u << B_GRADUAL;
+		add(sp, len, ",collapse=gradual");
+	}
+	if (!c->behaviours)
+		c->behaviours = 1u << B_PLAIN;
+	add(sp, len, ",open=%u,open_random=%u,fat=%u,fat_start=%u",
+	    c->open, c->open_random, c->fat, c->fat_start);
+	add(sp, len, ",noise=%g,seed=%u", c->noise, i + 1 + noise_shift());
+}
+
