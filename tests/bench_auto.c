@@ -171,6 +171,7 @@ int main(int argc, char **argv)
 	char name[16];
 	int met;
 
+	setvbuf(stdout, NULL, _IOLBF, 0);	/* progress, line by line */
 	if (argc == 3 && !strcmp(argv[1], "hard") &&
 	    sscanf(argv[2], "%u/%u", &shard, &shards) == 2 && shard < shards)
 		return hard_sweep(shard, shards, &hard_worst) ? 1 : 0;
