@@ -147,14 +147,41 @@ static unsigned int hard_sweep(unsigned int shard, unsigned int shards,
 		n++;
 		if (r > *worst)
 			*worst = r;
-		if (r > GOAL) {
-			over++;
-			printf("hard card %u over the goal: ratio %.4f, auto %.1fs (%s)\n%s",
-			       i, r, a / 1e9, c.spec, steps);
+		if (r > GOAL || getenv("SWEEP_VERBOSE")) {
+			over += r > GOAL;
+			printf("hard card %u%s: ratio %.4f, auto %.1fs (%s)\n%s",
+			       i, r > GOAL ? " over the goal" : "", r,
+			       a / 1e9, c.spec, steps);
 		}
 	}
 	printf("hard sweep: %u cards with a read signature, worst ratio %.4f, %u over %.2f\n",
 	       n, *worst, over, GOAL);
+	return over;
+}
+
+/* The named cards of the hard sweep, each with its ratio and steps. */
+static unsigned int hard_cards(int argc, char **argv)
+{
+	unsigned int over = 0;
+	int k;
+
+	for (k = 2; k < argc; k++) {
+		struct hard_card c;
+		char steps[256];
+		unsigned int i;
+		double a, r;
+
+		if (sscanf(argv[k], "%u", &i) != 1 || i >= HARD_CARDS) {
+			fprintf(stderr, "bench: no hard card %s\n", argv[k]);
+			exit(2);
+		}
+		hard_card(i, &c);
+		a = auto_ns(c.spec, steps, sizeof(steps));
+		r = a / classic_ns(c.spec, c.erase, c.open);
+		over += r > GOAL;
+		printf("hard card %u: ratio %.4f, auto %.1fs (%s)\n%s", i, r,
+		       a / 1e9, c.spec, steps);
+	}
 	return over;
 }
 
@@ -163,6 +190,7 @@ static unsigned int hard_sweep(unsigned int shard, unsigned int shards,
  * without a read signature.  With "hard K/N": every Nth card of the hard
  * sweep from card K (make bench-hard runs them in parallel; it takes
  * long: the classic procedure on a 128 GiB card is hours of device time).
+ * With "card I...": the hard sweep's cards I..., whatever their kind.
  */
 int main(int argc, char **argv)
 {
@@ -175,8 +203,10 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "hard") &&
 	    sscanf(argv[2], "%u/%u", &shard, &shards) == 2 && shard < shards)
 		return hard_sweep(shard, shards, &hard_worst) ? 1 : 0;
+	if (argc >= 3 && !strcmp(argv[1], "card"))
+		return hard_cards(argc, argv) ? 1 : 0;
 	if (argc != 1) {
-		fprintf(stderr, "usage: bench_auto [hard K/N]\n");
+		fprintf(stderr, "usage: bench_auto [hard K/N | card I...]\n");
 		return 2;
 	}
 	def = compare("default", "", 4 << 20, 4);
