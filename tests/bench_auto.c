@@ -40,14 +40,18 @@ static struct device *card(const char *spec)
 	return dev;
 }
 
-/* Device ns of the classic procedure on a fresh card. */
-static double classic_ns(const char *spec, uint64_t erase, unsigned int open)
+/*
+ * Device ns of the classic procedure on a fresh card; when steps is not
+ * NULL, the time of each of its steps into it.
+ */
+static double classic_ns(const char *spec, uint64_t erase, unsigned int open,
+			 char *steps, size_t len)
 {
 	struct device *dev = card(spec);
 	struct align_row *rows;
 	struct bench_opts o;
 	unsigned int nr;
-	uint64_t t0 = dev_now_ns(dev);
+	uint64_t t0 = dev_now_ns(dev), t[4];
 	size_t n;
 	FILE *null = fopen("/dev/null", "w");
 	int r;
@@ -58,6 +62,7 @@ static double classic_ns(const char *spec, uint64_t erase, unsigned int open)
 	if (bench_align(dev, &o, &rows, &n))
 		exit(1);
 	free(rows);
+	t[0] = dev_now_ns(dev);
 	o.blocksize_byte = 16384;
 	o.erasesize_byte = erase;
 	o.offset_byte = (16ULL << 20) / erase * erase;
@@ -70,6 +75,7 @@ static double classic_ns(const char *spec, uint64_t erase, unsigned int open)
 			if (bench_open_au(dev, &o, null))
 				exit(1);
 		}
+		t[1 + r] = dev_now_ns(dev);
 	}
 	o.fat_nr = 6;
 	for (r = 0; r < 2; r++) {
@@ -78,9 +84,14 @@ static double classic_ns(const char *spec, uint64_t erase, unsigned int open)
 			exit(1);
 	}
 	fclose(null);
-	t0 = dev_now_ns(dev) - t0;
+	t[3] = dev_now_ns(dev);
+	if (steps)
+		snprintf(steps, len,
+			 "  classic steps: align %.1fs, open linear %.1fs, open random %.1fs, FAT %.1fs\n",
+			 (t[0] - t0) / 1e9, (t[1] - t[0]) / 1e9,
+			 (t[2] - t[1]) / 1e9, (t[3] - t[2]) / 1e9);
 	dev_close(dev);
-	return (double)t0;
+	return (double)(t[3] - t0);
 }
 
 /*
@@ -115,7 +126,7 @@ static double compare(const char *name, const char *spec, uint64_t erase,
 {
 	char steps[256];
 	double a = auto_ns(spec, steps, sizeof(steps));
-	double c = classic_ns(spec, erase, open);
+	double c = classic_ns(spec, erase, open, NULL, 0);
 
 	fputs(steps, stdout);
 	printf("%-12s auto %8.1fs  classic %9.1fs  ratio %.4f  (%s)\n", name,
@@ -143,7 +154,7 @@ static unsigned int hard_sweep(unsigned int shard, unsigned int shards,
 		if (c.behaviours & (1u << B_NOREADSIG))
 			continue;
 		a = auto_ns(c.spec, steps, sizeof(steps));
-		r = a / classic_ns(c.spec, c.erase, c.open);
+		r = a / classic_ns(c.spec, c.erase, c.open, NULL, 0);
 		n++;
 		if (r > *worst)
 			*worst = r;
@@ -167,7 +178,7 @@ static unsigned int hard_cards(int argc, char **argv)
 
 	for (k = 2; k < argc; k++) {
 		struct hard_card c;
-		char steps[256];
+		char steps[256], csteps[256];
 		unsigned int i;
 		double a, r;
 
@@ -177,10 +188,11 @@ static unsigned int hard_cards(int argc, char **argv)
 		}
 		hard_card(i, &c);
 		a = auto_ns(c.spec, steps, sizeof(steps));
-		r = a / classic_ns(c.spec, c.erase, c.open);
+		r = a / classic_ns(c.spec, c.erase, c.open, csteps,
+				   sizeof(csteps));
 		over += r > GOAL;
-		printf("hard card %u: ratio %.4f, auto %.1fs (%s)\n%s", i, r,
-		       a / 1e9, c.spec, steps);
+		printf("hard card %u: ratio %.4f, auto %.1fs (%s)\n%s%s", i, r,
+		       a / 1e9, c.spec, steps, csteps);
 	}
 	return over;
 }

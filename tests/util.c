@@ -140,7 +140,8 @@ void sweep_card(unsigned int i, struct sweep_card *c)
 	c->open = 1 + sweep_rand(&s) % 16;
 	c->open_random = c->open > 1 ? 1 + sweep_rand(&s) % (c->open - 1) : 1;
 	c->fat = sweep_rand(&s) % 5;
-	c->fat_start = c->fat ? sweep_rand(&s) % (9 - c->fat) : 0;
+	/* real FAT areas lie at the card's start: from AU 0 to 4 here */
+	c->fat_start = c->fat ? sweep_rand(&s) % 5 : 0;
 	c->noise = (double)(sweep_rand(&s) % 11) / 2;	/* 0, 0.5 .. 5 */
 	snprintf(c->spec, sizeof(c->spec),
 		 "size=%llu,erase=%llu,page=%llu,open=%u,open_random=%u,fat=%u,fat_start=%u,noise=%g,seed=%u",

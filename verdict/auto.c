@@ -35,12 +35,13 @@
 #include "vm.h"
 
 #define AUTO_AU_SPACING 12	/* probe AUs are every 12th AU, as -O */
-#define AUTO_MAX_NR 32		/* the open-AU search stops here */
 #define AUTO_MAX_RANGES 256	/* ranges the write steps announce */
 #define AUTO_WARMUP 1		/* chunk positions not measured */
 #define AUTO_POSITIONS 12	/* chunk positions measured at most */
 #define AUTO_COLLAPSE 4.0	/* slower than this: collapsed */
 #define AUTO_HOLD 1.5		/* faster than this: held */
+#define AUTO_GC_SURE 40.0	/* slower than this: a garbage collection
+				   beyond doubt (a pause of a few ms is not) */
 #define AUTO_CHUNK 16384	/* probe write size, at least a page */
 #define AUTO_ALIGN_COUNT 3	/* reads per align position (min kept) */
 #define AUTO_ALIGN_FIRST 2	/* of them, read before the first look */
@@ -108,16 +109,17 @@ static unsigned int fat_max_scan(uint64_t dev_size, uint64_t erase)
 }
 
 /*
- * It looks at 8 AUs or 8 MiB at least (a FAT area at 4-8 MiB on a card of
- * 512 KiB AUs starts at AU 8), and 3 ordinary AUs after the last fast one
- * (each AU looked at costs a garbage collection: the one it closes).
+ * It looks at 8 MiB at least (a FAT area at 4-8 MiB on a card of 512 KiB
+ * AUs starts at AU 8) and 5 AUs at least (an area a few AUs in), and 2
+ * ordinary AUs after the last fast one (each AU looked at costs a garbage
+ * collection: the one it closes, of a whole AU on a card of large AUs).
  */
 static unsigned int fat_min_scan(uint64_t dev_size, uint64_t erase)
 {
 	uint64_t n = (8ULL << 20) / erase, max = fat_max_scan(dev_size, erase);
 
-	if (n < 8)
-		n = 8;
+	if (n < 5)
+		n = 5;
 	return n < max ? (unsigned int)n : (unsigned int)max;
 }
 
@@ -790,7 +792,7 @@ static int fat_refs(struct device *dev, uint64_t erase, struct auto_fat *f)
 /*
  * The FAT probe: small writes in order and out of order at the start of
  * each AU from the first, against the same in AUs far from the start, until
- * the speed has settled: at least fat_min_scan() AUs, and three ordinary
+ * the speed has settled: at least fat_min_scan() AUs, and two ordinary
  * ones after the last fast one.
  */
 static int auto_fat(struct device *dev, uint64_t erase, struct auto_fat *f)
@@ -803,7 +805,7 @@ static int auto_fat(struct device *dev, uint64_t erase, struct auto_fat *f)
 	ret = fat_refs(dev, erase, f);
 	if (ret)
 		return ret;
-	for (i = 0; i < max && (i < min || (seen && i < last + 4)); i++) {
+	for (i = 0; i < max && (i < min || (seen && i < last + 3)); i++) {
 		double lin[AUTO_FAT_WRITES], rnd[AUTO_FAT_WRITES];
 		size_t nr;
 
@@ -1099,6 +1101,25 @@ static int erase_search(struct device *dev, struct auto_erase_search *s)
 
 /* ---- step 3: open AUs ---- */
 
+/*
+ * The probe AUs, shared by the searches in both orders.  A used card's
+ * AUs hold old data: one written in part and closed costs a garbage
+ * collection, which is what shows a collapse.  An AU discarded (or never
+ * written since the card was made) holds none, and closing it costs
+ * nothing: on such AUs the card seems to keep any number open.  So the
+ * searches write the AUs as they find them, and write them whole first
+ * (precondition) only when that is needed: when the positions of an AU
+ * are used up, and, for every AU, when the search in linear order saw no
+ * collapse at all.
+ */
+struct probe_area {
+	int whole;		/* precondition each AU before its first use */
+	unsigned int touched;	/* AUs [0, touched) written to */
+	unsigned int ready;	/* AUs [0, ready) preconditioned */
+	unsigned int last;	/* the AU written last */
+	uint64_t written;	/* bytes written to precondition */
+};
+
 struct probe_ctx {
 	struct device *dev;
 	uint64_t erase;
@@ -1107,22 +1128,21 @@ struct probe_ctx {
 	uint64_t spacing;		/* AUs between probe AUs */
 	int random;
 	uint64_t used;		/* chunk positions used since preconditioned */
-	unsigned int *ready;	/* AUs preconditioned so far */
-	uint64_t *written;	/* bytes written to precondition */
+	struct probe_area *area;
 	unsigned int held;	/* AUs [0, held) the last probe held open */
 };
 
 /*
  * Write probe AUs [from, to) once, whole: they start from a known state,
- * with nothing half-written that a garbage collection would have to copy
- * in the middle of a measurement.
+ * full of data, with nothing half-written that a garbage collection would
+ * have to copy in the middle of a measurement.
  */
 static int precondition(const struct probe_ctx *c, unsigned int from,
 			unsigned int to)
 {
 	double t;
 
-	*c->written += (uint64_t)(to - from) * c->erase;
+	c->area->written += (uint64_t)(to - from) * c->erase;
 	return run_cell(c->dev, total_time(vm_off_series(VM_OFF_LIN,
 				c->base + from * c->spacing * c->erase,
 				c->spacing * c->erase, to - from,
@@ -1184,19 +1204,23 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 	const unsigned int warm = AUTO_WARMUP + (c->random ? 1 : 0);
 	const unsigned int passes = warm + AUTO_POSITIONS;
 	double per[AUTO_POSITIONS];
-	unsigned int i, m = 0, fast = 0, slow = 0;
+	unsigned int i, m = 0, fast = 0, slow = 0, huge = 0;
 	int ret, stop = 0;
 
-	if (nr > *c->ready) {
-		ret = precondition(c, *c->ready, nr);
+	if (c->area->whole && nr > c->area->ready) {
+		ret = precondition(c, c->area->ready, nr);
 		if (ret)
 			return ret;
-		*c->ready = nr;
+		c->area->ready = nr;
 	}
+	if (nr > c->area->touched)
+		c->area->touched = nr;
 	if (positions_left(c) < passes) {
-		ret = precondition(c, 0, *c->ready);
+		/* every AU written to: a later probe may reach any of them */
+		ret = precondition(c, 0, c->area->touched);
 		if (ret)
 			return ret;
+		c->area->ready = c->area->touched;
 		c->used = 0;
 		c->held = 0;	/* closed: each opens again */
 	}
@@ -1208,7 +1232,9 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 		/* one write at a time, so that a collapse stops the probe at
 		 * once: each collapsed write costs a whole garbage collection */
 		for (k = 0; k < nr && !stop; k++) {
-			uint64_t au = vm_shuffle(k, nr, 1);
+			/* one AU: the one written last, surely still open */
+			uint64_t au = nr == 1 ? c->area->last :
+					       vm_shuffle(k, nr, 1);
 
 			ret = run_cell(c->dev, total_time(vm_len_fixed(c->chunk,
 					vm_off_series(VM_OFF_LIN,
@@ -1217,6 +1243,7 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 						0, 1, vm_leaf(VM_WRITE_5A)))), &t);
 			if (ret)
 				return ret;
+			c->area->last = (unsigned int)au;
 			sum += t;
 			/*
 			 * The warm-up's writes open the new AUs, which may
@@ -1226,10 +1253,14 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 			if ((i < warm && au >= c->held) || ref_ns <= 0)
 				continue;
 			slow += t > AUTO_COLLAPSE * ref_ns;
+			huge += t > AUTO_GC_SURE * ref_ns;
 			/* clearly collapsed: several writes as slow as a
 			 * garbage collection (a card in random mode may
-			 * collapse at only some of them) */
-			if (slow >= 3 && slow >= (nr + 1) / 2) {
+			 * collapse at only some of them); two will do when
+			 * each took what only a collection of a large AU
+			 * takes: each costs seconds on such a card */
+			if ((slow >= 3 || huge >= 2) &&
+			    slow >= (nr + 1) / 2) {
 				per[m++] = sum / (k + 1);
 				stop = 1;
 			}
@@ -1363,14 +1394,14 @@ static unsigned int random_cap(const struct auto_open *lin)
  * lin being what the search in linear order found.
  */
 static int auto_open(struct device *dev, uint64_t erase,
-		     const struct auto_open *lin, unsigned int *ready,
-		     uint64_t *written, struct auto_open *res)
+		     const struct auto_open *lin, struct probe_area *area,
+		     struct auto_open *res)
 {
 	const int random = lin != NULL;
 	const double lin_ref_ns = lin ? lin->ref_ns : 0;
 	struct probe_ctx c = {
 		.dev = dev, .erase = erase, .random = random,
-		.base = probe_base(erase), .ready = ready, .written = written,
+		.base = probe_base(erase), .area = area,
 		.spacing = probe_spacing(dev->size_byte, erase),
 	};
 	const unsigned int top = probe_max_nr(dev->size_byte, erase);
@@ -1540,7 +1571,7 @@ int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 {
 	struct bench_range ranges[AUTO_MAX_RANGES];
 	uint64_t t0 = dev_now_ns(dev), t1, erase;
-	unsigned int ready = 0;		/* probe AUs preconditioned */
+	struct probe_area area = { 0 };
 	int ret, n;
 
 	memset(r, 0, sizeof(*r));
@@ -1586,16 +1617,24 @@ int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 		goto out;
 	say(h, "auto: %s\n", "open-AU search, linear order (writes)");
 	t1 = dev_now_ns(dev);
-	ret = auto_open(dev, erase, NULL, &ready, &r->precondition_byte,
-			&r->open_linear);
+	ret = auto_open(dev, erase, NULL, &area, &r->open_linear);
+	if (!ret && r->open_linear.at_least) {
+		/* no collapse on the AUs as found: on AUs full of data? */
+		say(h, "auto: %s\n", "open-AU search again, on AUs written whole first (writes)");
+		memset(&r->open_linear, 0, sizeof(r->open_linear));
+		area.whole = 1;
+		r->precondition_again = 1;
+		ret = auto_open(dev, erase, NULL, &area, &r->open_linear);
+	}
 	r->step_ns[2] = dev_now_ns(dev) - t1;
+	r->precondition_byte = area.written;
 	if (ret)
 		goto out;
 	say(h, "auto: %s\n", "open-AU search, random order (writes)");
 	t1 = dev_now_ns(dev);
-	ret = auto_open(dev, erase, &r->open_linear, &ready,
-			&r->precondition_byte, &r->open_random);
+	ret = auto_open(dev, erase, &r->open_linear, &area, &r->open_random);
 	r->step_ns[3] = dev_now_ns(dev) - t1;
+	r->precondition_byte = area.written;
 out:
 	if (!ret && destructive)
 		ret = auto_capacity(dev, o, h, r);
@@ -1886,8 +1925,11 @@ void auto_print(FILE *out, const struct auto_result *r, const char *path,
 	print_open(out, "linear", &r->open_linear);
 	print_open(out, "random", &r->open_random);
 	print_fat(out, &r->fat, r->align.erase.size_byte);
-	if (r->precondition_byte)
-		fprintf(out, "preconditioned: each probed AU was written once, whole, before it was measured (%s in all)\n",
+	if (r->precondition_again)
+		fprintf(out, "preconditioned: no collapse on the probed AUs as found (AUs that hold no data cost nothing to close), so each was written whole and the search made again (%s in all)\n",
+			fmt_size(a, r->precondition_byte));
+	else if (r->precondition_byte)
+		fprintf(out, "preconditioned: probed AUs written whole to use them again (%s in all)\n",
 			fmt_size(a, r->precondition_byte));
 	if (sysfs) {
 		size_t i;
@@ -2145,6 +2187,7 @@ void auto_json_results(struct json *j, const struct auto_result *r)
 	json_string(j, "step", "summary");
 	json_u64(j, "device_time_ns", r->device_ns);
 	json_u64(j, "precondition_bytes", r->precondition_byte);
+	json_bool(j, "precondition_again", r->precondition_again);
 	json_string(j, "skipped", r->skip_reason);
 	json_object_end(j);
 	json_array_end(j);

@@ -20,6 +20,7 @@
 #include "sysfs.h"
 
 #define AUTO_MAX_PROBES 24
+#define AUTO_MAX_NR 32		/* the open-AU search stops here */
 #define AUTO_FAT_MAX 64		/* AUs the FAT probe looks at, at most */
 #define AUTO_FAT_REFS 2		/* AUs far from the start it compares with */
 #define AUTO_FAT_WRITES 6	/* small writes per AU and order */
@@ -134,6 +135,8 @@ struct auto_result {
 	struct align_verdict align;	/* erase and page size */
 	int destructive;		/* the write steps were allowed */
 	uint64_t precondition_byte;	/* bytes written to precondition */
+	int precondition_again;		/* the linear search made again on
+					   AUs written whole: none collapsed */
 	struct auto_open open_linear;
 	struct auto_open open_random;
 	struct auto_fat fat;
