@@ -135,6 +135,35 @@ static double compare(const char *name, const char *spec, uint64_t erase,
 }
 
 /*
+ * The classic procedure's device time on hard card i.  Its time depends
+ * on the card alone, not on --auto: with BENCH_CLASSIC_CACHE=FILE it is
+ * read from FILE when there ("card ns" lines) and added to it when not, so
+ * that a change to --auto is measured again on every card in minutes.
+ */
+static double hard_classic_ns(unsigned int i, const struct hard_card *c)
+{
+	const char *path = getenv("BENCH_CLASSIC_CACHE");
+	unsigned int k;
+	double ns;
+	FILE *f;
+
+	if (path && (f = fopen(path, "r"))) {
+		while (fscanf(f, "%u %lf", &k, &ns) == 2)
+			if (k == i) {
+				fclose(f);
+				return ns;
+			}
+		fclose(f);
+	}
+	ns = classic_ns(c->spec, c->erase, c->open, NULL, 0);
+	if (path && (f = fopen(path, "a"))) {
+		fprintf(f, "%u %.0f\n", i, ns);
+		fclose(f);
+	}
+	return ns;
+}
+
+/*
  * The cards of the hard sweep that have a read signature (the others
  * find the erase size from writes, whose cost the readsig=0 lines show):
  * each over the goal is listed; returns how many.
@@ -154,7 +183,7 @@ static unsigned int hard_sweep(unsigned int shard, unsigned int shards,
 		if (c.behaviours & (1u << B_NOREADSIG))
 			continue;
 		a = auto_ns(c.spec, steps, sizeof(steps));
-		r = a / classic_ns(c.spec, c.erase, c.open, NULL, 0);
+		r = a / hard_classic_ns(i, &c);
 		n++;
 		if (r > *worst)
 			*worst = r;

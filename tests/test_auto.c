@@ -629,7 +629,8 @@ END_TEST
 /*
  * With --destructive, tables stop once the page is clear: the writes
  * settle an erase size the reads leave unsure (a gradual AU step), for
- * less than the further tables a read-only run needs.
+ * less than the further tables a read-only run needs; nor does the table
+ * get a third read for the erase size's sake.
  */
 START_TEST(test_writes_decide)
 {
@@ -645,7 +646,10 @@ START_TEST(test_writes_decide)
 	ck_assert_int_lt(a.tables[0].verdict.erase.confidence,
 			 ANALYZE_CONF_HIGH);
 	ck_assert_uint_gt(a.ntables, 1);
+	ck_assert_uint_eq(a.tables[0].count, 3);
 	ck_assert_uint_eq(b.ntables, 1);
+	ck_assert_uint_eq(b.tables[0].count, 2);
+	ck_assert_int_ge(b.align.page.confidence, ANALYZE_CONF_MEDIUM);
 	ck_assert_int_eq(b.erase_from, AUTO_ERASE_CONFIRMED);
 	ck_assert_uint_eq(b.align.erase.size_byte, 4 << 20);
 	ck_assert_int_eq(b.align.erase.confidence, ANALYZE_CONF_HIGH);

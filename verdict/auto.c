@@ -326,12 +326,16 @@ static int align_rest(struct device *dev, const struct bench_opts *ao,
 /*
  * Is table t sure enough to skip the rest of its reads?  A table read
  * around an erase size only confirms it; a whole table also gives the
- * page, and a program unit it saw but doubts may firm up.
+ * page, and a program unit it saw but doubts may firm up.  When writes
+ * will settle the erase size (writes), the page is all it must give.
  */
-static int table_sure(const struct auto_table *t)
+static int table_sure(const struct auto_table *t, int writes)
 {
 	const struct align_verdict *v = &t->verdict;
 
+	if (writes && !t->around_byte)
+		return v->page.confidence >= ANALYZE_CONF_MEDIUM &&
+		       v->plane.confidence != ANALYZE_CONF_LOW;
 	if (v->erase.confidence != ANALYZE_CONF_HIGH)
 		return 0;
 	return t->around_byte ||
@@ -346,7 +350,8 @@ static int table_sure(const struct auto_table *t)
  * unclear one all of them, as if they had been counted at once.
  */
 static int align_read(struct device *dev, const struct bench_opts *ao,
-		      const uint64_t *a, size_t n, struct auto_table *t)
+		      const uint64_t *a, size_t n, int writes,
+		      struct auto_table *t)
 {
 	struct bench_opts more = *ao;
 	struct align_row *rows;
@@ -359,7 +364,7 @@ static int align_read(struct device *dev, const struct bench_opts *ao,
 	t->count = more.count;
 	if (!ret)
 		ret = analyze_align(t->rows, t->nrows, &t->verdict);
-	if (ret || table_sure(t))
+	if (ret || table_sure(t, writes))
 		return ret;
 	more.count = AUTO_ALIGN_COUNT - AUTO_ALIGN_FIRST;
 	ret = bench_align_at(dev, &more, t->spacing_byte, a, n, &rows, &nrows);
@@ -374,7 +379,8 @@ static int align_read(struct device *dev, const struct bench_opts *ao,
 }
 
 static int align_table(struct device *dev, const struct bench_opts *o,
-		       uint64_t bs, uint64_t erase, struct auto_table *t)
+		       uint64_t bs, uint64_t erase, int writes,
+		       struct auto_table *t)
 {
 	struct bench_opts ao = *o;
 	uint64_t spacing = 3, aligns[128], win[128];
@@ -400,7 +406,7 @@ static int align_table(struct device *dev, const struct bench_opts *o,
 	t->blocksize_byte = bs;
 	t->spacing_byte = spacing;
 	ret = align_read(dev, &ao, t->around_byte ? win : aligns,
-			 t->around_byte ? k : n, t);
+			 t->around_byte ? k : n, writes, t);
 	if (ret || !t->around_byte ||
 	    t->verdict.erase.confidence == ANALYZE_CONF_HIGH)
 		return ret;
@@ -589,7 +595,7 @@ static int auto_align(struct device *dev, const struct bench_opts *o,
 				  r->align.page.confidence >=
 				  ANALYZE_CONF_MEDIUM ?
 				  r->align.erase.size_byte : 0,
-				  &r->tables[r->ntables]);
+				  writes_decide(r), &r->tables[r->ntables]);
 		if (ret) {
 			/* a table cut short decides nothing */
 			free(r->tables[r->ntables].rows);
