@@ -23,8 +23,13 @@
 /* A row this many sigmas below its level contradicts the model. */
 #define DROP_SIGMA 4.0
 #define DROP_READ 0.01	/* of a read: never far below, whatever the noise */
-/* A row this many sigmas off its level towards the other: a ramp. */
+/*
+ * A row this many sigmas off its level towards the other, and this part
+ * of the step at least: a ramp (its rows sit a third or half way; a row a
+ * few percent of the step up is a read's own variation on a quiet card).
+ */
 #define BETWEEN_SIGMA 3.0
+#define BETWEEN_STEP 0.1
 /* The standard error of a median is sqrt(pi / 2) times that of a mean. */
 #define MEDIAN_SE 1.2533
 
@@ -75,7 +80,7 @@ struct actx {
 	uint64_t top;		/* largest alignment, bytes */
 	double read_ns;		/* median read time; 0 if unknown */
 	double *scratch;	/* n values */
-	unsigned char *skip;	/* rows set aside as outliers */
+	unsigned char *skip;	/* rows set aside as outliers: SKIP_* */
 	size_t nskip;
 };
 
@@ -118,6 +123,10 @@ static int level_of(uint64_t align, const uint64_t *size, size_t ns)
 			return (int)j;
 	return 0;
 }
+
+/* Why a row is set aside (0: it is not). */
+#define SKIP_ASTRAY 1	/* the model does not explain it */
+#define SKIP_GROUP 2	/* a few of its reads crossed a larger boundary */
 
 /* Group of row i under the model's sizes; -1 if set aside. */
 static int row_group(const struct actx *c, size_t i, const struct fit *f)
@@ -271,6 +280,26 @@ static int level_between(const struct actx *c, const struct fit *f, int j)
 }
 
 /*
+ * Is row i raised only by some of its reads, most of them at or below
+ * max?  A ramp raises a row at every position; a boundary far larger than
+ * the step's (an allocation group's) lies under only some of the
+ * positions the row reads across (a 512 MiB row read 1.5 GiB apart
+ * crosses a 2 GiB group twice in seven), and is no sign against the step.
+ */
+static int few_reads_raised(const struct actx *c, size_t i, double max)
+{
+	const struct align_row *r = c->rows ? &c->rows[i] : NULL;
+	double d[7];
+	unsigned int k;
+
+	if (!r || r->npos < 5 || r->npos > 7)
+		return 0;	/* no positions: text tables */
+	for (k = 0; k < r->npos; k++)
+		d[k] = (double)r->pos_diff_ns[k];
+	return median(d, r->npos) <= max;
+}
+
+/*
  * Test step j of fit f (between groups j + 1 and j): a robust Welch t
  * (difference of medians over the standard error from each group's own
  * MAD: reads crossing an erase boundary are noisier than the rest), the
@@ -281,7 +310,7 @@ static void step_test(struct actx *c, const struct fit *f, int j,
 {
 	int up = j + 1, down = j, g;
 	double mu = f->med[up], md = f->med[down], d, su, sd, pooled;
-	double floor_ns, spike, drop_u, drop_d;
+	double floor_ns, spike, drop_u, drop_d, between_u, between_d;
 	size_t i, k = 0, nu = f->cnt[up], nd = f->cnt[down], nu_off = 0;
 
 	memset(s, 0, sizeof(*s));
@@ -289,7 +318,7 @@ static void step_test(struct actx *c, const struct fit *f, int j,
 	for (i = 0; i < c->n; i++) {
 		g = level_of(c->align[i], f->size, f->ns);
 		/* a row set aside counts against the step it belongs to */
-		if (c->skip[i] && (g == up || g == down)) {
+		if (c->skip[i] == SKIP_ASTRAY && (g == up || g == down)) {
 			s->n_misfit++;
 			s->n_skipped++;
 		}
@@ -301,7 +330,8 @@ static void step_test(struct actx *c, const struct fit *f, int j,
 			s->n_misfit++;
 			nu_off++;
 		}
-		if (g == down && fabs(c->diff[i] - mu) < fabs(c->diff[i] - md))
+		if (g == down && fabs(c->diff[i] - mu) < fabs(c->diff[i] - md) &&
+		    !few_reads_raised(c, i, md + (mu - md) / 4))
 			s->n_misfit++;
 	}
 	pooled = MAD_TO_SIGMA * median(c->scratch, k);
@@ -332,6 +362,8 @@ static void step_test(struct actx *c, const struct fit *f, int j,
 	 */
 	drop_u = fmax(DROP_SIGMA * su, DROP_READ * c->read_ns);
 	drop_d = fmax(DROP_SIGMA * sd, DROP_READ * c->read_ns);
+	between_u = fmax(BETWEEN_SIGMA * su, BETWEEN_STEP * d);
+	between_d = fmax(BETWEEN_SIGMA * sd, BETWEEN_STEP * d);
 	for (i = 0; i < c->n; i++) {
 		double x = c->diff[i];
 
@@ -341,10 +373,9 @@ static void step_test(struct actx *c, const struct fit *f, int j,
 		    (g == down && x < md - drop_d))
 			s->n_drop++;
 		/* rows part way up: the step is a ramp, not one size */
-		if ((g == up && x < mu - BETWEEN_SIGMA * su &&
-		     x > (mu + md) / 2) ||
-		    (g == down && x > md + BETWEEN_SIGMA * sd &&
-		     x < (mu + md) / 2))
+		if ((g == up && x < mu - between_u && x > (mu + md) / 2) ||
+		    (g == down && x > md + between_d && x < (mu + md) / 2 &&
+		     !few_reads_raised(c, i, md + between_d)))
 			s->n_between++;
 	}
 	s->t = d / (MEDIAN_SE * sqrt(su * su / (double)nu +
@@ -548,7 +579,10 @@ static void fit_steps(struct actx *c, const uint64_t *cand, size_t nc,
  * and nearer a higher one, and rows far above the highest level (a spike
  * on top of the erase level).  A read can be slowed by anything, but not
  * sped up beyond what the flash does: a row below its level is evidence
- * against the model, not a spike, and stays.  Returns how many.
+ * against the model, not a spike, and stays.  A row raised by only a few
+ * of its reads, the rest at its level, read across a boundary larger than
+ * the model's at those positions (an allocation group): set aside too,
+ * but no sign against the model.  Returns how many.
  */
 static size_t mark_outliers(struct actx *c, const struct fit *f)
 {
@@ -577,7 +611,12 @@ static size_t mark_outliers(struct actx *c, const struct fit *f)
 			if (l != (size_t)g && fabs(x - f->med[l]) < own)
 				break;
 		if (l <= f->ns || x > top + OUTLIER_SIGMA * sigma) {
-			c->skip[i] = 1;
+			double at = f->med[g] + ((size_t)g < f->ns ?
+				    (f->med[g + 1] - f->med[g]) / 4 :
+				    OUTLIER_SIGMA * sigma);
+
+			c->skip[i] = few_reads_raised(c, i, at) ? SKIP_GROUP :
+								  SKIP_ASTRAY;
 			nout++;
 		}
 	}

@@ -38,6 +38,7 @@
 #define AUTO_MAX_RANGES 256	/* ranges the write steps announce */
 #define AUTO_WARMUP 1		/* chunk positions not measured */
 #define AUTO_POSITIONS 12	/* chunk positions measured at most */
+#define AUTO_HELD_PASSES 4	/* fast passes that show a probe held */
 #define AUTO_COLLAPSE 4.0	/* slower than this: collapsed */
 #define AUTO_HOLD 1.5		/* faster than this: held */
 #define AUTO_GC_SURE 40.0	/* slower than this: a garbage collection
@@ -1211,6 +1212,8 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 	const unsigned int passes = warm + AUTO_POSITIONS;
 	double per[AUTO_POSITIONS];
 	unsigned int i, m = 0, fast = 0, slow = 0, huge = 0;
+	unsigned int streak = 0, hstreak = 0;	/* slow, huge writes in a row */
+	unsigned int run = 0;	/* passes in a row with a slow write */
 	int ret, stop = 0;
 
 	if (c->area->whole && nr > c->area->ready) {
@@ -1221,7 +1224,12 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 	}
 	if (nr > c->area->touched)
 		c->area->touched = nr;
-	if (positions_left(c) < passes) {
+	/*
+	 * Room for the warm-up and four passes, what a probe that holds
+	 * takes (one that must look longer uses what is left): writing the
+	 * AUs whole again costs as much as several probes.
+	 */
+	if (positions_left(c) < warm + AUTO_HELD_PASSES) {
 		/* every AU written to: a later probe may reach any of them */
 		ret = precondition(c, 0, c->area->touched);
 		if (ret)
@@ -1232,6 +1240,7 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 	}
 	for (i = 0; i < passes && positions_left(c) && !stop; i++) {
 		uint64_t pos = next_position(c);
+		const unsigned int pass_slow = slow;
 		double sum = 0, t;
 		unsigned int k;
 
@@ -1260,13 +1269,18 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 				continue;
 			slow += t > AUTO_COLLAPSE * ref_ns;
 			huge += t > AUTO_GC_SURE * ref_ns;
+			streak = t > AUTO_COLLAPSE * ref_ns ? streak + 1 : 0;
+			hstreak = t > AUTO_GC_SURE * ref_ns ? hstreak + 1 : 0;
 			/* clearly collapsed: several writes as slow as a
-			 * garbage collection (a card in random mode may
-			 * collapse at only some of them); two will do when
-			 * each took what only a collection of a large AU
-			 * takes: each costs seconds on such a card */
-			if ((slow >= 3 || huge >= 2) &&
-			    slow >= (nr + 1) / 2) {
+			 * garbage collection, half of the AUs' (a card in
+			 * random mode may collapse at only some of them) or
+			 * three in a row (pauses come one at a time); two
+			 * will do when each took what only a collection of
+			 * a large AU takes: each costs seconds on such a
+			 * card */
+			if (((slow >= 3 || huge >= 2) &&
+			     slow >= (nr + 1) / 2) ||
+			    streak >= 3 || hstreak >= 2) {
 				per[m++] = sum / (k + 1);
 				stop = 1;
 			}
@@ -1277,7 +1291,15 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 		if (ref_ns > 0) {
 			fast += per[m - 1] < AUTO_HOLD * ref_ns;
 			/* clearly held: four fast passes */
-			if (m >= 4 && fast == m)
+			if (m >= AUTO_HELD_PASSES && fast == m)
+				break;
+			/*
+			 * Collapsed at only some writes (random mode): a
+			 * collection in each of three passes in a row, where
+			 * pauses put one in a pass now and then at most.
+			 */
+			run = slow > pass_slow ? run + 1 : 0;
+			if (run >= 3)
 				break;
 		}
 	}
