@@ -145,6 +145,10 @@ static int run_tests(struct cli *c, struct device *dev, FILE *out)
 		else
 			ret = m->run(dev, &c->o, out);
 		progress_done(c->prog);
+		if (ret == BENCH_SHORT) {
+			c->short_found = 1;
+			continue;
+		}
 		if (ret) {
 			fflush(out);
 			if (stop_signal)
@@ -152,7 +156,7 @@ static int run_tests(struct cli *c, struct device *dev, FILE *out)
 			return test_failed(c, dev, m->option, ret);
 		}
 	}
-	return 0;
+	return c->short_found ? EXIT_SHORT : 0;
 }
 
 /* Check everything against the device, then run; returns the status. */

@@ -147,6 +147,8 @@ int run_auto(struct cli *c, struct device *dev, FILE *res)
 	ret = auto_run(dev, &c->o, c->destructive, &h, &r);
 	if (!ret && c->destructive && !stop_signal)
 		ret = auto_class(c, &actx, &r, &cr);
+	c->short_found = (r.capacity_done && capacity_short(&r.capacity)) ||
+			 (cr.n && class_short(&cr));
 	progress_unwrap(c->prog, h.progress);
 	progress_done(c->prog);
 	auto_reconcile(c, dev, &r, &rc);
@@ -171,7 +173,7 @@ int run_auto(struct cli *c, struct device *dev, FILE *res)
 		}
 		if (ret && !stop_signal)
 			json_string(&j, "error", strerror(-ret));
-		json_tail(&j, stop_signal != 0);
+		json_tail(&j, c->short_found, stop_signal != 0);
 	} else {
 		auto_print(res, &r, target, c->simulate ? NULL : &sysfs);
 		reconcile_print(res, &rc);
@@ -188,5 +190,5 @@ int run_auto(struct cli *c, struct device *dev, FILE *res)
 			return EXIT_DEVICE;
 		return test_failed(c, dev, "--auto", ret);
 	}
-	return 0;
+	return c->short_found ? EXIT_SHORT : 0;
 }

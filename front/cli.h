@@ -27,6 +27,7 @@
 
 #define EXIT_USAGE	2	/* bad command line, found before any I/O */
 #define EXIT_DEVICE	1	/* the device failed or refused */
+#define EXIT_SHORT	3	/* a check found the card short of its claims */
 
 /* The options that take a value; they index cli.arg[]. */
 enum cli_value {
@@ -74,6 +75,7 @@ struct cli {
 	struct preserve *saved;		/* what --preserve saved */
 	struct preserve *loaded;	/* the journal --restore checked */
 	int restore_failed;		/* writing it back failed */
+	int short_found;		/* a check found the card short */
 	int restore_unfinished;		/* --restore: only JOURNAL.tmp */
 	FILE *err;			/* where messages go */
 };
@@ -143,7 +145,7 @@ void device_card(const struct cli *c, const struct device *dev,
 		 struct card_raw *raw, struct card_info *ci);
 void json_head(const struct cli *c, struct json *j, const char *test,
 	       const struct device *dev);
-void json_tail(struct json *j, int interrupted);
+void json_tail(struct json *j, int short_found, int interrupted);
 int run_json(struct cli *c, struct device *dev, enum bench_test t,
 	     const char *option, FILE *out);
 

@@ -109,9 +109,14 @@ void json_head(const struct cli *c, struct json *j, const char *test,
 	json_object_end(j);
 }
 
-/* The end of every document. */
-void json_tail(struct json *j, int interrupted)
+/*
+ * The end of every document: whether a check found the card short of
+ * what it claims (the exit status is then EXIT_SHORT) and whether a
+ * signal stopped the run.
+ */
+void json_tail(struct json *j, int short_found, int interrupted)
 {
+	json_bool(j, "short_of_claims", short_found);
 	json_bool(j, "interrupted", interrupted);
 	json_object_end(j);
 }
@@ -132,8 +137,10 @@ static int json_capacity(struct cli *c, struct device *dev, struct json *j)
 		json_object_begin(j, "verdict");
 		capacity_json(j, &r);
 		json_object_end(j);
+		if (capacity_short(&r))
+			ret = BENCH_SHORT;
 	}
-	json_tail(j, stop_signal != 0);
+	json_tail(j, ret == BENCH_SHORT, stop_signal != 0);
 	return ret;
 }
 
@@ -158,8 +165,8 @@ int run_json(struct cli *c, struct device *dev, enum bench_test t,
 		json_array_end(&j);
 	}
 	json_null(&j, "verdict");
-	if (ret && !stop_signal)
+	if (ret < 0 && !stop_signal)
 		json_string(&j, "error", strerror(-ret));
-	json_tail(&j, stop_signal != 0);
+	json_tail(&j, ret == BENCH_SHORT, stop_signal != 0);
 	return ret;
 }

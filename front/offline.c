@@ -94,7 +94,7 @@ static int analyze_json(struct cli *c, FILE *res, const char *text,
 		auto_json_align_verdict(&j, &first);
 	else
 		json_null(&j, "verdict");
-	json_tail(&j, 0);
+	json_tail(&j, 0, 0);
 	analyze_free_tables(t, n);
 	return ret;
 }
@@ -200,7 +200,7 @@ static void registers_json(struct cli *c, FILE *res,
 	json_bool(&j, "simulated", 0);
 	card_json(&j, raw, ci);
 	json_object_end(&j);
-	json_tail(&j, 0);
+	json_tail(&j, 0, 0);
 }
 
 /*

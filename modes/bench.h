@@ -165,6 +165,13 @@ void print_interval(FILE *out, const struct interval_row *rows,
 double interval_overhead_ns(const struct interval_fit *fit,
 			    const struct interval_row *row);
 
+/*
+ * What a check (--capacity, --class) returns, instead of 0, when it ran
+ * and found the card short of what it claims: it stores less than it
+ * announces, or misses a class it states.  Errors stay -errno.
+ */
+#define BENCH_SHORT	1
+
 /* A byte range a writing test will overwrite: [start, end). */
 struct bench_range {
 	uint64_t start_byte;

@@ -768,7 +768,13 @@ int capacity_run(struct device *dev, const struct bench_opts *o, FILE *out)
 	struct capacity_result r;
 	int ret = capacity_measure(dev, o, &r);
 
-	if (!ret)
-		capacity_print(out, &r, dev->path);
-	return ret;
+	if (ret)
+		return ret;
+	capacity_print(out, &r, dev->path);
+	return capacity_short(&r) ? BENCH_SHORT : 0;
+}
+
+int capacity_short(const struct capacity_result *r)
+{
+	return r->kind != CAPACITY_GENUINE;
 }

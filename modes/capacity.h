@@ -53,7 +53,11 @@ void capacity_print(FILE *out, const struct capacity_result *r,
 struct json;
 void capacity_json(struct json *j, const struct capacity_result *r);
 
-/* The mode's row: run and print; the ranges it may overwrite. */
+/* Does the card store less than it announces (not genuine)? */
+int capacity_short(const struct capacity_result *r);
+
+/* The mode's row: run and print (0, BENCH_SHORT or -errno); the ranges
+ * it may overwrite. */
 int capacity_run(struct device *dev, const struct bench_opts *o, FILE *out);
 int capacity_write_ranges(enum bench_test test, const struct bench_opts *o,
 			  uint64_t dev_size, struct bench_range *ranges,

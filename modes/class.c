@@ -404,7 +404,7 @@ int class_run(struct device *dev, const struct bench_opts *o, FILE *out)
 		return ret;
 	class_judge(&r, card_word ? &card_word->claims : NULL);
 	class_print(out, &r);
-	return 0;
+	return class_short(&r) ? BENCH_SHORT : 0;
 }
 
 int class_json_run(struct device *dev, const struct bench_opts *o,
@@ -420,5 +420,15 @@ int class_json_run(struct device *dev, const struct bench_opts *o,
 		return ret;
 	class_judge(&r, card_word ? &card_word->claims : NULL);
 	class_json(j, &r);
+	return class_short(&r) ? BENCH_SHORT : 0;
+}
+
+int class_short(const struct class_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->c[i].claimed && !r->c[i].pass)
+			return 1;
 	return 0;
 }

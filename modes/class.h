@@ -110,6 +110,9 @@ int class_measure(struct device *dev, const struct class_plan *p,
  */
 void class_judge(struct class_result *r, const struct card_claims *c);
 
+/* Does the card miss a class it states (after class_judge())? */
+int class_short(const struct class_result *r);
+
 void class_print(FILE *out, const struct class_result *r);
 void class_json(struct json *j, const struct class_result *r);
 

@@ -24,7 +24,10 @@ struct mode {
 	const char *option;	/* "--align": how the user asks for it */
 	char short_option;	/* 'a' */
 	int writes;		/* overwrites data on the device */
-	/* run it and print the classic table to out; 0 or -errno */
+	/*
+	 * run it and print the classic table to out; 0, BENCH_SHORT (a
+	 * check found the card short of its claims) or -errno
+	 */
 	int (*run)(struct device *dev, const struct bench_opts *o,
 		   FILE *out);
 	/*

@@ -764,6 +764,43 @@ END_TEST
 #define F3_FAKE_BLOCKS		2158ULL
 #define F3_GENUINE_BLOCKS	17914ULL
 
+/*
+ * The exit status tells a script whether the card is short of what it
+ * claims (3), apart from success (0), a device error (1) and bad input
+ * (2), and the JSON says the same.
+ */
+START_TEST(test_exit_short)
+{
+	static const struct {
+		const char *args;
+		int status;
+		const char *json;	/* short_of_claims, or NULL */
+	} t[] = {
+		{ "-C -q --simulate=size=2G", 0, NULL },
+		{ "-C -q --simulate=size=2G,real_size=1G", 3, NULL },
+		{ "-C -q --simulate=size=2G,real_size=1G,fake=wrap", 3, NULL },
+		{ "-C -q --json --simulate=size=2G,real_size=1G", 3, "true" },
+		{ "-C -q --json --simulate=size=2G", 0, "false" },
+		{ "-L -q --simulate=claims=C10,noise=0", 0, NULL },
+		{ "-L -q --json --simulate=claims=C10,write_mbps=5,noise=0", 3,
+		  "true" },
+		{ "-L -q --simulate=write_mbps=5,noise=0", 0, NULL },
+		{ "-a -q --json --simulate", 0, "false" },
+		{ "-C -q --simulate=size=2G -b 3", 2, NULL },
+		{ "--auto --destructive -q --simulate=size=4G,real_size=1G", 3,
+		  NULL },
+	};
+	struct fb_run r;
+
+	fb_run(t[_i].args, &r);
+	ck_assert_msg(r.status == t[_i].status, "%s: status %d: %.300s",
+		      t[_i].args, r.status, r.err);
+	if (t[_i].json)
+		ck_assert_str_eq(fb_json(&r, "short_of_claims"), t[_i].json);
+	fb_free(&r);
+}
+END_TEST
+
 /* Device time of n blocks written alone across a fresh card of spec. */
 static uint64_t f3probe_model_ns(const char *spec, uint64_t n)
 {
@@ -846,6 +883,7 @@ Suite *capacity_suite(void)
 	tcase_add_loop_test(tc, test_capacity_damaged, 0, 2);
 	tcase_add_test(tc, test_capacity_too_small);
 	tcase_add_test(tc, test_capacity_vs_f3probe);
+	tcase_add_loop_test(tc, test_exit_short, 0, 11);
 	tcase_set_timeout(tc, 300);
 	suite_add_tcase(s, tc);
 
