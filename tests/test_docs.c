@@ -2104,6 +2104,100 @@ START_TEST(test_setup_line_runs)
 }
 END_TEST
 
+/* ---- the README's align example ---- */
+
+/* A copy of text from at up to the first of end (fails if none). */
+static char *text_until(const char *at, const char *end)
+{
+	const char *stop = strstr(at, end);
+	char *copy;
+
+	ck_assert_msg(stop != NULL, "no '%s' in the README", end);
+	copy = strndup(at, stop - at + 1);
+	ck_assert_ptr_nonnull(copy);
+	return copy;
+}
+
+/* The number after the words key in text, its lines joined (0: none). */
+static unsigned long number_after(const char *text, const char *key)
+{
+	char *flat = strdup(text), *p;
+	unsigned long n = 0;
+
+	ck_assert_ptr_nonnull(flat);
+	for (p = flat; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	p = strstr(flat, key);
+	ck_assert_msg(p != NULL, "the README does not say '%s'", key);
+	n = strtoul(p + strlen(key), NULL, 10);
+	free(flat);
+	return n;
+}
+
+/*
+ * The README's align table, as it is printed there, is a whole table:
+ * --analyze reads from it the AU, the page and the planes' unit that the
+ * text beside it names, and prints the line the text quotes.
+ */
+START_TEST(test_readme_align_example)
+{
+	char *readme = src_file("README"), *table, *prose, *quoted, *nl;
+	const char *at;
+	char path[] = "/tmp/fb-readme-align-XXXXXX", arg[64];
+	char *argv[] = { (char *)flashbench_bin(), arg, NULL };
+	struct align_table *t;
+	struct align_verdict v;
+	struct cmd_result r;
+	size_t nt, len;
+	int fd;
+
+	/* the table: from under the heading's rule to the blank line */
+	at = strstr(readme, "\nReading the align table\n---");
+	ck_assert_ptr_nonnull(at);
+	at = strchr(at + strlen("\nReading the align table\n"), '\n') + 1;
+	table = text_until(at, "\n\n");
+	ck_assert_msg(!strstr(table, "..."), "the example has rows left out");
+	/* the text about it, up to the next section */
+	prose = text_until(at + strlen(table), "\nOther tests\n");
+	at = strstr(prose, "\n    table 1: ");
+	ck_assert_ptr_nonnull(at);
+	quoted = strndup(at + 5, strcspn(at + 5, "\n"));
+	ck_assert_ptr_nonnull(quoted);
+
+	ck_assert_int_eq(analyze_parse(table, strlen(table), &t, &nt), 0);
+	ck_assert_uint_eq(nt, 1);
+	ck_assert_uint_eq(t[0].nrows, count_str(table, "align "));
+	ck_assert_int_eq(analyze_align(t[0].rows, t[0].nrows, &v), 0);
+	ck_assert_uint_eq(v.erase.size_byte,
+			  number_after(prose, "the AU is ") << 20);
+	ck_assert_uint_eq(v.page.size_byte,
+			  number_after(prose, "mark the page (here "));
+	ck_assert_uint_eq(v.plane.size_byte,
+			  number_after(prose, "planes at once (here "));
+	analyze_free_tables(t, nt);
+
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	len = strlen(table);
+	ck_assert_int_eq(write(fd, table, len), (ssize_t)len);
+	close(fd);
+	snprintf(arg, sizeof(arg), "--analyze=%s", path);
+	ck_assert_int_eq(run_cmd(argv, &r), 0);
+	unlink(path);
+	ck_assert_int_eq(r.status, 0);
+	nl = strchr(r.out, '\n');
+	ck_assert_ptr_nonnull(nl);
+	*nl = '\0';
+	ck_assert_str_eq(r.out, quoted);
+	cmd_result_free(&r);
+	free(quoted);
+	free(prose);
+	free(table);
+	free(readme);
+}
+END_TEST
+
 Suite *docs_suite(void)
 {
 	Suite *s = suite_create("docs");
@@ -2118,6 +2212,7 @@ Suite *docs_suite(void)
 	tcase_add_test(tc, test_man_sections);
 	tcase_add_test(tc, test_setup_line_matches_ci);
 	tcase_add_test(tc, test_setup_line_runs);
+	tcase_add_test(tc, test_readme_align_example);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 
