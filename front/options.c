@@ -19,6 +19,16 @@
 /* The smallest block size. */
 #define MIN_IO_BYTE		512ULL
 
+/*
+ * The most repetitions of each read (-c).  -a reads 21 places per row
+ * count times each, about 20 rows: 100000 is some 40 million reads, half
+ * a day on a card at 1 ms a read, and the timings of a measurement's
+ * repetitions are all held until their least is taken (about 100 bytes
+ * each: 10 MB here, 100 GB at a count of 10^9).  The least of a few
+ * dozen reads already is the card's own cost.
+ */
+#define MAX_COUNT		100000
+
 #define CLI(f)		offsetof(struct cli, f)
 #define NO_FLAG		((size_t)-1)
 
@@ -96,7 +106,7 @@ const struct opt_row opt_rows[] = {
 		  BENCH_OPEN_AU | BENCH_FIND_FAT,
 		  "<size>", "erase block (AU) size for -O and -f\n"
 			    "  (default %D)"),
-	VALUE_ROW("count", 'c', OPT_NUMBER, V_COUNT, count, 8, 1, UINT_MAX,
+	VALUE_ROW("count", 'c', OPT_NUMBER, V_COUNT, count, 8, 1, MAX_COUNT,
 		  NULL, BENCH_ALIGN | BENCH_SCATTER | BENCH_INTERVAL,
 		  "<num>", "repetitions of each read (default %D)"),
 	VALUE_ROW("scatter-order", 0, OPT_ORDER, V_SCATTER_ORDER,
@@ -315,6 +325,14 @@ static int parse_value(struct cli *c, const struct opt_row *r, const char *s,
 	ret = parse_size(s, val);
 	if (ret == -ERANGE)
 		return bad_value(c, r, s, "number too large");
+	if (ret && size_bits_suffix(s)) {
+		char why[96];
+
+		snprintf(why, sizeof(why),
+			 "a lowercase b means bits; sizes are in bytes (%.*s)",
+			 (int)size_bits_suffix(s), s);
+		return bad_value(c, r, s, why);
+	}
 	if (ret)
 		return bad_value(c, r, s, "not a valid size");
 	if (r->kind == OPT_ORDER && (*val < r->min || *val > r->max)) {
@@ -326,8 +344,14 @@ static int parse_value(struct cli *c, const struct opt_row *r, const char *s,
 	}
 	if (*val == 0 && r->min > 0)
 		return bad_value(c, r, s, "must not be zero");
-	if (*val > r->max)
+	if (*val > r->max && (r->max == UINT_MAX || r->max == UINT64_MAX))
 		return bad_value(c, r, s, "number too large");
+	if (*val > r->max) {
+		char most[64];
+
+		snprintf(most, sizeof(most), "at most %" PRIu64, r->max);
+		return bad_value(c, r, s, most);
+	}
 	why = r->check ? r->check(*val) : NULL;
 	return why ? bad_value(c, r, s, why) : 0;
 }

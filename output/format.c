@@ -108,10 +108,29 @@ static uint64_t suffix_mult(const char *s)
 	if (!mult)
 		return 0;
 	s++;
-	if (!strcmp(s, "") || !strcmp(s, "B") || !strcmp(s, "iB") ||
-	    !strcmp(s, "ib") || !strcmp(s, "b"))
+	/* a lowercase b is bits (4Mb, 4Mib): refused, not taken as bytes */
+	if (!strcmp(s, "") || !strcmp(s, "B") || !strcmp(s, "iB"))
 		return mult;
 	return 0;
+}
+
+size_t size_bits_suffix(const char *s)
+{
+	const char *digits = s, *end;
+	size_t keep;
+
+	if (*s == '0' && (s[1] == 'x' || s[1] == 'X'))
+		digits = s + 2;
+	end = digits + strspn(digits, digits == s ? "0123456789" :
+					"0123456789abcdefABCDEF");
+	if (end == digits)
+		return 0;
+	keep = (size_t)(end - s);
+	if (*end && strchr("kKmMgGtT", *end)) {
+		keep++;
+		end += end[1] == 'i' ? 2 : 1;
+	}
+	return strcmp(end, "b") ? 0 : keep;
 }
 
 int parse_size(const char *s, uint64_t *val)

@@ -23,10 +23,17 @@ char *fmt_rate(char *buf, double bytes_per_s);
 
 /*
  * Parse a size: decimal (leading zeros still decimal), 0x hex, optional
- * K/M/G/T suffix in either case, optionally followed by "iB" or "B".
- * Returns 0, -EINVAL (not a number, junk, negative) or -ERANGE (overflow).
+ * K/M/G/T suffix in either case, optionally followed by "iB" or "B" (a
+ * lowercase "b" is bits, refused).  Returns 0, -EINVAL (not a number, junk, negative) or -ERANGE (overflow).
  */
 int parse_size(const char *s, uint64_t *val);
+
+/*
+ * Nonzero when s is a size in bits ("4Mb", "4Mib", "512b"), which
+ * parse_size() refuses: the length of s without its "b" or "ib" (2 for
+ * "4Mib"), so that a message can suggest "4M"; else 0.
+ */
+size_t size_bits_suffix(const char *s);
 
 struct option;
 

@@ -85,6 +85,17 @@ static const struct bad_case bad_cases[] = {
 	{ "-O -e 16K -b 16K --simulate", "invalid --erasesize '16K'", 0 },
 	{ "-f -e 6M -b 4M --simulate", "invalid --erasesize '6M'", 0 },
 	{ "-a -e 0x --simulate", "invalid --erasesize '0x'", 0 },
+	/* a lowercase b is bits: 4Mb is 512 KiB, not 4 MiB */
+	{ "-a -b 4Mb --simulate",
+	  "invalid --blocksize '4Mb': a lowercase b means bits; sizes are in bytes (4M)",
+	  0 },
+	{ "-a -b 16kib --simulate",
+	  "invalid --blocksize '16kib': a lowercase b means bits; sizes are in bytes (16k)",
+	  0 },
+	{ "-O -e 0x4Mb --simulate", "invalid --erasesize '0x4Mb': a lowercase b",
+	  0 },
+	{ "-O --offset=16mb --simulate", "invalid --offset '16mb': a lowercase b",
+	  0 },
 	/* orders and counts */
 	{ "-s --scatter-order=0 --simulate", "invalid --scatter-order '0'", 0 },
 	{ "-s --scatter-order=25 --simulate", "invalid --scatter-order '25'",
@@ -100,6 +111,12 @@ static const struct bad_case bad_cases[] = {
 	{ "-a --count=many --simulate", "invalid --count 'many'", 0 },
 	{ "-a --count=-3 --simulate", "invalid --count '-3'", 0 },
 	{ "-a -c 99999999999 --simulate", "invalid --count '99999999999'", 0 },
+	/* every repetition's time is held: 10^9 of them would not fit */
+	{ "-a -c 1000000000 --simulate",
+	  "invalid --count '1000000000': at most 100000", 0 },
+	{ "-s --count=100001 --simulate",
+	  "invalid --count '100001': at most 100000", 0 },
+	{ "-i -c 4294967295 --simulate", "invalid --count '4294967295'", 0 },
 	{ "-O --open-au-nr=0 --simulate", "invalid --open-au-nr '0'", 0 },
 	{ "-f --fat-nr=0 --simulate", "invalid --fat-nr '0'", 0 },
 	{ "-O --offset=x --simulate", "invalid --offset 'x'", 0 },
@@ -201,6 +218,8 @@ START_TEST(test_bad_binary)
 	static const char *const picks[] = {
 		"-a -b 1000 --simulate",
 		"-a -b 99999999999999999999 --simulate",
+		"-a -b 4Mb --simulate",
+		"-a -c 1000000000 --simulate",
 		"-O -e 5M --simulate",
 		"-a",
 		"--simulate",
@@ -373,8 +392,8 @@ END_TEST
 START_TEST(test_size_suffixes)
 {
 	static const char *const spellings[] = {
-		"4M", "4MiB", "4mib", "4m", "4MB", "0x400000", "04194304",
-		"4096K", "4096kib", "4194304B",
+		"4M", "4MiB", "4miB", "4m", "4MB", "0x400000", "04194304",
+		"4096K", "4096kiB", "4194304B",
 	};
 	char args[128], last[256];
 	struct fb_run r;
@@ -1558,7 +1577,7 @@ Suite *cli_suite(void)
 	TCase *tc = tcase_create("bad");
 
 	tcase_add_loop_test(tc, test_bad_in_process, 0, N_BAD);
-	tcase_add_loop_test(tc, test_bad_binary, 0, 7);
+	tcase_add_loop_test(tc, test_bad_binary, 0, 9);
 	tcase_add_loop_test(tc, test_logical_block, 0, 4);
 	tcase_add_test(tc, test_out_bad_path);
 	tcase_add_loop_test(tc, test_conflicts, 0,

@@ -112,14 +112,22 @@ static const struct {
 	{ "4M", 0, 4 << 20 },
 	{ "4m", 0, 4 << 20 },
 	{ "4MiB", 0, 4 << 20 },
-	{ "4mib", 0, 4 << 20 },
+	/* a lowercase b is bits: 4Mb is 512 KiB, never taken as 4 MiB */
+	{ "4mib", -EINVAL, 0 },
+	{ "4Mb", -EINVAL, 0 },
+	{ "4Mib", -EINVAL, 0 },
+	{ "16kb", -EINVAL, 0 },
+	{ "512b", -EINVAL, 0 },
+	{ "0x4Mb", -EINVAL, 0 },
+	{ "4KB", 0, 4 << 10 },
+	{ "0x4b", 0, 0x4b },
 	{ "4MB", 0, 4 << 20 },
 	{ "16k", 0, 16 << 10 },
 	{ "16KiB", 0, 16 << 10 },
 	{ "2G", 0, 2ULL << 30 },
 	/* 1 TB cards exist (issue 9 item 18) */
 	{ "1T", 0, 1ULL << 40 },
-	{ "2tib", 0, 2ULL << 40 },
+	{ "2TiB", 0, 2ULL << 40 },
 	{ "16777215TiB", 0, 16777215ULL << 40 },
 	{ "16777216T", -ERANGE, 0 },
 	{ "512B", 0, 512 },
@@ -144,6 +152,28 @@ START_TEST(test_parse)
 	ck_assert_int_eq(parse_size(parses[_i].text, &v), parses[_i].ret);
 	if (!parses[_i].ret)
 		ck_assert_uint_eq(v, parses[_i].val);
+}
+END_TEST
+
+/* A size in bits is told apart, and what to write instead. */
+static const struct {
+	const char *text;
+	const char *keep;	/* what is left without the bits ("": none) */
+} bits[] = {
+	{ "4Mb", "4M" }, { "4mib", "4m" }, { "16Kib", "16K" },
+	{ "512b", "512" }, { "0x4Mb", "0x4M" }, { "1tb", "1t" },
+	{ "4M", "" }, { "4MB", "" }, { "4MiB", "" }, { "0x4b", "" },
+	{ "b", "" }, { "Mb", "" }, { "0xb", "" }, { "4Mbb", "" },
+	{ "4Xb", "" },
+};
+
+START_TEST(test_bits)
+{
+	size_t n = size_bits_suffix(bits[_i].text);
+
+	ck_assert_msg(n == strlen(bits[_i].keep) &&
+		      !strncmp(bits[_i].text, bits[_i].keep, n),
+		      "'%s': %zu", bits[_i].text, n);
 }
 END_TEST
 
@@ -239,6 +269,7 @@ Suite *format_suite(void)
 	tcase_add_loop_test(tc, test_size, 0, N(sizes));
 	tcase_add_loop_test(tc, test_rate, 0, N(rates));
 	tcase_add_loop_test(tc, test_parse, 0, N(parses));
+	tcase_add_loop_test(tc, test_bits, 0, N(bits));
 	tcase_add_test(tc, test_json_roundtrip);
 	tcase_add_loop_test(tc, test_json_utf8, 0, N(utf8s));
 	suite_add_tcase(s, tc);
