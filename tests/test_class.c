@@ -281,7 +281,8 @@ START_TEST(test_class_in_auto)
 	fb_free(&r);
 	fb_run("--auto --destructive -q --json "
 	       "--simulate=claims=C10+U1+A1,noise=0", &r);
-	ck_assert_int_eq(r.status, 0);
+	ck_assert_int_eq(r.status, 3);
+	ck_assert_str_eq(fb_json(&r, "short_of_claims"), "true");
 	ck_assert_str_eq(fb_json(&r, "class.0.class"), "\"C10\"");
 	ck_assert_str_eq(fb_json(&r, "class.0.claimed"), "true");
 	ck_assert_str_eq(fb_json(&r, "class.0.pass"), "true");
