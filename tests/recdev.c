@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "recdev.h"
 
@@ -26,6 +27,7 @@ static int rec_log(struct device *dev, enum rec_op op, const void *buf,
 	io->off = (uint64_t)off;
 	io->len = len;
 	io->buf = buf;
+	io->untimed = dev->untimed;
 	io->pattern = -1;
 	if (op == REC_WRITE && len) {
 		size_t i;
@@ -39,6 +41,11 @@ static int rec_log(struct device *dev, enum rec_op op, const void *buf,
 	}
 	if (buf && (uintptr_t)buf % 512)
 		r->misaligned++;
+	if (op == REC_WRITE && r->wlog_fd > 0)
+		ck_assert_int_eq(write(r->wlog_fd, io, sizeof(*io)),
+				 (ssize_t)sizeof(*io));
+	if (dev->inner)
+		return 0;	/* a tap: inner says */
 	/* outside the device: refused, as a real one would */
 	if (off < 0 || !len || (uint64_t)off + len > dev->size_byte)
 		return dev_fail(dev, op == REC_READ ? "read" :
@@ -111,6 +118,72 @@ struct rec_dev *rec_open(uint64_t size)
 	r->dev.path = "recorder";
 	r->dev.size_byte = size;
 	r->dev.logical_block_size = 512;
+	return r;
+}
+
+/* The tap's operations: log, then pass on to inner. */
+static int tap_result(struct device *dev, int ret)
+{
+	if (ret)
+		dev->last_error = dev->inner->last_error;
+	return ret;
+}
+
+static int tap_read(struct device *dev, void *buf, size_t len, off_t off)
+{
+	struct device *in = dev->inner;
+
+	rec_log(dev, REC_READ, buf, len, off);
+	in->io_count++;
+	return tap_result(dev, in->ops->read(in, buf, len, off));
+}
+
+static int tap_write(struct device *dev, const void *buf, size_t len,
+		     off_t off)
+{
+	struct device *in = dev->inner;
+
+	rec_log(dev, REC_WRITE, buf, len, off);
+	in->io_count++;
+	return tap_result(dev, in->ops->write(in, buf, len, off));
+}
+
+static int tap_discard(struct device *dev, off_t off, uint64_t len)
+{
+	struct device *in = dev->inner;
+
+	rec_log(dev, REC_DISCARD, NULL, len, off);
+	in->io_count++;
+	return tap_result(dev, in->ops->discard(in, off, len));
+}
+
+static uint64_t tap_now(struct device *dev)
+{
+	return dev->inner->ops->now_ns(dev->inner);
+}
+
+static void tap_destroy(struct device *dev)
+{
+	dev_close(dev->inner);
+	rec_destroy(dev);
+}
+
+static const struct dev_ops tap_ops = {
+	.read = tap_read,
+	.write = tap_write,
+	.discard = tap_discard,
+	.now_ns = tap_now,
+	.destroy = tap_destroy,
+};
+
+struct rec_dev *rec_tap(struct device *inner)
+{
+	struct rec_dev *r = rec_open(inner->size_byte);
+
+	r->dev.ops = &tap_ops;
+	r->dev.path = inner->path;
+	r->dev.logical_block_size = inner->logical_block_size;
+	r->dev.inner = inner;
 	return r;
 }
 

@@ -23,6 +23,7 @@ struct rec_io {
 	uint64_t len;
 	int pattern;		/* byte all of a write's data equals, or -1 */
 	const void *buf;	/* buffer address */
+	int untimed;		/* dev_untimed() was on (--preserve's I/O) */
 };
 
 struct rec_dev {
@@ -34,6 +35,12 @@ struct rec_dev {
 	int misaligned;		/* buffers not 512-byte aligned */
 	struct rec_io *log;	/* n I/Os, in order */
 	size_t n, cap;
+	/*
+	 * Above 0: a file each write is also appended to (a struct
+	 * rec_io, buf meaningless) before it goes down, so that a parent
+	 * learns what a child killed mid-run wrote.
+	 */
+	int wlog_fd;
 };
 
 /* Costs, in ns: reads 1000 + len, writes 2000 + 2 len, discard 500. */
@@ -44,6 +51,13 @@ struct rec_dev {
 /* A recorder of size bytes with 512-byte logical blocks (a test may
  * change dev.logical_block_size); close it with dev_close(). */
 struct rec_dev *rec_open(uint64_t size);
+
+/*
+ * A recorder in front of inner (a tap): it logs every I/O as rec_open()'s
+ * does, then passes it on; inner's size, block size and clock, nothing
+ * fails but what inner fails.  Owns inner: dev_close() closes both.
+ */
+struct rec_dev *rec_tap(struct device *inner);
 
 /* How many I/Os of kind op it logged. */
 size_t rec_count(const struct rec_dev *r, enum rec_op op);

@@ -18,8 +18,11 @@
 #include <unistd.h>
 
 #include "blockdev.h"
+#include "auto.h"
 #include "fault.h"
+#include "modes.h"
 #include "preserve.h"
+#include "recdev.h"
 #include "sim.h"
 #include "util.h"
 #include "tfiles.h"
@@ -838,6 +841,325 @@ START_TEST(test_preserve_sim_times)
 }
 END_TEST
 
+/* ---- only what was written goes back ---- */
+
+/* A byte interval [a, b). */
+struct t_span {
+	uint64_t a, b;
+};
+
+static int t_span_cmp(const void *x, const void *y)
+{
+	const struct t_span *s = x, *t = y;
+
+	return (s->a > t->a) - (s->a < t->a);
+}
+
+/*
+ * The writes tap r logged from its I/O from on, up to to, with
+ * dev_untimed() on (untimed: --preserve's write-back) or off (the
+ * test's), sorted and merged where they touch or overlap, into *s
+ * (malloc'd); returns how many; *nio gets the number of writes.
+ */
+static size_t t_spans(const struct rec_dev *r, size_t from, size_t to,
+		      int untimed, struct t_span **s, size_t *nio)
+{
+	struct t_span *v = malloc((r->n ? r->n : 1) * sizeof(*v));
+	size_t i, n = 0, k = 0;
+
+	ck_assert_ptr_nonnull(v);
+	for (i = from; i < to; i++) {
+		if (r->log[i].op != REC_WRITE ||
+		    !r->log[i].untimed != !untimed)
+			continue;
+		v[n].a = r->log[i].off;
+		v[n++].b = r->log[i].off + r->log[i].len;
+	}
+	*nio = n;
+	qsort(v, n, sizeof(*v), t_span_cmp);
+	for (i = 0; i < n; i++) {
+		if (k && v[i].a <= v[k - 1].b) {
+			if (v[i].b > v[k - 1].b)
+				v[k - 1].b = v[i].b;
+			continue;
+		}
+		v[k++] = v[i];
+	}
+	*s = v;
+	return k;
+}
+
+/* Does one of the n ranges rg hold all of [a, b)? */
+static int t_in_one(const struct bench_range *rg, size_t n, uint64_t a,
+		    uint64_t b)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (a >= rg[i].start_byte && b <= rg[i].end_byte)
+			return 1;
+	return 0;
+}
+
+/*
+ * What a restore writes back for the n spans s the test wrote: each, and
+ * the gap between two of them in one range when under 1 MiB (preserve
+ * writes it rather than write twice into one erase block); in place,
+ * returns how many.
+ */
+static size_t t_joined(struct t_span *s, size_t n,
+		       const struct bench_range *rg, size_t nrg)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (k && s[i].a - s[k - 1].b < MiB &&
+		    t_in_one(rg, nrg, s[k - 1].a, s[i].b)) {
+			s[k - 1].b = s[i].b;
+			continue;
+		}
+		s[k++] = s[i];
+	}
+	return k;
+}
+
+/* Writes of at most 1 MiB (preserve's largest) that cover n spans. */
+static size_t t_chunks(const struct t_span *s, size_t n)
+{
+	size_t i, c = 0;
+
+	for (i = 0; i < n; i++)
+		c += (size_t)((s[i].b - s[i].a + MiB - 1) / MiB);
+	return c;
+}
+
+/*
+ * Between I/O from and to of tap r, a restore of the ranges rg wrote
+ * back what the test wrote, no more (the gaps t_joined() allows aside),
+ * in the fewest writes of at most 1 MiB; returns how many distinct spans
+ * the test wrote, *nback how many writes went back.
+ */
+static size_t t_wrote_back_written(const struct rec_dev *r, size_t from,
+				   size_t to, const struct bench_range *rg,
+				   size_t nrg, size_t *nback)
+{
+	struct t_span *w, *b;
+	size_t nw, nj, nb, iow, i;
+
+	nw = t_spans(r, from, to, 0, &w, &iow);
+	nb = t_spans(r, from, to, 1, &b, nback);
+	ck_assert_uint_gt(nw, 0);
+	nj = t_joined(w, nw, rg, nrg);
+	ck_assert_msg(*nback == t_chunks(w, nj),
+		      "%zu writes back for %zu spans written (%zu writes)",
+		      *nback, nw, iow);
+	ck_assert_uint_eq(nb, nj);
+	for (i = 0; i < nj; i++)
+		ck_assert_msg(b[i].a == w[i].a && b[i].b == w[i].b,
+			      "span %zu: wrote %llu-%llu, back %llu-%llu", i,
+			      (unsigned long long)w[i].a,
+			      (unsigned long long)w[i].b,
+			      (unsigned long long)b[i].a,
+			      (unsigned long long)b[i].b);
+	free(w);
+	free(b);
+	return nw;
+}
+
+/* Fill n ranges of dev with pseudo-random data, then read them back. */
+static unsigned char **t_fill_ranges(struct device *dev,
+				     const struct bench_range *r, size_t n)
+{
+	unsigned char **data = calloc(n, sizeof(*data));
+	size_t i;
+
+	ck_assert_ptr_nonnull(data);
+	for (i = 0; i < n; i++) {
+		size_t len = (size_t)(r[i].end_byte - r[i].start_byte);
+
+		data[i] = dev_alloc_buf(len);
+		ck_assert_ptr_nonnull(data[i]);
+		dev_fill(data[i], len, DEV_PAT_RANDOM, 77 + i);
+		ck_assert_int_eq(dev_write(dev, data[i], len,
+					   (off_t)r[i].start_byte, NULL), 0);
+	}
+	/* what it holds: on a card that wraps, not what was written */
+	for (i = 0; i < n; i++)
+		ck_assert_int_eq(dev_read(dev, data[i],
+					  r[i].end_byte - r[i].start_byte,
+					  (off_t)r[i].start_byte, NULL), 0);
+	return data;
+}
+
+/* Does dev hold data[] in its n ranges again?  Frees data. */
+static int t_ranges_back(struct device *dev, const struct bench_range *r,
+			 size_t n, unsigned char **data)
+{
+	unsigned char *buf;
+	size_t i;
+	int same = 1;
+
+	for (i = 0; i < n; i++) {
+		size_t len = (size_t)(r[i].end_byte - r[i].start_byte);
+
+		buf = dev_alloc_buf(len);
+		ck_assert_ptr_nonnull(buf);
+		ck_assert_int_eq(dev_read(dev, buf, len,
+					  (off_t)r[i].start_byte, NULL), 0);
+		same &= !memcmp(buf, data[i], len);
+		dev_free_buf(buf);
+		dev_free_buf(data[i]);
+	}
+	free(data);
+	return same;
+}
+
+/* Writing modes on the simulated card: spec, mode, the options' AU. */
+static const struct {
+	const char *spec;
+	enum bench_test test;
+	uint64_t erase;
+} t_written[] = {
+	{ "size=4G,noise=0", BENCH_CAPACITY, 0 },
+	{ "size=4G,real_size=1G,fake=wrap,noise=0", BENCH_CAPACITY, 0 },
+};
+
+/*
+ * --preserve writes back what the test wrote, not all it announced
+ * (issue 18): on the simulated card, --capacity (on a genuine card and
+ * on one that wraps at 1 GiB) writes a few of its thousands of probes
+ * and the flush region; every range, filled with data first, reads as
+ * before after the restore, and the restore wrote exactly the spans the
+ * test wrote.
+ */
+START_TEST(test_preserve_sim_written)
+{
+	struct device *sim = sim_card(t_written[_i].spec), *g;
+	char journal[256], why[256] = "";
+	const struct mode *md = NULL;
+	struct preserve *p = NULL;
+	struct bench_range *r;
+	unsigned char **data;
+	struct bench_opts o;
+	struct rec_dev *tap;
+	size_t n, i;
+	FILE *out;
+
+	for (i = 0; i < modes_nr; i++)
+		if (modes[i].test == t_written[_i].test)
+			md = &modes[i];
+	ck_assert_ptr_nonnull(md);
+	bench_opts_default(&o);
+	o.log = NULL;
+	if (t_written[_i].erase)
+		o.erasesize_byte = t_written[_i].erase;
+	ck_assert_int_eq(preserve_ranges(t_written[_i].test, &o,
+					 sim->size_byte, &r, &n), 0);
+	data = t_fill_ranges(sim, r, n);
+	tap = rec_tap(sim);
+	g = t_guard(&tap->dev);
+	t_path(journal, sizeof(journal), "sim.journal");
+	ck_assert_int_eq(preserve_save(&p, g, r, n, journal, why,
+				       sizeof(why)), 0);
+	out = fopen("/dev/null", "we");
+	ck_assert_ptr_nonnull(out);
+	ck_assert_int_eq(md->run(g, &o, out), 0);
+	fclose(out);
+	ck_assert_int_eq(preserve_restore(p, why, sizeof(why)), 0);
+	preserve_free(p);
+	ck_assert(!t_exists(journal));
+	ck_assert_uint_lt(t_wrote_back_written(tap, 0, tap->n, r, n, &i), n);
+	ck_assert(t_ranges_back(g, r, n, data));
+	free(r);
+	dev_close(g);
+}
+END_TEST
+
+/* --auto --destructive's phases under --preserve, as the front end runs them. */
+struct t_auto {
+	struct device *sim, *g;		/* the card; the guard over the tap */
+	struct rec_dev *tap;
+	struct preserve *p;		/* the phase's saved ranges */
+	struct bench_range *r;		/* which */
+	size_t n;
+	size_t from;			/* the tap's I/O at the save */
+	unsigned char **data;		/* what the ranges held */
+	unsigned int phases;
+	size_t spans, back;		/* spans written, writes back */
+	uint64_t announced, written;	/* bytes in the ranges, written */
+};
+
+/* Put the phase's ranges back and check what went back. */
+static void t_auto_restore(struct t_auto *a)
+{
+	char why[256] = "";
+	size_t back;
+
+	ck_assert_int_eq(preserve_restore(a->p, why, sizeof(why)), 0);
+	preserve_free(a->p);
+	a->p = NULL;
+	dev_untimed(a->g, 1);
+	a->spans += t_wrote_back_written(a->tap, a->from, a->tap->n, a->r,
+					 a->n, &back);
+	ck_assert(t_ranges_back(a->g, a->r, a->n, a->data));
+	dev_untimed(a->g, 0);
+	a->back += back;
+	free(a->r);
+	a->r = NULL;
+}
+
+/* auto_run()'s before_write: restore the last phase, save the next. */
+static int t_auto_before(void *ctx, const struct bench_range *r, size_t n)
+{
+	struct t_auto *a = ctx;
+	char journal[256], why[256] = "";
+	size_t i;
+
+	if (a->p)
+		t_auto_restore(a);
+	a->r = malloc(n * sizeof(*r));
+	ck_assert_ptr_nonnull(a->r);
+	memcpy(a->r, r, n * sizeof(*r));
+	a->n = n;
+	for (i = 0; i < n; i++)
+		a->announced += r[i].end_byte - r[i].start_byte;
+	dev_untimed(a->sim, 1);
+	a->data = t_fill_ranges(a->sim, r, n);
+	dev_untimed(a->sim, 0);
+	a->from = a->tap->n;
+	t_path(journal, sizeof(journal), "auto.journal");
+	ck_assert_int_eq(preserve_save(&a->p, a->g, r, n, journal, why,
+				       sizeof(why)), 0);
+	a->phases++;
+	return 0;
+}
+
+/*
+ * The same for --auto --destructive on the simulated card: its erase
+ * search and the steps after it write a part of the AUs they announce;
+ * each phase gets back what it wrote, and every range reads as before.
+ */
+START_TEST(test_preserve_auto_written)
+{
+	struct t_auto a = { .sim = sim_card("noise=0") };
+	struct auto_hooks h = { .before_write = t_auto_before, .ctx = &a };
+	struct auto_result res;
+	struct bench_opts o;
+
+	bench_opts_default(&o);
+	o.log = NULL;
+	a.tap = rec_tap(a.sim);
+	a.g = t_guard(&a.tap->dev);
+	ck_assert_int_eq(auto_run(a.g, &o, 1, &h, &res), 0);
+	ck_assert_ptr_nonnull(a.p);
+	t_auto_restore(&a);
+	ck_assert_uint_ge(a.phases, 1);
+	ck_assert_uint_gt(a.spans, 0);
+	auto_free(&res);
+	dev_close(a.g);
+}
+END_TEST
+
 /* ---- preserve on a loop device ---- */
 
 /*
@@ -1261,6 +1583,9 @@ Suite *preserve_suite(void)
 	tcase_add_test(tc, test_preserve_journal_name);
 	tcase_add_test(tc, test_preserve_restore_holds_signals);
 	tcase_add_test(tc, test_preserve_sim_times);
+	tcase_add_loop_test(tc, test_preserve_sim_written, 0,
+			    sizeof(t_written) / sizeof(t_written[0]));
+	tcase_add_test(tc, test_preserve_auto_written);
 	tcase_add_test(tc, test_preserve_ranges);
 	tcase_add_test(tc, test_preserve_writing_tests);
 	tcase_add_test(tc, test_restore_after_rewrite);
