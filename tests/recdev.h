@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bench.h"
 #include "dev.h"
 
 enum rec_op { REC_READ, REC_WRITE, REC_DISCARD };
@@ -61,5 +62,24 @@ struct rec_dev *rec_tap(struct device *inner);
 
 /* How many I/Os of kind op it logged. */
 size_t rec_count(const struct rec_dev *r, enum rec_op op);
+
+/*
+ * Append the writes a tap logged to the file at fd (wlog_fd) to r's log
+ * (r NULL: a new recorder's, which is no device to use; dev_close() it);
+ * returns r.
+ */
+struct rec_dev *rec_wlog_load(struct rec_dev *r, int fd);
+
+/*
+ * Between I/O from and to of r, a --preserve restore of the nrg ranges
+ * rg wrote back what the test wrote (its untimed writes against the
+ * timed ones), no more but the gaps under 1 MiB inside one range that
+ * preserve joins, in the fewest writes of at most 1 MiB; fails the test
+ * otherwise.  Returns how many distinct spans the test wrote, *nback
+ * how many writes went back.
+ */
+size_t rec_wrote_back_written(const struct rec_dev *r, size_t from,
+			      size_t to, const struct bench_range *rg,
+			      size_t nrg, size_t *nback);
 
 #endif /* FLASHBENCH_TESTS_RECDEV_H */

@@ -843,129 +843,6 @@ END_TEST
 
 /* ---- only what was written goes back ---- */
 
-/* A byte interval [a, b). */
-struct t_span {
-	uint64_t a, b;
-};
-
-static int t_span_cmp(const void *x, const void *y)
-{
-	const struct t_span *s = x, *t = y;
-
-	return (s->a > t->a) - (s->a < t->a);
-}
-
-/*
- * The writes tap r logged from its I/O from on, up to to, with
- * dev_untimed() on (untimed: --preserve's write-back) or off (the
- * test's), sorted and merged where they touch or overlap, into *s
- * (malloc'd); returns how many; *nio gets the number of writes.
- */
-static size_t t_spans(const struct rec_dev *r, size_t from, size_t to,
-		      int untimed, struct t_span **s, size_t *nio)
-{
-	struct t_span *v = malloc((r->n ? r->n : 1) * sizeof(*v));
-	size_t i, n = 0, k = 0;
-
-	ck_assert_ptr_nonnull(v);
-	for (i = from; i < to; i++) {
-		if (r->log[i].op != REC_WRITE ||
-		    !r->log[i].untimed != !untimed)
-			continue;
-		v[n].a = r->log[i].off;
-		v[n++].b = r->log[i].off + r->log[i].len;
-	}
-	*nio = n;
-	qsort(v, n, sizeof(*v), t_span_cmp);
-	for (i = 0; i < n; i++) {
-		if (k && v[i].a <= v[k - 1].b) {
-			if (v[i].b > v[k - 1].b)
-				v[k - 1].b = v[i].b;
-			continue;
-		}
-		v[k++] = v[i];
-	}
-	*s = v;
-	return k;
-}
-
-/* Does one of the n ranges rg hold all of [a, b)? */
-static int t_in_one(const struct bench_range *rg, size_t n, uint64_t a,
-		    uint64_t b)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (a >= rg[i].start_byte && b <= rg[i].end_byte)
-			return 1;
-	return 0;
-}
-
-/*
- * What a restore writes back for the n spans s the test wrote: each, and
- * the gap between two of them in one range when under 1 MiB (preserve
- * writes it rather than write twice into one erase block); in place,
- * returns how many.
- */
-static size_t t_joined(struct t_span *s, size_t n,
-		       const struct bench_range *rg, size_t nrg)
-{
-	size_t i, k = 0;
-
-	for (i = 0; i < n; i++) {
-		if (k && s[i].a - s[k - 1].b < MiB &&
-		    t_in_one(rg, nrg, s[k - 1].a, s[i].b)) {
-			s[k - 1].b = s[i].b;
-			continue;
-		}
-		s[k++] = s[i];
-	}
-	return k;
-}
-
-/* Writes of at most 1 MiB (preserve's largest) that cover n spans. */
-static size_t t_chunks(const struct t_span *s, size_t n)
-{
-	size_t i, c = 0;
-
-	for (i = 0; i < n; i++)
-		c += (size_t)((s[i].b - s[i].a + MiB - 1) / MiB);
-	return c;
-}
-
-/*
- * Between I/O from and to of tap r, a restore of the ranges rg wrote
- * back what the test wrote, no more (the gaps t_joined() allows aside),
- * in the fewest writes of at most 1 MiB; returns how many distinct spans
- * the test wrote, *nback how many writes went back.
- */
-static size_t t_wrote_back_written(const struct rec_dev *r, size_t from,
-				   size_t to, const struct bench_range *rg,
-				   size_t nrg, size_t *nback)
-{
-	struct t_span *w, *b;
-	size_t nw, nj, nb, iow, i;
-
-	nw = t_spans(r, from, to, 0, &w, &iow);
-	nb = t_spans(r, from, to, 1, &b, nback);
-	ck_assert_uint_gt(nw, 0);
-	nj = t_joined(w, nw, rg, nrg);
-	ck_assert_msg(*nback == t_chunks(w, nj),
-		      "%zu writes back for %zu spans written (%zu writes)",
-		      *nback, nw, iow);
-	ck_assert_uint_eq(nb, nj);
-	for (i = 0; i < nj; i++)
-		ck_assert_msg(b[i].a == w[i].a && b[i].b == w[i].b,
-			      "span %zu: wrote %llu-%llu, back %llu-%llu", i,
-			      (unsigned long long)w[i].a,
-			      (unsigned long long)w[i].b,
-			      (unsigned long long)b[i].a,
-			      (unsigned long long)b[i].b);
-	free(w);
-	free(b);
-	return nw;
-}
-
 /* Fill n ranges of dev with pseudo-random data, then read them back. */
 static unsigned char **t_fill_ranges(struct device *dev,
 				     const struct bench_range *r, size_t n)
@@ -1068,7 +945,7 @@ START_TEST(test_preserve_sim_written)
 	ck_assert_int_eq(preserve_restore(p, why, sizeof(why)), 0);
 	preserve_free(p);
 	ck_assert(!t_exists(journal));
-	ck_assert_uint_lt(t_wrote_back_written(tap, 0, tap->n, r, n, &i), n);
+	ck_assert_uint_lt(rec_wrote_back_written(tap, 0, tap->n, r, n, &i), n);
 	ck_assert(t_ranges_back(g, r, n, data));
 	free(r);
 	dev_close(g);
@@ -1099,7 +976,7 @@ static void t_auto_restore(struct t_auto *a)
 	preserve_free(a->p);
 	a->p = NULL;
 	dev_untimed(a->g, 1);
-	a->spans += t_wrote_back_written(a->tap, a->from, a->tap->n, a->r,
+	a->spans += rec_wrote_back_written(a->tap, a->from, a->tap->n, a->r,
 					 a->n, &back);
 	ck_assert(t_ranges_back(a->g, a->r, a->n, a->data));
 	dev_untimed(a->g, 0);
