@@ -1623,7 +1623,7 @@ static int loss_note(struct preserve *p, uint64_t x, const unsigned char *data)
 /*
  * Compare step bytes read back at r's done with what was saved.  Unless
  * last, a block that was not written back (BLK_CLEAN) and differs is a
- * stray: marked BLK_DIRTY, to be written back, not yet a loss.
+ * stray, counted, not yet a loss: every block is then written back.
  */
 static int verify_chunk(struct preserve *p, const struct preserve_range *r,
 			uint64_t done, uint64_t step, int last)
@@ -1638,7 +1638,6 @@ static int verify_chunk(struct preserve *p, const struct preserve_range *r,
 		if (!memcmp(p->buf + k, r->data + done + k, p->lbs))
 			continue;
 		if (!last && *m == BLK_CLEAN) {
-			*m = BLK_DIRTY;
 			p->nstray++;
 			continue;
 		}
@@ -1670,8 +1669,7 @@ size_t preserve_losses(const struct preserve *p,
 /*
  * Read every range back, written back or not, and compare, noting every
  * block that differs (p->loss); returns 0, -EIO (some differ) or -errno.
- * Unless last, -EAGAIN when blocks that were not written back differ:
- * they are marked to be (see verify_chunk()).
+ * Unless last, -EAGAIN when blocks that were not written back differ.
  */
 static int verify_ranges(struct preserve *p, int last, char *why,
 			 size_t why_len)
@@ -1728,9 +1726,12 @@ static int write_back(struct preserve *p, char *why, size_t why_len)
 
 /*
  * Write back what the run wrote, flush, verify every range, remove the
- * journal; signals held off.  A block the run did not write but that no
- * longer holds what was saved (a card that maps two addresses to one
- * place, a write the guard did not see) is written back too, once.
+ * journal; signals held off.  When a block the run did not write no
+ * longer holds what was saved (a fake card: two addresses at one place,
+ * or what was saved only its write cache held), every block of the
+ * ranges is written back, from the highest down, and verified: the low
+ * ones, written last, push the high ones out of such a cache, so that
+ * what the flash lost shows as lost.
  */
 static int restore_all(struct preserve *p, char *why, size_t why_len)
 {
@@ -1752,6 +1753,7 @@ static int restore_all(struct preserve *p, char *why, size_t why_len)
 	if (!ret)
 		ret = verify_ranges(p, 0, why, why_len);
 	if (ret == -EAGAIN) {
+		memset(p->mark, BLK_DIRTY, (size_t)p->nblocks);
 		ret = write_back(p, why, why_len);
 		if (!ret)
 			ret = verify_ranges(p, 1, why, why_len);

@@ -127,9 +127,9 @@ int preserve_save(struct preserve **pp, struct device *dev,
  * with force, or of version 1), read every range back and compare, then
  * remove the journal.  Written blocks less than 1 MiB apart in one range
  * go back in one write, the blocks between included: they still hold
- * what was saved.  A block not written that reads back other than saved
- * (a card that maps two addresses to one place) is written back too,
- * once.  Keeps going past a failed write so as much as possible is
+ * what was saved.  When a block not written reads back other than saved
+ * (a fake card), every block is written back and verified again, as
+ * below.  Keeps going past a failed write so as much as possible is
  * restored; the journal stays unless everything verified.  Returns 0,
  * -EIO if data read back differs (preserve_losses() says where and
  * how), or the first -errno.
