@@ -50,6 +50,13 @@
 #define ALIAS_SHIFTS		64
 #define ALIAS_SEARCHES		8
 
+/* What a restore does with a block (struct preserve's mark). */
+enum {
+	BLK_CLEAN,		/* holds what was saved: left alone */
+	BLK_DIRTY,		/* to be written back */
+	BLK_BACK,		/* written back */
+};
+
 /* A saved block by the hash of its contents alone. */
 struct block_ix {
 	uint64_t hash;			/* block_hash(0, contents) */
@@ -89,8 +96,16 @@ struct preserve {
 	int jfd;			/* journal open to update the state */
 	uint64_t state_off;		/* where the state's entries start */
 	struct guard *guard;		/* the wrapper recording writes */
+	/*
+	 * What a restore writes back, one BLK_* per block of the ranges:
+	 * the blocks the run wrote, not all it might have; NULL until a
+	 * restore or a check of the contents begins.
+	 */
+	unsigned char *mark;
+	int every;			/* write back every block (--force) */
 	struct preserve_loss *loss;	/* what did not come back */
 	size_t nloss, loss_cap;
+	uint64_t nstray;		/* blocks found changed, not written */
 	struct block_ix *ix;		/* the saved blocks by content */
 	size_t nix;
 	uint64_t shift[ALIAS_SHIFTS];	/* alias distances seen */
@@ -340,6 +355,7 @@ void preserve_free(struct preserve *p)
 	if (p->jfd >= 0)
 		close(p->jfd);
 	free(p->state);
+	free(p->mark);
 	free(p->loss);
 	free(p->ix);
 	for (i = 0; p->r && i < p->n; i++)
@@ -517,10 +533,11 @@ static int fingerprint(struct preserve *p, uint64_t *fp, char *why,
 /* ---- what the ranges hold: the state ---- */
 
 /*
- * Number the blocks of p's ranges and make room for the state; returns
- * 0 or -ENOMEM (-EINVAL for ranges that are not whole blocks).
+ * Number the blocks of p's ranges, in record order; returns 0, -ENOMEM
+ * (too many to count in memory) or -EINVAL (ranges that are not whole
+ * blocks).
  */
-static int state_alloc(struct preserve *p)
+static int number_blocks(struct preserve *p)
 {
 	uint64_t nb = 0;
 	size_t i;
@@ -534,8 +551,95 @@ static int state_alloc(struct preserve *p)
 	if (nb > SIZE_MAX / (2 * sizeof(*p->state)))
 		return -ENOMEM;
 	p->nblocks = nb;
-	p->state = calloc(nb ? (size_t)nb * 2 : 1, sizeof(*p->state));
+	return 0;
+}
+
+/* Number the blocks and make room for the state; 0 or -errno. */
+static int state_alloc(struct preserve *p)
+{
+	int ret = number_blocks(p);
+
+	if (ret)
+		return ret;
+	p->state = calloc(p->nblocks ? (size_t)p->nblocks * 2 : 1,
+			  sizeof(*p->state));
 	return p->state ? 0 : -ENOMEM;
+}
+
+/* Make room for the marks, all BLK_CLEAN; 0 or -ENOMEM. */
+static int mark_alloc(struct preserve *p)
+{
+	if (p->mark)
+		return 0;
+	p->mark = calloc(p->nblocks ? (size_t)p->nblocks : 1, 1);
+	return p->mark ? 0 : -ENOMEM;
+}
+
+/* The hash of what was saved from block k (from 0) of range r. */
+static uint64_t saved_hash(const struct preserve *p,
+			   const struct preserve_range *r, uint64_t k)
+{
+	return block_hash(r->off_byte + k * p->lbs, r->data + k * p->lbs,
+			  p->lbs);
+}
+
+/*
+ * Mark for writing back every block the run wrote: whose state is not
+ * the saved contents twice (state_init()'s).  A write of what a block
+ * held leaves it so, and needs no restoring.  Every block when the
+ * state cannot be trusted (--force) or is missing (version 1).
+ * Returns 0 or -ENOMEM.
+ */
+static int mark_written(struct preserve *p)
+{
+	uint64_t k, nb;
+	size_t i;
+
+	if (mark_alloc(p))
+		return -ENOMEM;
+	for (i = 0; i < p->n; i++) {
+		const struct preserve_range *r = &p->r[i];
+		unsigned char *m = p->mark + r->first_block;
+		const uint64_t *e = p->state ?
+				    p->state + 2 * r->first_block : NULL;
+
+		nb = r->len_byte / p->lbs;
+		for (k = 0; k < nb; k++) {
+			if (m[k] != BLK_CLEAN)
+				continue;
+			if (p->every || !e || e[2 * k] != e[2 * k + 1] ||
+			    e[2 * k] != saved_hash(p, r, k))
+				m[k] = BLK_DIRTY;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Join the dirty runs of a range that lie less than chunk_byte apart:
+ * one write over the blocks between (they still hold what was saved, so
+ * writing it again changes nothing) costs a card less than a second
+ * write into the same erase block (the class check's scattered 4 KiB
+ * writes).  Ranges stay apart: what lies between them was never saved.
+ */
+static void join_runs(struct preserve *p)
+{
+	uint64_t gap = p->chunk_byte / p->lbs, k, last, nb;
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		unsigned char *m = p->mark + p->r[i].first_block;
+
+		nb = p->r[i].len_byte / p->lbs;
+		for (k = 0, last = nb; k < nb; k++) {
+			if (m[k] != BLK_DIRTY)
+				continue;
+			if (last < nb && k - last - 1 < gap)
+				memset(m + last + 1, BLK_DIRTY,
+				       (size_t)(k - last - 1));
+			last = k;
+		}
+	}
 }
 
 /* The state as saved: every block holds its saved contents. */
@@ -610,8 +714,14 @@ static int state_record(struct preserve *p, const unsigned char *buf,
 		first = r->first_block + (lo - r->off_byte) / p->lbs;
 		e = p->state + 2 * first;
 		for (k = lo; k < hi; k += p->lbs, e += 2) {
+			uint64_t h = block_hash(k, buf + (k - off), p->lbs);
+
+			/* again what it was last written: it holds e[0] or
+			 * e[1] still (a restore noted twice, cut short) */
+			if (h == e[1])
+				continue;
 			e[0] = e[1];
-			e[1] = block_hash(k, buf + (k - off), p->lbs);
+			e[1] = h;
 		}
 		if (!ret)
 			ret = state_put(p, first, (hi - lo) / p->lbs);
@@ -726,8 +836,9 @@ static int alias_of(struct preserve *p, uint64_t x, const unsigned char *data)
 /*
  * Does dev still hold, in every block of p's ranges, one of the two last
  * contents written there (or, on a card that aliases, one written to
- * another block of the ranges)?  Returns 0, -ESTALE (why says where not)
- * or the -errno of a read.
+ * another block of the ranges)?  Every block that does not hold what was
+ * saved is marked for writing back, whatever its state says.  Returns 0,
+ * -ESTALE (why says where not) or the -errno of a read.
  */
 static int state_check(struct preserve *p, char *why, size_t why_len)
 {
@@ -737,9 +848,12 @@ static int state_check(struct preserve *p, char *why, size_t why_len)
 
 	p->aliased = 0;
 	p->run_held = 0;
+	if (mark_alloc(p))
+		return -ENOMEM;
 	for (i = 0; i < p->n; i++) {
 		const struct preserve_range *r = &p->r[i];
 		const uint64_t *e = p->state + 2 * r->first_block;
+		unsigned char *m = p->mark + r->first_block;
 
 		for (done = 0; done < r->len_byte; done += step) {
 			step = min_u64(p->chunk_byte, r->len_byte - done);
@@ -753,8 +867,12 @@ static int state_check(struct preserve *p, char *why, size_t why_len)
 					   p->dev->path, strerror(-ret));
 			for (k = 0; k < step; k += p->lbs, e += 2) {
 				uint64_t x = r->off_byte + done + k;
+				uint64_t b = (done + k) / p->lbs;
 				uint64_t h = block_hash(x, p->buf + k, p->lbs);
 
+				if (m[b] == BLK_CLEAN &&
+				    h != saved_hash(p, r, b))
+					m[b] = BLK_DIRTY;
 				if (h == e[1] && e[0] != e[1] &&
 				    !uniform(p->buf + k, p->lbs))
 					p->run_held++;
@@ -1293,37 +1411,99 @@ out_free:
 /* ---- restore ---- */
 
 /*
- * Write every range back, the highest first (see preserve_restore());
- * returns 0 or the first -errno.
+ * The highest run of blocks marked m in r below its block top (blocks
+ * counted from r's first): [*lo, *hi).  Returns 0 when there is none.
  */
-static int write_ranges(struct preserve *p, char *why, size_t why_len)
+static int run_below(const struct preserve *p, const struct preserve_range *r,
+		     uint64_t top, unsigned char m, uint64_t *lo, uint64_t *hi)
 {
-	uint64_t done, step;
+	const unsigned char *mk = p->mark + r->first_block;
+
+	while (top && mk[top - 1] != m)
+		top--;
+	if (!top)
+		return 0;
+	*hi = top;
+	while (top && mk[top - 1] == m)
+		top--;
+	*lo = top;
+	return 1;
+}
+
+/*
+ * Note in the journal, durably, that every block marked BLK_DIRTY is
+ * about to get its saved contents back: a restore cut short leaves the
+ * run's data or the saved data, and --restore must accept either.
+ */
+static void record_dirty(struct preserve *p)
+{
+	uint64_t lo, hi, top;
+	int any = 0;
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		const struct preserve_range *r = &p->r[i];
+
+		for (top = r->len_byte / p->lbs;
+		     run_below(p, r, top, BLK_DIRTY, &lo, &hi); top = lo) {
+			state_record(p, r->data + lo * p->lbs,
+				     (hi - lo) * p->lbs,
+				     r->off_byte + lo * p->lbs);
+			any = 1;
+		}
+	}
+	if (any && p->jfd >= 0)
+		fdatasync(p->jfd);
+}
+
+/*
+ * Write blocks [lo, hi) of r back and mark them BLK_BACK; returns 0 or
+ * -errno.
+ */
+static int write_run(struct preserve *p, const struct preserve_range *r,
+		     uint64_t lo, uint64_t hi, char *why, size_t why_len)
+{
+	uint64_t off, step, end = hi * p->lbs;
+	int ret;
+
+	for (off = lo * p->lbs; off < end; off += step) {
+		step = min_u64(p->chunk_byte, end - off);
+		ret = dev_write(p->dev, r->data + off, step,
+				(off_t)(r->off_byte + off), NULL);
+		if (ret)
+			return say(why, why_len, ret,
+				   "restoring bytes %" PRIu64 "-%" PRIu64
+				   " of %s: %s", r->off_byte + off,
+				   r->off_byte + off + step, p->dev->path,
+				   strerror(-ret));
+	}
+	memset(p->mark + r->first_block + lo, BLK_BACK, (size_t)(hi - lo));
+	return 0;
+}
+
+/*
+ * Write back the blocks marked BLK_DIRTY, run by run (dirty blocks in a
+ * row in one range), the highest first (see preserve_restore()); the
+ * rest of the ranges was never written and still holds what was saved.
+ * Returns 0 or the first -errno, after going on with the other runs:
+ * restore all we can.
+ */
+static int write_dirty(struct preserve *p, char *why, size_t why_len)
+{
+	uint64_t lo, hi, top;
 	int ret, first = 0;
 	size_t i;
 
+	record_dirty(p);
 	for (i = p->n; i-- > 0;) {
-		struct preserve_range *r = &p->r[i];
+		const struct preserve_range *r = &p->r[i];
 
-		/* a restore cut short leaves the old data or the saved one */
-		if (!state_record(p, r->data, r->len_byte, r->off_byte) &&
-		    p->jfd >= 0)
-			fdatasync(p->jfd);
-		for (done = 0; done < r->len_byte; done += step) {
-			step = min_u64(p->chunk_byte, r->len_byte - done);
-			ret = dev_write(p->dev, r->data + done, step,
-					(off_t)(r->off_byte + done), NULL);
-			if (!ret)
-				continue;
-			/* go on with the other ranges: restore all we can */
-			if (!first)
-				first = say(why, why_len, ret,
-					    "restoring bytes %" PRIu64
-					    "-%" PRIu64 " of %s: %s",
-					    r->off_byte + done,
-					    r->off_byte + done + step,
-					    p->dev->path, strerror(-ret));
-			break;
+		for (top = r->len_byte / p->lbs;
+		     run_below(p, r, top, BLK_DIRTY, &lo, &hi); top = lo) {
+			ret = write_run(p, r, lo, hi, first ? NULL : why,
+					why_len);
+			if (ret && !first)
+				first = ret;
 		}
 	}
 	return first;
@@ -1440,18 +1620,27 @@ static int loss_note(struct preserve *p, uint64_t x, const unsigned char *data)
 	return loss_add(p, &l);
 }
 
-/* Compare step bytes read back at r's done with what was saved. */
+/*
+ * Compare step bytes read back at r's done with what was saved.  Unless
+ * last, a block that was not written back (BLK_CLEAN) and differs is a
+ * stray, counted, not yet a loss: every block is then written back.
+ */
 static int verify_chunk(struct preserve *p, const struct preserve_range *r,
-			uint64_t done, uint64_t step)
+			uint64_t done, uint64_t step, int last)
 {
+	unsigned char *m = p->mark + r->first_block + done / p->lbs;
 	uint64_t k;
 	int ret;
 
 	if (!memcmp(p->buf, r->data + done, step))
 		return 0;
-	for (k = 0; k < step; k += p->lbs) {
+	for (k = 0; k < step; k += p->lbs, m++) {
 		if (!memcmp(p->buf + k, r->data + done + k, p->lbs))
 			continue;
+		if (!last && *m == BLK_CLEAN) {
+			p->nstray++;
+			continue;
+		}
 		ret = loss_note(p, r->off_byte + done + k, p->buf + k);
 		if (ret)
 			return ret;
@@ -1478,16 +1667,19 @@ size_t preserve_losses(const struct preserve *p,
 }
 
 /*
- * Read every range back and compare, noting every block that differs
- * (p->loss); returns 0, -EIO (some differ) or -errno.
+ * Read every range back, written back or not, and compare, noting every
+ * block that differs (p->loss); returns 0, -EIO (some differ) or -errno.
+ * Unless last, -EAGAIN when blocks that were not written back differ.
  */
-static int verify_ranges(struct preserve *p, char *why, size_t why_len)
+static int verify_ranges(struct preserve *p, int last, char *why,
+			 size_t why_len)
 {
 	uint64_t done, step;
 	size_t i;
 	int ret;
 
 	p->nloss = 0;
+	p->nstray = 0;
 	for (i = 0; i < p->n; i++) {
 		struct preserve_range *r = &p->r[i];
 
@@ -1502,11 +1694,13 @@ static int verify_ranges(struct preserve *p, char *why, size_t why_len)
 					   r->off_byte + done,
 					   r->off_byte + done + step,
 					   p->dev->path, strerror(-ret));
-			ret = verify_chunk(p, r, done, step);
+			ret = verify_chunk(p, r, done, step, last);
 			if (ret)
 				return ret;
 		}
 	}
+	if (p->nstray)
+		return -EAGAIN;
 	if (!p->nloss)
 		return 0;
 	return say(why, why_len, -EIO,
@@ -1516,7 +1710,29 @@ static int verify_ranges(struct preserve *p, char *why, size_t why_len)
 		   loss_bytes(p), p->loss[0].off_byte);
 }
 
-/* Write back, flush, verify, remove the journal; signals held off. */
+/* Write back the blocks marked BLK_DIRTY and flush; 0 or -errno. */
+static int write_back(struct preserve *p, char *why, size_t why_len)
+{
+	int ret = write_dirty(p, why, why_len);
+
+	if (ret)
+		return ret;
+	ret = dev_flush(p->dev);
+	if (ret)
+		say(why, why_len, ret, "flushing %s: %s", p->dev->path,
+		    strerror(-ret));
+	return ret;
+}
+
+/*
+ * Write back what the run wrote, flush, verify every range, remove the
+ * journal; signals held off.  When a block the run did not write no
+ * longer holds what was saved (a fake card: two addresses at one place,
+ * or what was saved only its write cache held), every block of the
+ * ranges is written back, from the highest down, and verified: the low
+ * ones, written last, push the high ones out of such a cache, so that
+ * what the flash lost shows as lost.
+ */
 static int restore_all(struct preserve *p, char *why, size_t why_len)
 {
 	sigset_t block, old;
@@ -1527,17 +1743,21 @@ static int restore_all(struct preserve *p, char *why, size_t why_len)
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, &old);
-	guard_detach(p);	/* write_ranges() records the restore */
+	guard_detach(p);	/* write_dirty() records the restore */
 	dev_untimed(p->dev, 1);
-	ret = write_ranges(p, why, why_len);
-	if (!ret) {
-		ret = dev_flush(p->dev);
-		if (ret)
-			say(why, why_len, ret, "flushing %s: %s", p->dev->path,
-			    strerror(-ret));
-	}
+	ret = mark_written(p);
 	if (!ret)
-		ret = verify_ranges(p, why, why_len);
+		join_runs(p);
+	if (!ret)
+		ret = write_back(p, why, why_len);
+	if (!ret)
+		ret = verify_ranges(p, 0, why, why_len);
+	if (ret == -EAGAIN) {
+		memset(p->mark, BLK_DIRTY, (size_t)p->nblocks);
+		ret = write_back(p, why, why_len);
+		if (!ret)
+			ret = verify_ranges(p, 1, why, why_len);
+	}
 	dev_untimed(p->dev, 0);
 	if (!ret && unlink(p->journal) && errno != ENOENT)
 		ret = say(why, why_len, -errno,
@@ -1741,6 +1961,8 @@ static int journal_load(const char *journal, struct preserve **pp,
 	ret = journal_get_records(f, p, ji->nr, ji->hdr_hash, why, why_len);
 	if (!ret && ji->version > 1)
 		ret = journal_get_state(f, p, why, why_len);
+	else if (!ret)
+		ret = number_blocks(p);	/* version 1: all is restored */
 	if (ret)
 		goto out_free;
 	*pp = p;
@@ -1790,6 +2012,8 @@ static int check_contents(struct preserve *p, int force, char *why,
 {
 	int ret = 0;
 
+	/* the state may have lost its latest notes: restore every block */
+	p->every = force;
 	if (!p->state && !force)
 		return say(why, why_len, -ESTALE,
 			   "journal %s was written by an older flashbench (version 1), which did not note what the run wrote: whether %s was written since cannot be checked; --force restores anyway",

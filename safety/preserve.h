@@ -6,8 +6,9 @@
  * Before the first write, preserve_save() reads every range the test
  * announced into memory and into a journal file, fsync'd with its
  * directory.  When the test ends, fails or is interrupted,
- * preserve_restore() writes the ranges back, reads them back to verify
- * and only then removes the journal.  After a crash or power loss,
+ * preserve_restore() writes back the blocks the test wrote (the journal's
+ * state says which), reads every range back to verify and only then
+ * removes the journal.  After a crash or power loss,
  * preserve_restore_journal() does the same from the journal alone,
  * refusing a journal made on another device or of ranges written since.
  *
@@ -39,8 +40,10 @@
  *           block u64 prev, u64 last: hashes of the block's contents
  *           (seeded with its offset) before and after the latest write
  *           into it.  Updated in place, before each write of the run
- *           reaches the device (preserve_wrap()), and before each range
- *           is written back; not covered by the trailer's hash.
+ *           reaches the device (preserve_wrap()), and before the
+ *           restore writes back; not covered by the trailer's hash.  A
+ *           block whose prev and last are both its saved contents was
+ *           not written by the run and is not written back.
  * A journal is complete only with its trailer and only if its size is
  * exactly what the header and records say.  Version 1 journals (no
  * state) are read, but restored only when forced.
@@ -119,13 +122,19 @@ int preserve_save(struct preserve **pp, struct device *dev,
 		  const char *journal_path, char *why, size_t why_len);
 
 /*
- * Write every saved range back, read it back and compare, then remove
- * the journal.  Keeps going past a failed range so as much as possible
- * is restored; the journal stays unless everything verified.  Returns 0,
+ * Write back what was saved of every block the run wrote (its state is
+ * no longer the saved contents twice; every block of a journal loaded
+ * with force, or of version 1), read every range back and compare, then
+ * remove the journal.  Written blocks less than 1 MiB apart in one range
+ * go back in one write, the blocks between included: they still hold
+ * what was saved.  When a block not written reads back other than saved
+ * (a fake card), every block is written back and verified again, as
+ * below.  Keeps going past a failed write so as much as possible is
+ * restored; the journal stays unless everything verified.  Returns 0,
  * -EIO if data read back differs (preserve_losses() says where and
  * how), or the first -errno.
  *
- * The ranges are written back from the highest down: on a fake card the
+ * The blocks are written back from the highest down: on a fake card the
  * high ones are those it may not keep, and the low ones written after
  * them push them out of a write cache, so that reading back finds what
  * the flash kept, not what the cache still holds.
@@ -191,7 +200,8 @@ int preserve_drop_unfinished(const char *journal);
 
 /*
  * The checks of preserve_restore_journal() without the writing (force:
- * skip the check of what the ranges hold): on success *pp holds the
+ * skip the check of what the ranges hold, and write back every block,
+ * since the state may be stale): on success *pp holds the
  * journal's ranges, ready for preserve_restore() (which writes them
  * back and removes the journal) or preserve_free().
  * Returns 0 or what preserve_restore_journal() would refuse with.

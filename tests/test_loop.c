@@ -35,7 +35,9 @@
 #include "fault.h"
 #include "flashbench.h"
 #include "holders.h"
+#include "preserve.h"
 #include "quiet.h"
+#include "recdev.h"
 #include "util.h"
 
 #define MiB ((uint64_t)1024 * 1024)
@@ -1875,6 +1877,157 @@ START_TEST(test_fb_capacity_kill_restore)
 }
 END_TEST
 
+/* ---- --preserve writes back only what was written ---- */
+
+/* Where the tap of written_hook() appends its writes. */
+static int written_fd = -1;
+
+/* A tap logging each write to written_fd over a fault wrapper. */
+static struct device *written_hook(struct device *dev)
+{
+	struct device *w;
+	struct rec_dev *tap;
+
+	ck_assert_int_eq(fault_wrap(&w, dev, &capacity_plan), 0);
+	tap = rec_tap(w);
+	tap->wlog_fd = written_fd;
+	return &tap->dev;
+}
+
+/* A new file in the state directory for the writes, open. */
+static int written_log(const char *name)
+{
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", state_dir(), name);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	ck_assert_msg(fd >= 0, "open %s: %s", path, strerror(errno));
+	unlink(path);
+	return fd;
+}
+
+/* --capacity's ranges on fx: what it announces and --preserve saves. */
+static size_t capacity_ranges(const struct loop_fix *fx,
+			      struct bench_range **r)
+{
+	struct bench_opts o;
+	size_t n;
+
+	bench_opts_default(&o);
+	o.log = NULL;
+	ck_assert_int_eq(preserve_ranges(BENCH_CAPACITY, &o, fx->size_byte,
+					 r, &n), 0);
+	return n;
+}
+
+/*
+ * --capacity --preserve writes back only what it wrote (issue 18): the
+ * probes it wrote and its flush region, not the 253 ranges it announced;
+ * the device is bit-identical afterwards.
+ */
+START_TEST(test_fb_capacity_preserve_written)
+{
+	char journal[PATH_MAX + 16], args[PATH_MAX * 2 + 64];
+	struct bench_range *rg;
+	struct loop_fix fx;
+	struct rec_dev *log;
+	struct fb_run r;
+	size_t n, back, spans;
+
+	if (!loop_setup(&fx, "fb_capacity_preserve_written", 0, 0))
+		return;
+	snprintf(journal, sizeof(journal), "%s.journal", fx.img);
+	written_fd = written_log("capacity-written");
+	fault_plan_init(&capacity_plan);
+	snprintf(args, sizeof(args), "-C --preserve --journal %s %s", journal,
+		 fx.dev);
+	flashbench_open_hook = written_hook;
+	fb_run(args, &r);
+	flashbench_open_hook = NULL;
+	ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+	ck_assert_ptr_nonnull(strstr(r.err, "will overwrite 253 ranges"));
+	n = capacity_ranges(&fx, &rg);
+	ck_assert_uint_eq(n, 253);
+	log = rec_wlog_load(NULL, written_fd);
+	spans = rec_wrote_back_written(log, 0, log->n, rg, n, &back);
+	ck_assert_uint_lt(back, n / 4);
+	ck_assert_uint_gt(spans, 1);
+	ck_assert_uint_eq(scan(fx.dev, 0, fx.size_byte, SCAN_PLANTED, fx.seed),
+			  0);
+	ck_assert_int_ne(access(journal, F_OK), 0);
+	dev_close(&log->dev);
+	close(written_fd);
+	free(rg);
+	fb_free(&r);
+}
+END_TEST
+
+/*
+ * SIGKILL in the middle of --capacity --preserve's flush, then
+ * --restore: it writes back what the killed run wrote (the write under
+ * way included: the journal noted it before it went down), no more, and
+ * the device is bit-identical.
+ */
+START_TEST(test_fb_capacity_kill_restore_written)
+{
+	char journal[PATH_MAX + 16], args[PATH_MAX * 2 + 64];
+	struct bench_range *rg;
+	struct fault_plan plan;
+	struct loop_fix fx;
+	struct rec_dev *log;
+	struct fb_run r;
+	size_t n, killed, back;
+	int status;
+	pid_t pid;
+
+	if (!loop_setup(&fx, "fb_capacity_kill_restore_written", 0, 0))
+		return;
+	snprintf(journal, sizeof(journal), "%s.journal", fx.img);
+	written_fd = written_log("capacity-killed");
+	fault_plan_init(&plan);
+	plan.signal_write_byte = 768 * 1024;	/* mid-flush */
+	plan.signal = SIGKILL;
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		snprintf(args, sizeof(args), "-C --preserve --journal %s %s",
+			 journal, fx.dev);
+		capacity_plan = plan;
+		flashbench_open_hook = written_hook;
+		fb_run(args, &r);
+		_exit(0);	/* not reached: killed mid-flush */
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	ck_assert_int_eq(access(journal, F_OK), 0);
+	log = rec_wlog_load(NULL, written_fd);
+	killed = log->n;
+	ck_assert_uint_gt(killed, 0);
+	close(written_fd);
+
+	written_fd = written_log("capacity-restore");
+	fault_plan_init(&capacity_plan);
+	snprintf(args, sizeof(args), "--restore=%s %s", journal, fx.dev);
+	flashbench_open_hook = written_hook;
+	fb_run(args, &r);
+	flashbench_open_hook = NULL;
+	ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+	log = rec_wlog_load(log, written_fd);
+	ck_assert_uint_gt(log->n, killed);
+	n = capacity_ranges(&fx, &rg);
+	rec_wrote_back_written(log, 0, log->n, rg, n, &back);
+	ck_assert_uint_lt(back, n / 4);
+	ck_assert_uint_eq(scan(fx.dev, 0, fx.size_byte, SCAN_PLANTED, fx.seed),
+			  0);
+	ck_assert_int_ne(access(journal, F_OK), 0);
+	dev_close(&log->dev);
+	close(written_fd);
+	free(rg);
+	fb_free(&r);
+}
+END_TEST
+
 /* --json stopped by SIGINT is still one complete document. */
 START_TEST(test_fb_json_interrupted)
 {
@@ -2325,6 +2478,8 @@ Suite *loop_suite(void)
 	tcase_add_test(tc, test_fb_restore_after_kill);
 	tcase_add_loop_test(tc, test_fb_capacity_preserve, 0, 3);
 	tcase_add_test(tc, test_fb_capacity_kill_restore);
+	tcase_add_test(tc, test_fb_capacity_preserve_written);
+	tcase_add_test(tc, test_fb_capacity_kill_restore_written);
 	tcase_add_test(tc, test_fb_restore_after_mkfs);
 	tcase_add_test(tc, test_fb_out_block_device);
 	tcase_add_test(tc, test_fb_journal_is_device);
