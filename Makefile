@@ -184,7 +184,8 @@ cppcheck:
 		-DFLASHBENCH_VERSION='"ci"' -I. $(SRC_DIRS:%=-I%) -Itests \
 		--suppress='unusedStructMember:tests/test_*.c' \
 		--template='{file}:{line}: {severity}: {message} [{id}]' \
-		$(wildcard *.c $(SRC_DIRS:%=%/*.c) tests/*.c tests/fuzz/*.c)
+		$(wildcard *.c $(SRC_DIRS:%=%/*.c) tests/*.c tests/fuzz/*.c \
+			tests/peers/*.c)
 
 # Write the golden outputs (tests/golden) anew, after a change that is
 # meant to change what flashbench prints; review with git diff.

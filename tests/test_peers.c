@@ -243,12 +243,14 @@ static void peer_init(struct peer_run *r, const char *name)
 START_TEST(test_peer_direct)
 {
 	const size_t len = 4 * MiB;
-	unsigned char *want = malloc(len);
+	unsigned char *want;
 	struct peer_run r;
 	char path[128];
 
 	if (!peer_ready("direct"))
 		return;
+	want = malloc(len);
+	ck_assert(want != NULL);
 	peer_init(&r, "direct");
 	snprintf(path, sizeof(path), "%s/p", r.tmp);
 	write_pattern(path, len, 17);
@@ -290,12 +292,14 @@ static const struct {
 
 START_TEST(test_peer_fake)
 {
-	unsigned char *want = calloc(1, MiB);
+	unsigned char *want;
 	struct peer_run r;
 	char path[128], script[512];
 
 	if (!peer_ready("fake"))
 		return;
+	want = calloc(1, MiB);
+	ck_assert(want != NULL);
 	snprintf(path, sizeof(path), "fake%d", _i);
 	peer_init(&r, path);
 	snprintf(path, sizeof(path), "%s/p", r.tmp);
