@@ -415,6 +415,8 @@ static int serve(const char *mnt)
 	int ret = 1;
 
 	f = fuse_new(&args, &fc_ops, sizeof(fc_ops), NULL);
+	/* fuse_new() may have copied the arguments to add its own */
+	fuse_opt_free_args(&args);
 	if (!f)
 		return 1;
 	if (fuse_mount(f, mnt))
