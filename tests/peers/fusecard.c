@@ -121,6 +121,7 @@ static void finish(enum op_kind k, uint64_t start_ns, off_t off,
 	s->late_ns += late;
 	if (late > s->late_max_ns)
 		s->late_max_ns = late;
+	/* seconds since mount, op, offset, length, card ns, real ns, -errno */
 	if (fc.trace)
 		fprintf(fc.trace, "%.6f %s %jd %" PRIu64 " %" PRIu64 " %" PRIu64
 			" %d\n", (start_ns - fc.start_ns) / 1e9, op_name[k],
