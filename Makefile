@@ -129,8 +129,9 @@ $(CHECK_BIN): $(TEST_OBJS) $(B)/tests/cli.o $(FRONT_OBJS) \
 	$(CC) $(FB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(FB_LIBS)
 
 # Every test; the benchmark is only built, so that it keeps compiling.
-check: all $(CHECK_BIN) $(BENCH_BIN)
+check: all $(CHECK_BIN) $(BENCH_BIN) $(if $(HAVE_FUSE3),$(FUSECARD_BIN))
 	FLASHBENCH_BIN=$(CURDIR)/flashbench ERASE_BIN=$(CURDIR)/erase \
+		$(if $(HAVE_FUSE3),FUSECARD_BIN=$(CURDIR)/$(FUSECARD_BIN)) \
 		$(CHECK_BIN)
 
 # Device time of --auto against the classic manual procedure (virtual
@@ -142,6 +143,28 @@ $(BENCH_BIN): $(B)/tests/bench_auto.o $(B)/tests/util.o $(B)/tests/cli.o \
 
 bench: $(BENCH_BIN)
 	$(BENCH_BIN)
+
+# The simulated card as a block device for other tools (tests/peers):
+# built only where libfuse3-dev is installed; make check runs its test
+# then, and skips it (outside CI) otherwise.
+FUSE_CFLAGS = $(shell $(PKG_CONFIG) --cflags fuse3 2>/dev/null)
+FUSE_LIBS = $(shell $(PKG_CONFIG) --libs fuse3 2>/dev/null)
+FUSECARD_BIN := $(B)/tests/peers/fusecard
+HAVE_FUSE3 := $(shell $(PKG_CONFIG) --exists fuse3 2>/dev/null && echo 1)
+
+$(FUSECARD_BIN): tests/peers/fusecard.c $(B)/libflashbench.a
+	@mkdir -p $(@D)
+	$(CC) $(FB_CFLAGS) $(CFLAGS) $(CPPFLAGS) $(FUSE_CFLAGS) \
+		$(FB_LDFLAGS) $(LDFLAGS) -o $@ $< $(B)/libflashbench.a \
+		$(FUSE_LIBS) $(FB_LIBS)
+
+# Classic flashbench, f3probe and flashbench --auto on a few simulated
+# cards through the kernel (root, /dev/fuse, apt-get install flashbench
+# f3): outputs and wall times in PEERS_OUT.
+PEERS_OUT ?= $(B)/peers
+peers: all $(FUSECARD_BIN)
+	FUSECARD_BIN=$(CURDIR)/$(FUSECARD_BIN) \
+		tests/peers/bench-peers $(PEERS_OUT)
 
 # The same on every card of the hard sweep with a read signature, in two
 # halves side by side (long: about half an hour).
@@ -161,7 +184,8 @@ cppcheck:
 		-DFLASHBENCH_VERSION='"ci"' -I. $(SRC_DIRS:%=-I%) -Itests \
 		--suppress='unusedStructMember:tests/test_*.c' \
 		--template='{file}:{line}: {severity}: {message} [{id}]' \
-		$(wildcard *.c $(SRC_DIRS:%=%/*.c) tests/*.c tests/fuzz/*.c)
+		$(wildcard *.c $(SRC_DIRS:%=%/*.c) tests/*.c tests/fuzz/*.c \
+			tests/peers/*.c)
 
 # Write the golden outputs (tests/golden) anew, after a change that is
 # meant to change what flashbench prints; review with git diff.
@@ -317,7 +341,7 @@ fuzz-corpus: $(FUZZ_BINS)
 fuzz-clean:
 	rm -rf $(FUZZ_BUILD)
 
-.PHONY: FORCE all check bench bench-hard golden install uninstall clean fuzz fuzz-build \
+.PHONY: FORCE all check bench bench-hard peers golden install uninstall clean fuzz fuzz-build \
 	fuzz-replay fuzz-corpus fuzz-clean
 
 -include $(shell find $(B) $(FUZZ_BUILD) -name '*.d' 2>/dev/null)
