@@ -153,20 +153,34 @@ int hard_env_drawn(void)
 	return (mech && strcmp(mech, "0")) || (host && *host);
 }
 
-/* Replace ",open_random=N," in c's spec by ",open_random=0,". */
-static void plant_no_random(struct hard_card *c)
+/* Plant open random n: in c and as ",open_random=n," in its spec. */
+static void plant_random(struct hard_card *c, unsigned int n)
 {
-	char *p = strstr(c->spec, ",open_random="), *end;
+	char *p = strstr(c->spec, ",open_random="), *end, num[16];
+	size_t len;
 
-	c->open_random = 0;
+	c->open_random = n;
 	if (!p)
 		return;
 	p += strlen(",open_random=");
 	end = strchr(p, ',');
-	if (!end)
+	len = (size_t)snprintf(num, sizeof(num), "%u", n);
+	if (!end || strlen(c->spec) + len >= sizeof(c->spec))
 		return;
-	memmove(p + 1, end, strlen(end) + 1);
-	*p = '0';
+	memmove(p + len, end, strlen(end) + 1);
+	memcpy(p, num, len);
+}
+
+/*
+ * What open random is on a card of ooo form name: none on one that
+ * copies at every write out of order (merge, copy-whole: -O --random
+ * collapses with one AU); on copy-written, whose small writes out of
+ * order copy only the few written since the last (-O --random -b 16K
+ * a third of the linear rate, no collapse up to open AUs), open.
+ */
+static void plant_ooo(struct hard_card *c, const char *name)
+{
+	plant_random(c, strstr(name, "copy-written") ? c->open : 0);
 }
 
 /*
@@ -191,8 +205,7 @@ static void draw_mechanics(unsigned int i, struct hard_card *c)
 		r = (r - 4) / 2;
 		c->mechanics |= 1u << ooo_bit[r];
 		add(c->spec, len, ",ooo=%s", ooo[r]);
-		/* no AU is kept in random mode: none is what to find */
-		plant_no_random(c);
+		plant_ooo(c, ooo[r]);
 	} else if (c->open_random && chance(&s, 25)) {
 		c->mechanics |= 1u << M_RANDOM_US;
 		add(c->spec, len, ",random_us=%u",
@@ -242,7 +255,7 @@ static void give_mechanics(struct hard_card *c, const char *keys)
 			continue;
 		c->mechanics |= 1u << m;
 		if (!strncmp(name, "ooo=", 4))
-			plant_no_random(c);
+			plant_ooo(c, name);
 	}
 	if (!c->mechanics)
 		c->mechanics = 1u << M_TODAY;

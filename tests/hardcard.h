@@ -76,7 +76,8 @@ void hard_card(unsigned int i, struct hard_card *c);
  * Card number i as hard_card() gives it, plus what the environment asks
  * for: SWEEP_MECH=1 draws its mechanics too (ooo, random_us, close,
  * fullclose, evict, used, fat_gain; open random is then planted as 0 on
- * a card that keeps no AU in random mode); SWEEP_MECH=KEY=VALUE[,...]
+ * a card that copies at every write out of order, as open on one that
+ * copies what it wrote since the last); SWEEP_MECH=KEY=VALUE[,...]
  * gives every card those keys (one mechanic at a time); SWEEP_HOST=
  * light|heavy puts it behind a busy host.  Neither set: hard_card()
  * exactly.
