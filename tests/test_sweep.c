@@ -182,7 +182,10 @@ static const char *const field_short[F_NR] = {
 	"erase", "page", "unit", "group", "o-lin", "o-rnd", "FAT",
 };
 
-/* The tally per mechanic, and per mechanic and field the WRONG ones. */
+/*
+ * The tally per mechanic, and per mechanic and field the WRONG ones;
+ * mechanics no card has are left out.
+ */
 static void print_mechanics(unsigned int by_mech[M_NR][O_NR],
 			    const unsigned int cards_in[M_NR],
 			    unsigned int wrong[M_NR][F_NR])
@@ -192,14 +195,19 @@ static void print_mechanics(unsigned int by_mech[M_NR][O_NR],
 	printf("  %-18s %5s %6s %6s %9s %6s\n", "mechanic", "cards",
 	       "exact", "unsure", "wrong-low", "WRONG");
 	for (m = 0; m < M_NR; m++)
-		printf("  %-18s %5u %6u %6u %9u %6u\n", mechanic_names[m],
-		       cards_in[m], by_mech[m][O_EXACT], by_mech[m][O_UNSURE],
-		       by_mech[m][O_WRONG_LOW], by_mech[m][O_WRONG_SURE]);
+		if (cards_in[m])
+			printf("  %-18s %5u %6u %6u %9u %6u\n",
+			       mechanic_names[m],
+			       cards_in[m], by_mech[m][O_EXACT],
+			       by_mech[m][O_UNSURE], by_mech[m][O_WRONG_LOW],
+			       by_mech[m][O_WRONG_SURE]);
 	printf("  WRONG fields by mechanic:\n  %-18s", "");
 	for (k = 0; k < F_NR; k++)
 		printf(" %6s", field_short[k]);
 	printf("\n");
 	for (m = 0; m < M_NR; m++) {
+		if (!cards_in[m])
+			continue;
 		printf("  %-18s", mechanic_names[m]);
 		for (k = 0; k < F_NR; k++)
 			printf(" %6u", wrong[m][k]);
