@@ -64,6 +64,9 @@
  *   random_mbps, open_random=0, collapse=gradual, fat_kind: see Writes
  *   queue=N    a command queue (SD 6.0 CQ, eMMC CMDQ) of N tasks: see
  *              Queued requests
+ *   ooo, random_us, close, fullclose, evict, used, fat_gain: see How
+ *              cards differ inside
+ *   busy_pct, busy_us, busy_burst, host: see A busy host
  *
  * Writes.  "programmed" is the write rounded out to whole program units
  * (the page, or fat_page in the FAT area): a write smaller than a page costs
@@ -107,6 +110,61 @@
  * `random` (out-of-order writes only); the other writes go to a FAT AU as
  * to any AU.  In a FAT AU a write is in order when it starts at the AU's
  * start or where the last write to that AU ended.
+ *
+ * How cards differ inside.  The model above is one card's mechanics; cards
+ * differ in each of its choices, as the -O and -f tables of different
+ * cards show.  Each key below picks another mechanic; all are off by
+ * default:
+ *
+ *   ooo=F      what a write below an open AU's pointer costs.  random
+ *              (the default): the AU turns to random mode, as above;
+ *              merge: the AU is closed by GC at once and opened afresh
+ *              (open_random=0 does this under random); copy-whole: the
+ *              whole AU is copied and the AU opened afresh (cards that map
+ *              whole AUs only); copy-written: what the AU was written in
+ *              order since it was opened is copied and the AU opened
+ *              afresh (a log block folded into a new one: cheap early in
+ *              an AU, dear late).  A copy costs len / write_rate + erase,
+ *              nothing when len is 0
+ *   random_us=U  each out-of-order write to an AU in random mode costs U
+ *              µs more (the bookkeeping of a page-mapped log): some cards
+ *              take such writes for free, others at a cost per write
+ *   close=C    what closing an AU written in order copies.  old (the
+ *              default): the old data not rewritten since it was opened,
+ *              plus erase when it held old data (a card that tracks what
+ *              is valid); rest: all of the AU not written since it was
+ *              opened, whether or not it held data (a card that does
+ *              not: -O costs the same on a new card as on a used one);
+ *              all: the whole AU.  rest and all cost a copy as above
+ *   fullclose=1  an AU written in order up to its end closes at once, at
+ *              no cost, and frees its slot (cards that close a block when
+ *              its last page is programmed); 0 (the default): only an AU
+ *              rewritten completely in order does
+ *   evict=E    which open AU the card closes to open one more (and which
+ *              random-mode AU to take one more): lru (the default), the
+ *              least recently written; oldest, the first opened (FIFO)
+ *   used=0     a new card from the factory: every AU erased, where the
+ *              default (1) is a used card full of old data.  Under
+ *              close=old closing an AU then copies and erases nothing
+ *   fat_gain=G  what the FAT AUs gain: both (the default): fat_mbps and
+ *              fat_page and no open slot nor GC; speed: fat_mbps and
+ *              fat_page, through the open-AU table as any AU; slot: no
+ *              slot nor GC, at the rates and page of any AU (order as
+ *              for fat_kind: random_mbps and random_us out of order).
+ *              Such an area shows only where other AUs pay a copy:
+ *              -f --random at twice the speed, -f not at all
+ *
+ * A busy host.  A measurement on a host with other work sees some
+ * requests delayed by a scheduler's slice of a few ms (another program
+ * on the CPU, a USB bus shared with a busy device), alone or in runs.
+ * busy_pct=P is the chance that a request not in a spell starts one;
+ * busy_burst=M (1..1000, 1 by default) its mean length in requests
+ * (each further request stays in it with chance 1 - 1/M); each request
+ * in a spell waits busy_us=U (4000 by default) times a factor uniform
+ * in [0.5, 1.5).  The draws come from their own splitmix64 sequence
+ * seeded by `seed`, and are added after noise and pauses, which stay
+ * as they were.  host=quiet|light|heavy sets the busy_ keys not given:
+ * quiet none, light 0.5 % of 4 ms alone, heavy 3 % of 6 ms in runs of 3.
  *
  * Queued requests.  A card without a command queue (queue=0, as most
  * are, and as any card is behind a host that does not enable the queue)
@@ -199,6 +257,18 @@
  *                  enables the queue (see Queued requests)
  *   queue_cache=0  1: writes queued together go to the card's cache,
  *                  programmed together in whole pages (needs queue)
+ *   ooo=random     random, merge, copy-whole or copy-written: what a
+ *                  write below an open AU's pointer costs
+ *   random_us=0    extra cost of an out-of-order write in random mode, µs
+ *   close=old      old, rest or all: what closing an AU copies
+ *   fullclose=0    1: an AU written in order to its end closes, free
+ *   evict=lru      lru or oldest: which open AU closes first
+ *   used=1         0: a new card, every AU erased
+ *   fat_gain=both  both, speed or slot: what the FAT area gains
+ *   busy_pct=0     chance a request starts a busy spell of the host, %
+ *   busy_us=4000   a delayed request's wait, µs (jittered by half)
+ *   busy_burst=1   mean requests a busy spell delays (1..1000)
+ *   host=quiet     quiet, light or heavy: presets of the busy_ keys
  *   au=0           the AU the card states in its SSR (16K 32K 64K 128K
  *                  256K 512K 1M 2M 4M 8M 12M 16M 24M 32M 64M); with
  *                  claims= and no au= the erase size when one of these.
@@ -232,6 +302,7 @@
 #define SIM_MAX_SPREAD	16		/* rows an AU step may spread over */
 #define SIM_PARETO_A	1.5		/* tail index of the pauses */
 #define SIM_PAUSE_SEED	0x7061757365ULL	/* "pause": its own sequence */
+#define SIM_BUSY_SEED	0x62757379ULL	/* "busy": its own sequence */
 
 /* One open AU. */
 struct sim_slot {
@@ -242,6 +313,7 @@ struct sim_slot {
 	uint64_t kept_byte;	/* old data since rewritten in order */
 	uint64_t written_byte;	/* bytes written in linear order since */
 	uint64_t stamp;		/* last use, for least-recently-used */
+	uint64_t opened;	/* when opened, for evict=oldest */
 	bool used;		/* the slot holds an open AU */
 	bool random;		/* written out of order since opened */
 };
@@ -252,6 +324,8 @@ struct sim_card {
 	uint64_t now_ns;	/* virtual clock */
 	uint64_t rng;		/* splitmix64 state */
 	uint64_t rng_pause;	/* splitmix64 state of the pauses */
+	uint64_t rng_busy;	/* splitmix64 state of the busy host */
+	bool busy;		/* in a busy spell of the host */
 	uint64_t ra_lo, ra_hi;	/* read-ahead buffer: [ra_lo, ra_hi) */
 	unsigned int nr_slots;	/* open, one more for a gradual collapse */
 	uint64_t nr_au;		/* AUs on the card */
@@ -261,6 +335,7 @@ struct sim_card {
 	unsigned int nr_open;	/* slots in use */
 	unsigned int nr_random;	/* slots in random mode */
 	uint64_t stamp;		/* LRU clock, counts writes */
+	uint64_t opens;		/* AUs opened so far */
 	struct simstore flash;	/* what the flash holds, by real sector */
 	struct simstore cache;	/* the write cache, by address */
 	uint64_t wseq;		/* sectors written so far */
@@ -296,6 +371,9 @@ void sim_params_default(struct sim_params *p)
 	p->au_spread = 1;
 	p->pause_us = 2000;
 	p->collapse = SIM_COLLAPSE_SHARP;
+	p->used = 1;
+	p->busy_us = 4000;
+	p->busy_burst = 1;
 }
 
 /* ---- spec parser ---- */
@@ -307,7 +385,9 @@ enum sim_key_id {
 	SK_FAT_MBPS, SK_FAT_PAGE, SK_FAT_KIND, SK_READSIG, SK_PLANE,
 	SK_PLANE_US, SK_GROUP, SK_GROUP_US, SK_AU_SPREAD, SK_PAUSE_PCT,
 	SK_PAUSE_US, SK_READAHEAD, SK_RANDOM_MBPS, SK_COLLAPSE, SK_REAL_SIZE,
-	SK_FAKE, SK_CACHE, SK_CLAIMS, SK_AU, SK_QUEUE, SK_QUEUE_CACHE, SK_NR
+	SK_FAKE, SK_CACHE, SK_CLAIMS, SK_AU, SK_QUEUE, SK_QUEUE_CACHE, SK_OOO,
+	SK_RANDOM_US, SK_CLOSE, SK_FULLCLOSE, SK_EVICT, SK_USED, SK_FAT_GAIN,
+	SK_HOST, SK_BUSY_PCT, SK_BUSY_US, SK_BUSY_BURST, SK_NR
 };
 
 enum sim_kind {
@@ -338,6 +418,14 @@ static const char *const sim_fat_kinds[] = { "both", "linear", "random",
 static const char *const sim_collapses[] = { "sharp", "gradual", NULL };
 static const char *const sim_fakes[] = { "limbo-zero", "limbo-garbage",
 					 "wrap", NULL };
+/* Names of enum sim_ooo, sim_close, sim_evict, sim_fat_gain, sim_host. */
+static const char *const sim_ooos[] = { "random", "merge", "copy-whole",
+					"copy-written", NULL };
+static const char *const sim_closes[] = { "old", "rest", "all", NULL };
+static const char *const sim_evicts[] = { "lru", "oldest", NULL };
+static const char *const sim_fat_gains[] = { "both", "speed", "slot",
+					     NULL };
+static const char *const sim_hosts[] = { "quiet", "light", "heavy", NULL };
 
 static const struct sim_key sim_keys[SK_NR] = {
 	SIM_KEY(SK_SIZE, "size", SIM_SIZE, size_byte),
@@ -377,6 +465,17 @@ static const struct sim_key sim_keys[SK_NR] = {
 	SIM_KEY(SK_AU, "au", SIM_SIZE, au_byte),
 	SIM_KEY(SK_QUEUE, "queue", SIM_COUNT, queue),
 	SIM_KEY(SK_QUEUE_CACHE, "queue_cache", SIM_COUNT, queue_cache),
+	SIM_CHOOSE(SK_OOO, "ooo", ooo, sim_ooos),
+	SIM_KEY(SK_RANDOM_US, "random_us", SIM_REAL, random_us),
+	SIM_CHOOSE(SK_CLOSE, "close", close, sim_closes),
+	SIM_KEY(SK_FULLCLOSE, "fullclose", SIM_COUNT, fullclose),
+	SIM_CHOOSE(SK_EVICT, "evict", evict, sim_evicts),
+	SIM_KEY(SK_USED, "used", SIM_COUNT, used),
+	SIM_CHOOSE(SK_FAT_GAIN, "fat_gain", fat_gain, sim_fat_gains),
+	SIM_CHOOSE(SK_HOST, "host", host, sim_hosts),
+	SIM_KEY(SK_BUSY_PCT, "busy_pct", SIM_REAL, busy_pct),
+	SIM_KEY(SK_BUSY_US, "busy_us", SIM_REAL, busy_us),
+	SIM_KEY(SK_BUSY_BURST, "busy_burst", SIM_REAL, busy_burst),
 };
 
 /* Parse a plain unsigned number, decimal or 0x hex.  Returns 0 or -errno. */
@@ -565,11 +664,11 @@ static int sim_check(const struct sim_params *p, const char *const *raw,
 {
 	static const enum sim_key_id time_id[] = {
 		SK_ACCESS_US, SK_PAGE_US, SK_AU_US, SK_ERASE_US, SK_DISCARD_US,
-		SK_PLANE_US, SK_GROUP_US, SK_PAUSE_US,
+		SK_PLANE_US, SK_GROUP_US, SK_PAUSE_US, SK_RANDOM_US, SK_BUSY_US,
 	};
 	const double time_us[] = {
 		p->access_us, p->page_us, p->au_us, p->erase_us, p->discard_us,
-		p->plane_us, p->group_us, p->pause_us,
+		p->plane_us, p->group_us, p->pause_us, p->random_us, p->busy_us,
 	};
 	char a[96], b[96], bad[96];
 	const char *why = NULL;
@@ -658,6 +757,24 @@ static int sim_check(const struct sim_params *p, const char *const *raw,
 		SIM_BAD(SK_QUEUE_CACHE, "not 0 or 1");
 	if (p->queue_cache && !p->queue)
 		SIM_BAD2(SK_QUEUE_CACHE, "needs a command queue:", SK_QUEUE);
+	if (p->ooo > SIM_OOO_COPY_WRITTEN)
+		SIM_BAD(SK_OOO, "not one of random, merge, copy-whole, copy-written");
+	if (p->close > SIM_CLOSE_ALL)
+		SIM_BAD(SK_CLOSE, "not one of old, rest, all");
+	if (p->fullclose > 1)
+		SIM_BAD(SK_FULLCLOSE, "not 0 or 1");
+	if (p->evict > SIM_EVICT_OLDEST)
+		SIM_BAD(SK_EVICT, "not one of lru, oldest");
+	if (p->used > 1)
+		SIM_BAD(SK_USED, "not 0 or 1");
+	if (p->fat_gain > SIM_FAT_GAIN_SLOT)
+		SIM_BAD(SK_FAT_GAIN, "not one of both, speed, slot");
+	if (p->host > SIM_HOST_HEAVY)
+		SIM_BAD(SK_HOST, "not one of quiet, light, heavy");
+	if (!sim_in(p->busy_pct, 0, 100))
+		SIM_BAD(SK_BUSY_PCT, "not a percentage from 0 to 100");
+	if (!sim_in(p->busy_burst, 1, 1000))
+		SIM_BAD(SK_BUSY_BURST, "not a mean run from 1 to 1000 requests");
 	if (!sim_in(p->noise_pct, 0, 100))
 		SIM_BAD(SK_NOISE, "not a percentage from 0 to 100");
 	if (!sim_in(p->read_mbps, SIM_MIN_MBPS, SIM_MAX_MBPS))
@@ -686,6 +803,30 @@ out_bad:
 	return -EINVAL;
 #undef SIM_BAD2
 #undef SIM_BAD
+}
+
+/*
+ * host= sets the busy_ keys not given: a quiet host delays nothing, a
+ * light one now and then a request by a scheduler's slice (4 ms, as a
+ * desktop's other programs do), a heavy one more often and in runs (a
+ * loaded CPU, a USB bus shared with a busy device).
+ */
+static void sim_host_preset(struct sim_params *q, const char *const *raw)
+{
+	static const double preset[][3] = {
+		[SIM_HOST_QUIET] = { 0, 4000, 1 },
+		[SIM_HOST_LIGHT] = { 0.5, 4000, 1 },
+		[SIM_HOST_HEAVY] = { 3, 6000, 3 },
+	};
+
+	if (!raw[SK_HOST] || q->host > SIM_HOST_HEAVY)
+		return;
+	if (!raw[SK_BUSY_PCT])
+		q->busy_pct = preset[q->host][0];
+	if (!raw[SK_BUSY_US])
+		q->busy_us = preset[q->host][1];
+	if (!raw[SK_BUSY_BURST])
+		q->busy_burst = preset[q->host][2];
 }
 
 int sim_parse_spec(struct sim_params *p, const char *spec, char *err,
@@ -748,6 +889,7 @@ int sim_parse_spec(struct sim_params *p, const char *spec, char *err,
 	/* a card told how many AUs it keeps open keeps as many in random */
 	if (raw[SK_OPEN] && !raw[SK_OPEN_RANDOM])
 		q.open_random = q.open_au;
+	sim_host_preset(&q, raw);
 	/* the default size shrinks to whole AUs of the erase size given */
 	if (!raw[SK_SIZE] && q.erase_byte && q.size_byte % q.erase_byte)
 		q.size_byte -= q.size_byte % q.erase_byte;
@@ -809,6 +951,31 @@ static double sim_pause_ns(struct sim_card *c)
 	return 1000.0 * (x < SIM_MAX_US ? x : SIM_MAX_US);
 }
 
+/* A number in [0, 1) from the sequence of state *state. */
+static double sim_unit_of(uint64_t *state)
+{
+	return (double)(sim_rand_of(state) >> 11) * 0x1p-53;
+}
+
+/*
+ * The host's delay of one request, in ns, or 0: a busy spell starts with
+ * chance busy_pct and goes on to the next request with chance 1 - 1 /
+ * busy_burst; each request in it waits busy_us, jittered by half either
+ * way (a scheduler's slice given to another program; a USB frame taken
+ * by another device).  Its own sequence leaves noise and pauses alone.
+ */
+static double sim_busy_ns(struct sim_card *c)
+{
+	if (c->busy)
+		c->busy = sim_unit_of(&c->rng_busy) <
+			  1.0 - 1.0 / c->p.busy_burst;
+	if (!c->busy)
+		c->busy = sim_unit_of(&c->rng_busy) * 100.0 < c->p.busy_pct;
+	if (!c->busy)
+		return 0;
+	return c->p.busy_us * 1000.0 * (0.5 + sim_unit_of(&c->rng_busy));
+}
+
 /* Advance the clock by cost_ns, with noise. */
 static void sim_charge(struct sim_card *c, double cost_ns)
 {
@@ -823,6 +990,8 @@ static void sim_charge(struct sim_card *c, double cost_ns)
 	cost_ns *= 1.0 + c->p.noise_pct / 100.0 * u;
 	if (c->p.pause_pct > 0)
 		cost_ns += sim_pause_ns(c);
+	if (c->p.busy_pct > 0)
+		cost_ns += sim_busy_ns(c);
 	c->now_ns += (uint64_t)llround(cost_ns);
 }
 
@@ -1056,34 +1225,50 @@ static void sim_release(struct sim_card *c, struct sim_slot *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/*
+ * The cost in ns of copying copy bytes of an AU to a fresh block, erase
+ * included; nothing when nothing is copied.
+ */
+static double sim_copy_ns(const struct sim_card *c, uint64_t copy)
+{
+	return copy ? sim_xfer_ns(copy, c->p.write_mbps) +
+		      c->p.erase_us * 1000.0 : 0;
+}
+
 /* Close an open AU by garbage collection.  Returns the cost in ns. */
 static double sim_gc(struct sim_card *c, struct sim_slot *s)
 {
 	const struct sim_params *p = &c->p;
-	uint64_t copy;
-	bool old;
+	uint64_t len = sim_au_len(c, s->au), copy;
+	double t;
 
 	if (s->random) {
 		/* pages written out of order: the whole AU is rewritten */
-		copy = sim_au_len(c, s->au);
-		old = true;
+		t = sim_copy_ns(c, len);
+	} else if (p->close == SIM_CLOSE_REST) {
+		/* no record of what is valid: all not written is copied */
+		t = sim_copy_ns(c, len - s->written_byte);
+	} else if (p->close == SIM_CLOSE_ALL) {
+		t = sim_copy_ns(c, len);
 	} else {
 		copy = s->old_byte > s->kept_byte ?
 		       s->old_byte - s->kept_byte : 0;
-		old = s->old_byte > 0;
+		t = sim_xfer_ns(copy, p->write_mbps) +
+		    (s->old_byte ? p->erase_us * 1000.0 : 0);
 	}
 	sim_release(c, s);
-	return sim_xfer_ns(copy, p->write_mbps) +
-	       (old ? p->erase_us * 1000.0 : 0);
+	return t;
 }
 
 /*
- * The least recently used open slot (random-mode ones only when
- * random_only), other than skip; NULL if none.
+ * The open slot the card closes next (random-mode ones only when
+ * random_only), other than skip: the least recently used, or with
+ * evict=oldest the first opened; NULL if none.
  */
-static struct sim_slot *sim_lru(struct sim_card *c, bool random_only,
-				const struct sim_slot *skip)
+static struct sim_slot *sim_victim(struct sim_card *c, bool random_only,
+				   const struct sim_slot *skip)
 {
+	bool oldest = c->p.evict == SIM_EVICT_OLDEST;
 	struct sim_slot *best = NULL;
 	unsigned int i;
 
@@ -1092,7 +1277,8 @@ static struct sim_slot *sim_lru(struct sim_card *c, bool random_only,
 
 		if (s == skip || !s->used || (random_only && !s->random))
 			continue;
-		if (!best || s->stamp < best->stamp)
+		if (!best || (oldest ? s->opened < best->opened :
+				       s->stamp < best->stamp))
 			best = s;
 	}
 	return best;
@@ -1105,7 +1291,7 @@ static struct sim_slot *sim_open_au(struct sim_card *c, uint64_t au,
 	struct sim_slot *s;
 
 	if (c->nr_open == c->nr_slots) {
-		s = sim_lru(c, false, NULL);
+		s = sim_victim(c, false, NULL);
 		*t += sim_gc(c, s);
 	} else {
 		unsigned int i;
@@ -1118,6 +1304,7 @@ static struct sim_slot *sim_open_au(struct sim_card *c, uint64_t au,
 	s->used = true;
 	s->au = au;
 	s->old_byte = c->data_end[au];
+	s->opened = ++c->opens;
 	c->nr_open++;
 	return s;
 }
@@ -1153,26 +1340,36 @@ static double sim_program_ns(uint64_t a, uint64_t b, uint64_t unit,
 }
 
 /*
- * An open AU s is written out of order: turn it to random mode, closing
- * the least recently used random-mode AU when that makes one too many.
- * A card that keeps none open in random order merges s at once and opens
- * it afresh.  Returns the slot to go on with; the cost is added to *t.
+ * An open AU s is written out of order.  With ooo=random turn it to
+ * random mode, closing the random-mode AU evict picks when that makes
+ * one too many; a card that keeps none open in random order, or one of
+ * the other ooo forms, copies (merge: closes s by GC; copy-whole: the
+ * whole AU; copy-written: what s was written since opened) and opens s
+ * afresh.  Returns the slot to go on with; the cost is added to *t.
  */
 static struct sim_slot *sim_go_random(struct sim_card *c,
 				      struct sim_slot *s, double *t)
 {
 	uint64_t au = s->au;
 
-	if (!c->p.open_random) {
-		*t += sim_gc(c, s);
-		s = sim_open_au(c, au, t);
-		s->stamp = ++c->stamp;
+	if (c->p.ooo == SIM_OOO_RANDOM && c->p.open_random) {
+		if (c->nr_random == c->p.open_random)
+			*t += sim_gc(c, sim_victim(c, true, s));
+		s->random = true;
+		c->nr_random++;
 		return s;
 	}
-	if (c->nr_random == c->p.open_random)
-		*t += sim_gc(c, sim_lru(c, true, s));
-	s->random = true;
-	c->nr_random++;
+	if (c->p.ooo == SIM_OOO_COPY_WHOLE) {
+		*t += sim_copy_ns(c, sim_au_len(c, au));
+		sim_release(c, s);
+	} else if (c->p.ooo == SIM_OOO_COPY_WRITTEN) {
+		*t += sim_copy_ns(c, s->written_byte);
+		sim_release(c, s);
+	} else {
+		*t += sim_gc(c, s);
+	}
+	s = sim_open_au(c, au, t);
+	s->stamp = ++c->stamp;
 	return s;
 }
 
@@ -1183,18 +1380,22 @@ static struct sim_slot *sim_go_random(struct sim_card *c,
 static bool sim_in_log(struct sim_card *c, const struct sim_slot *s)
 {
 	return c->p.collapse == SIM_COLLAPSE_GRADUAL &&
-	       c->nr_open > c->p.open_au && s == sim_lru(c, false, NULL);
+	       c->nr_open > c->p.open_au && s == sim_victim(c, false, NULL);
 }
 
 /*
  * Write [a, b) of AU au through the open-AU table; out_of_order forces
- * random mode.  Returns the cost in ns (without the access time).
+ * random mode, fat_speed programs at fat_mbps in fat_page units.
+ * Returns the cost in ns (without the access time).
  */
 static double sim_write_slot(struct sim_card *c, uint64_t au, uint64_t a,
-			     uint64_t b, bool out_of_order)
+			     uint64_t b, bool out_of_order, bool fat_speed)
 {
 	const struct sim_params *p = &c->p;
 	uint64_t len = sim_au_len(c, au);
+	uint64_t unit = fat_speed ? p->fat_page_byte : p->page_byte;
+	double rate = fat_speed ? p->fat_mbps : p->write_mbps;
+	double rate_random = fat_speed ? p->fat_mbps : p->random_mbps;
 	struct sim_slot *s = sim_find(c, au);
 	double t = 0, prog;
 	bool random, seq;
@@ -1203,15 +1404,14 @@ static double sim_write_slot(struct sim_card *c, uint64_t au, uint64_t a,
 		/* a fresh block written whole replaces the AU: no copy */
 		if (s)
 			sim_release(c, s);
-		return sim_program_ns(a, b, p->page_byte, p->write_mbps);
+		return sim_program_ns(a, b, unit, rate);
 	}
 	if (!s)
 		s = sim_open_au(c, au, &t);
 	random = s->random || out_of_order || a < s->wp_byte;
 	/* in sequence: beyond the pointer or right after the last write */
 	seq = !out_of_order && (a >= s->wp_byte || a == s->last_byte);
-	prog = sim_program_ns(a, b, p->page_byte,
-			      seq ? p->write_mbps : p->random_mbps);
+	prog = sim_program_ns(a, b, unit, seq ? rate : rate_random);
 	/* one AU over the limit: written to a log, then merged: twice */
 	if (sim_in_log(c, s))
 		t += prog;
@@ -1219,6 +1419,8 @@ static double sim_write_slot(struct sim_card *c, uint64_t au, uint64_t a,
 	s->stamp = ++c->stamp;
 	if (!s->random && random)
 		s = sim_go_random(c, s, &t);
+	if (s->random && !seq)
+		t += p->random_us * 1000.0;
 	if (b > s->wp_byte)
 		s->wp_byte = b;
 	s->last_byte = b;
@@ -1227,37 +1429,47 @@ static double sim_write_slot(struct sim_card *c, uint64_t au, uint64_t a,
 
 		s->kept_byte += kept > a ? kept - a : 0;
 		s->written_byte += b - a;
-		/* rewritten completely in order: nothing left to copy */
-		if (s->written_byte == len)
+		/*
+		 * rewritten completely in order, or (fullclose) written
+		 * to its end: nothing left to copy
+		 */
+		if (s->written_byte == len || (p->fullclose && b == len))
 			sim_release(c, s);
 	}
 	return t;
 }
 
 /*
- * Write [a, b) of FAT AU au.  The area's advantage (fat_mbps, fat_page,
- * no open slot nor GC) applies to the orders fat_kind names.  Other writes
- * cost what they cost in any AU: in order, write_mbps by pages (and still
- * no slot: in order, any AU written on its own needs no GC); out of order,
- * through the open-AU table like any AU.  Returns the cost in ns (without
- * the access time).
+ * Write [a, b) of FAT AU au.  The area's advantage applies to the orders
+ * fat_kind names; what it is, fat_gain says: fat_mbps and fat_page with
+ * no open slot nor GC (both), fat_mbps and fat_page through the open-AU
+ * table (speed), or no slot nor GC at the rates of any AU (slot).  Other
+ * writes cost what they cost in any AU: in order, write_mbps by pages
+ * (and still no slot: in order, any AU written on its own needs no GC);
+ * out of order, through the open-AU table like any AU.  Returns the cost
+ * in ns (without the access time).
  */
 static double sim_write_fat(struct sim_card *c, uint64_t au, uint64_t a,
 			    uint64_t b)
 {
 	const struct sim_params *p = &c->p;
-	bool in_order = true, fast;
+	bool order = sim_fat_in_order(c, au, a, b);
+	bool in_order = p->fat_kind == SIM_FAT_BOTH || order, fast;
 
-	if (p->fat_kind != SIM_FAT_BOTH)
-		in_order = sim_fat_in_order(c, au, a, b);
 	fast = p->fat_kind == SIM_FAT_BOTH ||
 	       (p->fat_kind == SIM_FAT_LINEAR) == in_order;
-	if (fast)
+	if (fast && p->fat_gain == SIM_FAT_GAIN_BOTH)
 		return sim_program_ns(a, b, p->fat_page_byte, p->fat_mbps);
+	if (fast && p->fat_gain == SIM_FAT_GAIN_SPEED)
+		return sim_write_slot(c, au, a, b, !in_order, true);
+	if (fast)
+		return sim_program_ns(a, b, p->page_byte, order ?
+				      p->write_mbps : p->random_mbps) +
+		       (order ? 0 : p->random_us * 1000.0);
 	/* still no slot in order: as fast as any AU written on its own */
 	if (in_order)
 		return sim_program_ns(a, b, p->page_byte, p->write_mbps);
-	return sim_write_slot(c, au, a, b, true);
+	return sim_write_slot(c, au, a, b, true, false);
 }
 
 /*
@@ -1272,7 +1484,7 @@ static double sim_write_au(struct sim_card *c, uint64_t au, uint64_t a,
 	if (sim_is_fat(c, au))
 		t = sim_write_fat(c, au, a, b);
 	else
-		t = sim_write_slot(c, au, a, b, false);
+		t = sim_write_slot(c, au, a, b, false, false);
 	if (b > c->data_end[au])
 		c->data_end[au] = (uint32_t)b;
 	return t;
@@ -1525,11 +1737,12 @@ int sim_open(struct device **devp, const struct sim_params *p)
 	c->data_end = malloc(c->nr_au * sizeof(*c->data_end));
 	if (!c->data_end)
 		goto out_free_card;
-	/* a used card: every AU holds old data */
+	/* a used card: every AU holds old data; a new one: none */
 	for (i = 0; i < c->nr_au; i++)
-		c->data_end[i] = (uint32_t)sim_au_len(c, i);
+		c->data_end[i] = p->used ? (uint32_t)sim_au_len(c, i) : 0;
 	c->fat_end = calloc(p->fat_nr ? p->fat_nr : 1, sizeof(*c->fat_end));
 	c->rng_pause = p->seed ^ SIM_PAUSE_SEED;
+	c->rng_busy = p->seed ^ SIM_BUSY_SEED;
 	c->nr_slots = p->open_au + (p->collapse == SIM_COLLAPSE_GRADUAL);
 	c->slot = calloc(c->nr_slots, sizeof(*c->slot));
 	if (!c->slot || !c->fat_end)

@@ -52,6 +52,54 @@ struct sim_params {
 	uint64_t au_byte;	/* AU the card states in its SSR, 0 = none */
 	unsigned int queue;	/* command queue depth, 0 = none */
 	unsigned int queue_cache; /* 1: queued writes go to a cache */
+	unsigned int ooo;	/* enum sim_ooo: a write below the pointer */
+	double random_us;	/* extra cost of an out-of-order write in
+				 * random mode, microseconds */
+	unsigned int close;	/* enum sim_close: what closing copies */
+	unsigned int fullclose;	/* 1: an AU written to its end closes */
+	unsigned int evict;	/* enum sim_evict: which open AU closes */
+	unsigned int used;	/* 1: every AU starts full of old data */
+	unsigned int fat_gain;	/* enum sim_fat_gain: what FAT AUs gain */
+	unsigned int host;	/* enum sim_host: preset of the busy_ keys */
+	double busy_pct;	/* chance a busy spell starts, percent */
+	double busy_us;		/* a delayed request's delay, microseconds
+				 * (jittered by half either way) */
+	double busy_burst;	/* mean requests a busy spell delays */
+};
+
+/* What a card does on a write below an open AU's write pointer. */
+enum sim_ooo {
+	SIM_OOO_RANDOM,		/* random mode, up to open_random AUs */
+	SIM_OOO_MERGE,		/* merge the AU at once (close, reopen) */
+	SIM_OOO_COPY_WHOLE,	/* copy the whole AU, reopen it */
+	SIM_OOO_COPY_WRITTEN,	/* copy what it was written since opened */
+};
+
+/* What closing an AU written in order copies. */
+enum sim_close {
+	SIM_CLOSE_OLD,		/* old data not rewritten since opened */
+	SIM_CLOSE_REST,		/* what was not written since opened */
+	SIM_CLOSE_ALL,		/* the whole AU */
+};
+
+/* Which open AU a card closes to open another. */
+enum sim_evict {
+	SIM_EVICT_LRU,		/* the least recently written */
+	SIM_EVICT_OLDEST,	/* the first opened */
+};
+
+/* What the FAT-optimised AUs gain over the others. */
+enum sim_fat_gain {
+	SIM_FAT_GAIN_BOTH,	/* fat_mbps, fat_page, no slot nor copy */
+	SIM_FAT_GAIN_SPEED,	/* fat_mbps and fat_page only */
+	SIM_FAT_GAIN_SLOT,	/* no slot nor copy only */
+};
+
+/* How busy the host is: presets of busy_pct, busy_us, busy_burst. */
+enum sim_host {
+	SIM_HOST_QUIET,		/* no delays (0, -, -) */
+	SIM_HOST_LIGHT,		/* 0.5 %, 4 ms, alone */
+	SIM_HOST_HEAVY,		/* 3 %, 6 ms, runs of 3 */
 };
 
 /* Which writes the FAT-optimised AUs speed up. */

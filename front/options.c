@@ -200,6 +200,14 @@ const struct opt_row opt_rows[] = {
 		  "  queue, queue_cache (a command queue\n"
 		  "  and its write cache, as A2 cards),\n"
 		  "  fat_kind=linear|random|both;\n"
+		  "how cards differ inside, off by default:\n"
+		  "  ooo=random|merge|copy-whole|\n"
+		  "  copy-written, random_us, close=old|\n"
+		  "  rest|all, fullclose, evict=lru|oldest,\n"
+		  "  used=0 (a new card),\n"
+		  "  fat_gain=both|speed|slot;\n"
+		  "a busy host: busy_pct, busy_us,\n"
+		  "  busy_burst, host=quiet|light|heavy;\n"
 		  "  see flashbench(1)" },
 	{ .name = "help", .short_name = 'h', .kind = OPT_HELP,
 	  .flag = NO_FLAG, .section = SEC_LAST,

@@ -15,6 +15,12 @@ const char *const behaviour_names[B_NR] = {
 	"FAT random only", "FAT both", "gradual collapse",
 };
 
+const char *const mechanic_names[M_NR] = {
+	"today's", "ooo=merge", "ooo=copy-whole", "ooo=copy-written",
+	"random_us", "close=rest", "close=all", "fullclose=1", "evict=oldest",
+	"used=0", "fat_gain=slot", "fat_gain=speed",
+};
+
 /* SWEEP_SEED: results vary by a few cards from one draw to the next. */
 static unsigned int noise_shift(void)
 {
@@ -66,6 +72,7 @@ void hard_card(unsigned int i, struct hard_card *c)
 	size_t len = sizeof(c->spec);
 
 	memset(c, 0, sizeof(*c));
+	c->mechanics = 1u << M_TODAY;
 	c->erase = (uint64_t)erase_kib[hard_rand(&s) % 14] << 10;
 	c->page = (uint64_t)page_kib[hard_rand(&s) % 5] << 10;
 	c->size = (uint64_t)size_gib[hard_rand(&s) % 8] << 30;
@@ -138,3 +145,134 @@ void hard_card(unsigned int i, struct hard_card *c)
 	add(sp, len, ",noise=%g,seed=%u", c->noise, i + 1 + noise_shift());
 }
 
+
+int hard_env_drawn(void)
+{
+	const char *mech = getenv("SWEEP_MECH"), *host = getenv("SWEEP_HOST");
+
+	return (mech && strcmp(mech, "0")) || (host && *host);
+}
+
+/* Plant open random n: in c and as ",open_random=n," in its spec. */
+static void plant_random(struct hard_card *c, unsigned int n)
+{
+	char *p = strstr(c->spec, ",open_random="), *end, num[16];
+	size_t len;
+
+	c->open_random = n;
+	if (!p)
+		return;
+	p += strlen(",open_random=");
+	end = strchr(p, ',');
+	len = (size_t)snprintf(num, sizeof(num), "%u", n);
+	if (!end || strlen(c->spec) + len >= sizeof(c->spec))
+		return;
+	memmove(p + len, end, strlen(end) + 1);
+	memcpy(p, num, len);
+}
+
+/*
+ * What open random is on a card of ooo form name: none on one that
+ * copies at every write out of order (merge, copy-whole: -O --random
+ * collapses with one AU); on copy-written, whose small writes out of
+ * order copy only the few written since the last (-O --random -b 16K
+ * a third of the linear rate, no collapse up to open AUs), open.
+ */
+static void plant_ooo(struct hard_card *c, const char *name)
+{
+	plant_random(c, strstr(name, "copy-written") ? c->open : 0);
+}
+
+/*
+ * The mechanics of card i, from their own sequence: the cards stay what
+ * hard_card() draws, and only gain keys.  Each form is about as likely
+ * as the model's own, so that every one meets every behaviour.
+ */
+static void draw_mechanics(unsigned int i, struct hard_card *c)
+{
+	static const unsigned int ooo_bit[] = {
+		M_OOO_MERGE, M_OOO_WHOLE, M_OOO_WRITTEN,
+	};
+	static const char *const ooo[] = {
+		"merge", "copy-whole", "copy-written",
+	};
+	uint64_t s = 0x6d656368ULL + i;	/* "mech" */
+	size_t len = sizeof(c->spec);
+	unsigned int r;
+
+	r = hard_rand(&s) % 10;
+	if (r >= 4) {
+		r = (r - 4) / 2;
+		c->mechanics |= 1u << ooo_bit[r];
+		add(c->spec, len, ",ooo=%s", ooo[r]);
+		plant_ooo(c, ooo[r]);
+	} else if (c->open_random && chance(&s, 25)) {
+		c->mechanics |= 1u << M_RANDOM_US;
+		add(c->spec, len, ",random_us=%u",
+		    50 + (unsigned int)(hard_rand(&s) % 750));
+	}
+	r = hard_rand(&s) % 10;
+	if (r >= 4) {
+		c->mechanics |= 1u << (r >= 8 ? M_CLOSE_ALL : M_CLOSE_REST);
+		add(c->spec, len, ",close=%s", r >= 8 ? "all" : "rest");
+	}
+	if (chance(&s, 40)) {
+		c->mechanics |= 1u << M_FULLCLOSE;
+		add(c->spec, len, ",fullclose=1");
+	}
+	if (chance(&s, 40)) {
+		c->mechanics |= 1u << M_EVICT_OLDEST;
+		add(c->spec, len, ",evict=oldest");
+	}
+	if (chance(&s, 50)) {
+		c->mechanics |= 1u << M_NEW;
+		add(c->spec, len, ",used=0");
+	}
+	r = hard_rand(&s) % 10;
+	if (c->fat && r >= 4) {
+		c->mechanics |= 1u << (r >= 8 ? M_FAT_SPEED : M_FAT_SLOT);
+		add(c->spec, len, ",fat_gain=%s", r >= 8 ? "speed" : "slot");
+	}
+	if (!c->mechanics)
+		c->mechanics = 1u << M_TODAY;
+}
+
+/*
+ * The mechanics keys given (SWEEP_MECH=ooo=merge,used=0), the same on
+ * every card: one mechanic at a time, to tell which breaks what.
+ */
+static void give_mechanics(struct hard_card *c, const char *keys)
+{
+	unsigned int m;
+
+	add(c->spec, sizeof(c->spec), ",%s", keys);
+	c->mechanics = 0;
+	for (m = M_TODAY + 1; m < M_NR; m++) {
+		const char *name = mechanic_names[m];
+
+		if (!strstr(keys, name) ||
+		    (!strncmp(name, "fat_gain", 8) && !c->fat))
+			continue;
+		c->mechanics |= 1u << m;
+		if (!strncmp(name, "ooo=", 4))
+			plant_ooo(c, name);
+	}
+	if (!c->mechanics)
+		c->mechanics = 1u << M_TODAY;
+}
+
+void hard_card_env(unsigned int i, struct hard_card *c)
+{
+	const char *mech = getenv("SWEEP_MECH"), *host = getenv("SWEEP_HOST");
+
+	hard_card(i, c);
+	c->mechanics = 1u << M_TODAY;
+	if (mech && strchr(mech, '=')) {
+		give_mechanics(c, mech);
+	} else if (mech && strcmp(mech, "0")) {
+		c->mechanics = 0;
+		draw_mechanics(i, c);
+	}
+	if (host && *host)
+		add(c->spec, sizeof(c->spec), ",host=%s", host);
+}

@@ -31,11 +31,35 @@ enum behaviour {
 /* Their names, for the tallies. */
 extern const char *const behaviour_names[B_NR];
 
+/*
+ * How a card works inside, beyond the model's own mechanics (sim.c's
+ * How cards differ inside), each a bit; drawn only with SWEEP_MECH=1.
+ */
+enum mechanic {
+	M_TODAY,	/* none of the below */
+	M_OOO_MERGE,	/* ooo=merge: no random mode, a merge instead */
+	M_OOO_WHOLE,	/* ooo=copy-whole */
+	M_OOO_WRITTEN,	/* ooo=copy-written */
+	M_RANDOM_US,	/* random_us: a cost per out-of-order write */
+	M_CLOSE_REST,	/* close=rest */
+	M_CLOSE_ALL,	/* close=all */
+	M_FULLCLOSE,	/* fullclose=1 */
+	M_EVICT_OLDEST,	/* evict=oldest */
+	M_NEW,		/* used=0: a new card */
+	M_FAT_SLOT,	/* fat_gain=slot */
+	M_FAT_SPEED,	/* fat_gain=speed */
+	M_NR
+};
+
+/* Their names, for the tallies. */
+extern const char *const mechanic_names[M_NR];
+
 /* A card of the hard sweep and what was planted in it. */
 struct hard_card {
 	uint64_t size, erase, page, group;
 	unsigned int plane, open, open_random, fat, fat_start;
 	unsigned int behaviours;	/* 1 << enum behaviour */
+	unsigned int mechanics;		/* 1 << enum mechanic */
 	double noise;
 	char spec[400];
 };
@@ -47,5 +71,20 @@ struct hard_card {
  * of the noise, not only the one the test keeps.
  */
 void hard_card(unsigned int i, struct hard_card *c);
+
+/*
+ * Card number i as hard_card() gives it, plus what the environment asks
+ * for: SWEEP_MECH=1 draws its mechanics too (ooo, random_us, close,
+ * fullclose, evict, used, fat_gain; open random is then planted as 0 on
+ * a card that copies at every write out of order, as open on one that
+ * copies what it wrote since the last); SWEEP_MECH=KEY=VALUE[,...]
+ * gives every card those keys (one mechanic at a time); SWEEP_HOST=
+ * light|heavy puts it behind a busy host.  Neither set: hard_card()
+ * exactly.
+ */
+void hard_card_env(unsigned int i, struct hard_card *c);
+
+/* Does the environment ask hard_card_env() for more than hard_card()? */
+int hard_env_drawn(void);
 
 #endif /* FLASHBENCH_TESTS_HARDCARD_H */

@@ -1825,7 +1825,7 @@ START_TEST(test_completion)
 	assert_completes("flashbench --simulate=size=8G,open",
 			 "8G,open=\n8G,open_random=\n");
 	assert_completes("flashbench --simulate=size=8G,fat_",
-			 "8G,fat_start=\n8G,fat_mbps=\n8G,fat_page=\n8G,fat_kind=\n");
+			 "8G,fat_start=\n8G,fat_mbps=\n8G,fat_page=\n8G,fat_kind=\n8G,fat_gain=\n");
 	/* no DEVICE after --simulate */
 	assert_completes("flashbench --simulate -a ", "\n");
 	/* files where a path is typed (in directory order) */

@@ -112,6 +112,16 @@ START_TEST(test_defaults)
 	ck_assert_uint_eq(p.readahead_byte, 0);
 	ck_assert_double_eq(p.random_mbps, 0);
 	ck_assert_uint_eq(p.collapse, SIM_COLLAPSE_SHARP);
+	/* the mechanics of issue 17 are today's, the host quiet */
+	ck_assert_uint_eq(p.ooo, SIM_OOO_RANDOM);
+	ck_assert_double_eq(p.random_us, 0);
+	ck_assert_uint_eq(p.close, SIM_CLOSE_OLD);
+	ck_assert_uint_eq(p.fullclose, 0);
+	ck_assert_uint_eq(p.evict, SIM_EVICT_LRU);
+	ck_assert_uint_eq(p.used, 1);
+	ck_assert_uint_eq(p.fat_gain, SIM_FAT_GAIN_BOTH);
+	ck_assert_uint_eq(p.host, SIM_HOST_QUIET);
+	ck_assert_double_eq(p.busy_pct, 0);
 	/* rates and access time like the classic README's card */
 	ck_assert(p.access_us >= 400 && p.access_us <= 700);
 	ck_assert(p.read_mbps >= 20 && p.read_mbps <= 40);
@@ -193,6 +203,29 @@ static const struct {
 	{ "random_mbps=3.5", F(random_mbps), T_DBL, 3.5 },
 	{ "collapse=gradual", F(collapse), T_UINT, SIM_COLLAPSE_GRADUAL },
 	{ "collapse=sharp", F(collapse), T_UINT, SIM_COLLAPSE_SHARP },
+	{ "ooo=merge", F(ooo), T_UINT, SIM_OOO_MERGE },
+	{ "ooo=copy-whole", F(ooo), T_UINT, SIM_OOO_COPY_WHOLE },
+	{ "ooo=copy-written", F(ooo), T_UINT, SIM_OOO_COPY_WRITTEN },
+	{ "ooo=random", F(ooo), T_UINT, SIM_OOO_RANDOM },
+	{ "random_us=250", F(random_us), T_DBL, 250 },
+	{ "close=rest", F(close), T_UINT, SIM_CLOSE_REST },
+	{ "close=all", F(close), T_UINT, SIM_CLOSE_ALL },
+	{ "fullclose=1", F(fullclose), T_UINT, 1 },
+	{ "evict=oldest", F(evict), T_UINT, SIM_EVICT_OLDEST },
+	{ "used=0", F(used), T_UINT, 0 },
+	{ "fat_gain=slot", F(fat_gain), T_UINT, SIM_FAT_GAIN_SLOT },
+	{ "fat_gain=speed", F(fat_gain), T_UINT, SIM_FAT_GAIN_SPEED },
+	{ "busy_pct=2.5", F(busy_pct), T_DBL, 2.5 },
+	{ "busy_us=3000", F(busy_us), T_DBL, 3000 },
+	{ "busy_burst=4", F(busy_burst), T_DBL, 4 },
+	/* host= fills the busy_ keys not given */
+	{ "host=heavy", F(busy_pct), T_DBL, 3 },
+	{ "host=heavy", F(busy_us), T_DBL, 6000 },
+	{ "host=heavy", F(busy_burst), T_DBL, 3 },
+	{ "host=light", F(busy_pct), T_DBL, 0.5 },
+	{ "host=heavy,busy_pct=1", F(busy_pct), T_DBL, 1 },
+	{ "busy_us=9000,host=light", F(busy_us), T_DBL, 9000 },
+	{ "host=quiet", F(busy_pct), T_DBL, 0 },
 #undef F
 };
 
@@ -314,6 +347,17 @@ static const struct {
 	{ "readahead=1G5", "readahead", "1G5" },
 	{ "random_mbps=0", "random_mbps", "0" },
 	{ "collapse=soft", "collapse", "soft" },
+	{ "ooo=lazy", "ooo", "lazy" },
+	{ "random_us=-1", "random_us", "-1" },
+	{ "close=some", "close", "some" },
+	{ "fullclose=2", "fullclose", "2" },
+	{ "evict=mru", "evict", "mru" },
+	{ "used=2", "used", "2" },
+	{ "fat_gain=all", "fat_gain", "all" },
+	{ "host=busy", "host", "busy" },
+	{ "busy_pct=200", "busy_pct", "200" },
+	{ "busy_us=1e8", "busy_us", "1e8" },
+	{ "busy_burst=0.5", "busy_burst", "0.5" },
 	{ "queue=1", "queue", "1" },
 	{ "queue=33", "queue", "33" },
 	{ "queue_cache=2,queue=4", "queue_cache", "2" },
@@ -1342,6 +1386,384 @@ START_TEST(test_collapse_gradual)
 }
 END_TEST
 
+
+/* ---- how cards differ inside (issue 17) ---- */
+
+/*
+ * A write 64K below the pointer after writes at 0 and 1M of AU t_au(0)
+ * (128K written in order), on a card of the given ooo= and used= (4
+ * AUs open, 2 in random order unless mech says otherwise).
+ */
+static uint64_t back_write(const char *mech)
+{
+	char spec[256];
+	struct device *dev;
+	uint64_t t;
+
+	snprintf(spec, sizeof(spec), "%s,%s", T_SPEC, mech);
+	dev = sim_card(spec);
+	wr(dev, t_au(0), 64 * KiB);
+	wr(dev, t_au(0) + 1 * MiB, 64 * KiB);
+	t = wr(dev, t_au(0) + 512 * KiB, 64 * KiB);
+	dev_close(dev);
+	return t;
+}
+
+/* ooo=: what a write below an open AU's pointer costs. */
+START_TEST(test_ooo)
+{
+	const uint64_t one = T_ACCESS_NS + t_wr_ns(64 * KiB);
+	struct device *dev;
+
+	/* random mode: free while open_random AUs suffice */
+	ck_assert_uint_eq(back_write("ooo=random"), one);
+	/* merge: closed by GC (old data not rewritten) and reopened */
+	ck_assert_uint_eq(back_write("ooo=merge"),
+			  one + t_wr_ns(4 * MiB - 128 * KiB) + T_ERASE_NS);
+	ck_assert_uint_eq(back_write("ooo=merge,used=0"), one);
+	/* the whole AU, whatever it held */
+	ck_assert_uint_eq(back_write("ooo=copy-whole"),
+			  one + t_wr_ns(4 * MiB) + T_ERASE_NS);
+	ck_assert_uint_eq(back_write("ooo=copy-whole,used=0"),
+			  one + t_wr_ns(4 * MiB) + T_ERASE_NS);
+	/* what was written since it was opened: 128K */
+	ck_assert_uint_eq(back_write("ooo=copy-written"),
+			  one + t_wr_ns(128 * KiB) + T_ERASE_NS);
+	ck_assert_uint_eq(back_write("ooo=copy-written,used=0"),
+			  one + t_wr_ns(128 * KiB) + T_ERASE_NS);
+
+	/* reopened: in order after the write, a copy again below it */
+	dev = sim_card(T_SPEC ",ooo=copy-written");
+	wr(dev, t_au(0), 64 * KiB);
+	wr(dev, t_au(0) + 1 * MiB, 64 * KiB);
+	wr(dev, t_au(0) + 512 * KiB, 64 * KiB);
+	ck_assert_uint_eq(wr(dev, t_au(0) + 576 * KiB, 64 * KiB), one);
+	ck_assert_uint_eq(wr(dev, t_au(0) + 640 * KiB, 64 * KiB), one);
+	ck_assert_uint_eq(wr(dev, t_au(0) + 256 * KiB, 64 * KiB),
+			  one + t_wr_ns(192 * KiB) + T_ERASE_NS);
+	dev_close(dev);
+	dev = sim_card(T_SPEC ",ooo=copy-whole");
+	wr(dev, t_au(1), 64 * KiB);
+	wr(dev, t_au(1) + 1 * MiB, 64 * KiB);
+	wr(dev, t_au(1) + 512 * KiB, 64 * KiB);
+	ck_assert_uint_eq(wr(dev, t_au(1) + 576 * KiB, 64 * KiB), one);
+	ck_assert_uint_eq(wr(dev, t_au(1) + 256 * KiB, 64 * KiB),
+			  one + t_wr_ns(4 * MiB) + T_ERASE_NS);
+	dev_close(dev);
+}
+END_TEST
+
+/* random_us: a cost per out-of-order write in random mode only. */
+START_TEST(test_random_us)
+{
+	const uint64_t one = T_ACCESS_NS + t_wr_ns(64 * KiB);
+	const uint64_t extra = 300000;
+	struct device *dev;
+
+	dev = sim_card(T_SPEC ",random_us=300");
+	ck_assert_uint_eq(wr(dev, t_au(0), 64 * KiB), one);
+	ck_assert_uint_eq(wr(dev, t_au(0) + 1 * MiB, 64 * KiB), one);
+	/* the write that turns the AU to random mode pays, too */
+	ck_assert_uint_eq(wr(dev, t_au(0) + 512 * KiB, 64 * KiB),
+			  one + extra);
+	/* right after the last write: in sequence, free */
+	ck_assert_uint_eq(wr(dev, t_au(0) + 576 * KiB, 64 * KiB), one);
+	ck_assert_uint_eq(wr(dev, t_au(0) + 256 * KiB, 64 * KiB),
+			  one + extra);
+	/* in order in another AU: free */
+	ck_assert_uint_eq(wr(dev, t_au(1), 64 * KiB), one);
+	dev_close(dev);
+	/* a card that merges instead has no random mode to pay in */
+	ck_assert_uint_eq(back_write("random_us=300,ooo=merge,used=0"), one);
+	ck_assert_uint_eq(back_write("random_us=300,open_random=0,used=0"),
+			  one);
+}
+END_TEST
+
+/*
+ * The fifth AU opened on an open=4 card whose first AU was written 64K
+ * at its start after a discard of all of it but its first 1M: the
+ * close of that AU under close= and used=.
+ */
+static uint64_t fifth_open(const char *mech)
+{
+	char spec[256];
+	struct device *dev;
+	unsigned int i;
+	uint64_t t;
+
+	snprintf(spec, sizeof(spec), "%s,open=4,open_random=2,%s", T_SPEC,
+		 mech);
+	dev = sim_card(spec);
+	dc(dev, t_au(0) + 1 * MiB, 3 * MiB);
+	for (i = 0; i < 4; i++)
+		wr(dev, t_au(i), 64 * KiB);
+	t = wr(dev, t_au(4), 64 * KiB);
+	dev_close(dev);
+	return t;
+}
+
+/* close=: what closing an AU written in order copies. */
+START_TEST(test_close)
+{
+	const uint64_t one = T_ACCESS_NS + t_wr_ns(64 * KiB);
+	const uint64_t one_m = T_ACCESS_NS + t_wr_ns(1 * MiB);
+	struct device *dev;
+	unsigned int i;
+
+	/* old: the 1M of old data the discard left, less the 64K */
+	ck_assert_uint_eq(fifth_open("close=old"),
+			  one + t_wr_ns(1 * MiB - 64 * KiB) + T_ERASE_NS);
+	ck_assert_uint_eq(fifth_open("close=old,used=0"), one);
+	/* rest: all the AU not written, whatever it held */
+	ck_assert_uint_eq(fifth_open("close=rest"),
+			  one + t_wr_ns(4 * MiB - 64 * KiB) + T_ERASE_NS);
+	ck_assert_uint_eq(fifth_open("close=rest,used=0"),
+			  one + t_wr_ns(4 * MiB - 64 * KiB) + T_ERASE_NS);
+	/* all: the whole AU */
+	ck_assert_uint_eq(fifth_open("close=all,used=0"),
+			  one + t_wr_ns(4 * MiB) + T_ERASE_NS);
+
+	/* a new card, 6 open, close=rest: the 7th AU copies the rest */
+	dev = sim_card(T_SPEC ",open=6,close=rest,used=0");
+	for (i = 0; i < 6; i++)
+		ck_assert_uint_eq(wr(dev, t_au(i), 1 * MiB), one_m);
+	ck_assert_uint_eq(wr(dev, t_au(6), 1 * MiB),
+			  one_m + t_wr_ns(3 * MiB) + T_ERASE_NS);
+	dev_close(dev);
+	/* an AU rewritten whole in order still closes at no cost */
+	dev = sim_card(T_SPEC ",open=1,close=all");
+	for (i = 0; i < 4; i++)
+		ck_assert_uint_eq(wr(dev, t_au(0) + i * MiB, 1 * MiB), one_m);
+	ck_assert_uint_eq(wr(dev, t_au(1), 1 * MiB), one_m);
+	dev_close(dev);
+}
+END_TEST
+
+/* Open AU A, write it in order from 1M to its end, open two more. */
+static uint64_t fill_from_1m(const char *mech)
+{
+	const uint64_t one_m = T_ACCESS_NS + t_wr_ns(1 * MiB);
+	char spec[256];
+	struct device *dev;
+	uint64_t t;
+	unsigned int i;
+
+	snprintf(spec, sizeof(spec), "%s,open=2,%s", T_SPEC, mech);
+	dev = sim_card(spec);
+	for (i = 1; i < 4; i++)
+		ck_assert_uint_eq(wr(dev, t_au(0) + i * MiB, 1 * MiB), one_m);
+	ck_assert_uint_eq(wr(dev, t_au(1), 1 * MiB), one_m);
+	t = wr(dev, t_au(2), 1 * MiB);
+	dev_close(dev);
+	return t;
+}
+
+/* fullclose=1: an AU written in order to its end frees its slot. */
+START_TEST(test_fullclose)
+{
+	const uint64_t one_m = T_ACCESS_NS + t_wr_ns(1 * MiB);
+
+	/* without: AU 0 stays open; the third AU closes it (1M old) */
+	ck_assert_uint_eq(fill_from_1m("fullclose=0"),
+			  one_m + t_wr_ns(1 * MiB) + T_ERASE_NS);
+	ck_assert_uint_eq(fill_from_1m("fullclose=1"), one_m);
+	ck_assert_uint_eq(fill_from_1m("fullclose=1,close=rest"), one_m);
+}
+END_TEST
+
+/*
+ * evict=oldest closes the AU opened first, not the one written least
+ * recently: AUs 0, 1, 2 opened in turn, AU 0 written again.
+ */
+START_TEST(test_evict)
+{
+	const uint64_t one = T_ACCESS_NS + t_wr_ns(64 * KiB);
+	struct device *dev;
+	unsigned int i;
+
+	dev = sim_card(T_SPEC ",open=3,evict=lru");
+	for (i = 0; i < 3; i++)
+		wr(dev, t_au(i), 64 * KiB);
+	wr(dev, t_au(0) + 64 * KiB, 64 * KiB);
+	/* LRU: AU 1, 64K written */
+	ck_assert_uint_eq(wr(dev, t_au(3), 64 * KiB),
+			  one + t_wr_ns(4 * MiB - 64 * KiB) + T_ERASE_NS);
+	ck_assert_uint_eq(wr(dev, t_au(0) + 128 * KiB, 64 * KiB), one);
+	dev_close(dev);
+
+	dev = sim_card(T_SPEC ",open=3,evict=oldest");
+	for (i = 0; i < 3; i++)
+		wr(dev, t_au(i), 64 * KiB);
+	wr(dev, t_au(0) + 64 * KiB, 64 * KiB);
+	/* oldest: AU 0, 128K written */
+	ck_assert_uint_eq(wr(dev, t_au(3), 64 * KiB),
+			  one + t_wr_ns(4 * MiB - 128 * KiB) + T_ERASE_NS);
+	/* AU 1 is still open; AU 0 opens again and closes AU 1 */
+	ck_assert_uint_eq(wr(dev, t_au(1) + 64 * KiB, 64 * KiB), one);
+	ck_assert_uint_eq(wr(dev, t_au(0) + 128 * KiB, 64 * KiB),
+			  one + t_wr_ns(4 * MiB - 128 * KiB) + T_ERASE_NS);
+	dev_close(dev);
+}
+END_TEST
+
+/*
+ * used=0: a new card.  Opening and closing AUs written in order copies
+ * nothing, random mode still copies the whole AU.
+ */
+START_TEST(test_used)
+{
+	const uint64_t one = T_ACCESS_NS + t_wr_ns(64 * KiB);
+	struct device *dev = sim_card(T_SPEC ",open=4,open_random=2,used=0");
+	unsigned int i;
+
+	for (i = 0; i < 8; i++)
+		ck_assert_uint_eq(wr(dev, t_au(i), 64 * KiB), one);
+	ck_assert_uint_eq(wr(dev, t_au(0) + 64 * KiB, 64 * KiB), one);
+	dev_close(dev);
+	/* a third AU in random mode: the first is copied whole */
+	dev = sim_card(T_SPEC ",open=4,open_random=2,used=0");
+	for (i = 4; i < 6; i++) {
+		wr(dev, t_au(i) + 1 * MiB, 64 * KiB);
+		wr(dev, t_au(i) + 512 * KiB, 64 * KiB);
+	}
+	wr(dev, t_au(6) + 1 * MiB, 64 * KiB);
+	ck_assert_uint_eq(wr(dev, t_au(6) + 512 * KiB, 64 * KiB),
+			  one + t_wr_ns(4 * MiB) + T_ERASE_NS);
+	dev_close(dev);
+}
+END_TEST
+
+/*
+ * fat_gain=slot: FAT AUs at the rate and page of any AU, never in need
+ * of a slot nor a copy; ordinary AUs pay a copy only when more than
+ * open_random are in random mode.
+ */
+START_TEST(test_fat_gain_slot)
+{
+	const uint64_t page4k = T_ACCESS_NS + t_wr_ns(16 * KiB);
+	const uint64_t au_copy = t_wr_ns(4 * MiB) + T_ERASE_NS;
+	struct device *dev;
+
+	dev = sim_card(T_SPEC ",open=4,open_random=1,fat=1,fat_start=3,"
+		       "fat_gain=slot");
+	/* in order: the plain rate, by pages */
+	ck_assert_uint_eq(fill_au(dev, 3, 64 * KiB),
+			  64 * (T_ACCESS_NS + t_wr_ns(64 * KiB)));
+	ck_assert_uint_eq(fill_4k(dev, 2, true), 1024 * page4k);
+	/* a FAT AU out of order: as AU 2, and closes nothing */
+	ck_assert_uint_eq(fill_4k(dev, 3, true), 1024 * page4k);
+	ck_assert_uint_eq(wr(dev, 2 * 4 * MiB + 8 * KiB, 4 * KiB), page4k);
+	/* a second ordinary AU in random mode: AU 2 is copied whole */
+	ck_assert_uint_eq(fill_4k(dev, 5, true), 1024 * page4k + au_copy);
+	ck_assert_uint_eq(fill_4k(dev, 3, true), 1024 * page4k);
+	ck_assert_uint_eq(wr(dev, 5 * 4 * MiB + 8 * KiB, 4 * KiB), page4k);
+	dev_close(dev);
+
+	/* random_mbps and random_us apply out of order, as in any AU */
+	dev = sim_card(T_SPEC ",fat=1,fat_start=3,fat_gain=slot,"
+		       "random_mbps=4,random_us=100");
+	ck_assert_uint_eq(wr(dev, 3 * 4 * MiB + 1 * MiB, 16 * KiB),
+			  T_ACCESS_NS + 16 * KiB * 250 + 100000);
+	ck_assert_uint_eq(wr(dev, 3 * 4 * MiB + 1 * MiB + 16 * KiB,
+			     16 * KiB), T_ACCESS_NS + t_wr_ns(16 * KiB));
+	dev_close(dev);
+}
+END_TEST
+
+/* fat_gain=speed: the fast rate, but an open slot and GC as any AU. */
+START_TEST(test_fat_gain_speed)
+{
+	const uint64_t one = T_ACCESS_NS + t_wr_ns(64 * KiB);
+	const uint64_t fast = T_ACCESS_NS + t_fat_ns(64 * KiB);
+	struct device *dev;
+
+	dev = sim_card(T_SPEC ",open=1,fat=1,fat_start=3,fat_gain=speed");
+	ck_assert_uint_eq(wr(dev, 3 * 4 * MiB, 64 * KiB), fast);
+	ck_assert_uint_eq(wr(dev, t_au(1), 64 * KiB),
+			  one + t_wr_ns(4 * MiB - 64 * KiB) + T_ERASE_NS);
+	ck_assert_uint_eq(wr(dev, 3 * 4 * MiB + 64 * KiB, 4 * KiB),
+			  T_ACCESS_NS + t_fat_ns(4 * KiB) +
+			  t_wr_ns(4 * MiB - 64 * KiB) + T_ERASE_NS);
+	dev_close(dev);
+	/* the default: no slot */
+	dev = sim_card(T_SPEC ",open=1,fat=1,fat_start=3");
+	ck_assert_uint_eq(wr(dev, 3 * 4 * MiB, 64 * KiB), fast);
+	ck_assert_uint_eq(wr(dev, t_au(1), 64 * KiB), one);
+	ck_assert_uint_eq(wr(dev, 3 * 4 * MiB + 64 * KiB, 4 * KiB),
+			  T_ACCESS_NS + t_fat_ns(4 * KiB));
+	dev_close(dev);
+}
+END_TEST
+
+/*
+ * A busy host: busy_pct=10, busy_us=2000: about one request in ten
+ * waits 1-3 ms more; the same seed delays the same requests.
+ */
+START_TEST(test_busy)
+{
+	enum { N = 4000 };
+	static uint64_t a[N], b[N];
+	const uint64_t base = T_ACCESS_NS + 16 * KiB * T_READ_NS_B;
+	struct device *dev;
+	size_t i, n = 0, runs = 0;
+
+	dev = sim_card(T_SPEC ",busy_pct=10,busy_us=2000,seed=5");
+	for (i = 0; i < N; i++) {
+		a[i] = rd(dev, i * 16 * KiB, 16 * KiB);
+		if (a[i] == base)
+			continue;
+		ck_assert_uint_ge(a[i] - base, 1000000);
+		ck_assert_uint_le(a[i] - base, 3000000);
+		n++;
+	}
+	dev_close(dev);
+	ck_assert_uint_ge(n, N * 8 / 100);
+	ck_assert_uint_le(n, N * 12 / 100);
+	dev = sim_card(T_SPEC ",busy_pct=10,busy_us=2000,seed=5");
+	for (i = 0; i < N; i++)
+		ck_assert_uint_eq(rd(dev, i * 16 * KiB, 16 * KiB), a[i]);
+	dev_close(dev);
+	dev = sim_card(T_SPEC ",busy_pct=10,busy_us=2000,seed=6");
+	for (i = n = 0; i < N; i++)
+		n += rd(dev, i * 16 * KiB, 16 * KiB) != a[i];
+	ck_assert_uint_ge(n, N / 10);
+	dev_close(dev);
+
+	/* in runs: busy_burst=4 delays about 4 requests in a row */
+	dev = sim_card(T_SPEC ",busy_pct=2,busy_burst=4,seed=5");
+	for (i = n = 0; i < N; i++) {
+		a[i] = rd(dev, i * 16 * KiB, 16 * KiB) > base;
+		n += a[i];
+		runs += a[i] && (!i || !a[i - 1]);
+	}
+	dev_close(dev);
+	ck_assert_uint_gt(runs, 0);
+	ck_assert_uint_ge(n, 3 * runs);
+	ck_assert_uint_le(n, 5 * runs);
+
+	/* noise and pauses stay as they were; busy_pct=0 is no delay */
+	dev = sim_card("noise=5,seed=7,pause_pct=3");
+	mixed_ops(dev, a, N / 10);
+	dev_close(dev);
+	dev = sim_card("noise=5,seed=7,pause_pct=3,busy_pct=0,busy_us=9000");
+	mixed_ops(dev, b, N / 10);
+	dev_close(dev);
+	ck_assert_mem_eq(a, b, N / 10 * sizeof(a[0]));
+	dev = sim_card("noise=5,seed=7,pause_pct=3,host=heavy");
+	mixed_ops(dev, b, N / 10);
+	dev_close(dev);
+	for (i = n = 0; i < N / 10; i++) {
+		ck_assert_uint_ge(b[i], a[i]);
+		if (b[i] > a[i]) {
+			ck_assert_uint_ge(b[i] - a[i], 3000000);
+			n++;
+		}
+	}
+	ck_assert_uint_gt(n, 0);
+}
+END_TEST
+
 /* ---- what the card stores, and fake cards ---- */
 
 /* Write a 512-byte sector at off whose bytes name off and tag. */
@@ -1732,6 +2154,18 @@ Suite *sim_suite(void)
 	tcase_add_test(tc, test_readahead);
 	tcase_add_test(tc, test_random_mbps);
 	tcase_add_test(tc, test_collapse_gradual);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("mech");
+	tcase_add_test(tc, test_ooo);
+	tcase_add_test(tc, test_random_us);
+	tcase_add_test(tc, test_close);
+	tcase_add_test(tc, test_fullclose);
+	tcase_add_test(tc, test_evict);
+	tcase_add_test(tc, test_used);
+	tcase_add_test(tc, test_fat_gain_slot);
+	tcase_add_test(tc, test_fat_gain_speed);
+	tcase_add_test(tc, test_busy);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("fake");

@@ -15,6 +15,15 @@
  *
  * A card counts as exact when every field is; the goal is at least 97 %
  * exact cards and not a single WRONG field.
+ *
+ * SWEEP_MECH=1 gives each card also other mechanics than the model's own
+ * (hardcard.h: how it takes writes out of order, what closing an AU
+ * costs, which it closes, a new card, what the FAT area gains), and
+ * SWEEP_HOST=light|heavy puts every card behind a busy host; the tally
+ * then has a row per mechanic and, per mechanic and field, the WRONG
+ * ones.  The goal is not asserted then: the verdict was fitted to the
+ * model's own mechanics (issue 17), and this says where it is not yet
+ * right.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -168,6 +177,44 @@ static void field_value(const struct auto_result *r, enum field f,
 	}
 }
 
+/* Short names of the fields, for the mechanic x field table. */
+static const char *const field_short[F_NR] = {
+	"erase", "page", "unit", "group", "o-lin", "o-rnd", "FAT",
+};
+
+/*
+ * The tally per mechanic, and per mechanic and field the WRONG ones;
+ * mechanics no card has are left out.
+ */
+static void print_mechanics(unsigned int by_mech[M_NR][O_NR],
+			    const unsigned int cards_in[M_NR],
+			    unsigned int wrong[M_NR][F_NR])
+{
+	unsigned int m, k;
+
+	printf("  %-18s %5s %6s %6s %9s %6s\n", "mechanic", "cards",
+	       "exact", "unsure", "wrong-low", "WRONG");
+	for (m = 0; m < M_NR; m++)
+		if (cards_in[m])
+			printf("  %-18s %5u %6u %6u %9u %6u\n",
+			       mechanic_names[m],
+			       cards_in[m], by_mech[m][O_EXACT],
+			       by_mech[m][O_UNSURE], by_mech[m][O_WRONG_LOW],
+			       by_mech[m][O_WRONG_SURE]);
+	printf("  WRONG fields by mechanic:\n  %-18s", "");
+	for (k = 0; k < F_NR; k++)
+		printf(" %6s", field_short[k]);
+	printf("\n");
+	for (m = 0; m < M_NR; m++) {
+		if (!cards_in[m])
+			continue;
+		printf("  %-18s", mechanic_names[m]);
+		for (k = 0; k < F_NR; k++)
+			printf(" %6u", wrong[m][k]);
+		printf("\n");
+	}
+}
+
 /* One card that is not exact: its spec and the fields that are not. */
 static void print_card(unsigned int i, const struct hard_card *c,
 		       const struct auto_result *r,
@@ -191,8 +238,10 @@ static void print_card(unsigned int i, const struct hard_card *c,
 START_TEST(test_hard_sweep)
 {
 	static unsigned int by_behaviour[B_NR][O_NR], by_field[F_NR][O_NR];
-	static unsigned int cards_in[B_NR];
-	unsigned int i, b, k, exact = 0, wrong_sure = 0;
+	static unsigned int cards_in[B_NR], by_mech[M_NR][O_NR];
+	static unsigned int mech_in[M_NR], mech_wrong[M_NR][F_NR];
+	unsigned int i, b, k, m, exact = 0, wrong_sure = 0;
+	int drawn = hard_env_drawn();
 	struct bench_opts o;
 
 	bench_opts_default(&o);
@@ -202,7 +251,7 @@ START_TEST(test_hard_sweep)
 		struct device *dev;
 		enum outcome out[F_NR], worst = O_EXACT;
 
-		hard_card(i, &c);
+		hard_card_env(i, &c);
 		dev = sim_card(c.spec);
 		ck_assert_int_eq(auto_run(dev, &o, 1, NULL, &r), 0);
 		score_card(&c, &r, out);
@@ -210,6 +259,10 @@ START_TEST(test_hard_sweep)
 			by_field[k][out[k]]++;
 			if (out[k] > worst)
 				worst = out[k];
+			for (m = 0; m < M_NR; m++)
+				if (c.mechanics & (1u << m))
+					mech_wrong[m][k] +=
+						out[k] == O_WRONG_SURE;
 			if (out[k] == O_WRONG_SURE)
 				fprintf(stderr, "hard sweep: card %u: %s wrong with confidence %s: %s\n",
 					i, field_names[k],
@@ -220,6 +273,11 @@ START_TEST(test_hard_sweep)
 			if (c.behaviours & (1u << b)) {
 				by_behaviour[b][worst]++;
 				cards_in[b]++;
+			}
+		for (m = 0; m < M_NR; m++)
+			if (c.mechanics & (1u << m)) {
+				by_mech[m][worst]++;
+				mech_in[m]++;
 			}
 		exact += worst == O_EXACT;
 		wrong_sure += worst == O_WRONG_SURE;
@@ -242,7 +300,13 @@ START_TEST(test_hard_sweep)
 		       field_names[k], by_field[k][O_EXACT],
 		       by_field[k][O_UNSURE], by_field[k][O_WRONG_LOW],
 		       by_field[k][O_WRONG_SURE]);
+	if (drawn)
+		print_mechanics(by_mech, mech_in, mech_wrong);
 	fflush(stdout);
+	if (drawn) {
+		printf("hard sweep: SWEEP_MECH or SWEEP_HOST set: goal not asserted\n");
+		return;
+	}
 	/* the goal (issue 11): no confident wrong field, 97 % exact */
 	ck_assert_uint_eq(wrong_sure, 0);
 	ck_assert_uint_ge(exact * 100, 97 * HARD_CARDS);
