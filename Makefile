@@ -128,6 +128,13 @@ $(CHECK_BIN): $(TEST_OBJS) $(B)/tests/cli.o $(FRONT_OBJS) \
 	      $(B)/libflashbench.a
 	$(CC) $(FB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(FB_LIBS)
 
+# The FUSE helper of tests/peers, built where libfuse3-dev is installed
+# (defined before check: a prerequisite list is expanded as it is read).
+FUSE_CFLAGS = $(shell $(PKG_CONFIG) --cflags fuse3 2>/dev/null)
+FUSE_LIBS = $(shell $(PKG_CONFIG) --libs fuse3 2>/dev/null)
+FUSECARD_BIN := $(B)/tests/peers/fusecard
+HAVE_FUSE3 := $(shell $(PKG_CONFIG) --exists fuse3 2>/dev/null && echo 1)
+
 # Every test; the benchmark is only built, so that it keeps compiling.
 check: all $(CHECK_BIN) $(BENCH_BIN) $(if $(HAVE_FUSE3),$(FUSECARD_BIN))
 	FLASHBENCH_BIN=$(CURDIR)/flashbench ERASE_BIN=$(CURDIR)/erase \
@@ -147,10 +154,6 @@ bench: $(BENCH_BIN)
 # The simulated card as a block device for other tools (tests/peers):
 # built only where libfuse3-dev is installed; make check runs its test
 # then, and skips it (outside CI) otherwise.
-FUSE_CFLAGS = $(shell $(PKG_CONFIG) --cflags fuse3 2>/dev/null)
-FUSE_LIBS = $(shell $(PKG_CONFIG) --libs fuse3 2>/dev/null)
-FUSECARD_BIN := $(B)/tests/peers/fusecard
-HAVE_FUSE3 := $(shell $(PKG_CONFIG) --exists fuse3 2>/dev/null && echo 1)
 
 $(FUSECARD_BIN): tests/peers/fusecard.c $(B)/libflashbench.a
 	@mkdir -p $(@D)
