@@ -1698,6 +1698,75 @@ START_TEST(test_progress_end_to_end)
 }
 END_TEST
 
+/*
+ * Every message on a terminal that shows the progress line starts on a
+ * line of its own: after a newline, after the line was cleared
+ * ("\r\033[K"), or as a redrawn line ("\r"); never glued to the end
+ * of a progress line.  Returns the number of messages glued.
+ */
+static size_t glued_messages(const char *err)
+{
+	const char *p = err;
+	size_t n = 0;
+
+	while ((p = strstr(p, "flashbench: "))) {
+		size_t i = (size_t)(p - err);
+
+		if (i && err[i - 1] != '\n' && err[i - 1] != '\r' &&
+		    !(i >= 4 && !strncmp(err + i - 4, "\r\033[K", 4)))
+			n++;
+		p++;
+	}
+	return n;
+}
+
+/* The file the front end opened, as a simulated card of its size. */
+static struct device *sim_of_file(struct device *file)
+{
+	char spec[96];
+
+	snprintf(spec, sizeof(spec), "readsig=0,size=%llu",
+		 (unsigned long long)file->size_byte);
+	dev_close(file);
+	return sim_card(spec);
+}
+
+/*
+ * --auto --destructive --preserve on a terminal, where the erase size
+ * comes from writes (no read signature): the later steps put back what
+ * the erase search wrote, which redraws the progress line, and only then
+ * announce their own writes; each message still starts a line of its
+ * own (issue 20 item 2).  The card is a simulated one behind a sparse
+ * file, so that --preserve saves and restores.
+ */
+START_TEST(test_progress_auto_messages)
+{
+	char img[300], journal[300];
+	const char *args[] = { "--auto", "--destructive", "--preserve",
+			       "--journal", journal, img, NULL };
+	static char err[1 << 18];
+	int fd;
+
+	snprintf(img, sizeof(img), "%s/card.img", plot_dir);
+	snprintf(journal, sizeof(journal), "%s/card.journal", plot_dir);
+	fd = open(img, O_CREAT | O_EXCL | O_WRONLY, 0600);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, 1LL << 30), 0);
+	close(fd);
+	flashbench_open_hook = sim_of_file;
+	fd = run_on_pty(args, 1, err, sizeof(err));
+	flashbench_open_hook = NULL;
+	unlink(img);
+	ck_assert_msg(fd == 0, "status %d: %.2000s", fd, err);
+	ck_assert_msg(strstr(err, "\rflashbench: --auto: "),
+		      "no progress line: '%.300s'", err);
+	ck_assert_msg(strstr(err, "will overwrite"), "no announcement");
+	ck_assert_msg(glued_messages(err) == 0,
+		      "%zu messages glued to the progress line: '%.2000s'",
+		      glued_messages(err), err);
+}
+END_TEST
+
 /* ---- bash completion ---- */
 
 /*
@@ -2243,6 +2312,7 @@ Suite *docs_suite(void)
 	tcase_add_test(tc, test_progress_unknown_length);
 	tcase_add_test(tc, test_progress_plan);
 	tcase_add_test(tc, test_progress_end_to_end);
+	tcase_add_test(tc, test_progress_auto_messages);
 	tcase_set_timeout(tc, 300);
 	suite_add_tcase(s, tc);
 
