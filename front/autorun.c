@@ -42,7 +42,7 @@ static int announce_ranges(void *ctx, const struct bench_range *r, size_t n)
 	}
 	m = ranges_dup(r, n);
 	if (m) {
-		announce(a->c, a->dev, m, n);
+		announce_step(a->c, a->dev, m, n);
 		free(m);
 	} else {
 		size_t i;
