@@ -87,6 +87,7 @@ struct class_result {
 	unsigned int reads_qd4, writes_qd4;	/* random I/O done */
 	uint64_t device_ns;	/* device time of the whole test */
 	int all;		/* the card states no class: all checked */
+	int unknown;		/* no SD status register was read */
 	size_t n;
 	struct class_check c[CLASS_NR];
 };

@@ -129,7 +129,8 @@ START_TEST(test_class_a2_writes)
 	fclose(f);
 	ck_assert_ptr_nonnull(strstr(text, "A2   FAIL"));
 	ck_assert_ptr_nonnull(strstr(text, "command queue and cache"));
-	ck_assert_ptr_nonnull(strstr(text, "not\nthe SD Association's certification"));
+	/* whole sentences, none cut across lines (issue 20 item 2) */
+	ck_assert_ptr_nonnull(strstr(text, "class check: measured from the host, on the card as it is now\n  (not the SD Association's certification procedure)\n"));
 	free(text);
 }
 END_TEST
@@ -263,6 +264,41 @@ START_TEST(test_class_all)
 END_TEST
 
 /*
+ * What the list of classes says it checks: those the card states; all,
+ * for a card whose status register states none; all, for a device whose
+ * registers could not be read, saying so (issue 20 item 2: it said "the
+ * card states no class").
+ */
+START_TEST(test_class_unknown_registers)
+{
+	static const struct {
+		const char *args, *head;
+		int all, unknown;
+	} runs[] = {
+		{ "-L -q --simulate=noise=0",
+		  "\nno SD registers could be read, so every class is checked:\n",
+		  1, 1 },
+		{ "-L -q --simulate=noise=0,au=4M",
+		  "\nthe card states no class, so every class is checked:\n",
+		  1, 0 },
+		{ "-L -q --simulate=noise=0,claims=C10",
+		  "\nthe classes the card states:\n  C10  pass", 0, 0 },
+	};
+	struct class_result r;
+	struct fb_run f;
+
+	fb_run(runs[_i].args, &f);
+	ck_assert_int_eq(f.status, 0);
+	ck_assert_msg(strstr(f.out, runs[_i].head), "%s", f.out);
+	ck_assert_uint_eq(count_str(f.out, "  C2 "), runs[_i].all);
+	fb_free(&f);
+	/* the module's own judgement */
+	class_on("noise=0", runs[_i].unknown ? NULL : "C10", &r);
+	ck_assert_int_eq(r.unknown, runs[_i].unknown);
+}
+END_TEST
+
+/*
  * --auto --destructive ends with --class: a card claiming C10+U1+A1 that
  * meets C10 and U1 only; the writes announced; JSON per class.
  */
@@ -312,6 +348,7 @@ Suite *class_suite(void)
 	tcase_add_test(tc, test_class_busy);
 	tcase_add_test(tc, test_class_all);
 	tcase_add_test(tc, test_class_in_auto);
+	tcase_add_loop_test(tc, test_class_unknown_registers, 0, 3);
 	tcase_set_timeout(tc, 120);
 	suite_add_tcase(s, tc);
 	return s;
