@@ -339,7 +339,7 @@ static void print_check(FILE *out, const struct class_result *r,
 		      "       host may not enable: only the writes fell short\n", out);
 }
 
-void class_print(FILE *out, const struct class_result *r)
+void class_print_body(FILE *out, const struct class_result *r)
 {
 	char a[FMT_LEN], b[FMT_LEN], t[FMT_LEN], u[FMT_LEN];
 	size_t i;
@@ -367,6 +367,13 @@ void class_print(FILE *out, const struct class_result *r)
 		fputs("the classes the card states:\n", out);
 	for (i = 0; i < r->n; i++)
 		print_check(out, r, &r->c[i]);
+}
+
+void class_print(FILE *out, const struct class_result *r)
+{
+	char t[FMT_LEN];
+
+	class_print_body(out, r);
 	fprintf(out, "device time: %s\n", fmt_time(t, (int64_t)r->device_ns));
 }
 

@@ -114,7 +114,9 @@ void class_judge(struct class_result *r, const struct card_claims *c);
 /* Does the card miss a class it states (after class_judge())? */
 int class_short(const struct class_result *r);
 
+/* The report, with its device time; without it (for --auto's total). */
 void class_print(FILE *out, const struct class_result *r);
+void class_print_body(FILE *out, const struct class_result *r);
 void class_json(struct json *j, const struct class_result *r);
 
 /* The row's entry point: the card's claims are those of its registers

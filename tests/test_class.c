@@ -298,6 +298,65 @@ START_TEST(test_class_unknown_registers)
 }
 END_TEST
 
+/* A time as fmt_time() prints it ("1.475s", "6.28ms"), in seconds. */
+static double secs(const char *p)
+{
+	char *end;
+	double v = strtod(p, &end);
+
+	if (!strncmp(end, "ms", 2))
+		return v / 1e3;
+	if (!strncmp(end, "\u00b5s", strlen("\u00b5s")))
+		return v / 1e6;
+	if (!strncmp(end, "ns", 2))
+		return v / 1e9;
+	ck_assert_int_eq(*end, 's');
+	return v;
+}
+
+/*
+ * --auto --destructive gives one device time, for the whole run with the
+ * class check, then each step's share, which add up to it (issue 20
+ * item 2: a total for the verdict's steps, the class block, then the
+ * class check's own total).
+ */
+START_TEST(test_class_auto_one_total)
+{
+	const char *p, *q;
+	double total, sum = 0;
+	struct fb_run r, v;
+
+	fb_run("--auto --destructive -q --simulate=noise=0", &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_uint_eq(count_str(r.out, "device time: "), 1);
+	p = strstr(r.out, "device time: ");
+	ck_assert_ptr_nonnull(p);
+	/* after the class block, the last line */
+	ck_assert_ptr_nonnull(strstr(r.out, "\n  A2   "));
+	ck_assert(p > strstr(r.out, "\n  A2   "));
+	ck_assert_ptr_eq(strchr(p, '\n') + 1, r.out + strlen(r.out));
+	total = secs(p + 13);
+	ck_assert_ptr_nonnull(strstr(p, " in all: align "));
+	for (q = strstr(p, ": align ") + 1; (q = strpbrk(q, "0123456789"));
+	     q = strpbrk(q, ",\n")) {
+		sum += secs(q);
+		if (!strpbrk(q, ","))
+			break;
+	}
+	ck_assert_msg(sum > total * 0.999 && sum < total * 1.001,
+		      "shares %g s, total %g s: %s", sum, total, p);
+	/* the class check's share is about what -L alone takes */
+	fb_run("-L -q --simulate=noise=0", &v);
+	q = strstr(v.out, "device time: ");
+	ck_assert_ptr_nonnull(q);
+	ck_assert_double_eq_tol(secs(strstr(p, ", class check ") + 14),
+				secs(q + 13), secs(q + 13) * 0.1);
+	ck_assert_double_gt(total, secs(q + 13) + 5);
+	fb_free(&r);
+	fb_free(&v);
+}
+END_TEST
+
 /*
  * --auto --destructive ends with --class: a card claiming C10+U1+A1 that
  * meets C10 and U1 only; the writes announced; JSON per class.
@@ -348,6 +407,7 @@ Suite *class_suite(void)
 	tcase_add_test(tc, test_class_busy);
 	tcase_add_test(tc, test_class_all);
 	tcase_add_test(tc, test_class_in_auto);
+	tcase_add_test(tc, test_class_auto_one_total);
 	tcase_add_loop_test(tc, test_class_unknown_registers, 0, 3);
 	tcase_set_timeout(tc, 120);
 	suite_add_tcase(s, tc);
