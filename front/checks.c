@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "auto.h"
+#include "class.h"
 #include "cli.h"
 #include "format.h"
 #include "options.h"
@@ -267,7 +268,8 @@ int check_args(struct cli *c)
 			 opt_get_value(c, v));
 		c->text[v] = c->arg[v] ? c->arg[v] : c->num[v];
 	}
-	if ((c->tests & opt_value_row(V_ERASESIZE)->users) &&
+	if ((c->tests & opt_value_row(V_ERASESIZE)->users &
+	     opt_value_row(V_BLOCKSIZE)->users) &&
 	    c->o.erasesize_byte / 2 < c->o.blocksize_byte)
 		return usage_error(c->err,
 				   "invalid --erasesize '%s': must be at least twice --blocksize (%s)",
@@ -427,6 +429,36 @@ static int plan_one(struct cli *c, const struct device *dev,
 }
 
 /*
+ * -L writes units of the AU the card states (else --erasesize), at most
+ * 4 MiB, from --offset: an offset off that grid is refused as -O refuses
+ * one off the AU grid, rather than rounded up unsaid.  Under -v, says
+ * when the card's AU overrides --erasesize.  Returns 0 or EXIT_USAGE.
+ */
+static int check_class_offset(struct cli *c)
+{
+	char unit[FMT_LEN], down[FMT_LEN], up[FMT_LEN];
+	uint64_t off = c->o.offset_byte;
+	struct class_plan p;
+
+	if (!(c->tests & BENCH_CLASS))
+		return 0;
+	class_plan(&p, &c->o, c->card.au_byte);
+	if (c->o.verbose && c->card.au_byte && c->arg[V_ERASESIZE])
+		fprintf(c->err,
+			"flashbench: --class writes units of the AU the card states (%s), not of --erasesize=%s\n",
+			fmt_size(unit, c->card.au_byte),
+			c->text[V_ERASESIZE]);
+	if (!c->arg[V_OFFSET] || !(off % p.unit_byte))
+		return 0;
+	offset_text(down, sizeof(down), off - off % p.unit_byte);
+	offset_text(up, sizeof(up), round_up(off, p.unit_byte));
+	return usage_error(c->err,
+			   "invalid --offset '%s': --class writes units of %s, and it is not a multiple of them; nearest valid offsets: %s and %s",
+			   c->text[V_OFFSET], fmt_size(unit, p.unit_byte),
+			   down, up);
+}
+
+/*
  * Check the writing tests against the device and fill plan[] (indexed
  * like modes[]) with the ranges each will overwrite.  Returns 0,
  * EXIT_USAGE or EXIT_DEVICE.
@@ -443,6 +475,8 @@ int plan_writes(struct cli *c, const struct device *dev,
 				   "invalid --offset '%s': not a multiple of the logical block size (%u) of %s",
 				   c->text[V_OFFSET], dev->logical_block_size,
 				   dev->path);
+	if (check_class_offset(c))
+		return EXIT_USAGE;
 	for (k = 0; k < modes_nr; k++) {
 		if (!modes[k].writes || !(c->tests & modes[k].test))
 			continue;

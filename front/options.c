@@ -103,8 +103,9 @@ const struct opt_row opt_rows[] = {
 			    "  cards)"),
 	VALUE_ROW("erasesize", 'e', OPT_SIZE, V_ERASESIZE, erasesize_byte,
 		  4 << 20, 1, UINT64_MAX, valid_erasesize,
-		  BENCH_OPEN_AU | BENCH_FIND_FAT,
-		  "<size>", "erase block (AU) size for -O and -f\n"
+		  BENCH_OPEN_AU | BENCH_FIND_FAT | BENCH_CLASS,
+		  "<size>", "erase block (AU) size for -O and -f,\n"
+			    "  and for -L where the card states none\n"
 			    "  (default %D)"),
 	VALUE_ROW("count", 'c', OPT_NUMBER, V_COUNT, count, 8, 1, MAX_COUNT,
 		  NULL, BENCH_ALIGN | BENCH_SCATTER | BENCH_INTERVAL,
@@ -124,9 +125,10 @@ const struct opt_row opt_rows[] = {
 		  "<num>", "erase blocks written in turn by -O\n"
 			   "  (default %D)"),
 	VALUE_ROW("offset", 0, OPT_SIZE, V_OFFSET, offset_byte, 16 << 20,
-		  0, UINT64_MAX, NULL, BENCH_OPEN_AU,
-		  "<size>", "where -O starts, a multiple of the erase\n"
-			    "  size (default %D rounded up to it)"),
+		  0, UINT64_MAX, NULL, BENCH_OPEN_AU | BENCH_CLASS,
+		  "<size>", "where -O and -L start, a multiple of the\n"
+			    "  erase size (-L: of its unit, the AU up\n"
+			    "  to 4MiB; default %D rounded up to it)"),
 	{ .name = "random", .short_name = 'r', .kind = OPT_FLAG,
 	  .field = CLI(o.random), .flag = NO_FLAG,
 	  .users = BENCH_OPEN_AU | BENCH_FIND_FAT, .section = SEC_OPTIONS,

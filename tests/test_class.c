@@ -358,6 +358,40 @@ START_TEST(test_class_auto_one_total)
 END_TEST
 
 /*
+ * -L uses --erasesize (where the card states no AU) and --offset, so -v
+ * does not call them ignored; an --offset off its grid of units is
+ * refused before any I/O, as -O refuses one off the AU grid, rather
+ * than rounded up unsaid (issue 20 item 2).
+ */
+START_TEST(test_class_offset_options)
+{
+	struct fb_run r;
+
+	fb_run("-L -q -v -e 2M --offset=6M --simulate=noise=0", &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_null(strstr(r.err, "ignored"));
+	/* 4 units of 2MiB from 6MiB, then 64MiB of random I/O */
+	ck_assert_ptr_nonnull(strstr(r.err, "will overwrite bytes 6291456-81788928 "));
+	ck_assert_ptr_nonnull(strstr(r.out, "sequential: 4 units of 2MiB from 6MiB,"));
+	fb_free(&r);
+	fb_run("-L -q --offset=3M --simulate=noise=0", &r);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_uint_eq(r.io_calls, 0);
+	ck_assert_str_eq(r.err, "flashbench: invalid --offset '3M': --class writes units of 4MiB, and it is not a multiple of them; nearest valid offsets: 0 and 4M\n");
+	fb_free(&r);
+	/* the card's AU (8MiB: units of 4MiB) rules over -e 1M */
+	fb_run("-L -q -v -e 1M --offset=3M --simulate=noise=0,au=8M", &r);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "the AU the card states (8MiB), not of --erasesize=1M\n"));
+	fb_free(&r);
+	fb_run("-L -q -e 1M --offset=3M --simulate=noise=0", &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "sequential: 4 units of 1MiB from 3MiB,"));
+	fb_free(&r);
+}
+END_TEST
+
+/*
  * --auto --destructive ends with --class: a card claiming C10+U1+A1 that
  * meets C10 and U1 only; the writes announced; JSON per class.
  */
@@ -408,6 +442,7 @@ Suite *class_suite(void)
 	tcase_add_test(tc, test_class_all);
 	tcase_add_test(tc, test_class_in_auto);
 	tcase_add_test(tc, test_class_auto_one_total);
+	tcase_add_test(tc, test_class_offset_options);
 	tcase_add_loop_test(tc, test_class_unknown_registers, 0, 3);
 	tcase_set_timeout(tc, 120);
 	suite_add_tcase(s, tc);

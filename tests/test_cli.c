@@ -1003,14 +1003,14 @@ static const struct unused_case {
 	const char *notes;	/* what -v says about them, in order */
 } unused_cases[] = {
 	{ "-a -c 1 --simulate=size=64M", "--offset=1G",
-	  "flashbench: --offset=1G ignored: only --open-au uses it\n" },
+	  "flashbench: --offset=1G ignored: only --open-au and --class use it\n" },
 	{ "-a -c 1 --simulate=size=64M", "-e 16K -b 16K",
-	  "flashbench: --erasesize=16K ignored: only --find-fat and --open-au use it\n" },
+	  "flashbench: --erasesize=16K ignored: only --find-fat, --open-au and --class use it\n" },
 	{ "-a -c 1 --simulate=size=64M", "-e 5M -r",
 	  NULL },	/* 5M is no erase size: refused, used or not */
 	{ "--auto -q --simulate=size=256M", "-e 8M -b 4K -c 2 -r",
 	  "flashbench: --blocksize=4K ignored: only --scatter, --find-fat, --align and --open-au use it\n"
-	  "flashbench: --erasesize=8M ignored: only --find-fat and --open-au use it\n"
+	  "flashbench: --erasesize=8M ignored: only --find-fat, --open-au and --class use it\n"
 	  "flashbench: --count=2 ignored: only --scatter, --align and --interval use it\n"
 	  "flashbench: --random ignored: only --find-fat and --open-au use it\n" },
 	/* a classic line: -i reads its own sizes */
