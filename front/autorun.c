@@ -96,11 +96,13 @@ static void auto_reconcile(const struct cli *c, const struct device *dev,
 
 /*
  * --auto --destructive's last step: --class in AUs of the size the card
- * states, else the one measured.  Skipped (cr->n stays 0) where the
- * device is too small.  Returns 0 or -errno.
+ * states, else the one measured.  Skipped (cr->n stays 0, *skip_end the
+ * byte it would reach) where the device is too small.  Returns 0 or
+ * -errno.
  */
 static int auto_class(struct cli *c, struct announce_ctx *a,
-		      const struct auto_result *r, struct class_result *cr)
+		      const struct auto_result *r, struct class_result *cr,
+		      uint64_t *skip_end)
 {
 	uint64_t au = c->card.au_byte ? c->card.au_byte :
 		      r->align.erase.size_byte;
@@ -111,8 +113,10 @@ static int auto_class(struct cli *c, struct announce_ctx *a,
 	class_plan(&p, &c->o, au);
 	rg.start_byte = p.offset_byte;
 	rg.end_byte = p.offset_byte + p.units * p.unit_byte + p.span_byte;
-	if (rg.end_byte > a->dev->size_byte)
+	if (rg.end_byte > a->dev->size_byte) {
+		*skip_end = rg.end_byte;
 		return 0;
+	}
 	ret = announce_ranges(a, &rg, 1);
 	if (!ret)
 		ret = class_measure(a->dev, &p, cr);
@@ -195,6 +199,7 @@ int run_auto(struct cli *c, struct device *dev, FILE *res)
 	struct auto_result r;
 	struct reconcile rc;
 	struct class_result cr = { .n = 0 };
+	uint64_t class_end = 0;
 	char target[512];
 	struct json j;
 	int ret;
@@ -209,7 +214,7 @@ int run_auto(struct cli *c, struct device *dev, FILE *res)
 	progress_start(c->prog, "--auto", NULL, 0);
 	ret = auto_run(dev, &c->o, c->destructive, &h, &r);
 	if (!ret && c->destructive && !stop_signal)
-		ret = auto_class(c, &actx, &r, &cr);
+		ret = auto_class(c, &actx, &r, &cr, &class_end);
 	c->short_found = (r.capacity_done && capacity_short(&r.capacity)) ||
 			 (cr.n && class_short(&cr));
 	progress_unwrap(c->prog, h.progress);
@@ -249,6 +254,9 @@ int run_auto(struct cli *c, struct device *dev, FILE *res)
 			class_print_body(res, &cr);
 			auto_total(res, &r, &cr);
 		}
+		if (class_end)
+			fprintf(res, "class check: skipped: it writes up to byte %" PRIu64 ", past the end of the device (%" PRIu64 " bytes)\n",
+				class_end, dev->size_byte);
 		auto_evidence(c, &r);
 	}
 	auto_free(&r);

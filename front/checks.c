@@ -359,6 +359,22 @@ static int write_footprint(const struct cli *c, enum bench_test t,
 	return 0;
 }
 
+/* -L reaching past the end: its units, its random I/O and its end. */
+static int class_past_end(struct cli *c, const struct device *dev)
+{
+	char unit[FMT_LEN], span[FMT_LEN];
+	struct class_plan p;
+
+	class_plan(&p, &c->o, c->card.au_byte);
+	return usage_error(c->err,
+			   "--class with --offset=%s writes %u units of %s and %s of random I/O, up to byte %" PRIu64 ", past the end of " DEV_FMT,
+			   c->text[V_OFFSET], p.units,
+			   fmt_size(unit, p.unit_byte),
+			   fmt_size(span, p.span_byte),
+			   p.offset_byte + p.units * p.unit_byte + p.span_byte,
+			   dev->path, c->dev_byte);
+}
+
 /*
  * A writing test reaching past the end, told in terms of its options and
  * the byte it would reach: -O spaces its AUs apart, so its footprint is
@@ -392,6 +408,8 @@ static int write_past_end(struct cli *c, enum bench_test test,
 		return usage_error(c->err,
 				   "--capacity needs at least 16MiB, more than " DEV_FMT,
 				   dev->path, c->dev_byte);
+	if (test == BENCH_CLASS)
+		return class_past_end(c, dev);
 	return usage_error(c->err,
 			   "--program needs the first 20MiB, more than " DEV_FMT,
 			   dev->path, c->dev_byte);

@@ -392,6 +392,29 @@ START_TEST(test_class_offset_options)
 END_TEST
 
 /*
+ * A device too small for -L: refused before any I/O in -L's own terms
+ * (it said "--program needs the first 20MiB"); --auto --destructive
+ * says that it skipped the class check, and why (issue 20 item 2).
+ */
+START_TEST(test_class_too_small)
+{
+	struct fb_run r;
+
+	fb_run("-L -q --simulate=size=64M", &r);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_uint_eq(r.io_calls, 0);
+	ck_assert_str_eq(r.err, "flashbench: --class with --offset=16777216 writes 4 units of 4MiB and 64MiB of random I/O, up to byte 100663296, past the end of simulated card (67108864 bytes)\n");
+	fb_free(&r);
+	fb_run("--auto --destructive -q --simulate=size=64M", &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_null(strstr(r.out, "class check: measured"));
+	ck_assert_ptr_nonnull(strstr(r.out, "\nclass check: skipped: it writes up to byte "));
+	ck_assert_ptr_nonnull(strstr(r.out, ", past the end of the device (67108864 bytes)\n"));
+	fb_free(&r);
+}
+END_TEST
+
+/*
  * --auto --destructive ends with --class: a card claiming C10+U1+A1 that
  * meets C10 and U1 only; the writes announced; JSON per class.
  */
@@ -443,6 +466,7 @@ Suite *class_suite(void)
 	tcase_add_test(tc, test_class_in_auto);
 	tcase_add_test(tc, test_class_auto_one_total);
 	tcase_add_test(tc, test_class_offset_options);
+	tcase_add_test(tc, test_class_too_small);
 	tcase_add_loop_test(tc, test_class_unknown_registers, 0, 3);
 	tcase_set_timeout(tc, 120);
 	suite_add_tcase(s, tc);
