@@ -209,7 +209,7 @@ int check_args(struct cli *c)
 	if (c->preserve && !(c->tests & BENCH_WRITING) &&
 	    !(c->autorun && c->destructive))
 		return usage_error(c->err,
-				   "--%s needs a writing test (-O, -f, -p or --auto --destructive)",
+				   "--%s needs a writing test (-O, -f, -p, -C, -L or --auto --destructive)",
 				   c->journal ? "journal" : "preserve");
 	if (c->destructive && !c->autorun)
 		return usage_error(c->err, "--destructive needs --auto");

@@ -540,7 +540,7 @@ static const char help_head[] =
 "\n";
 
 static const char *const section_head[SEC_NR] = {
-	[SEC_TESTS] = "Tests (run in this order: -s, -f, -a, -O, -i, -p):\n",
+	[SEC_TESTS] = NULL,	/* tests_head(): the order of modes[] */
 	[SEC_BEYOND] = "Beyond the classic tests:\n",
 	[SEC_OPTIONS] = "Options:\n",
 	[SEC_LAST] = "",
@@ -600,6 +600,17 @@ static void help_text(FILE *out, const struct opt_row *r)
 	fputc('\n', out);
 }
 
+/* "Tests (run in this order: -s, -f, ...):", as run_tests() runs them. */
+static void tests_head(FILE *out)
+{
+	size_t i;
+
+	fputs("Tests (run in this order: ", out);
+	for (i = 0; i < modes_nr; i++)
+		fprintf(out, "%s-%c", i ? ", " : "", modes[i].short_option);
+	fputs("):\n", out);
+}
+
 void opt_print_help(FILE *out)
 {
 	char label[128];
@@ -610,7 +621,10 @@ void opt_print_help(FILE *out)
 	for (s = 0; s < SEC_NR; s++) {
 		if (s)
 			fputc('\n', out);
-		fputs(section_head[s], out);
+		if (section_head[s])
+			fputs(section_head[s], out);
+		else
+			tests_head(out);
 		for (i = 0; i < opt_rows_nr; i++) {
 			if (opt_rows[i].section != (enum opt_section)s ||
 			    opt_rows[i].alias)

@@ -25,6 +25,7 @@
 #include "bench.h"
 #include "flashbench.h"
 #include "format.h"
+#include "modes.h"
 #include "options.h"
 #include "progress.h"
 #include "sim.h"
@@ -610,6 +611,83 @@ START_TEST(test_man_sections)
 			  strstr(t, ".B 2\n") && strstr(t, "128+"));
 		free(t);
 	}
+}
+END_TEST
+
+/*
+ * Does the man page text from the first start on, up to the next stop,
+ * name the short option of every writing test in modes[] (as "\\-X")?
+ * Returns the first one missing, or 0.
+ */
+static char writing_missing(const char *text, const char *start,
+			    const char *stop)
+{
+	const char *p = strstr(text, start), *end;
+	char want[8];
+	size_t i;
+
+	ck_assert_msg(p != NULL, "no '%s' in the man page", start);
+	end = strstr(p + strlen(start), stop);
+	ck_assert_ptr_nonnull(end);
+	for (i = 0; i < modes_nr; i++) {
+		const char *q;
+
+		if (!modes[i].writes)
+			continue;
+		snprintf(want, sizeof(want), "\\-%c", modes[i].short_option);
+		q = strstr(p, want);
+		if (!q || q > end)
+			return modes[i].short_option;
+	}
+	return 0;
+}
+
+/*
+ * Every list of the writing tests names all of them, and the run order
+ * is modes[]'s (issue 20 item 2: -C and -L were left out of the man
+ * page's DESCRIPTION, SAFETY and --preserve, the --preserve refusal and
+ * --help's run order).
+ */
+START_TEST(test_writing_tests_listed)
+{
+	static const char *const lists[][2] = {
+		{ "The write tests\n", "overwrite parts" },
+		{ "Before a writing test\n", "overwrites anything" },
+		{ ".B The write tests destroy data.\n", "overwrite parts" },
+	};
+	char *man = src_file("flashbench.1"), order[64] = "";
+	char c, *help = NULL;
+	size_t i, len = 0;
+	struct fb_run r;
+	FILE *f;
+
+	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		c = writing_missing(man, lists[i][0], lists[i][1]);
+		ck_assert_msg(!c, "-%c missing after '%s'", c, lists[i][0]);
+	}
+	/* the man page's run order, then --help's, are modes[]'s */
+	for (i = 0; i < modes_nr; i++)
+		snprintf(order + strlen(order), sizeof(order) - strlen(order),
+			 "%s-%c", i ? ", " : "", modes[i].short_option);
+	c = writing_missing(man, "they run in the classic order", ".PP");
+	ck_assert_msg(!c, "-%c missing from the run order", c);
+	f = open_memstream(&help, &len);
+	opt_print_help(f);
+	fclose(f);
+	ck_assert_msg(strstr(help, order), "--help lacks the order %s", order);
+	free(help);
+	/* the refusal names them too */
+	fb_run("--preserve -a --simulate", &r);
+	ck_assert_int_eq(r.status, 2);
+	for (i = 0; i < modes_nr; i++) {
+		char opt[4] = { '-', modes[i].short_option, 0, 0 };
+
+		if (modes[i].writes)
+			ck_assert_msg(strstr(r.err, opt), "%s lacks %s",
+				      r.err, opt);
+	}
+	fb_free(&r);
+	free(man);
 }
 END_TEST
 
@@ -2279,6 +2357,7 @@ Suite *docs_suite(void)
 	tcase_add_test(tc, test_man_check_can_fail);
 	tcase_add_test(tc, test_man_renders);
 	tcase_add_test(tc, test_man_sections);
+	tcase_add_test(tc, test_writing_tests_listed);
 	tcase_add_test(tc, test_setup_line_matches_ci);
 	tcase_add_test(tc, test_setup_line_runs);
 	tcase_add_test(tc, test_readme_align_example);
