@@ -1943,6 +1943,38 @@ static void check_completion_lists(void)
 	free(text);
 }
 
+/*
+ * Every word the completion offers for a --simulate key is a value the
+ * simulated card takes.
+ */
+static void check_simulate_values(void)
+{
+	static const char *const keys[] = {
+		"fake", "collapse", "fat_kind", "host", "claims",
+	};
+	char line[128], spec[160], why[256], *got, *w, *save = NULL;
+	struct sim_params p;
+	size_t i, n;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		snprintf(line, sizeof(line), "flashbench --simulate=%s=",
+			 keys[i]);
+		complete(line, "_flashbench", &got);
+		n = 0;
+		for (w = strtok_r(got, "\n", &save); w;
+		     w = strtok_r(NULL, "\n", &save), n++) {
+			snprintf(spec, sizeof(spec), "real_size=4G,%s=%s",
+				 keys[i], w);
+			sim_params_default(&p);
+			ck_assert_msg(!sim_parse_spec(&p, spec, why,
+						      sizeof(why)),
+				      "%s: %s", spec, why);
+		}
+		ck_assert_msg(n >= 2, "%s: %zu words", keys[i], n);
+		free(got);
+	}
+}
+
 static void assert_completes(const char *line, const char *want)
 {
 	char *got;
@@ -1975,6 +2007,31 @@ START_TEST(test_completion)
 			 "8G,fat_start=\n8G,fat_mbps=\n8G,fat_page=\n8G,fat_kind=\n8G,fat_gain=\n");
 	/* no DEVICE after --simulate */
 	assert_completes("flashbench --simulate -a ", "\n");
+	/* the words some --simulate keys take (issue 20 item 2) */
+	assert_completes("flashbench --simulate=size=8G,fake=l",
+			 "limbo-zero\nlimbo-garbage\n");
+	assert_completes("flashbench --simulate=collapse=",
+			 "sharp\ngradual\n");
+	assert_completes("flashbench --simulate=claims=C10+U",
+			 "C10+U1\nC10+U3\n");
+	assert_completes("flashbench --simulate=claims=V",
+			 "V6\nV10\nV30\nV60\nV90\n");
+	check_simulate_values();
+	/* a DEVICE after --restore JOURNAL, in either spelling */
+	{
+		char line[4200];
+		int k;
+
+		for (k = 0; k < 2; k++) {
+			snprintf(line, sizeof(line),
+				 "flashbench --restore%sj %s/tests/data/seed00",
+				 k ? "=" : " ", srcdir());
+			complete(line, "_flashbench", &got);
+			ck_assert_msg(count_lines(got, NULL) == 5, "'%s' -> '%s'",
+				      line, got);
+			free(got);
+		}
+	}
 	/* files where a path is typed (in directory order) */
 	{
 		char line[4200];
