@@ -9,8 +9,8 @@
 #include "format.h"
 
 #define SUBUNIT_BYTE	(4ULL << 20)
-#define SD_RU_BYTE	(64ULL << 10)
-#define UHS_RU_BYTE	(512ULL << 10)
+#define SD_RU_BYTE	CLASS_SD_RU_BYTE
+#define UHS_RU_BYTE	CLASS_UHS_RU_BYTE
 
 /* Every class, its family and level, its rate and IOPS. */
 static const struct class_check classes[CLASS_NR] = {

@@ -36,6 +36,8 @@
 
 #define CLASS_NR		13	/* C2 C4 C6 C10 U1 U3 V6..V90 A1 A2 */
 #define CLASS_UNITS		4	/* AUs (or sub-units) written */
+#define CLASS_SD_RU_BYTE	(64ULL << 10)	/* speed class recording unit */
+#define CLASS_UHS_RU_BYTE	(512ULL << 10)	/* UHS/video recording unit */
 #define CLASS_SPAN_BYTE		(64ULL << 20)	/* random I/O region */
 #define CLASS_RANDOM_OPS	1000	/* random reads, then writes */
 #define CLASS_IO_BYTE		4096	/* random I/O size */
