@@ -200,6 +200,9 @@ static int run(struct cli *c, FILE *out)
 		progress_set_clock(c->prog, flashbench_progress_clock);
 	dev = progress_attach(c->prog, dev);
 	res = progress_wrap(c->prog, res);
+	/* every message, from here on, takes the progress line off first */
+	c->err = progress_wrap(c->prog, c->err);
+	c->o.log = c->err;
 	if (c->restore)
 		ret = run_restore(c, dev, res);
 	else if (c->autorun)
@@ -210,6 +213,8 @@ static int run(struct cli *c, FILE *out)
 	/* whatever happened, put back what was saved */
 	if (restore_saved(c, dev))
 		ret = EXIT_DEVICE;
+	c->err = progress_unwrap(c->prog, c->err);
+	c->o.log = c->err;
 	dev = progress_detach(c->prog, dev);
 	progress_free(c->prog);
 	c->prog = NULL;

@@ -82,9 +82,49 @@ _flashbench_simulate()
 		head=${cur%,*},
 		last=${cur##*,}
 	fi
-	[[ $last == *=* ]] && return
+	if [[ $last == *=* ]]; then
+		_flashbench_simulate_value "$head${last%%=*}=" "${last#*=}"
+		return
+	fi
 	COMPREPLY=($(compgen -P "$head" -W "$keys" -- "$last"))
 	compopt -o nospace 2>/dev/null
+}
+
+# The value of a --simulate key that takes words: head is everything up
+# to the "=", cur the value typed so far.
+_flashbench_simulate_value()
+{
+	local head=$1 cur=$2 key words
+	local classes='C2 C4 C6 C10 U1 U3 V6 V10 V30 V60 V90 A1 A2'
+
+	key=${head%=}
+	key=${key##*[,=]}
+	case $key in
+	fake)
+		words='limbo-zero limbo-garbage wrap'
+		;;
+	collapse)
+		words='sharp gradual'
+		;;
+	fat_kind)
+		words='linear random both'
+		;;
+	host)
+		words='quiet light heavy'
+		;;
+	claims)
+		# C10+U1+A1: one class of each kind, joined by "+"
+		if [[ $cur == *+* ]]; then
+			head=$head${cur%+*}+
+			cur=${cur##*+}
+		fi
+		words=$classes
+		;;
+	*)
+		return
+		;;
+	esac
+	COMPREPLY=($(compgen -P "$head" -W "$words" -- "$cur"))
 }
 
 # The options of this flashbench, from its --help (the list below if it
@@ -167,10 +207,11 @@ _flashbench()
 		done
 		return
 	fi
-	# DEVICE: none with --simulate, --analyze, --registers or --restore
+	# DEVICE: none with --simulate, --analyze or --registers (--restore
+	# JOURNAL DEVICE takes one)
 	for w in "${words[@]}"; do
 		case $w in
-		--simulate*|--analyze*|--registers*|--restore*)
+		--simulate*|--analyze*|--registers*)
 			return
 			;;
 		esac

@@ -135,6 +135,10 @@ static int usable(const struct card_raw *raw, enum card_file f,
 {
 	char why[64];
 
+	if (raw->not_file[f])
+		note(ci, "%s: %s, not a register file: not decoded",
+		     card_file_names[f], raw->not_file[f] == CARD_IS_DIR ?
+		     "a directory" : "not a regular file");
 	if (!raw->have[f])
 		return 0;
 	if (!card_check_hex(raw->val[f], bits, why, sizeof(why)))
@@ -150,13 +154,16 @@ static void decode_cid(const char *h, struct card_info *ci)
 
 	c->mid = card_bits(h, CARD_CID_BITS, 127, 120);
 	c->oid = card_bits(h, CARD_CID_BITS, 119, 104);
+	/* the name ends at a NUL, as the kernel's sysfs "name" shows it */
 	for (i = 0; i < 5; i++) {
 		unsigned int ch = card_bits(h, CARD_CID_BITS, 103 - 8 * i,
 					    96 - 8 * i);
 
+		if (!ch)
+			break;
 		c->pnm[i] = isprint((int)ch) ? (char)ch : '?';
 	}
-	c->pnm[5] = '\0';
+	c->pnm[i] = '\0';
 	c->prv = card_bits(h, CARD_CID_BITS, 63, 56);
 	c->psn = card_bits(h, CARD_CID_BITS, 55, 24);
 	c->year = card_bits(h, CARD_CID_BITS, 19, 12) + 2000;
@@ -342,24 +349,35 @@ void card_decode(const struct card_raw *raw, struct card_info *ci)
 
 /* ---- reading ---- */
 
-/* Read the first line of dir/name into buf, trimmed; 0 on success. */
+/*
+ * Read the first line of the regular file dir/name into buf, without
+ * the white space around it.  Returns 0, -ENOENT (no such file or not
+ * readable), or CARD_IS_DIR / CARD_NOT_REG when name is no regular file.
+ */
 static int read_line(const char *dir, const char *name, char *buf,
 		     size_t len)
 {
 	char path[PATH_MAX];
+	struct stat st;
+	size_t n, lead;
 	FILE *f;
-	size_t n;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (stat(path, &st))
+		return -ENOENT;
+	if (!S_ISREG(st.st_mode))
+		return S_ISDIR(st.st_mode) ? CARD_IS_DIR : CARD_NOT_REG;
 	f = fopen(path, "r");
 	if (!f)
-		return -1;
+		return -ENOENT;
 	if (!fgets(buf, (int)len, f))
 		buf[0] = '\0';
 	fclose(f);
 	n = strlen(buf);
 	while (n && isspace((unsigned char)buf[n - 1]))
 		buf[--n] = '\0';
+	lead = strspn(buf, " \t");
+	memmove(buf, buf + lead, n - lead + 1);
 	return 0;
 }
 
@@ -372,13 +390,29 @@ size_t card_read_dir(const char *dir, enum card_source source,
 	memset(raw, 0, sizeof(*raw));
 	raw->source = source;
 	for (f = 0; f < CF_NR; f++) {
-		if (read_line(dir, card_file_names[f], raw->val[f],
-			      sizeof(raw->val[f])))
+		int ret = read_line(dir, card_file_names[f], raw->val[f],
+				    sizeof(raw->val[f]));
+
+		if (ret > 0)
+			raw->not_file[f] = (unsigned char)ret;
+		if (ret)
 			continue;
 		raw->have[f] = 1;
 		found++;
 	}
 	return found;
+}
+
+int card_is_sd_mmc(const struct card_raw *raw)
+{
+	int f;
+
+	/* vendor and model are a SCSI/USB disk's, or any bus's (virtio) */
+	for (f = 0; f < CF_NR; f++)
+		if ((raw->have[f] || raw->not_file[f]) && f != CF_VENDOR &&
+		    f != CF_MODEL)
+			return 1;
+	return 0;
 }
 
 size_t card_read_device(const char *path, struct card_raw *raw)
@@ -409,7 +443,7 @@ static void list_missing(const struct card_raw *raw, char *buf, size_t len,
 
 	buf[0] = '\0';
 	for (f = CF_CID; f <= CF_SSR; f++) {
-		if (raw->have[f] || n >= len)
+		if (raw->have[f] || raw->not_file[f] || n >= len)
 			continue;
 		n += (size_t)snprintf(buf + n, len - n, "%s%s",
 				      first ? head : ", ", card_file_names[f]);

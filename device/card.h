@@ -31,11 +31,19 @@ enum card_source {
 	CARD_SIM,	/* the simulated card */
 };
 
-/* The files as read, trimmed; have[f] when the file was there. */
+/* What stood where a register file was expected (card_raw.not_file). */
+#define CARD_IS_DIR	1	/* a directory */
+#define CARD_NOT_REG	2	/* a device, a FIFO ... */
+
+/*
+ * The files as read, trimmed; have[f] when the file was there, not_file[f]
+ * (CARD_IS_DIR, CARD_NOT_REG) when something else stood in its place.
+ */
 struct card_raw {
 	enum card_source source;
 	char val[CF_NR][CARD_VAL_MAX];
 	unsigned char have[CF_NR];
+	unsigned char not_file[CF_NR];
 };
 
 /* sysfs's name of each file, indexed by enum card_file. */
@@ -140,6 +148,12 @@ void card_decode(const struct card_raw *raw, struct card_info *info);
  */
 size_t card_read_dir(const char *dir, enum card_source source,
 		     struct card_raw *raw);
+
+/*
+ * Nonzero if raw holds any SD/MMC file (a register or an attribute of the
+ * kernel's MMC core), not only the vendor and model any disk may have.
+ */
+int card_is_sd_mmc(const struct card_raw *raw);
 
 /* Read the sysfs files of the block device at path (CARD_NONE if none). */
 size_t card_read_device(const char *path, struct card_raw *raw);

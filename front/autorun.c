@@ -12,6 +12,7 @@
 #include "cardout.h"
 #include "class.h"
 #include "cli.h"
+#include "format.h"
 #include "plot.h"
 #include "progress.h"
 #include "reconcile.h"
@@ -42,7 +43,7 @@ static int announce_ranges(void *ctx, const struct bench_range *r, size_t n)
 	}
 	m = ranges_dup(r, n);
 	if (m) {
-		announce(a->c, a->dev, m, n);
+		announce_step(a->c, a->dev, m, n);
 		free(m);
 	} else {
 		size_t i;
@@ -95,11 +96,13 @@ static void auto_reconcile(const struct cli *c, const struct device *dev,
 
 /*
  * --auto --destructive's last step: --class in AUs of the size the card
- * states, else the one measured.  Skipped (cr->n stays 0) where the
- * device is too small.  Returns 0 or -errno.
+ * states, else the one measured.  Skipped (cr->n stays 0, *skip_end the
+ * byte it would reach) where the device is too small.  Returns 0 or
+ * -errno.
  */
 static int auto_class(struct cli *c, struct announce_ctx *a,
-		      const struct auto_result *r, struct class_result *cr)
+		      const struct auto_result *r, struct class_result *cr,
+		      uint64_t *skip_end)
 {
 	uint64_t au = c->card.au_byte ? c->card.au_byte :
 		      r->align.erase.size_byte;
@@ -110,13 +113,77 @@ static int auto_class(struct cli *c, struct announce_ctx *a,
 	class_plan(&p, &c->o, au);
 	rg.start_byte = p.offset_byte;
 	rg.end_byte = p.offset_byte + p.units * p.unit_byte + p.span_byte;
-	if (rg.end_byte > a->dev->size_byte)
+	if (rg.end_byte > a->dev->size_byte) {
+		*skip_end = rg.end_byte;
 		return 0;
+	}
 	ret = announce_ranges(a, &rg, 1);
 	if (!ret)
 		ret = class_measure(a->dev, &p, cr);
 	class_judge(cr, &c->card.claims);
 	return ret;
+}
+
+/*
+ * auto_print()'s text without its last line, the device time of the
+ * verdict's steps: when the class check ran after them, auto_total()
+ * gives one total for the whole run instead.
+ */
+static void print_verdict_untimed(FILE *res, const struct auto_result *r,
+				  const char *target,
+				  const struct sysfs_info *sysfs)
+{
+	char *text = NULL, *last;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f) {
+		auto_print(res, r, target, sysfs);
+		return;
+	}
+	auto_print(f, r, target, sysfs);
+	fclose(f);
+	if (len && text[len - 1] == '\n') {
+		text[len - 1] = '\0';
+		last = strrchr(text, '\n');
+		last = last ? last + 1 : text;
+		text[len - 1] = '\n';
+		if (!strncmp(last, "device time: ", 13))
+			len = (size_t)(last - text);
+	}
+	fwrite(text, 1, len, res);
+	free(text);
+}
+
+/* One share of the device time: ", what 1.2s" when it took any. */
+static void print_share(FILE *res, const char *what, uint64_t ns)
+{
+	char t[FMT_LEN];
+
+	if (ns)
+		fprintf(res, ", %s %s", what, fmt_time(t, (int64_t)ns));
+}
+
+/*
+ * The device time of --auto --destructive with the class check: one
+ * total, then each step's share.
+ */
+static void auto_total(FILE *res, const struct auto_result *r,
+		       const struct class_result *cr)
+{
+	char t[FMT_LEN], a[FMT_LEN];
+
+	fprintf(res, "device time: %s in all: align %s",
+		fmt_time(t, (int64_t)(r->device_ns + cr->device_ns)),
+		fmt_time(a, (int64_t)r->step_ns[0]));
+	print_share(res, "erase size from writes", r->step_ns[4]);
+	print_share(res, "FAT area", r->step_ns[1]);
+	print_share(res, "open AUs linear", r->step_ns[2]);
+	print_share(res, "open AUs random", r->step_ns[3]);
+	if (r->capacity_done)
+		print_share(res, "capacity check", r->capacity.device_ns);
+	print_share(res, "class check", cr->device_ns);
+	fputc('\n', res);
 }
 
 /* Run --auto and print its verdict; returns 0 or an exit status. */
@@ -132,6 +199,7 @@ int run_auto(struct cli *c, struct device *dev, FILE *res)
 	struct auto_result r;
 	struct reconcile rc;
 	struct class_result cr = { .n = 0 };
+	uint64_t class_end = 0;
 	char target[512];
 	struct json j;
 	int ret;
@@ -146,7 +214,7 @@ int run_auto(struct cli *c, struct device *dev, FILE *res)
 	progress_start(c->prog, "--auto", NULL, 0);
 	ret = auto_run(dev, &c->o, c->destructive, &h, &r);
 	if (!ret && c->destructive && !stop_signal)
-		ret = auto_class(c, &actx, &r, &cr);
+		ret = auto_class(c, &actx, &r, &cr, &class_end);
 	c->short_found = (r.capacity_done && capacity_short(&r.capacity)) ||
 			 (cr.n && class_short(&cr));
 	progress_unwrap(c->prog, h.progress);
@@ -175,10 +243,20 @@ int run_auto(struct cli *c, struct device *dev, FILE *res)
 			json_string(&j, "error", strerror(-ret));
 		json_tail(&j, c->short_found, stop_signal != 0);
 	} else {
-		auto_print(res, &r, target, c->simulate ? NULL : &sysfs);
-		reconcile_print(res, &rc);
 		if (cr.n)
-			class_print(res, &cr);
+			print_verdict_untimed(res, &r, target,
+					      c->simulate ? NULL : &sysfs);
+		else
+			auto_print(res, &r, target,
+				   c->simulate ? NULL : &sysfs);
+		reconcile_print(res, &rc);
+		if (cr.n) {
+			class_print_body(res, &cr);
+			auto_total(res, &r, &cr);
+		}
+		if (class_end)
+			fprintf(res, "class check: skipped: it writes up to byte %" PRIu64 ", past the end of the device (%" PRIu64 " bytes)\n",
+				class_end, dev->size_byte);
 		auto_evidence(c, &r);
 	}
 	auto_free(&r);

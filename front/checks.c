@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "auto.h"
+#include "class.h"
 #include "cli.h"
 #include "format.h"
 #include "options.h"
@@ -208,7 +209,7 @@ int check_args(struct cli *c)
 	if (c->preserve && !(c->tests & BENCH_WRITING) &&
 	    !(c->autorun && c->destructive))
 		return usage_error(c->err,
-				   "--%s needs a writing test (-O, -f, -p or --auto --destructive)",
+				   "--%s needs a writing test (-O, -f, -p, -C, -L or --auto --destructive)",
 				   c->journal ? "journal" : "preserve");
 	if (c->destructive && !c->autorun)
 		return usage_error(c->err, "--destructive needs --auto");
@@ -267,7 +268,8 @@ int check_args(struct cli *c)
 			 opt_get_value(c, v));
 		c->text[v] = c->arg[v] ? c->arg[v] : c->num[v];
 	}
-	if ((c->tests & opt_value_row(V_ERASESIZE)->users) &&
+	if ((c->tests & opt_value_row(V_ERASESIZE)->users &
+	     opt_value_row(V_BLOCKSIZE)->users) &&
 	    c->o.erasesize_byte / 2 < c->o.blocksize_byte)
 		return usage_error(c->err,
 				   "invalid --erasesize '%s': must be at least twice --blocksize (%s)",
@@ -357,6 +359,22 @@ static int write_footprint(const struct cli *c, enum bench_test t,
 	return 0;
 }
 
+/* -L reaching past the end: its units, its random I/O and its end. */
+static int class_past_end(struct cli *c, const struct device *dev)
+{
+	char unit[FMT_LEN], span[FMT_LEN];
+	struct class_plan p;
+
+	class_plan(&p, &c->o, c->card.au_byte);
+	return usage_error(c->err,
+			   "--class with --offset=%s writes %u units of %s and %s of random I/O, up to byte %" PRIu64 ", past the end of " DEV_FMT,
+			   c->text[V_OFFSET], p.units,
+			   fmt_size(unit, p.unit_byte),
+			   fmt_size(span, p.span_byte),
+			   p.offset_byte + p.units * p.unit_byte + p.span_byte,
+			   dev->path, c->dev_byte);
+}
+
 /*
  * A writing test reaching past the end, told in terms of its options and
  * the byte it would reach: -O spaces its AUs apart, so its footprint is
@@ -390,6 +408,8 @@ static int write_past_end(struct cli *c, enum bench_test test,
 		return usage_error(c->err,
 				   "--capacity needs at least 16MiB, more than " DEV_FMT,
 				   dev->path, c->dev_byte);
+	if (test == BENCH_CLASS)
+		return class_past_end(c, dev);
 	return usage_error(c->err,
 			   "--program needs the first 20MiB, more than " DEV_FMT,
 			   dev->path, c->dev_byte);
@@ -427,6 +447,36 @@ static int plan_one(struct cli *c, const struct device *dev,
 }
 
 /*
+ * -L writes units of the AU the card states (else --erasesize), at most
+ * 4 MiB, from --offset: an offset off that grid is refused as -O refuses
+ * one off the AU grid, rather than rounded up unsaid.  Under -v, says
+ * when the card's AU overrides --erasesize.  Returns 0 or EXIT_USAGE.
+ */
+static int check_class_offset(struct cli *c)
+{
+	char unit[FMT_LEN], down[FMT_LEN], up[FMT_LEN];
+	uint64_t off = c->o.offset_byte;
+	struct class_plan p;
+
+	if (!(c->tests & BENCH_CLASS))
+		return 0;
+	class_plan(&p, &c->o, c->card.au_byte);
+	if (c->o.verbose && c->card.au_byte && c->arg[V_ERASESIZE])
+		fprintf(c->err,
+			"flashbench: --class writes units of the AU the card states (%s), not of --erasesize=%s\n",
+			fmt_size(unit, c->card.au_byte),
+			c->text[V_ERASESIZE]);
+	if (!c->arg[V_OFFSET] || !(off % p.unit_byte))
+		return 0;
+	offset_text(down, sizeof(down), off - off % p.unit_byte);
+	offset_text(up, sizeof(up), round_up(off, p.unit_byte));
+	return usage_error(c->err,
+			   "invalid --offset '%s': --class writes units of %s, and it is not a multiple of them; nearest valid offsets: %s and %s",
+			   c->text[V_OFFSET], fmt_size(unit, p.unit_byte),
+			   down, up);
+}
+
+/*
  * Check the writing tests against the device and fill plan[] (indexed
  * like modes[]) with the ranges each will overwrite.  Returns 0,
  * EXIT_USAGE or EXIT_DEVICE.
@@ -443,6 +493,8 @@ int plan_writes(struct cli *c, const struct device *dev,
 				   "invalid --offset '%s': not a multiple of the logical block size (%u) of %s",
 				   c->text[V_OFFSET], dev->logical_block_size,
 				   dev->path);
+	if (check_class_offset(c))
+		return EXIT_USAGE;
 	for (k = 0; k < modes_nr; k++) {
 		if (!modes[k].writes || !(c->tests & modes[k].test))
 			continue;

@@ -167,6 +167,8 @@ int finish_output(struct cli *c, FILE *f, int ours);
 /* safety */
 void announce(const struct cli *c, const struct device *dev,
 	      struct bench_range *r, size_t n);
+void announce_step(const struct cli *c, const struct device *dev,
+		   struct bench_range *r, size_t n);
 struct bench_range *ranges_dup(const struct bench_range *r, size_t n);
 void announce_writes(const struct cli *c, const struct device *dev,
 		     const struct write_plan plan[MODES_MAX]);

@@ -227,6 +227,13 @@ int run_registers(struct cli *c, FILE *out)
 		return usage_error(c->err,
 				   "no register files (cid, csd, scr, ssr, ...) in %s",
 				   c->registers_dir);
+	if (!card_is_sd_mmc(&raw))
+		return usage_error(c->err,
+				   "no SD/MMC register files (cid, csd, scr, ssr, type, ...) in %s, only %s: the directory of another kind of disk (USB, SCSI, virtio)",
+				   c->registers_dir,
+				   raw.have[CF_VENDOR] && raw.have[CF_MODEL] ?
+				   "vendor and model" : raw.have[CF_VENDOR] ?
+				   "vendor" : "model");
 	card_decode(&raw, &ci);
 	ret = open_outputs(c, out, &res);
 	if (ret)

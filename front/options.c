@@ -103,8 +103,9 @@ const struct opt_row opt_rows[] = {
 			    "  cards)"),
 	VALUE_ROW("erasesize", 'e', OPT_SIZE, V_ERASESIZE, erasesize_byte,
 		  4 << 20, 1, UINT64_MAX, valid_erasesize,
-		  BENCH_OPEN_AU | BENCH_FIND_FAT,
-		  "<size>", "erase block (AU) size for -O and -f\n"
+		  BENCH_OPEN_AU | BENCH_FIND_FAT | BENCH_CLASS,
+		  "<size>", "erase block (AU) size for -O and -f,\n"
+			    "  and for -L where the card states none\n"
 			    "  (default %D)"),
 	VALUE_ROW("count", 'c', OPT_NUMBER, V_COUNT, count, 8, 1, MAX_COUNT,
 		  NULL, BENCH_ALIGN | BENCH_SCATTER | BENCH_INTERVAL,
@@ -124,9 +125,10 @@ const struct opt_row opt_rows[] = {
 		  "<num>", "erase blocks written in turn by -O\n"
 			   "  (default %D)"),
 	VALUE_ROW("offset", 0, OPT_SIZE, V_OFFSET, offset_byte, 16 << 20,
-		  0, UINT64_MAX, NULL, BENCH_OPEN_AU,
-		  "<size>", "where -O starts, a multiple of the erase\n"
-			    "  size (default %D rounded up to it)"),
+		  0, UINT64_MAX, NULL, BENCH_OPEN_AU | BENCH_CLASS,
+		  "<size>", "where -O and -L start, a multiple of the\n"
+			    "  erase size (-L: of its unit, the AU up\n"
+			    "  to 4MiB; default %D rounded up to it)"),
 	{ .name = "random", .short_name = 'r', .kind = OPT_FLAG,
 	  .field = CLI(o.random), .flag = NO_FLAG,
 	  .users = BENCH_OPEN_AU | BENCH_FIND_FAT, .section = SEC_OPTIONS,
@@ -538,7 +540,7 @@ static const char help_head[] =
 "\n";
 
 static const char *const section_head[SEC_NR] = {
-	[SEC_TESTS] = "Tests (run in this order: -s, -f, -a, -O, -i, -p):\n",
+	[SEC_TESTS] = NULL,	/* tests_head(): the order of modes[] */
 	[SEC_BEYOND] = "Beyond the classic tests:\n",
 	[SEC_OPTIONS] = "Options:\n",
 	[SEC_LAST] = "",
@@ -598,6 +600,17 @@ static void help_text(FILE *out, const struct opt_row *r)
 	fputc('\n', out);
 }
 
+/* "Tests (run in this order: -s, -f, ...):", as run_tests() runs them. */
+static void tests_head(FILE *out)
+{
+	size_t i;
+
+	fputs("Tests (run in this order: ", out);
+	for (i = 0; i < modes_nr; i++)
+		fprintf(out, "%s-%c", i ? ", " : "", modes[i].short_option);
+	fputs("):\n", out);
+}
+
 void opt_print_help(FILE *out)
 {
 	char label[128];
@@ -608,7 +621,10 @@ void opt_print_help(FILE *out)
 	for (s = 0; s < SEC_NR; s++) {
 		if (s)
 			fputc('\n', out);
-		fputs(section_head[s], out);
+		if (section_head[s])
+			fputs(section_head[s], out);
+		else
+			tests_head(out);
 		for (i = 0; i < opt_rows_nr; i++) {
 			if (opt_rows[i].section != (enum opt_section)s ||
 			    opt_rows[i].alias)

@@ -125,6 +125,40 @@ void announce(const struct cli *c, const struct device *dev,
 		fmt_size(sz, total), n, n == 1 ? "" : "s");
 }
 
+/*
+ * The writes of one --auto step in one line: the number of ranges, their
+ * total and their span; -v lists every range (announce()).  Sorts and
+ * merges r (n ranges) in place.
+ */
+void announce_step(const struct cli *c, const struct device *dev,
+		   struct bench_range *r, size_t n)
+{
+	char sz[FMT_LEN];
+	uint64_t total = 0;
+	size_t i;
+
+	if (!n)
+		return;
+	if (c->o.verbose) {
+		announce(c, dev, r, n);
+		return;
+	}
+	n = merge_ranges(r, n);
+	for (i = 0; i < n; i++)
+		total += r[i].end_byte - r[i].start_byte;
+	if (n == 1) {
+		fprintf(c->err,
+			"flashbench: will overwrite bytes %" PRIu64 "-%" PRIu64 " on %s, %s (END excluded)\n",
+			r[0].start_byte, r[0].end_byte, dev->path,
+			fmt_size(sz, total));
+		return;
+	}
+	fprintf(c->err,
+		"flashbench: will overwrite %zu ranges on %s, %s in all, within bytes %" PRIu64 "-%" PRIu64 " (END excluded); -v lists them\n",
+		n, dev->path, fmt_size(sz, total), r[0].start_byte,
+		r[n - 1].end_byte);
+}
+
 /* A copy of n ranges to sort and merge, or NULL (out of memory). */
 struct bench_range *ranges_dup(const struct bench_range *r, size_t n)
 {

@@ -717,9 +717,11 @@ static void cap_print_advice(FILE *out, const struct capacity_result *r,
 	fprintf(out, "to do:          use no more than the usable size: one partition of at most\n"
 		"                %" PRIu64 " sectors of %" PRIu64 " bytes from sector %" PRIu64 ", e.g. (this replaces the\n"
 		"                whole partition table; format the partition afterwards):\n"
-		"                echo 'start=%" PRIu64 ", size=%" PRIu64 ", type=c' | sfdisk %s\n",
+		"                echo 'start=%" PRIu64 ", size=%" PRIu64 ", type=c' | sudo sfdisk %s\n",
 		r->usable_byte / lbs - start, lbs, start, start,
-		r->usable_byte / lbs - start, path);
+		r->usable_byte / lbs - start,
+		/* the simulated card has no path to give sfdisk */
+		strcmp(path, "simulated card") ? path : "DEVICE");
 }
 
 void capacity_print(FILE *out, const struct capacity_result *r,

@@ -9,8 +9,8 @@
 #include "format.h"
 
 #define SUBUNIT_BYTE	(4ULL << 20)
-#define SD_RU_BYTE	(64ULL << 10)
-#define UHS_RU_BYTE	(512ULL << 10)
+#define SD_RU_BYTE	CLASS_SD_RU_BYTE
+#define UHS_RU_BYTE	CLASS_UHS_RU_BYTE
 
 /* Every class, its family and level, its rate and IOPS. */
 static const struct class_check classes[CLASS_NR] = {
@@ -288,11 +288,19 @@ static void judge_one(const struct class_result *r, struct class_check *k)
 	k->writes_only = !k->pass && seq_ok && reads_ok;
 }
 
+/* Were the card's classes read at all (an SSR decoded)? */
+static int claims_known(const struct card_claims *c)
+{
+	return c && c->speed_class >= 0 && c->uhs_grade >= 0 &&
+	       c->video_class >= 0 && c->app_class >= 0;
+}
+
 void class_judge(struct class_result *r, const struct card_claims *c)
 {
 	size_t i;
 
 	r->all = !states_any(c);
+	r->unknown = !claims_known(c);
 	r->n = 0;
 	for (i = 0; i < CLASS_NR; i++) {
 		struct class_check k = classes[i];
@@ -331,13 +339,13 @@ static void print_check(FILE *out, const struct class_result *r,
 		      "       host may not enable: only the writes fell short\n", out);
 }
 
-void class_print(FILE *out, const struct class_result *r)
+void class_print_body(FILE *out, const struct class_result *r)
 {
 	char a[FMT_LEN], b[FMT_LEN], t[FMT_LEN], u[FMT_LEN];
 	size_t i;
 
-	fprintf(out, "class check: a host-side check in the card's current state, not\n"
-		"the SD Association's certification procedure\n");
+	fprintf(out, "class check: measured from the host, on the card as it is now\n"
+		"  (not the SD Association's certification procedure)\n");
 	fprintf(out, "sequential: %u units of %s from %s, recording units %s and %s\n",
 		r->plan.units, fmt_size(a, r->plan.unit_byte),
 		fmt_size(b, r->plan.offset_byte), fmt_size(t, r->sd.ru_byte),
@@ -349,10 +357,23 @@ void class_print(FILE *out, const struct class_result *r)
 	fprintf(out, "  queue depth %u          %9.0f %9.0f %7u %7u\n",
 		CLASS_QD, r->read_iops_qd4, r->write_iops_qd4, r->reads_qd4,
 		r->writes_qd4);
-	fprintf(out, "%s:\n", r->all ? "the card states no class: every class" :
-		"the classes the card states");
+	if (r->all && r->unknown)
+		fputs("no SD registers could be read, so every class is checked:\n",
+		      out);
+	else if (r->all)
+		fputs("the card states no class, so every class is checked:\n",
+		      out);
+	else
+		fputs("the classes the card states:\n", out);
 	for (i = 0; i < r->n; i++)
 		print_check(out, r, &r->c[i]);
+}
+
+void class_print(FILE *out, const struct class_result *r)
+{
+	char t[FMT_LEN];
+
+	class_print_body(out, r);
 	fprintf(out, "device time: %s\n", fmt_time(t, (int64_t)r->device_ns));
 }
 

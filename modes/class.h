@@ -36,6 +36,8 @@
 
 #define CLASS_NR		13	/* C2 C4 C6 C10 U1 U3 V6..V90 A1 A2 */
 #define CLASS_UNITS		4	/* AUs (or sub-units) written */
+#define CLASS_SD_RU_BYTE	(64ULL << 10)	/* speed class recording unit */
+#define CLASS_UHS_RU_BYTE	(512ULL << 10)	/* UHS/video recording unit */
 #define CLASS_SPAN_BYTE		(64ULL << 20)	/* random I/O region */
 #define CLASS_RANDOM_OPS	1000	/* random reads, then writes */
 #define CLASS_IO_BYTE		4096	/* random I/O size */
@@ -87,6 +89,7 @@ struct class_result {
 	unsigned int reads_qd4, writes_qd4;	/* random I/O done */
 	uint64_t device_ns;	/* device time of the whole test */
 	int all;		/* the card states no class: all checked */
+	int unknown;		/* no SD status register was read */
 	size_t n;
 	struct class_check c[CLASS_NR];
 };
@@ -113,7 +116,9 @@ void class_judge(struct class_result *r, const struct card_claims *c);
 /* Does the card miss a class it states (after class_judge())? */
 int class_short(const struct class_result *r);
 
+/* The report, with its device time; without it (for --auto's total). */
 void class_print(FILE *out, const struct class_result *r);
+void class_print_body(FILE *out, const struct class_result *r);
 void class_json(struct json *j, const struct class_result *r);
 
 /* The row's entry point: the card's claims are those of its registers

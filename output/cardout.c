@@ -79,9 +79,10 @@ static void print_ssr(FILE *out, const struct card_info *ci)
 		fputs("  SSR: AU not stated", out);
 	if (ci->uhs_au_byte)
 		fprintf(out, " (UHS AU %s)", fmt_size(au, ci->uhs_au_byte));
-	fprintf(out, ", erase %u AUs in %u s + %u s, move %u MB/s, discard %s\n",
-		s->erase_size, s->erase_timeout, s->erase_offset,
-		s->perf_move, s->discard ? "yes" : "no");
+	fprintf(out, ", erase %u AU%s in %u s + %u s, move %u MB/s, discard %s\n",
+		s->erase_size, s->erase_size == 1 ? "" : "s",
+		s->erase_timeout, s->erase_offset, s->perf_move,
+		s->discard ? "yes" : "no");
 }
 
 void card_print(FILE *out, const struct card_raw *raw,

@@ -17,6 +17,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "class.h"
 #include "format.h"
 #include "modes.h"
 #include "progress.h"
@@ -545,12 +546,37 @@ static int plan_calls(struct seg_list *l, enum bench_test test,
 	return ret ? ret : l->err;
 }
 
+/*
+ * The calls of --class, no VM program: its units in both recording
+ * units, then 1000 random reads and writes at each queue depth (a slow
+ * card stops a phase early, at its time budget: the line then jumps).
+ */
+static int plan_class(struct seg_list *l, const struct bench_opts *o,
+		      const struct device *dev)
+{
+	struct bench_range r;
+	uint64_t seq;
+
+	if (class_write_ranges(BENCH_CLASS, o, dev->size_byte, &r, 1) != 1)
+		return -EINVAL;
+	seq = r.end_byte - r.start_byte - CLASS_SPAN_BYTE;
+	seg_add(l, seq / CLASS_SD_RU_BYTE, CLASS_SD_RU_BYTE, "64KiB units");
+	seg_add(l, seq / CLASS_UHS_RU_BYTE, CLASS_UHS_RU_BYTE,
+		"512KiB units");
+	seg_add(l, CLASS_RANDOM_OPS, CLASS_IO_BYTE, "random reads");
+	seg_add(l, CLASS_RANDOM_OPS, CLASS_IO_BYTE, "random writes");
+	seg_add(l, CLASS_RANDOM_OPS, CLASS_IO_BYTE, "random reads, QD4");
+	seg_add(l, CLASS_RANDOM_OPS, CLASS_IO_BYTE, "random writes, QD4");
+	return l->err;
+}
+
 int progress_plan(enum bench_test test, const struct bench_opts *o,
 		  const struct device *dev, struct progress_seg **segs,
 		  size_t *nseg)
 {
 	struct seg_list l = { NULL, 0, 0, 0 };
-	int ret = plan_calls(&l, test, o, dev);
+	int ret = test == BENCH_CLASS ? plan_class(&l, o, dev) :
+		  plan_calls(&l, test, o, dev);
 
 	if (ret) {
 		free(l.s);

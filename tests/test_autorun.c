@@ -75,7 +75,7 @@ START_TEST(test_auto_json_verdict)
 	ck_assert_uint_eq(strtoull(buf, NULL, 10) * 4096,
 			  strtoull(auto_cards[_i].page, NULL, 10));
 	/* the writes were announced before they happened */
-	ck_assert_ptr_nonnull(strstr(r.err, "flashbench: will overwrite bytes 0-"));
+	ck_assert_ptr_nonnull(strstr(r.err, " in all, within bytes 0-"));
 	fb_free(&r);
 }
 END_TEST

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "card.h"
@@ -627,6 +628,72 @@ START_TEST(test_registers_bad)
 }
 END_TEST
 
+/*
+ * --registers on directories as they come (issue 20 item 2): a value
+ * with a leading space is read like the kernel's; a cid that is a
+ * directory is said to be one (it read "0 hex digits"); an SSR stating
+ * one AU to erase says "1 AU"; a CID product name padded with NULs ends
+ * there, as the kernel shows it (it read "SD???"); a virtio disk's device
+ * directory, only vendor and device, is no card (it decoded "vendor:
+ * 0x1af4" and exited 0).
+ */
+START_TEST(test_registers_as_found)
+{
+	char dir[] = "/tmp/fb_regsXXXXXX", args[128], path[160];
+	struct card_claims c = { 10, 1, 0, 0 };
+	struct card_raw raw;
+	struct fb_run r;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	card_build(&raw, 32ULL << 30, 4 << 20, &c, 77);
+	card_set_bits(raw.val[CF_SSR], CARD_SSR_BITS, 423, 408, 1);
+	put(dir, "cid", " 03534453440000008012345678011201\n");
+	put(dir, "csd", "\t400e00325b590000734f7f800a400000 \n");
+	put(dir, "ssr", raw.val[CF_SSR]);
+	snprintf(args, sizeof(args), "--registers=%s", dir);
+	fb_run(args, &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_msg(strstr(r.out, "product \"SD\""), "%s", r.out);
+	ck_assert_ptr_nonnull(strstr(r.out, "capacity 15476981760 bytes"));
+	ck_assert_ptr_nonnull(strstr(r.out, ", erase 1 AU in "));
+	ck_assert_ptr_null(strstr(r.out, "note:"));
+	fb_free(&r);
+	snprintf(args, sizeof(args), "--registers=%s --json", dir);
+	fb_run(args, &r);
+	ck_assert_str_eq(fb_json(&r, "device.card.name"), "\"SD\"");
+	fb_free(&r);
+	/* cid a directory */
+	snprintf(path, sizeof(path), "%s/cid", dir);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	snprintf(args, sizeof(args), "--registers=%s", dir);
+	fb_run(args, &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_null(strstr(r.out, "hex digits"));
+	ck_assert_msg(strstr(r.out, "cid: a directory, not a register file: not decoded"),
+		      "%s", r.out);
+	ck_assert_ptr_null(strstr(r.out, "not in the directory: cid"));
+	fb_free(&r);
+	ck_assert_int_eq(rmdir(path), 0);
+	/* a virtio disk's device directory */
+	snprintf(path, sizeof(path), "%s/csd", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/ssr", dir);
+	unlink(path);
+	put(dir, "vendor", "0x1af4\n");
+	put(dir, "device", "0x0002\n");
+	fb_run(args, &r);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_str_eq(r.out, "");
+	ck_assert_ptr_nonnull(strstr(r.err, "no SD/MMC register files"));
+	ck_assert_uint_eq(count_str(r.err, "\n"), 1);
+	fb_free(&r);
+	snprintf(path, sizeof(path), "%s/device", dir);
+	unlink(path);
+	remove_dir(dir);
+}
+END_TEST
+
 /* The simulated card states what claims= and au= say, in device.card. */
 START_TEST(test_sim_claims)
 {
@@ -716,6 +783,7 @@ Suite *card_suite(void)
 	tc = tcase_create("front");
 	tcase_add_test(tc, test_registers_option);
 	tcase_add_test(tc, test_registers_bad);
+	tcase_add_test(tc, test_registers_as_found);
 	tcase_add_test(tc, test_sim_claims);
 	tcase_add_test(tc, test_sim_claims_bad);
 	tcase_set_timeout(tc, 120);

@@ -129,7 +129,8 @@ START_TEST(test_class_a2_writes)
 	fclose(f);
 	ck_assert_ptr_nonnull(strstr(text, "A2   FAIL"));
 	ck_assert_ptr_nonnull(strstr(text, "command queue and cache"));
-	ck_assert_ptr_nonnull(strstr(text, "not\nthe SD Association's certification"));
+	/* whole sentences, none cut across lines (issue 20 item 2) */
+	ck_assert_ptr_nonnull(strstr(text, "class check: measured from the host, on the card as it is now\n  (not the SD Association's certification procedure)\n"));
 	free(text);
 }
 END_TEST
@@ -263,6 +264,157 @@ START_TEST(test_class_all)
 END_TEST
 
 /*
+ * What the list of classes says it checks: those the card states; all,
+ * for a card whose status register states none; all, for a device whose
+ * registers could not be read, saying so (issue 20 item 2: it said "the
+ * card states no class").
+ */
+START_TEST(test_class_unknown_registers)
+{
+	static const struct {
+		const char *args, *head;
+		int all, unknown;
+	} runs[] = {
+		{ "-L -q --simulate=noise=0",
+		  "\nno SD registers could be read, so every class is checked:\n",
+		  1, 1 },
+		{ "-L -q --simulate=noise=0,au=4M",
+		  "\nthe card states no class, so every class is checked:\n",
+		  1, 0 },
+		{ "-L -q --simulate=noise=0,claims=C10",
+		  "\nthe classes the card states:\n  C10  pass", 0, 0 },
+	};
+	struct class_result r;
+	struct fb_run f;
+
+	fb_run(runs[_i].args, &f);
+	ck_assert_int_eq(f.status, 0);
+	ck_assert_msg(strstr(f.out, runs[_i].head), "%s", f.out);
+	ck_assert_uint_eq(count_str(f.out, "  C2 "), runs[_i].all);
+	fb_free(&f);
+	/* the module's own judgement */
+	class_on("noise=0", runs[_i].unknown ? NULL : "C10", &r);
+	ck_assert_int_eq(r.unknown, runs[_i].unknown);
+}
+END_TEST
+
+/* A time as fmt_time() prints it ("1.475s", "6.28ms"), in seconds. */
+static double secs(const char *p)
+{
+	char *end;
+	double v = strtod(p, &end);
+
+	if (!strncmp(end, "ms", 2))
+		return v / 1e3;
+	if (!strncmp(end, "\u00b5s", strlen("\u00b5s")))
+		return v / 1e6;
+	if (!strncmp(end, "ns", 2))
+		return v / 1e9;
+	ck_assert_int_eq(*end, 's');
+	return v;
+}
+
+/*
+ * --auto --destructive gives one device time, for the whole run with the
+ * class check, then each step's share, which add up to it (issue 20
+ * item 2: a total for the verdict's steps, the class block, then the
+ * class check's own total).
+ */
+START_TEST(test_class_auto_one_total)
+{
+	const char *p, *q;
+	double total, sum = 0;
+	struct fb_run r, v;
+
+	fb_run("--auto --destructive -q --simulate=noise=0", &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_uint_eq(count_str(r.out, "device time: "), 1);
+	p = strstr(r.out, "device time: ");
+	ck_assert_ptr_nonnull(p);
+	/* after the class block, the last line */
+	ck_assert_ptr_nonnull(strstr(r.out, "\n  A2   "));
+	ck_assert(p > strstr(r.out, "\n  A2   "));
+	ck_assert_ptr_eq(strchr(p, '\n') + 1, r.out + strlen(r.out));
+	total = secs(p + 13);
+	ck_assert_ptr_nonnull(strstr(p, " in all: align "));
+	for (q = strstr(p, ": align ") + 1; (q = strpbrk(q, "0123456789"));
+	     q = strpbrk(q, ",\n")) {
+		sum += secs(q);
+		if (!strpbrk(q, ","))
+			break;
+	}
+	ck_assert_msg(sum > total * 0.999 && sum < total * 1.001,
+		      "shares %g s, total %g s: %s", sum, total, p);
+	/* the class check's share is about what -L alone takes */
+	fb_run("-L -q --simulate=noise=0", &v);
+	q = strstr(v.out, "device time: ");
+	ck_assert_ptr_nonnull(q);
+	ck_assert_double_eq_tol(secs(strstr(p, ", class check ") + 14),
+				secs(q + 13), secs(q + 13) * 0.1);
+	ck_assert_double_gt(total, secs(q + 13) + 5);
+	fb_free(&r);
+	fb_free(&v);
+}
+END_TEST
+
+/*
+ * -L uses --erasesize (where the card states no AU) and --offset, so -v
+ * does not call them ignored; an --offset off its grid of units is
+ * refused before any I/O, as -O refuses one off the AU grid, rather
+ * than rounded up unsaid (issue 20 item 2).
+ */
+START_TEST(test_class_offset_options)
+{
+	struct fb_run r;
+
+	fb_run("-L -q -v -e 2M --offset=6M --simulate=noise=0", &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_null(strstr(r.err, "ignored"));
+	/* 4 units of 2MiB from 6MiB, then 64MiB of random I/O */
+	ck_assert_ptr_nonnull(strstr(r.err, "will overwrite bytes 6291456-81788928 "));
+	ck_assert_ptr_nonnull(strstr(r.out, "sequential: 4 units of 2MiB from 6MiB,"));
+	fb_free(&r);
+	fb_run("-L -q --offset=3M --simulate=noise=0", &r);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_uint_eq(r.io_calls, 0);
+	ck_assert_str_eq(r.err, "flashbench: invalid --offset '3M': --class writes units of 4MiB, and it is not a multiple of them; nearest valid offsets: 0 and 4M\n");
+	fb_free(&r);
+	/* the card's AU (8MiB: units of 4MiB) rules over -e 1M */
+	fb_run("-L -q -v -e 1M --offset=3M --simulate=noise=0,au=8M", &r);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "the AU the card states (8MiB), not of --erasesize=1M\n"));
+	fb_free(&r);
+	fb_run("-L -q -e 1M --offset=3M --simulate=noise=0", &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "sequential: 4 units of 1MiB from 3MiB,"));
+	fb_free(&r);
+}
+END_TEST
+
+/*
+ * A device too small for -L: refused before any I/O in -L's own terms
+ * (it said "--program needs the first 20MiB"); --auto --destructive
+ * says that it skipped the class check, and why (issue 20 item 2).
+ */
+START_TEST(test_class_too_small)
+{
+	struct fb_run r;
+
+	fb_run("-L -q --simulate=size=64M", &r);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_uint_eq(r.io_calls, 0);
+	ck_assert_str_eq(r.err, "flashbench: --class with --offset=16777216 writes 4 units of 4MiB and 64MiB of random I/O, up to byte 100663296, past the end of simulated card (67108864 bytes)\n");
+	fb_free(&r);
+	fb_run("--auto --destructive -q --simulate=size=64M", &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_null(strstr(r.out, "class check: measured"));
+	ck_assert_ptr_nonnull(strstr(r.out, "\nclass check: skipped: it writes up to byte "));
+	ck_assert_ptr_nonnull(strstr(r.out, ", past the end of the device (67108864 bytes)\n"));
+	fb_free(&r);
+}
+END_TEST
+
+/*
  * --auto --destructive ends with --class: a card claiming C10+U1+A1 that
  * meets C10 and U1 only; the writes announced; JSON per class.
  */
@@ -312,6 +464,10 @@ Suite *class_suite(void)
 	tcase_add_test(tc, test_class_busy);
 	tcase_add_test(tc, test_class_all);
 	tcase_add_test(tc, test_class_in_auto);
+	tcase_add_test(tc, test_class_auto_one_total);
+	tcase_add_test(tc, test_class_offset_options);
+	tcase_add_test(tc, test_class_too_small);
+	tcase_add_loop_test(tc, test_class_unknown_registers, 0, 3);
 	tcase_set_timeout(tc, 120);
 	suite_add_tcase(s, tc);
 	return s;

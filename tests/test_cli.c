@@ -500,9 +500,10 @@ END_TEST
 /*
  * The "will overwrite" lines (item 20): sorted, adjacent and overlapping
  * ranges merged, then the total and, once per phase, that END is
- * exclusive.  --auto --destructive announces three phases: its write
- * steps, the capacity check (over 128 ranges: compactly, their number
- * and total, then runs of equal blocks), then --class.
+ * exclusive.  --auto --destructive -v announces three phases range by
+ * range: its write steps, the capacity check, then --class; -C alone
+ * (over 128 ranges) compactly: their number and total, then runs of
+ * equal blocks.
  */
 /*
  * A compact announcement at p: its line of number and total, then the
@@ -545,7 +546,7 @@ static const char *compact_phase(const char *p)
 START_TEST(test_announce_merged)
 {
 	static const char *const runs[] = {
-		"--auto --destructive -q --simulate=size=1G",
+		"--auto --destructive -q -v --simulate=size=1G",
 		"-O -f -q --simulate=size=128M",
 	};
 	static const char line[] = "flashbench: will overwrite bytes ";
@@ -577,8 +578,9 @@ START_TEST(test_announce_merged)
 			n++;
 			continue;
 		}
-		if (!strstr(p, "in all"))
-			continue;
+		q = strstr(p, " in all, in ");
+		if (!q || q > strchr(p, '\n'))
+			continue;	/* -v's other lines */
 		fmt_size(sz, total);
 		snprintf(want, sizeof(want),
 			 "flashbench: %s in all, in %zu range%s; each END is the first byte left alone\n",
@@ -594,6 +596,83 @@ START_TEST(test_announce_merged)
 	ck_assert_uint_eq(phases, _i ? 1 : 3);
 	ck_assert_uint_eq(count_str(r.err, "END"), phases);
 	fb_free(&r);
+}
+END_TEST
+
+/*
+ * The phases of a "-v" announcement in err: for each, the number of
+ * ranges, their total and span, into n[], total[], lo[], hi[] (at most
+ * max); returns how many phases.
+ */
+static size_t listed_phases(const char *err, size_t *n, uint64_t *total,
+			    uint64_t *lo, uint64_t *hi, size_t max)
+{
+	static const char line[] = "flashbench: will overwrite bytes ";
+	size_t k = 0, i = 0;
+	uint64_t a, b;
+	const char *p;
+
+	for (p = err; *p && k < max; p = strchr(p, '\n') + 1) {
+		if (!strncmp(p, line, sizeof(line) - 1)) {
+			ck_assert_int_eq(sscanf(p + sizeof(line) - 1,
+						"%" SCNu64 "-%" SCNu64, &a, &b),
+					 2);
+			if (!i)
+				lo[k] = a;
+			hi[k] = b;
+			total[k] = i ? total[k] + (b - a) : b - a;
+			i++;
+		} else if (i && strstr(p, " in all, in ")) {
+			n[k++] = i;
+			i = 0;
+		}
+	}
+	return k;
+}
+
+/*
+ * --auto --destructive announces each write step in one line: the
+ * number of ranges, their total and span, as -v then lists them (issue
+ * 20 item 2: 127 lines for the erase search alone).  Without a read
+ * signature the erase size comes from writes: four steps.
+ */
+START_TEST(test_announce_auto_steps)
+{
+	size_t n[8], k, i, got_n;
+	uint64_t total[8], lo[8], hi[8], a, b;
+	char sz[FMT_LEN], tot[FMT_LEN];
+	struct fb_run r, v;
+	const char *p;
+
+	fb_run("--auto --destructive --simulate=readsig=0", &r);
+	fb_run("--auto --destructive -v --simulate=readsig=0", &v);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_int_eq(v.status, 0);
+	k = listed_phases(v.err, n, total, lo, hi, 8);
+	ck_assert_uint_eq(k, 4);
+	ck_assert_uint_gt(n[0], 100);	/* the erase search */
+	/* one line per step, nothing else */
+	ck_assert_uint_eq(count_str(r.err, "\n"), k);
+	for (p = r.err, i = 0; i < k; i++, p = strchr(p, '\n') + 1) {
+		fmt_size(sz, total[i]);
+		if (n[i] == 1) {
+			ck_assert_int_eq(sscanf(p, "flashbench: will overwrite bytes %" SCNu64 "-%" SCNu64 " on simulated card, %15s",
+						&a, &b, tot), 3);
+			got_n = 1;
+		} else {
+			ck_assert_int_eq(sscanf(p, "flashbench: will overwrite %zu ranges on simulated card, %15s in all, within bytes %" SCNu64 "-%" SCNu64,
+						&got_n, tot, &a, &b), 4);
+			ck_assert_ptr_nonnull(strstr(p, "-v lists them\n"));
+		}
+		if (n[i] == 1)
+			tot[strcspn(tot, " ")] = '\0';
+		ck_assert_uint_eq(got_n, n[i]);
+		ck_assert_str_eq(tot, sz);
+		ck_assert_uint_eq(a, lo[i]);
+		ck_assert_uint_eq(b, hi[i]);
+	}
+	fb_free(&r);
+	fb_free(&v);
 }
 END_TEST
 
@@ -924,14 +1003,14 @@ static const struct unused_case {
 	const char *notes;	/* what -v says about them, in order */
 } unused_cases[] = {
 	{ "-a -c 1 --simulate=size=64M", "--offset=1G",
-	  "flashbench: --offset=1G ignored: only --open-au uses it\n" },
+	  "flashbench: --offset=1G ignored: only --open-au and --class use it\n" },
 	{ "-a -c 1 --simulate=size=64M", "-e 16K -b 16K",
-	  "flashbench: --erasesize=16K ignored: only --find-fat and --open-au use it\n" },
+	  "flashbench: --erasesize=16K ignored: only --find-fat, --open-au and --class use it\n" },
 	{ "-a -c 1 --simulate=size=64M", "-e 5M -r",
 	  NULL },	/* 5M is no erase size: refused, used or not */
 	{ "--auto -q --simulate=size=256M", "-e 8M -b 4K -c 2 -r",
 	  "flashbench: --blocksize=4K ignored: only --scatter, --find-fat, --align and --open-au use it\n"
-	  "flashbench: --erasesize=8M ignored: only --find-fat and --open-au use it\n"
+	  "flashbench: --erasesize=8M ignored: only --find-fat, --open-au and --class use it\n"
 	  "flashbench: --count=2 ignored: only --scatter, --align and --interval use it\n"
 	  "flashbench: --random ignored: only --find-fat and --open-au use it\n" },
 	/* a classic line: -i reads its own sizes */
@@ -1594,6 +1673,7 @@ Suite *cli_suite(void)
 	tcase_add_test(tc, test_verbose_to_err);
 	tcase_add_loop_test(tc, test_verbose_levels, 0, 3);
 	tcase_add_loop_test(tc, test_announce_merged, 0, 2);
+	tcase_add_test(tc, test_announce_auto_steps);
 	tcase_add_test(tc, test_auto_plain_words);
 	tcase_add_test(tc, test_help);
 	tcase_add_test(tc, test_version);

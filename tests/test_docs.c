@@ -25,6 +25,7 @@
 #include "bench.h"
 #include "flashbench.h"
 #include "format.h"
+#include "modes.h"
 #include "options.h"
 #include "progress.h"
 #include "sim.h"
@@ -610,6 +611,83 @@ START_TEST(test_man_sections)
 			  strstr(t, ".B 2\n") && strstr(t, "128+"));
 		free(t);
 	}
+}
+END_TEST
+
+/*
+ * Does the man page text from the first start on, up to the next stop,
+ * name the short option of every writing test in modes[] (as "\\-X")?
+ * Returns the first one missing, or 0.
+ */
+static char writing_missing(const char *text, const char *start,
+			    const char *stop)
+{
+	const char *p = strstr(text, start), *end;
+	char want[8];
+	size_t i;
+
+	ck_assert_msg(p != NULL, "no '%s' in the man page", start);
+	end = strstr(p + strlen(start), stop);
+	ck_assert_ptr_nonnull(end);
+	for (i = 0; i < modes_nr; i++) {
+		const char *q;
+
+		if (!modes[i].writes)
+			continue;
+		snprintf(want, sizeof(want), "\\-%c", modes[i].short_option);
+		q = strstr(p, want);
+		if (!q || q > end)
+			return modes[i].short_option;
+	}
+	return 0;
+}
+
+/*
+ * Every list of the writing tests names all of them, and the run order
+ * is modes[]'s (issue 20 item 2: -C and -L were left out of the man
+ * page's DESCRIPTION, SAFETY and --preserve, the --preserve refusal and
+ * --help's run order).
+ */
+START_TEST(test_writing_tests_listed)
+{
+	static const char *const lists[][2] = {
+		{ "The write tests\n", "overwrite parts" },
+		{ "Before a writing test\n", "overwrites anything" },
+		{ ".B The write tests destroy data.\n", "overwrite parts" },
+	};
+	char *man = src_file("flashbench.1"), order[64] = "";
+	char c, *help = NULL;
+	size_t i, len = 0;
+	struct fb_run r;
+	FILE *f;
+
+	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		c = writing_missing(man, lists[i][0], lists[i][1]);
+		ck_assert_msg(!c, "-%c missing after '%s'", c, lists[i][0]);
+	}
+	/* the man page's run order, then --help's, are modes[]'s */
+	for (i = 0; i < modes_nr; i++)
+		snprintf(order + strlen(order), sizeof(order) - strlen(order),
+			 "%s-%c", i ? ", " : "", modes[i].short_option);
+	c = writing_missing(man, "they run in the classic order", ".PP");
+	ck_assert_msg(!c, "-%c missing from the run order", c);
+	f = open_memstream(&help, &len);
+	opt_print_help(f);
+	fclose(f);
+	ck_assert_msg(strstr(help, order), "--help lacks the order %s", order);
+	free(help);
+	/* the refusal names them too */
+	fb_run("--preserve -a --simulate", &r);
+	ck_assert_int_eq(r.status, 2);
+	for (i = 0; i < modes_nr; i++) {
+		char opt[4] = { '-', modes[i].short_option, 0, 0 };
+
+		if (modes[i].writes)
+			ck_assert_msg(strstr(r.err, opt), "%s lacks %s",
+				      r.err, opt);
+	}
+	fb_free(&r);
+	free(man);
 }
 END_TEST
 
@@ -1698,6 +1776,94 @@ START_TEST(test_progress_end_to_end)
 }
 END_TEST
 
+/*
+ * Every message on a terminal that shows the progress line starts on a
+ * line of its own: after a newline, after the line was cleared
+ * ("\r\033[K"), or as a redrawn line ("\r"); never glued to the end
+ * of a progress line.  Returns the number of messages glued.
+ */
+static size_t glued_messages(const char *err)
+{
+	const char *p = err;
+	size_t n = 0;
+
+	while ((p = strstr(p, "flashbench: "))) {
+		size_t i = (size_t)(p - err);
+
+		if (i && err[i - 1] != '\n' && err[i - 1] != '\r' &&
+		    !(i >= 4 && !strncmp(err + i - 4, "\r\033[K", 4)))
+			n++;
+		p++;
+	}
+	return n;
+}
+
+/* The file the front end opened, as a simulated card of its size. */
+static struct device *sim_of_file(struct device *file)
+{
+	char spec[96];
+
+	snprintf(spec, sizeof(spec), "readsig=0,size=%llu",
+		 (unsigned long long)file->size_byte);
+	dev_close(file);
+	return sim_card(spec);
+}
+
+/*
+ * --auto --destructive --preserve on a terminal, where the erase size
+ * comes from writes (no read signature): the later steps put back what
+ * the erase search wrote, which redraws the progress line, and only then
+ * announce their own writes; each message still starts a line of its
+ * own (issue 20 item 2).  The card is a simulated one behind a sparse
+ * file, so that --preserve saves and restores.
+ */
+START_TEST(test_progress_auto_messages)
+{
+	char img[300], journal[300];
+	const char *args[] = { "--auto", "--destructive", "--preserve",
+			       "--journal", journal, img, NULL };
+	static char err[1 << 18];
+	int fd;
+
+	snprintf(img, sizeof(img), "%s/card.img", plot_dir);
+	snprintf(journal, sizeof(journal), "%s/card.journal", plot_dir);
+	fd = open(img, O_CREAT | O_EXCL | O_WRONLY, 0600);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, 1LL << 30), 0);
+	close(fd);
+	flashbench_open_hook = sim_of_file;
+	fd = run_on_pty(args, 1, err, sizeof(err));
+	flashbench_open_hook = NULL;
+	unlink(img);
+	ck_assert_msg(fd == 0, "status %d: %.2000s", fd, err);
+	ck_assert_msg(strstr(err, "\rflashbench: --auto: "),
+		      "no progress line: '%.300s'", err);
+	ck_assert_msg(strstr(err, "will overwrite"), "no announcement");
+	ck_assert_msg(glued_messages(err) == 0,
+		      "%zu messages glued to the progress line: '%.2000s'",
+		      glued_messages(err), err);
+}
+END_TEST
+
+/*
+ * -L's progress line shows its step, percent and time left, as the man
+ * page promises (it said only "running, 0:02 elapsed").
+ */
+START_TEST(test_progress_class)
+{
+	const char *args[] = { "--simulate=size=1G", "-L", NULL };
+	static char err[1 << 16];
+
+	ck_assert_int_eq(run_on_pty(args, 1, err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "\rflashbench: --class: random "),
+		      "no step: '%.300s'", err);
+	ck_assert_msg(strstr(err, " left\033[K"), "no time left: '%.300s'",
+		      err);
+	ck_assert_ptr_null(strstr(err, "running"));
+	ck_assert_uint_eq(glued_messages(err), 0);
+}
+END_TEST
+
 /* ---- bash completion ---- */
 
 /*
@@ -1796,6 +1962,38 @@ static void check_completion_lists(void)
 	free(text);
 }
 
+/*
+ * Every word the completion offers for a --simulate key is a value the
+ * simulated card takes.
+ */
+static void check_simulate_values(void)
+{
+	static const char *const keys[] = {
+		"fake", "collapse", "fat_kind", "host", "claims",
+	};
+	char line[128], spec[160], why[256], *got, *w, *save = NULL;
+	struct sim_params p;
+	size_t i, n;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		snprintf(line, sizeof(line), "flashbench --simulate=%s=",
+			 keys[i]);
+		complete(line, "_flashbench", &got);
+		n = 0;
+		for (w = strtok_r(got, "\n", &save); w;
+		     w = strtok_r(NULL, "\n", &save), n++) {
+			snprintf(spec, sizeof(spec), "real_size=4G,%s=%s",
+				 keys[i], w);
+			sim_params_default(&p);
+			ck_assert_msg(!sim_parse_spec(&p, spec, why,
+						      sizeof(why)),
+				      "%s: %s", spec, why);
+		}
+		ck_assert_msg(n >= 2, "%s: %zu words", keys[i], n);
+		free(got);
+	}
+}
+
 static void assert_completes(const char *line, const char *want)
 {
 	char *got;
@@ -1828,6 +2026,31 @@ START_TEST(test_completion)
 			 "8G,fat_start=\n8G,fat_mbps=\n8G,fat_page=\n8G,fat_kind=\n8G,fat_gain=\n");
 	/* no DEVICE after --simulate */
 	assert_completes("flashbench --simulate -a ", "\n");
+	/* the words some --simulate keys take (issue 20 item 2) */
+	assert_completes("flashbench --simulate=size=8G,fake=l",
+			 "limbo-zero\nlimbo-garbage\n");
+	assert_completes("flashbench --simulate=collapse=",
+			 "sharp\ngradual\n");
+	assert_completes("flashbench --simulate=claims=C10+U",
+			 "C10+U1\nC10+U3\n");
+	assert_completes("flashbench --simulate=claims=V",
+			 "V6\nV10\nV30\nV60\nV90\n");
+	check_simulate_values();
+	/* a DEVICE after --restore JOURNAL, in either spelling */
+	{
+		char line[4200];
+		int k;
+
+		for (k = 0; k < 2; k++) {
+			snprintf(line, sizeof(line),
+				 "flashbench --restore%sj %s/tests/data/seed00",
+				 k ? "=" : " ", srcdir());
+			complete(line, "_flashbench", &got);
+			ck_assert_msg(count_lines(got, NULL) == 5, "'%s' -> '%s'",
+				      line, got);
+			free(got);
+		}
+	}
 	/* files where a path is typed (in directory order) */
 	{
 		char line[4200];
@@ -2210,6 +2433,7 @@ Suite *docs_suite(void)
 	tcase_add_test(tc, test_man_check_can_fail);
 	tcase_add_test(tc, test_man_renders);
 	tcase_add_test(tc, test_man_sections);
+	tcase_add_test(tc, test_writing_tests_listed);
 	tcase_add_test(tc, test_setup_line_matches_ci);
 	tcase_add_test(tc, test_setup_line_runs);
 	tcase_add_test(tc, test_readme_align_example);
@@ -2243,6 +2467,8 @@ Suite *docs_suite(void)
 	tcase_add_test(tc, test_progress_unknown_length);
 	tcase_add_test(tc, test_progress_plan);
 	tcase_add_test(tc, test_progress_end_to_end);
+	tcase_add_test(tc, test_progress_auto_messages);
+	tcase_add_test(tc, test_progress_class);
 	tcase_set_timeout(tc, 300);
 	suite_add_tcase(s, tc);
 

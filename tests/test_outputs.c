@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "blockdev.h"
+#include "capacity.h"
 #include "fault.h"
 #include "preserve.h"
 #include "sim.h"
@@ -236,6 +237,44 @@ START_TEST(test_journal_taken)
 }
 END_TEST
 
+/* ---- commands the results propose ---- */
+
+/*
+ * -C's sfdisk line on a fake card: a command that runs as given, with
+ * sudo as --auto's has it, naming DEVICE for the simulated card (it said
+ * "| sfdisk simulated card"), a path as given, and a partition that ends
+ * where the card stops storing data (issue 20 item 2).
+ */
+START_TEST(test_capacity_sfdisk_line)
+{
+	struct capacity_result c = {
+		.announced_byte = 8ULL << 30, .usable_byte = 4ULL << 30,
+		.kind = CAPACITY_LIMBO, .logical_block_size = 512,
+	};
+	unsigned long long start, size;
+	char *text = NULL;
+	const char *p;
+	struct fb_run r;
+	size_t len = 0;
+	FILE *f;
+
+	fb_run("-C -q --simulate=real_size=4G", &r);
+	ck_assert_int_eq(r.status, 3);
+	p = strstr(r.out, "echo 'start=");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(sscanf(p, "echo 'start=%llu, size=%llu", &start,
+				&size), 2);
+	ck_assert_uint_eq((start + size) * 512, 4ULL << 30);
+	ck_assert_ptr_nonnull(strstr(p, "' | sudo sfdisk DEVICE\n"));
+	fb_free(&r);
+	f = open_memstream(&text, &len);
+	capacity_print(f, &c, "/dev/sdz");
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text, "' | sudo sfdisk /dev/sdz\n"));
+	free(text);
+}
+END_TEST
+
 Suite *outputs_suite(void)
 {
 	Suite *s = suite_create("outputs");
@@ -251,6 +290,7 @@ Suite *outputs_suite(void)
 	tcase_add_test(tc, test_out_distinct_paths);
 	tcase_add_loop_test(tc, test_journal_taken, 0,
 			    sizeof(t_taken) / sizeof(t_taken[0]));
+	tcase_add_test(tc, test_capacity_sfdisk_line);
 	suite_add_tcase(s, tc);
 	return s;
 }
