@@ -75,7 +75,7 @@ _flashbench_simulate()
 		readsig= fat_kind= plane= plane_us= group= group_us= au_spread=
 		pause_pct= pause_us= readahead= random_mbps= collapse=
 		real_size= fake= cache= claims= au= queue=
-		queue_cache='
+		queue_cache= cache_kind='
 
 	if [[ $cur == *,* ]]; then
 		head=${cur%,*},

@@ -52,6 +52,7 @@ struct sim_params {
 	uint64_t au_byte;	/* AU the card states in its SSR, 0 = none */
 	unsigned int queue;	/* command queue depth, 0 = none */
 	unsigned int queue_cache; /* 1: queued writes go to a cache */
+	unsigned int cache_kind; /* enum sim_cache_kind */
 };
 
 /* Which writes the FAT-optimised AUs speed up. */
@@ -72,6 +73,12 @@ enum sim_fake {
 	SIM_FAKE_LIMBO_ZERO,	/* writes lost, reads return zeros */
 	SIM_FAKE_LIMBO_GARBAGE,	/* writes lost, reads return garbage */
 	SIM_FAKE_WRAP,		/* address a is a mod real_size */
+};
+
+/* How the write cache of cache= passes writes to the flash. */
+enum sim_cache_kind {
+	SIM_CACHE_THROUGH,	/* at once; reads of the newest from it */
+	SIM_CACHE_BACK,		/* when pushed out by newer sectors */
 };
 
 /* Fill p with the typical card of SPEC section 4. */
