@@ -31,6 +31,7 @@ struct capacity_result {
 	uint64_t cache_byte;		/* write cache seen (0: none) */
 	uint64_t flush_byte;		/* written to defeat a cache, at most */
 	enum capacity_kind kind;
+	int exact;			/* usable within 1 % (or 1 MiB) */
 	int limbo_garbage;		/* limbo reads return garbage */
 	unsigned int probes;		/* signature blocks written */
 	uint64_t written_byte;		/* all bytes written */
