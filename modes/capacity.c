@@ -175,8 +175,8 @@ static size_t cap_put(uint64_t *pos, size_t max, size_t n, uint64_t e)
 
 /*
  * The end of every probe the search may write, ascending: every MiB
- * below the coarse grid but for the part of the flush region round 1
- * writes, then the coarse grid with its fine steps.  The count.
+ * below the coarse grid, then the coarse grid with its fine steps.  The
+ * count.
  */
 static size_t cap_positions(const struct cap_geo *g, uint64_t *pos,
 			    size_t max)
@@ -186,8 +186,7 @@ static size_t cap_positions(const struct cap_geo *g, uint64_t *pos,
 	size_t n = 0;
 
 	for (e = CAP_STEP; e <= top; e += CAP_STEP)
-		if (e <= g->flush || e >= g->flush + g->first + CAP_BLOCK)
-			n = cap_put(pos, max, n, e);
+		n = cap_put(pos, max, n, e);
 	for (k = g->lo0 + 1; k <= CAP_GRID; k++) {
 		s = cap_step(g, k);
 		for (e = cap_end(g, k - 1) + s; e < cap_end(g, k); e += s)
@@ -453,7 +452,9 @@ static int cap_flush_back(struct cap_run *c)
 
 /*
  * Look for a wraparound: a block every `first` bytes above the flush
- * region (where the images of the flush region fall), and every chunk
+ * region (where the images of the flush region fall; every W / 2 once
+ * all of it was written: a write-back cache of up to W / 2 has pushed
+ * that much of it to the flash), and every chunk
  * bytes from 0 past the flush region's first part (where the images of
  * the top chunk fall on a card that wraps near its end).  A sector of
  * ours read where it was not written is noted.
@@ -461,11 +462,15 @@ static int cap_flush_back(struct cap_run *c)
 static int cap_scan(struct cap_run *c)
 {
 	const struct cap_geo *g = &c->geo;
+	uint64_t a, step = g->first;
 	enum cap_state st;
-	uint64_t a;
 	int ret;
 
-	for (a = 2 * g->flush; a + CAP_BLOCK <= g->size; a += g->first) {
+	if (c->r->flush_byte >= g->flush)
+		step = g->flush / 2 / CAP_BLOCK * CAP_BLOCK;
+	if (step < CAP_BLOCK)
+		step = CAP_BLOCK;
+	for (a = 2 * g->flush; a + CAP_BLOCK <= g->size; a += step) {
 		ret = cap_read(c, CAP_BLOCK, a, &st);
 		if (ret)
 			return ret;
@@ -663,6 +668,8 @@ static void cap_classify(struct cap_run *c)
 		r->kind = CAPACITY_GENUINE;
 		r->usable_byte = c->geo.size;
 	}
+	/* the scan's step after the whole flush region: half of it */
+	r->defeat_byte = r->flush_byte / 2 / CAP_SECTOR * CAP_SECTOR;
 }
 
 /* A fresh key: random, or from the clock when there is no randomness. */
@@ -678,18 +685,30 @@ static uint64_t cap_key(void)
 		       (uint64_t)getpid());
 }
 
-/* The rounds, the flush check and the wrap scan. */
+/*
+ * Round 1, then the later rounds; the flush region is read back when the
+ * search comes down to it (no probe above it came back), and the rounds
+ * go on below it if it was lost.
+ */
 static int cap_search(struct cap_run *c)
 {
-	int ret;
+	const struct cap_geo *g = &c->geo;
+	int ret, back;
 
 	c->lo = 0;
 	c->hi = CAP_NONE;
 	ret = cap_first_round(c);
-	if (!ret && !c->alias && c->hi != CAP_NONE)
+	back = c->hi <= cap_end(g, g->lo0 + 1);
+	if (!ret && back)
 		ret = cap_flush_back(c);
 	if (!ret)
 		ret = cap_rounds(c);
+	if (!ret && !back && !c->alias && c->hi != CAP_NONE &&
+	    c->lo < g->flush + g->first) {
+		ret = cap_flush_back(c);
+		if (!ret)
+			ret = cap_rounds(c);
+	}
 	if (!ret)
 		cap_classify(c);
 	return ret;
@@ -737,12 +756,15 @@ static void cap_print_kind(FILE *out, const struct capacity_result *r)
 	char a[FMT_LEN], b[FMT_LEN];
 
 	fmt_size(a, r->usable_byte);
+	fmt_size(b, r->defeat_byte);
 	switch (r->kind) {
 	case CAPACITY_GENUINE:
-		fprintf(out, "kind:           genuine: every block written came back\n");
+		fprintf(out, "kind:           genuine as far as this check sees: every block written came\n"
+			"                back; it could not rule out a fake with a cache over %s\n",
+			b);
 		break;
 	case CAPACITY_LIMBO:
-		fprintf(out, "kind:           limbo: writes are lost from at most %s (%" PRIu64 ") on,\n"
+		fprintf(out, "kind:           limbo: writes are lost from %s (%" PRIu64 ") on at the latest,\n"
 			"                reads there return %s\n",
 			fmt_size(b, r->lost_byte), r->lost_byte,
 			r->limbo_garbage ? "garbage" : "zeros");
@@ -765,9 +787,12 @@ static void cap_print_advice(FILE *out, const struct capacity_result *r,
 {
 	uint64_t lbs = r->logical_block_size ? r->logical_block_size : 512;
 	uint64_t start = (1ULL << 20) / lbs;
+	char b[FMT_LEN];
 
 	if (r->kind == CAPACITY_GENUINE) {
-		fprintf(out, "to do:          nothing: all of the card stores data\n");
+		fprintf(out, "to do:          nothing, unless a cache over %s hides a fake: then no\n"
+			"                check that writes less can tell (f3write fills the card)\n",
+			fmt_size(b, r->defeat_byte));
 		return;
 	}
 	if (r->kind == CAPACITY_DAMAGED || r->usable_byte <= (2ULL << 20)) {
@@ -789,7 +814,8 @@ void capacity_print(FILE *out, const struct capacity_result *r,
 
 	fprintf(out, "announced size: %s (%" PRIu64 " bytes)\n",
 		fmt_size(a, r->announced_byte), r->announced_byte);
-	fprintf(out, "usable size:    %s (%" PRIu64 " bytes)\n",
+	fprintf(out, "usable size:    %s%s (%" PRIu64 " bytes)\n",
+		r->kind == CAPACITY_LIMBO && !r->exact ? "at least " : "",
 		fmt_size(a, r->usable_byte), r->usable_byte);
 	cap_print_kind(out, r);
 	if (r->cache_byte)
@@ -797,7 +823,7 @@ void capacity_print(FILE *out, const struct capacity_result *r,
 			fmt_size(a, r->cache_byte));
 	else
 		fprintf(out, "write cache:    none seen (caches up to %s are defeated)\n",
-			fmt_size(a, r->flush_byte));
+			fmt_size(a, r->defeat_byte));
 	fprintf(out, "written:        %u blocks of 4KiB and %s in all, in %s of device time\n",
 		r->probes, fmt_size(b, r->written_byte),
 		fmt_time(t, (int64_t)r->device_ns));
@@ -817,7 +843,9 @@ void capacity_json(struct json *j, const struct capacity_result *r)
 	if (r->kind == CAPACITY_LIMBO)
 		json_string(j, "limbo_reads",
 			    r->limbo_garbage ? "garbage" : "zeros");
-	json_u64(j, "cache_defeated_up_to", r->flush_byte);
+	json_u64(j, "cache_defeated_up_to", r->defeat_byte);
+	json_bool(j, "usable_exact", r->kind != CAPACITY_GENUINE &&
+				     r->kind != CAPACITY_DAMAGED && r->exact);
 	json_u64(j, "probes", r->probes);
 	json_u64(j, "bytes_written", r->written_byte);
 	json_u64(j, "device_ns", r->device_ns);
