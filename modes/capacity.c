@@ -686,29 +686,20 @@ static uint64_t cap_key(void)
 }
 
 /*
- * Round 1, then the later rounds; the flush region is read back when the
- * search comes down to it (no probe above it came back), and the rounds
- * go on below it if it was lost.
+ * Round 1, the flush region read back (a limbo that starts in it, a
+ * wraparound smaller than it, a damaged block), then the later rounds.
  */
 static int cap_search(struct cap_run *c)
 {
-	const struct cap_geo *g = &c->geo;
-	int ret, back;
+	int ret;
 
 	c->lo = 0;
 	c->hi = CAP_NONE;
 	ret = cap_first_round(c);
-	back = c->hi <= cap_end(g, g->lo0 + 1);
-	if (!ret && back)
+	if (!ret && !c->alias)
 		ret = cap_flush_back(c);
 	if (!ret)
 		ret = cap_rounds(c);
-	if (!ret && !back && !c->alias && c->hi != CAP_NONE &&
-	    c->lo < g->flush + g->first) {
-		ret = cap_flush_back(c);
-		if (!ret)
-			ret = cap_rounds(c);
-	}
 	if (!ret)
 		cap_classify(c);
 	return ret;
