@@ -1047,6 +1047,58 @@ START_TEST(test_capacity_grid)
 }
 END_TEST
 
+/*
+ * --auto --destructive on a fake: the advice keeps the partition within
+ * the usable size, in text and JSON (it was a partition over the whole
+ * card, the JSON with no size at all); on a card with too little of it,
+ * no data at all; a genuine card's advice has no limit.
+ */
+START_TEST(test_auto_advice_fake)
+{
+	static const struct {
+		const char *spec;
+		uint64_t usable;	/* 0: no limit */
+		const char *no_data;
+	} t[] = {
+		{ "size=16G,real_size=4G", 4 * GiB, "false" },
+		{ "size=8G,real_size=3000M,fake=wrap", 3000 * MiB, "false" },
+		{ "size=4G,real_size=1M", 0, "true" },
+		{ "size=4G", 0, "false" },
+	};
+	char args[256], want[128];
+	unsigned long long sectors, start;
+	struct fb_run r;
+
+	snprintf(args, sizeof(args),
+		 "--auto --destructive -q --json --simulate=%s,noise=1",
+		 t[_i].spec);
+	fb_run(args, &r);
+	ck_assert_str_eq(fb_json(&r, "advice.keep_no_data"), t[_i].no_data);
+	if (!t[_i].usable) {
+		ck_assert_str_eq(fb_json(&r, "advice.partition_max_sectors"),
+				 "null");
+		fb_free(&r);
+		return;
+	}
+	sectors = strtoull(fb_json(&r, "advice.partition_max_sectors"), NULL,
+			   10);
+	start = strtoull(fb_json(&r, "advice.partition_start_sector"), NULL,
+			 10);
+	ck_assert_uint_le((start + sectors) * 512, t[_i].usable);
+	ck_assert_uint_ge((start + sectors) * 512 + 16 * MiB, t[_i].usable);
+	fb_free(&r);
+	/* the text's sfdisk line has that size, and none without one */
+	snprintf(args, sizeof(args),
+		 "--auto --destructive -q --simulate=%s,noise=1", t[_i].spec);
+	fb_run(args, &r);
+	snprintf(want, sizeof(want), "echo 'start=%llu, size=%llu' | sudo sfdisk",
+		 start, sectors);
+	ck_assert_msg(strstr(r.out, want), "%s", r.out);
+	ck_assert_ptr_null(strstr(r.out, "echo 'start=8192' |"));
+	fb_free(&r);
+}
+END_TEST
+
 Suite *capacity_suite(void)
 {
 	Suite *s = suite_create("capacity");
@@ -1063,6 +1115,11 @@ Suite *capacity_suite(void)
 	tcase_add_loop_test(tc, test_capacity_issue18, 0,
 			    sizeof(issue18) / sizeof(issue18[0]));
 	tcase_add_loop_test(tc, test_capacity_grid, 0, 4);
+	tcase_set_timeout(tc, 300);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("advice");
+	tcase_add_loop_test(tc, test_auto_advice_fake, 0, 4);
 	tcase_set_timeout(tc, 300);
 	suite_add_tcase(s, tc);
 
