@@ -611,12 +611,13 @@ static unsigned int cap_pick(struct cap_run *c, unsigned int split,
  * The later rounds, while a write was lost and no wraparound seen: the
  * probes cap_pick() chose, a flush the size of the cache seen (none
  * without one), read back.  With a cache over 32 MiB each round costs a
- * flush that size, so a round takes up to 32 probes; else 8.
+ * flush that size, so a round takes up to 32 probes; with a smaller one
+ * 8; without one a round costs nothing but its probe: one, halving.
  */
 static int cap_rounds(struct cap_run *c)
 {
 	unsigned int split = c->r->cache_byte > CAP_FLUSH_FIRST ? CAP_SPLIT :
-			     CAP_SPLIT_FIRST;
+			     c->r->cache_byte ? CAP_SPLIT_FIRST : 1;
 	uint64_t end[CAP_SPLIT];
 	size_t *tmp = malloc(c->npos * sizeof(*tmp));
 	unsigned int n;
@@ -755,8 +756,8 @@ static void cap_print_kind(FILE *out, const struct capacity_result *r)
 			b);
 		break;
 	case CAPACITY_LIMBO:
-		fprintf(out, "kind:           limbo: writes are lost from %s (%" PRIu64 ") on at the latest,\n"
-			"                reads there return %s\n",
+		fprintf(out, "kind:           limbo: a write at %s (%" PRIu64 ") was lost, as are\n"
+			"                those above it; reads there return %s\n",
 			fmt_size(b, r->lost_byte), r->lost_byte,
 			r->limbo_garbage ? "garbage" : "zeros");
 		break;
