@@ -70,6 +70,7 @@
 #define CAP_GRID	256ULL		/* coarse probe positions */
 #define CAP_SPLIT_FIRST	8U		/* probes in round 1 */
 #define CAP_SPLIT	32U		/* probes in a later round, at most */
+#define CAP_PROBE_COST	(4ULL << 20)	/* a probe costs about this flushed */
 #define CAP_FINE	16ULL		/* fine steps per coarse step, at most */
 #define CAP_STEP	(1ULL << 20)	/* finest step, and below the grid */
 #define CAP_REL		128ULL		/* a fine step: at most 1/128 of
@@ -610,14 +611,14 @@ static unsigned int cap_pick(struct cap_run *c, unsigned int split,
 /*
  * The later rounds, while a write was lost and no wraparound seen: the
  * probes cap_pick() chose, a flush the size of the cache seen (none
- * without one), read back.  With a cache over 32 MiB each round costs a
- * flush that size, so a round takes up to 32 probes; with a smaller one
- * 8; without one a round costs nothing but its probe: one, halving.
+ * without one), read back.  A probe costs about a collection of an AU
+ * (a few MiB written) and a round its flush: a round takes one probe
+ * (halving) plus one per 4 MiB of cache, up to 32.
  */
 static int cap_rounds(struct cap_run *c)
 {
-	unsigned int split = c->r->cache_byte > CAP_FLUSH_FIRST ? CAP_SPLIT :
-			     c->r->cache_byte ? CAP_SPLIT_FIRST : 1;
+	uint64_t per = c->r->cache_byte / CAP_PROBE_COST + 1;
+	unsigned int split = per < CAP_SPLIT ? (unsigned int)per : CAP_SPLIT;
 	uint64_t end[CAP_SPLIT];
 	size_t *tmp = malloc(c->npos * sizeof(*tmp));
 	unsigned int n;

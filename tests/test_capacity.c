@@ -1005,7 +1005,7 @@ static uint64_t grid_real(uint64_t size, uint64_t *st)
 	return r < lo ? lo : r / 512 * 512;
 }
 
-#define GRID_SAMPLES	36	/* per loop iteration; 4 iterations */
+#define GRID_SAMPLES	64	/* per loop iteration; 4 iterations */
 
 /*
  * Issue 18's grid, sampled with a fixed seed (the full product takes
