@@ -70,11 +70,12 @@
 #define CAP_GRID	256ULL		/* coarse probe positions */
 #define CAP_SPLIT_FIRST	8U		/* probes in round 1 */
 #define CAP_SPLIT	32U		/* probes in a later round, at most */
-#define CAP_PROBE_COST	(4ULL << 20)	/* a probe costs about this flushed */
-#define CAP_FINE	16ULL		/* fine steps per coarse step, at most */
-#define CAP_STEP	(1ULL << 20)	/* finest step, and below the grid */
-#define CAP_REL		128ULL		/* a fine step: at most 1/128 of
-					 * where it starts */
+#define CAP_PROBE_COST	(4ULL << 20)	/* a probe costs about as much as
+					 * flushing this */
+#define CAP_FINE	16ULL		/* fine steps per coarse one, at most */
+#define CAP_STEP	(1ULL << 20)	/* finest step; below the grid */
+#define CAP_REL		128ULL		/* a fine step: at most 1/128
+					 * of where it starts */
 #define CAP_CHUNK	(1ULL << 20)	/* the top chunk, at most */
 #define CAP_FLUSH_FIRST	(32ULL << 20)	/* flushed in round 1 at least */
 #define CAP_FLUSH_MAX	(256ULL << 20)	/* largest cache defeated */
@@ -540,8 +541,8 @@ static int cap_first_round(struct cap_run *c)
 	int ret;
 
 	for (j = 1; j <= CAP_SPLIT_FIRST; j++) {
-		unsigned int k = g->lo0 + (unsigned int)(((CAP_GRID - g->lo0) *
-					 j + CAP_SPLIT_FIRST - 1) / CAP_SPLIT_FIRST);
+		uint64_t span = (CAP_GRID - g->lo0) * j + CAP_SPLIT_FIRST - 1;
+		unsigned int k = g->lo0 + (unsigned int)(span / CAP_SPLIT_FIRST);
 
 		if (k > g->lo0 && (!n || cap_end(g, k) > end[n - 1]))
 			end[n++] = cap_end(g, k);

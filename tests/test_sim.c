@@ -1522,8 +1522,8 @@ START_TEST(test_fake_cache_back)
 	ck_assert(holds(t, 512, GiB + 512, 8));	/* through: at once */
 	ck_assert(holds(w, GiB + 512, GiB + 512, 8));	/* cached */
 	put_sector(w, 512, 7);
-	put_sector(w, GiB + 512, 9);		/* again: newest, 7 oldest */
-	for (i = 0; i < 6; i++)			/* 6 more: 8 sectors held */
+	put_sector(w, GiB + 512, 9);	/* again: newest, 7 oldest */
+	for (i = 0; i < 6; i++)		/* 6 more: 8 sectors held */
 		put_sector(w, 4 * MiB + 512 * i, 0);
 	ck_assert(holds(w, 512, 512, 7));
 	put_sector(w, 8 * MiB, 0);		/* pushes 7 out */
