@@ -198,23 +198,39 @@ static size_t cap_positions(const struct cap_geo *g, uint64_t *pos,
 	return n;
 }
 
-/* Note [start, end) as range n (when there is room). */
-static void cap_range(struct bench_range *ranges, size_t max, size_t n,
-		      uint64_t start, uint64_t end)
+/* Ranges as they are noted: merged with the last when they touch. */
+struct cap_ranges {
+	struct bench_range *r;	/* NULL: count only */
+	size_t max, n;
+	uint64_t last_end;	/* end of range n - 1 */
+};
+
+/* Note [start, end), ascending. */
+static void cap_range(struct cap_ranges *rs, uint64_t start, uint64_t end)
 {
-	if (!ranges || n >= max)
-		return;
-	ranges[n].start_byte = start;
-	ranges[n].end_byte = end;
+	if (rs->n && start <= rs->last_end) {
+		if (end <= rs->last_end)
+			return;
+		if (rs->r && rs->n <= rs->max)
+			rs->r[rs->n - 1].end_byte = end;
+	} else {
+		if (rs->r && rs->n < rs->max)
+			rs->r[rs->n].start_byte = start;
+		if (rs->r && rs->n < rs->max)
+			rs->r[rs->n].end_byte = end;
+		rs->n++;
+	}
+	rs->last_end = end;
 }
 
 int capacity_write_ranges(enum bench_test test, const struct bench_opts *o,
 			  uint64_t dev_size, struct bench_range *ranges,
 			  size_t max)
 {
+	struct cap_ranges rs = { ranges, max, 0, 0 };
 	struct cap_geo g;
 	uint64_t *pos;
-	size_t i, np, n = 0;
+	size_t i, np;
 
 	(void)test;
 	(void)o;
@@ -226,18 +242,17 @@ int capacity_write_ranges(enum bench_test test, const struct bench_opts *o,
 		return -ENOMEM;
 	cap_positions(&g, pos, np);
 	for (i = 0; i < np && pos[i] <= g.flush; i++)
-		cap_range(ranges, max, n++, pos[i] - CAP_BLOCK, pos[i]);
-	cap_range(ranges, max, n++, g.flush, 2 * g.flush);
+		cap_range(&rs, pos[i] - CAP_BLOCK, pos[i]);
+	cap_range(&rs, g.flush, 2 * g.flush);
 	for (; i < np; i++)
 		if (pos[i] - CAP_BLOCK >= 2 * g.flush &&
 		    pos[i] - CAP_BLOCK < g.size - g.chunk)
-			cap_range(ranges, max, n++, pos[i] - CAP_BLOCK,
-				  pos[i]);
-	cap_range(ranges, max, n++, g.size - g.chunk, g.size);
+			cap_range(&rs, pos[i] - CAP_BLOCK, pos[i]);
+	cap_range(&rs, g.size - g.chunk, g.size);
 	free(pos);
-	if (ranges && max < n)
+	if (ranges && max < rs.n)
 		return -ENOSPC;
-	return n > INT_MAX ? -E2BIG : (int)n;
+	return rs.n > INT_MAX ? -E2BIG : (int)rs.n;
 }
 
 /* A finalizer of splitmix64: spreads x over 64 bits. */
