@@ -82,6 +82,8 @@
 #define CAP_FLUSH_PARTS	32ULL		/* the first flush in parts */
 #define CAP_MIN_SIZE	(16ULL << 20)	/* smallest device checked */
 #define CAP_NONE	UINT64_MAX	/* no write lost yet */
+#define CAP_WITNESSES	8U		/* aliases kept to check a modulus */
+#define CAP_DIVISORS	8192U		/* of a sector count below 2^40 */
 #define CAP_WORDS	(CAP_SECTOR / 8)
 #define CAP_MAGIC	0x4643415041434954ULL	/* "FCAPACIT" */
 
@@ -114,6 +116,8 @@ struct cap_run {
 	size_t npos;
 	uint64_t alias;		/* gcd of a - q over the sectors of ours
 				 * naming q read at a; 0: none */
+	uint64_t wit_a[CAP_WITNESSES], wit_q[CAP_WITNESSES];
+	unsigned int nwit;	/* the last such (a, q), a ring */
 	uint64_t lo;		/* data stored up to here */
 	uint64_t hi;		/* a write from here on was lost */
 	int garbage;		/* what was read at hi was not zeros */
@@ -323,11 +327,15 @@ static uint64_t cap_gcd(uint64_t a, uint64_t b)
 /*
  * Note that the sector at a is ours and names q: the card aliases a and
  * q, so its modulus divides a - q; the gcd of all such distances is the
- * modulus once two of them are coprime multiples of it.
+ * modulus once two of them are coprime multiples of it (else
+ * cap_modulus() finds it).
  */
 static void cap_note_alias(struct cap_run *c, uint64_t a, uint64_t q)
 {
 	c->alias = cap_gcd(c->alias, a > q ? a - q : q - a);
+	c->wit_a[c->nwit % CAP_WITNESSES] = a;
+	c->wit_q[c->nwit % CAP_WITNESSES] = q;
+	c->nwit++;
 }
 /* What len bytes of buf, read at off, hold. */
 static enum cap_state cap_state_of(struct cap_run *c,
@@ -657,6 +665,108 @@ static int cap_rounds(struct cap_run *c)
 	return ret;
 }
 
+/*
+ * What the sector at a holds: 1 ours naming *q, 0 anything else.  0 or
+ * -errno in *ret.
+ */
+static int cap_sector_at(struct cap_run *c, uint64_t a, uint64_t *q,
+			 int *ret)
+{
+	uint64_t blk = a / CAP_BLOCK * CAP_BLOCK;
+
+	if (blk + CAP_BLOCK > c->geo.size)
+		blk = c->geo.size - CAP_BLOCK;	/* a size not of whole blocks */
+	*ret = dev_read(c->dev, c->buf, CAP_BLOCK, (off_t)blk, NULL);
+	return !*ret && cap_ours(c->buf + (a - blk), c->key, q);
+}
+
+/*
+ * Is m a multiple of the modulus?  A witness a, reading what was written
+ * at q (as it still does), is read at a + m, a - m, q + m and q - m: the
+ * flash's one place for a and q gives q's sector back only if m is.  A
+ * sector reading what was written there tells nothing (it may come from
+ * a cache); with no read that tells: taken as yes, the smaller modulus
+ * (a lower usable size).  1, 0 or -errno.
+ */
+static int cap_period(struct cap_run *c, const uint64_t *wa,
+		      const uint64_t *wq, unsigned int nw, uint64_t m)
+{
+	uint64_t b, x, got;
+	unsigned int i, j;
+	int ret;
+
+	for (i = 0; i < nw; i++)
+		for (j = 0; j < 4; j++) {
+			x = j < 2 ? wa[i] : wq[i];
+			if (j % 2 ? m > x : x + m + CAP_SECTOR > c->geo.size)
+				continue;
+			b = j % 2 ? x - m : x + m;
+			if (!cap_sector_at(c, b, &got, &ret))
+				return ret ? ret : 0;
+			if (got == wq[i])
+				return 1;
+			if (got != b)
+				return 0;
+		}
+	return 1;
+}
+
+/* Compare two uint64_t for qsort(). */
+static int cap_cmp(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * The gcd of the aliases seen is a multiple k R of the modulus R (k > 1
+ * when a write-back cache let few images reach the flash): its divisors
+ * are tried from the smallest, against a witness still read as before.
+ */
+static int cap_modulus(struct cap_run *c)
+{
+	uint64_t wa[CAP_WITNESSES], wq[CAP_WITNESSES];
+	uint64_t n = c->alias / CAP_SECTOR, d, got, *div;
+	unsigned int i, nd = 0, nw = 0;
+	int ret = 0;
+
+	for (i = 0; i < CAP_WITNESSES && i < c->nwit; i++) {
+		unsigned int w = (c->nwit - 1 - i) % CAP_WITNESSES;
+
+		if (cap_sector_at(c, c->wit_a[w], &got, &ret) &&
+		    got == c->wit_q[w]) {
+			wa[nw] = c->wit_a[w];
+			wq[nw++] = c->wit_q[w];
+		}
+		if (ret)
+			return ret;
+	}
+	if (!nw || c->alias % CAP_SECTOR)
+		return 0;
+	div = malloc(CAP_DIVISORS * sizeof(*div));
+	if (!div)
+		return -ENOMEM;
+	for (d = 1; d * d <= n && nd + 2 <= CAP_DIVISORS; d++)
+		if (!(n % d)) {
+			div[nd++] = d;
+			if (d * d != n)
+				div[nd++] = n / d;
+		}
+	qsort(div, nd, sizeof(*div), cap_cmp);
+	for (i = 0; i < nd && div[i] < n; i++) {
+		ret = cap_period(c, wa, wq, nw, div[i] * CAP_SECTOR);
+		if (ret < 0)
+			break;
+		if (ret) {
+			c->alias = div[i] * CAP_SECTOR;
+			break;
+		}
+	}
+	free(div);
+	return ret < 0 ? ret : 0;
+}
+
 /* Classify from the bounds and the aliases seen. */
 static void cap_classify(struct cap_run *c)
 {
@@ -718,6 +828,8 @@ static int cap_search(struct cap_run *c)
 		ret = cap_flush_back(c);
 	if (!ret)
 		ret = cap_rounds(c);
+	if (!ret && c->alias)
+		ret = cap_modulus(c);
 	if (!ret)
 		cap_classify(c);
 	return ret;

@@ -950,6 +950,10 @@ static const struct {
 	  CAPACITY_DAMAGED },
 	{ "size=512G,real_size=32G,cache=300M", 32 * GiB, 300 * MiB,
 	  CAPACITY_DAMAGED },
+	/* from the grid: one image seen, at 13 times the modulus */
+	{ "size=128G,real_size=10572227072,fake=wrap,cache=256M,"
+	  "cache_kind=back,noise=1,seed=28", 10572227072ULL, 256 * MiB,
+	  CAPACITY_DAMAGED },
 };
 
 /* Each case of issue 18, as filed: right, or says what it missed. */
