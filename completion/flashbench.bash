@@ -76,7 +76,7 @@ _flashbench_simulate()
 		pause_pct= pause_us= readahead= random_mbps= collapse=
 		real_size= fake= cache= claims= au= queue=
 		queue_cache= ooo= random_us= close= fullclose= evict= used=
-		fat_gain= busy_pct= busy_us= busy_burst= host='
+		fat_gain= busy_pct= busy_us= busy_burst= host= cache_kind='
 
 	if [[ $cur == *,* ]]; then
 		head=${cur%,*},

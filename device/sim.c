@@ -23,7 +23,11 @@
  * cache=C puts a write cache of C bytes in front: a read of a sector that
  * is among the last C / 512 sectors written returns what was written
  * there, whatever the flash behind it kept (a fake that passes a naive
- * write-then-read check).  Fake and cache change data only, never time.
+ * write-then-read check).  cache_kind=back makes it a write-back cache:
+ * it holds the newest cache / 512 sectors written and pushes the oldest
+ * to the flash as a new one comes in; a sector written again supersedes
+ * its cached copy, which never reaches the flash.  Fake and cache change
+ * data only, never time.
  *
  * Cost of one operation (all rates in 10^6 bytes/s, so 1000/rate is ns per
  * byte), before noise:
@@ -248,6 +252,7 @@
  *                  or wrap (needs real_size)
  *   cache=0        write cache in front of the flash, bytes, a multiple
  *                  of 512; 0 = none
+ *   cache_kind=through  through, or back (a write-back cache)
  *   claims=none    the classes the card states in its SSR, joined by +:
  *                  C2 C4 C6 C10 (speed), U1 U3 (UHS), V6 V10 V30 V60
  *                  V90 (video), A1 A2 (application), e.g. C10+U1+A1.
@@ -304,6 +309,11 @@
 #define SIM_PAUSE_SEED	0x7061757365ULL	/* "pause": its own sequence */
 #define SIM_BUSY_SEED	0x62757379ULL	/* "busy": its own sequence */
 
+/* A write the write-back cache took: its sector and sequence. */
+struct sim_wq {
+	uint64_t sector, seq;
+};
+
 /* One open AU. */
 struct sim_slot {
 	uint64_t au;		/* index of the AU */
@@ -340,6 +350,10 @@ struct sim_card {
 	struct simstore cache;	/* the write cache, by address */
 	uint64_t wseq;		/* sectors written so far */
 	uint64_t real_byte;	/* real_size resolved: size when 0 */
+	struct sim_wq *wq;	/* write-back: cached writes, oldest first */
+	size_t wq_head, wq_len, wq_cap;	/* wq[wq_head..wq_len) in use */
+	uint64_t cache_lo;	/* write-back: older sequences were pushed */
+	uint64_t cache_nr;	/* write-back: sectors held */
 };
 
 void sim_params_default(struct sim_params *p)
@@ -387,7 +401,7 @@ enum sim_key_id {
 	SK_PAUSE_US, SK_READAHEAD, SK_RANDOM_MBPS, SK_COLLAPSE, SK_REAL_SIZE,
 	SK_FAKE, SK_CACHE, SK_CLAIMS, SK_AU, SK_QUEUE, SK_QUEUE_CACHE, SK_OOO,
 	SK_RANDOM_US, SK_CLOSE, SK_FULLCLOSE, SK_EVICT, SK_USED, SK_FAT_GAIN,
-	SK_HOST, SK_BUSY_PCT, SK_BUSY_US, SK_BUSY_BURST, SK_NR
+	SK_HOST, SK_BUSY_PCT, SK_BUSY_US, SK_BUSY_BURST, SK_CACHE_KIND, SK_NR
 };
 
 enum sim_kind {
@@ -426,6 +440,7 @@ static const char *const sim_evicts[] = { "lru", "oldest", NULL };
 static const char *const sim_fat_gains[] = { "both", "speed", "slot",
 					     NULL };
 static const char *const sim_hosts[] = { "quiet", "light", "heavy", NULL };
+static const char *const sim_cache_kinds[] = { "through", "back", NULL };
 
 static const struct sim_key sim_keys[SK_NR] = {
 	SIM_KEY(SK_SIZE, "size", SIM_SIZE, size_byte),
@@ -476,6 +491,7 @@ static const struct sim_key sim_keys[SK_NR] = {
 	SIM_KEY(SK_BUSY_PCT, "busy_pct", SIM_REAL, busy_pct),
 	SIM_KEY(SK_BUSY_US, "busy_us", SIM_REAL, busy_us),
 	SIM_KEY(SK_BUSY_BURST, "busy_burst", SIM_REAL, busy_burst),
+	SIM_CHOOSE(SK_CACHE_KIND, "cache_kind", cache_kind, sim_cache_kinds),
 };
 
 /* Parse a plain unsigned number, decimal or 0x hex.  Returns 0 or -errno. */
@@ -746,6 +762,8 @@ static int sim_check(const struct sim_params *p, const char *const *raw,
 		SIM_BAD(SK_FAKE, "needs real_size");
 	if (p->cache_byte % SIM_SECTOR)
 		SIM_BAD(SK_CACHE, "not a multiple of 512");
+	if (p->cache_kind > SIM_CACHE_BACK)
+		SIM_BAD(SK_CACHE_KIND, "not one of through, back");
 	if (p->claims[0] && card_parse_claims(p->claims, &claims, bad,
 					      sizeof(bad)))
 		SIM_BAD(SK_CLAIMS, bad);
@@ -1079,6 +1097,8 @@ static void sim_garbage(const struct sim_card *c, unsigned char *out,
 /* Is a write cache entry of sequence seq still held? */
 static bool sim_cached(const struct sim_card *c, uint64_t seq)
 {
+	if (c->p.cache_kind == SIM_CACHE_BACK)
+		return seq >= c->cache_lo;
 	return c->wseq - seq < c->p.cache_byte / SIM_SECTOR;
 }
 
@@ -1129,7 +1149,96 @@ static int sim_cache_trim(struct sim_card *c)
 
 	if (c->cache.nr < 2 * held + 1024)
 		return 0;
+	if (c->p.cache_kind == SIM_CACHE_BACK)
+		return simstore_prune(&c->cache, c->cache_lo);
 	return simstore_prune(&c->cache, c->wseq - held);
+}
+
+/* Put sector data, written at byte address a, on the flash. */
+static int sim_flash_put(struct sim_card *c, uint64_t a, const void *data,
+			 uint64_t seq)
+{
+	if (a >= c->real_byte) {
+		if (c->p.fake != SIM_FAKE_WRAP)
+			return 0;	/* lost in limbo */
+		a %= c->real_byte;
+	}
+	return simstore_put(&c->flash, a / SIM_SECTOR, data, seq);
+}
+
+/* Is queue entry e the cached copy of its sector? */
+static bool sim_wq_live(const struct sim_card *c, const struct sim_wq *e)
+{
+	unsigned char tmp[SIM_SECTOR];
+	uint64_t seq;
+
+	return e->seq >= c->cache_lo &&
+	       simstore_get(&c->cache, e->sector, tmp, &seq) && seq == e->seq;
+}
+
+/* Note a write-back write in the queue, dropping superseded entries. */
+static int sim_wq_push(struct sim_card *c, uint64_t sector, uint64_t seq)
+{
+	size_t i, n = 0;
+
+	if (c->wq_len == c->wq_cap) {
+		for (i = c->wq_head; i < c->wq_len; i++)
+			if (sim_wq_live(c, &c->wq[i]))
+				c->wq[n++] = c->wq[i];
+		c->wq_head = 0;
+		c->wq_len = n;
+	}
+	/* grow when compacting freed less than half */
+	if (!c->wq_cap || c->wq_len > c->wq_cap / 2) {
+		size_t cap = c->wq_cap ? 2 * c->wq_cap : 1024;
+		struct sim_wq *q = realloc(c->wq, cap * sizeof(*q));
+
+		if (!q)
+			return -ENOMEM;
+		c->wq = q;
+		c->wq_cap = cap;
+	}
+	c->wq[c->wq_len].sector = sector;
+	c->wq[c->wq_len++].seq = seq;
+	return 0;
+}
+
+/* Push the oldest sector the write-back cache holds to the flash. */
+static int sim_wq_evict(struct sim_card *c)
+{
+	unsigned char data[SIM_SECTOR];
+
+	while (c->wq_head < c->wq_len) {
+		struct sim_wq e = c->wq[c->wq_head++];
+
+		if (!sim_wq_live(c, &e))
+			continue;	/* superseded */
+		simstore_get(&c->cache, e.sector, data, NULL);
+		c->cache_lo = e.seq + 1;
+		c->cache_nr--;
+		return sim_flash_put(c, e.sector * SIM_SECTOR, data, e.seq);
+	}
+	return 0;
+}
+
+/* A write-back write of one sector at byte address a.  0 or -ENOMEM. */
+static int sim_write_back(struct sim_card *c, const unsigned char *in,
+			  uint64_t a)
+{
+	unsigned char tmp[SIM_SECTOR];
+	uint64_t seq, sector = a / SIM_SECTOR;
+
+	if (!(simstore_get(&c->cache, sector, tmp, &seq) &&
+	      seq >= c->cache_lo)) {
+		if (c->cache_nr >= c->p.cache_byte / SIM_SECTOR &&
+		    sim_wq_evict(c))
+			return -ENOMEM;
+		c->cache_nr++;
+	}
+	if (simstore_put(&c->cache, sector, in, c->wseq) ||
+	    sim_wq_push(c, sector, c->wseq))
+		return -ENOMEM;
+	return sim_cache_trim(c);
 }
 
 /* Store a write of len bytes at first.  Returns 0 or -ENOMEM. */
@@ -1143,16 +1252,16 @@ static int sim_data_write(struct sim_card *c, const void *buf, size_t len,
 		uint64_t a = first + i;
 
 		c->wseq++;
+		if (c->p.cache_byte && c->p.cache_kind == SIM_CACHE_BACK) {
+			if (sim_write_back(c, in + i, a))
+				return -ENOMEM;
+			continue;
+		}
 		if (c->p.cache_byte &&
 		    (simstore_put(&c->cache, a / SIM_SECTOR, in + i,
 				  c->wseq) || sim_cache_trim(c)))
 			return -ENOMEM;
-		if (a >= c->real_byte) {
-			if (c->p.fake != SIM_FAKE_WRAP)
-				continue;	/* lost in limbo */
-			a %= c->real_byte;
-		}
-		if (simstore_put(&c->flash, a / SIM_SECTOR, in + i, c->wseq))
+		if (sim_flash_put(c, a, in + i, c->wseq))
 			return -ENOMEM;
 	}
 	return 0;
@@ -1679,6 +1788,7 @@ static void sim_destroy(struct device *dev)
 
 	simstore_free(&c->flash);
 	simstore_free(&c->cache);
+	free(c->wq);
 	free(c->slot);
 	free(c->fat_end);
 	free(c->data_end);

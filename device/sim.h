@@ -65,6 +65,7 @@ struct sim_params {
 	double busy_us;		/* a delayed request's delay, microseconds
 				 * (jittered by half either way) */
 	double busy_burst;	/* mean requests a busy spell delays */
+	unsigned int cache_kind; /* enum sim_cache_kind */
 };
 
 /* What a card does on a write below an open AU's write pointer. */
@@ -120,6 +121,12 @@ enum sim_fake {
 	SIM_FAKE_LIMBO_ZERO,	/* writes lost, reads return zeros */
 	SIM_FAKE_LIMBO_GARBAGE,	/* writes lost, reads return garbage */
 	SIM_FAKE_WRAP,		/* address a is a mod real_size */
+};
+
+/* How the write cache of cache= passes writes to the flash. */
+enum sim_cache_kind {
+	SIM_CACHE_THROUGH,	/* at once; reads of the newest from it */
+	SIM_CACHE_BACK,		/* when pushed out by newer sectors */
 };
 
 /* Fill p with the typical card of SPEC section 4. */

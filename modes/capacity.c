@@ -67,15 +67,23 @@
 
 #define CAP_BLOCK	4096ULL		/* a probe */
 #define CAP_SECTOR	512ULL		/* a signed unit */
-#define CAP_GRID	256ULL		/* probe positions */
+#define CAP_GRID	256ULL		/* coarse probe positions */
 #define CAP_SPLIT_FIRST	8U		/* probes in round 1 */
 #define CAP_SPLIT	32U		/* probes in a later round, at most */
-#define CAP_FINE	16ULL		/* fine steps per coarse step */
-#define CAP_FINE_MIN	(1ULL << 20)	/* finest step */
+#define CAP_PROBE_COST	(4ULL << 20)	/* a probe costs about as much as
+					 * flushing this */
+#define CAP_FINE	16ULL		/* fine steps per coarse one, at most */
+#define CAP_STEP	(1ULL << 20)	/* finest step; below the grid */
+#define CAP_REL		128ULL		/* a fine step: at most 1/128
+					 * of where it starts */
+#define CAP_CHUNK	(1ULL << 20)	/* the top chunk, at most */
 #define CAP_FLUSH_FIRST	(32ULL << 20)	/* flushed in round 1 at least */
 #define CAP_FLUSH_MAX	(256ULL << 20)	/* largest cache defeated */
 #define CAP_FLUSH_PARTS	32ULL		/* the first flush in parts */
 #define CAP_MIN_SIZE	(16ULL << 20)	/* smallest device checked */
+#define CAP_NONE	UINT64_MAX	/* no write lost yet */
+#define CAP_WITNESSES	8U		/* aliases kept to check a modulus */
+#define CAP_DIVISORS	8192U		/* of a sector count below 2^40 */
 #define CAP_WORDS	(CAP_SECTOR / 8)
 #define CAP_MAGIC	0x4643415041434954ULL	/* "FCAPACIT" */
 
@@ -83,9 +91,11 @@
 struct cap_geo {
 	uint64_t size;		/* announced size S */
 	uint64_t flush;		/* W: the flush region is [W, 2W) */
+	uint64_t first;		/* flushed in round 1: min(W, 32 MiB) */
 	uint64_t grid;		/* S / 256, in whole blocks */
-	uint64_t fine;		/* grid / 16, at least 1 MiB, whole blocks */
-	unsigned int lo0;	/* probes 1..lo0 lie in or below the flush */
+	uint64_t chunk;		/* the top chunk [S - chunk, S) */
+	unsigned int lo0;	/* coarse probes 1..lo0 lie in or below the
+				 * flush region */
 };
 
 /* What a block read back holds. */
@@ -102,9 +112,16 @@ struct cap_run {
 	uint64_t key;
 	unsigned char *buf;	/* one flush part (>= a block) */
 	uint64_t part;		/* bytes per flush part */
-	uint64_t first;		/* bytes flushed in round 1 at least */
-	uint64_t alias;		/* smallest a - q of a sector of ours
-				 * naming q found at a; 0: none */
+	uint64_t *pos;		/* every probe's end, ascending */
+	size_t npos;
+	uint64_t alias;		/* gcd of a - q over the sectors of ours
+				 * naming q read at a; 0: none */
+	uint64_t wit_a[CAP_WITNESSES], wit_q[CAP_WITNESSES];
+	unsigned int nwit;	/* the last such (a, q), a ring */
+	uint64_t lo;		/* data stored up to here */
+	uint64_t hi;		/* a write from here on was lost */
+	int garbage;		/* what was read at hi was not zeros */
+	int damaged;		/* one lost below one that came back */
 	struct capacity_result *r;
 };
 
@@ -126,56 +143,120 @@ static int cap_geo_init(struct cap_geo *g, uint64_t size)
 	w = size / 128 < CAP_FLUSH_MAX ? size / 128 : CAP_FLUSH_MAX;
 	g->size = size;
 	g->flush = w / CAP_BLOCK * CAP_BLOCK;
+	g->first = g->flush < CAP_FLUSH_FIRST ? g->flush : CAP_FLUSH_FIRST;
 	g->grid = size / CAP_GRID / CAP_BLOCK * CAP_BLOCK;
-	g->fine = g->grid / CAP_FINE / CAP_BLOCK * CAP_BLOCK;
-	if (g->fine < CAP_FINE_MIN)
-		g->fine = CAP_FINE_MIN;
+	g->chunk = g->grid < CAP_CHUNK ? g->grid : CAP_CHUNK;
 	g->lo0 = (unsigned int)((2 * g->flush + CAP_BLOCK - 1) / g->grid);
 	return 0;
 }
 
-/* The end of probe k (1..256): what it proves stores data. */
+/* The end of coarse probe k (1..256). */
 static uint64_t cap_end(const struct cap_geo *g, unsigned int k)
 {
 	return k >= CAP_GRID ? g->size : k * g->grid;
 }
 
-/* Note the block ending at end as range n (when there is room). */
-static void cap_range(struct bench_range *ranges, size_t max, size_t n,
-		      uint64_t end)
+/*
+ * The fine step between coarse probes k - 1 and k: 1/128 of where it
+ * starts (a usable size within 1 %), at most 1/16 of the grid, at least
+ * 1 MiB.
+ */
+static uint64_t cap_step(const struct cap_geo *g, unsigned int k)
 {
-	if (!ranges || n >= max)
-		return;
-	ranges[n].start_byte = end - CAP_BLOCK;
-	ranges[n].end_byte = end;
+	uint64_t s = cap_end(g, k - 1) / CAP_REL;
+
+	if (s > g->grid / CAP_FINE)
+		s = g->grid / CAP_FINE;
+	s = s / CAP_BLOCK * CAP_BLOCK;
+	return s < CAP_STEP ? CAP_STEP : s;
+}
+
+/* Note end e as position n (when there is room); the count. */
+static size_t cap_put(uint64_t *pos, size_t max, size_t n, uint64_t e)
+{
+	if (pos && n < max)
+		pos[n] = e;
+	return n + 1;
+}
+
+/*
+ * The end of every probe the search may write, ascending: every MiB
+ * below the coarse grid, then the coarse grid with its fine steps.  The
+ * count.
+ */
+static size_t cap_positions(const struct cap_geo *g, uint64_t *pos,
+			    size_t max)
+{
+	uint64_t e, s, top = cap_end(g, g->lo0);
+	unsigned int k;
+	size_t n = 0;
+
+	for (e = CAP_STEP; e <= top; e += CAP_STEP)
+		n = cap_put(pos, max, n, e);
+	for (k = g->lo0 + 1; k <= CAP_GRID; k++) {
+		s = cap_step(g, k);
+		for (e = cap_end(g, k - 1) + s; e < cap_end(g, k); e += s)
+			n = cap_put(pos, max, n, e);
+		n = cap_put(pos, max, n, cap_end(g, k));
+	}
+	return n;
+}
+
+/* Ranges as they are noted: merged with the last when they touch. */
+struct cap_ranges {
+	struct bench_range *r;	/* NULL: count only */
+	size_t max, n;
+	uint64_t last_end;	/* end of range n - 1 */
+};
+
+/* Note [start, end), ascending. */
+static void cap_range(struct cap_ranges *rs, uint64_t start, uint64_t end)
+{
+	if (rs->n && start <= rs->last_end) {
+		if (end <= rs->last_end)
+			return;
+		if (rs->r && rs->n <= rs->max)
+			rs->r[rs->n - 1].end_byte = end;
+	} else {
+		if (rs->r && rs->n < rs->max)
+			rs->r[rs->n].start_byte = start;
+		if (rs->r && rs->n < rs->max)
+			rs->r[rs->n].end_byte = end;
+		rs->n++;
+	}
+	rs->last_end = end;
 }
 
 int capacity_write_ranges(enum bench_test test, const struct bench_opts *o,
 			  uint64_t dev_size, struct bench_range *ranges,
 			  size_t max)
 {
+	struct cap_ranges rs = { ranges, max, 0, 0 };
 	struct cap_geo g;
-	unsigned int k;
-	uint64_t e;
-	size_t n = 1;
+	uint64_t *pos;
+	size_t i, np;
 
 	(void)test;
 	(void)o;
 	if (cap_geo_init(&g, dev_size))
 		return -EINVAL;
-	if (ranges && max) {
-		ranges[0].start_byte = g.flush;
-		ranges[0].end_byte = 2 * g.flush;
-	}
-	for (k = g.lo0 + 1; k <= CAP_GRID; k++) {
-		for (e = cap_end(&g, k - 1) + g.fine; e < cap_end(&g, k);
-		     e += g.fine)
-			cap_range(ranges, max, n++, e);
-		cap_range(ranges, max, n++, cap_end(&g, k));
-	}
-	if (ranges && max < n)
+	np = cap_positions(&g, NULL, 0);
+	pos = malloc(np * sizeof(*pos));
+	if (!pos)
+		return -ENOMEM;
+	cap_positions(&g, pos, np);
+	for (i = 0; i < np && pos[i] <= g.flush; i++)
+		cap_range(&rs, pos[i] - CAP_BLOCK, pos[i]);
+	cap_range(&rs, g.flush, 2 * g.flush);
+	for (; i < np; i++)
+		if (pos[i] - CAP_BLOCK >= 2 * g.flush &&
+		    pos[i] - CAP_BLOCK < g.size - g.chunk)
+			cap_range(&rs, pos[i] - CAP_BLOCK, pos[i]);
+	cap_range(&rs, g.size - g.chunk, g.size);
+	free(pos);
+	if (ranges && max < rs.n)
 		return -ENOSPC;
-	return n > INT_MAX ? -E2BIG : (int)n;
+	return rs.n > INT_MAX ? -E2BIG : (int)rs.n;
 }
 
 /* A finalizer of splitmix64: spreads x over 64 bits. */
@@ -231,13 +312,31 @@ static int cap_ours(const unsigned char *sec, uint64_t key, uint64_t *named)
 	return 1;
 }
 
-/* Note that the sector at a is ours and names q. */
-static void cap_note_alias(struct cap_run *c, uint64_t a, uint64_t q)
+/* Greatest common divisor. */
+static uint64_t cap_gcd(uint64_t a, uint64_t b)
 {
-	if (a > q && (!c->alias || a - q < c->alias))
-		c->alias = a - q;
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
 }
 
+/*
+ * Note that the sector at a is ours and names q: the card aliases a and
+ * q, so its modulus divides a - q; the gcd of all such distances is the
+ * modulus once two of them are coprime multiples of it (else
+ * cap_modulus() finds it).
+ */
+static void cap_note_alias(struct cap_run *c, uint64_t a, uint64_t q)
+{
+	c->alias = cap_gcd(c->alias, a > q ? a - q : q - a);
+	c->wit_a[c->nwit % CAP_WITNESSES] = a;
+	c->wit_q[c->nwit % CAP_WITNESSES] = q;
+	c->nwit++;
+}
 /* What len bytes of buf, read at off, hold. */
 static enum cap_state cap_state_of(struct cap_run *c,
 				   const unsigned char *buf, uint64_t len,
@@ -289,7 +388,8 @@ static int cap_read(struct cap_run *c, uint64_t len, uint64_t off,
  * watch, the probe ending at top (the last written) is read after 1, 2,
  * 4 ... parts, and the cache estimated from when it stops coming back;
  * while it still comes back the flush goes on, up to most (a larger
- * cache, or none: the flash holds it).  0 or -errno.
+ * cache, or none: the flash holds it).  A sector of ours from elsewhere
+ * in its place is a wraparound, not a cache.  0 or -errno.
  */
 static int cap_flush(struct cap_run *c, uint64_t from, uint64_t least,
 		     uint64_t most, int watch, uint64_t top)
@@ -307,7 +407,9 @@ static int cap_flush(struct cap_run *c, uint64_t from, uint64_t least,
 			continue;
 		next *= 2;
 		ret = cap_read(c, CAP_BLOCK, top - CAP_BLOCK, &st);
-		if (!ret && st != CAP_GOOD) {
+		if (!ret && st == CAP_ALIAS)
+			watch = 0;
+		else if (!ret && st != CAP_GOOD) {
 			c->r->cache_byte = done + c->part;
 			watch = 0;
 		}
@@ -317,85 +419,95 @@ static int cap_flush(struct cap_run *c, uint64_t from, uint64_t least,
 	return ret;
 }
 
-/* Read what was written of the flush region back: 1 when all came back. */
-static int cap_flush_ok(struct cap_run *c, int *ok)
+/* Data is stored up to end: below a lost write, the card is damaged. */
+static void cap_good(struct cap_run *c, uint64_t end)
 {
-	enum cap_state st;
-	uint64_t done;
+	if (end <= c->lo)
+		return;
+	if (end > c->hi)
+		c->damaged = 1;
+	else
+		c->lo = end;
+}
 
-	*ok = 1;
-	for (done = 0; done < c->first; done += c->part) {
-		int ret = cap_read(c, c->part, c->geo.flush + done, &st);
+/* A write at start was lost (st: what came back). */
+static void cap_bad(struct cap_run *c, uint64_t start, enum cap_state st)
+{
+	if (start < c->lo)
+		c->damaged = 1;
+	if (start >= c->hi)
+		return;
+	c->hi = start;
+	c->garbage = st != CAP_ZERO;
+}
 
+/*
+ * Read the part of the flush region written at least a cache's worth
+ * before its end back, up to round 1's part, sector by sector.  0 or
+ * -errno.
+ */
+static int cap_flush_back(struct cap_run *c)
+{
+	const struct capacity_result *r = c->r;
+	uint64_t rel, done, s, q, a;
+	int ret;
+
+	rel = r->flush_byte > r->cache_byte ? r->flush_byte - r->cache_byte :
+	      0;
+	if (rel > c->geo.first)
+		rel = c->geo.first;
+	for (done = 0; done + c->part <= rel; done += c->part) {
+		ret = dev_read(c->dev, c->buf, c->part,
+			       (off_t)(c->geo.flush + done), NULL);
 		if (ret)
 			return ret;
-		if (st != CAP_GOOD)
-			*ok = 0;
+		for (s = 0; s < c->part; s += CAP_SECTOR) {
+			a = c->geo.flush + done + s;
+			if (!cap_ours(c->buf + s, c->key, &q))
+				cap_bad(c, a, cap_state_of(c, c->buf + s,
+							   CAP_SECTOR, a));
+			else if (q != a)
+				cap_note_alias(c, a, q);
+			else
+				cap_good(c, a + CAP_SECTOR);
+		}
 	}
 	return 0;
 }
 
 /*
- * Look for a wraparound: a block every F bytes above the flush region (F
- * what was written of it), then the modulus found checked at W + M.
- * *mod gets it, or 0.
+ * Look for a wraparound: a block every `first` bytes above the flush
+ * region (where the images of the flush region fall; every W / 2 once
+ * all of it was written: a write-back cache of up to W / 2 has pushed
+ * that much of it to the flash), and every chunk
+ * bytes from 0 past the flush region's first part (where the images of
+ * the top chunk fall on a card that wraps near its end).  A sector of
+ * ours read where it was not written is noted.
  */
-static int cap_scan_wrap(struct cap_run *c, uint64_t *mod)
+static int cap_scan(struct cap_run *c)
 {
 	const struct cap_geo *g = &c->geo;
+	uint64_t a, step = g->first;
 	enum cap_state st;
-	uint64_t a, m, q;
 	int ret;
 
-	*mod = 0;
-	for (a = 2 * g->flush; a + CAP_BLOCK <= g->size; a += c->first) {
+	if (c->r->flush_byte >= g->flush)
+		step = g->flush / 2 / CAP_BLOCK * CAP_BLOCK;
+	if (step < CAP_BLOCK)
+		step = CAP_BLOCK;
+	for (a = 2 * g->flush; a + CAP_BLOCK <= g->size; a += step) {
 		ret = cap_read(c, CAP_BLOCK, a, &st);
 		if (ret)
 			return ret;
 	}
-	m = c->alias;
-	if (!m || m % CAP_SECTOR || g->flush + m + CAP_BLOCK > g->size)
-		return 0;
-	ret = dev_read(c->dev, c->buf, CAP_BLOCK, (off_t)(g->flush + m), NULL);
-	if (ret)
-		return ret;
-	/* the image of the flush region's first block, named as written */
-	for (a = 0; a < CAP_BLOCK; a += CAP_SECTOR)
-		if (!cap_ours(c->buf + a, c->key, &q) || q != g->flush + a)
-			return 0;
-	*mod = c->alias;
+	for (a = 0; a < g->flush + g->first + 2 * g->chunk &&
+	     a + CAP_BLOCK <= g->size; a += g->chunk) {
+		ret = cap_read(c, CAP_BLOCK, a, &st);
+		if (ret)
+			return ret;
+	}
 	return 0;
 }
-
-/*
- * Up to split probes of the coarse grid above lo and below hi, evenly
- * spread, ascending; with no failed probe yet (hi past the grid), up to
- * and with the last block.
- */
-static unsigned int cap_round(unsigned int lo, unsigned int hi,
-			      unsigned int split, unsigned int *idx)
-{
-	unsigned int j, n = 0, top = hi > CAP_GRID ? CAP_GRID : hi;
-
-	for (j = 1; j <= split; j++) {
-		unsigned int k = lo + (unsigned int)(((uint64_t)(top - lo) * j +
-					 split - 1) / split);
-		if (k > lo && k < hi && (!n || k > idx[n - 1]))
-			idx[n++] = k;
-	}
-	return n;
-}
-
-/* The search's bounds: probes up to lo came back, hi did not. */
-struct cap_bounds {
-	unsigned int lo, hi;	/* coarse probes; hi = 257: none failed */
-	uint64_t lo_end;	/* data stored up to here */
-	uint64_t hi_end;	/* a write ending here was lost */
-	unsigned int flo, fhi;	/* fine probes between lo and hi: the
-				 * same; fhi = 0: not yet there */
-	int damaged;		/* one failed below one that came back */
-	int garbage;		/* the first that failed read non-zero */
-};
 
 /* Write the n probes ending at end[], signed. */
 static int cap_write_probes(struct cap_run *c, const uint64_t *end,
@@ -413,198 +525,279 @@ static int cap_write_probes(struct cap_run *c, const uint64_t *end,
 	return 0;
 }
 
-/*
- * Read the n probes ending at end[] back; *good gets the end of the
- * highest that came back with all below it (0: not the first), *bad the
- * end of the lowest that did not (0: none).  0 or -errno.
- */
+/* Read the n probes ending at end[] back and note what they hold. */
 static int cap_read_probes(struct cap_run *c, const uint64_t *end,
-			   unsigned int n, struct cap_bounds *b,
-			   uint64_t *good, uint64_t *bad)
+			   unsigned int n)
 {
 	enum cap_state st;
 	unsigned int i;
 
-	*good = 0;
-	*bad = 0;
 	for (i = 0; i < n; i++) {
 		int ret = cap_read(c, CAP_BLOCK, end[i] - CAP_BLOCK, &st);
 
 		if (ret)
 			return ret;
-		if (st == CAP_GOOD && !*bad)
-			*good = end[i];
-		else if (st == CAP_GOOD)
-			b->damaged = 1;
-		else if (!*bad) {
-			*bad = end[i];
-			b->garbage = st != CAP_ZERO;
-		}
+		if (st == CAP_GOOD)
+			cap_good(c, end[i]);
+		else
+			cap_bad(c, end[i] - CAP_BLOCK, st);
 	}
 	return 0;
 }
 
-/* Narrow the coarse bounds by what probes idx[] (ending at end[]) did. */
-static void cap_narrow(struct cap_bounds *b, const unsigned int *idx,
-		       const uint64_t *end, unsigned int n, uint64_t good,
-		       uint64_t bad)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		if (good && end[i] == good)
-			b->lo = idx[i];
-		if (bad && end[i] == bad)
-			b->hi = idx[i];
-	}
-}
-
 /*
- * Round 1: eight probes spread up to the last block, the first part of
- * the flush region watching the cache, the probes read back.  Then, when
- * every probe came back and the last one still does (the flash holds it,
- * or a cache larger than that part), a wraparound is looked for and, if
- * none, the flush goes on up to the whole region, still watching: if
- * the probe then stops coming back, the probes are read again.
+ * Round 1: eight coarse probes spread up to the top chunk, the top chunk
+ * (the last block is its end), the first part of the flush region
+ * watching the last block, the probes read back and the wraparound
+ * scan.  When all came back and the last block still does (the flash
+ * holds it, or a cache larger than that part), the flush goes on up to
+ * the whole region, still watching, and the probes and the scan are
+ * read again: a write-back cache has then pushed what it held out.
  */
-static int cap_first_round(struct cap_run *c, struct cap_bounds *b,
-			   int *flush_ok, uint64_t *mod)
+static int cap_first_round(struct cap_run *c)
 {
-	unsigned int idx[CAP_SPLIT_FIRST] = { 0 }, n, i;
-	uint64_t end[CAP_SPLIT_FIRST] = { 0 }, good = 0, bad = 0;
+	const struct cap_geo *g = &c->geo;
+	uint64_t end[CAP_SPLIT_FIRST] = { 0 };
 	enum cap_state st0 = CAP_OTHER;
+	unsigned int n = 0, j;
+	uint64_t a, len;
 	int ret;
 
-	n = cap_round(b->lo, b->hi, CAP_SPLIT_FIRST, idx);
-	for (i = 0; i < n; i++)
-		end[i] = cap_end(&c->geo, idx[i]);
-	ret = cap_write_probes(c, end, n);
+	for (j = 1; j <= CAP_SPLIT_FIRST; j++) {
+		uint64_t span = (CAP_GRID - g->lo0) * j + CAP_SPLIT_FIRST - 1;
+		unsigned int k = g->lo0 + (unsigned int)(span / CAP_SPLIT_FIRST);
+
+		if (k > g->lo0 && (!n || cap_end(g, k) > end[n - 1]))
+			end[n++] = cap_end(g, k);
+	}
+	ret = cap_write_probes(c, end, n - 1);
+	for (a = g->size - g->chunk; !ret && a < g->size; a += len) {
+		len = g->size - a < c->part ? g->size - a : c->part;
+		ret = cap_write(c, len, a);
+	}
+	c->r->probes++;
 	if (!ret)
-		ret = cap_read(c, CAP_BLOCK, end[n - 1] - CAP_BLOCK, &st0);
+		ret = cap_read(c, CAP_BLOCK, g->size - CAP_BLOCK, &st0);
 	if (!ret)
-		ret = cap_flush(c, 0, c->first, c->first, st0 == CAP_GOOD,
-				end[n - 1]);
+		ret = cap_flush(c, 0, g->first, g->first, st0 == CAP_GOOD,
+				g->size);
 	if (!ret)
-		ret = cap_read_probes(c, end, n, b, &good, &bad);
+		ret = cap_read_probes(c, end, n);
 	if (!ret)
-		ret = cap_flush_ok(c, flush_ok);
+		ret = cap_scan(c);
+	if (ret || c->alias || c->hi != CAP_NONE || st0 != CAP_GOOD ||
+	    c->r->cache_byte || g->first >= g->flush)
+		return ret;
+	ret = cap_flush(c, g->first, g->first, g->flush, 1, g->size);
+	if (!ret && c->r->cache_byte) {
+		c->lo = 0;	/* what came back may have come from it */
+		c->damaged = 0;
+	}
 	if (!ret)
-		ret = cap_scan_wrap(c, mod);
-	if (ret || *mod || bad || st0 != CAP_GOOD || c->r->cache_byte)
-		goto out;
-	ret = cap_flush(c, c->first, c->first, c->geo.flush, 1, end[n - 1]);
-	if (!ret && c->r->cache_byte)
-		ret = cap_read_probes(c, end, n, b, &good, &bad);
-out:
+		ret = cap_read_probes(c, end, n);
 	if (!ret)
-		cap_narrow(b, idx, end, n, good, bad);
+		ret = cap_scan(c);
 	return ret;
 }
 
-/* The end of fine probe j between coarse probes b->lo and b->hi. */
-static uint64_t cap_fine_end(const struct cap_geo *g,
-			     const struct cap_bounds *b, unsigned int j)
-{
-	uint64_t e = cap_end(g, b->lo) + j * g->fine;
-
-	return e < cap_end(g, b->hi) ? e : cap_end(g, b->hi);
-}
-
 /*
- * The probes of a later round: of the coarse grid between the bounds,
- * or once they are neighbours, of the fine steps between them.  With a
- * cache over 32 MiB each round costs a flush that size, so a round takes
- * all of them; else a round of 8 costs less.
+ * The probes of a later round: up to split of the positions whose block
+ * lies between the bounds and outside what a round's flush rewrites,
+ * evenly spread.  The count.
  */
-static unsigned int cap_pick(const struct cap_run *c, struct cap_bounds *b,
-			     unsigned int *idx, uint64_t *end)
+static unsigned int cap_pick(struct cap_run *c, unsigned int split,
+			     uint64_t *end, size_t *tmp)
 {
 	const struct cap_geo *g = &c->geo;
-	unsigned int split = c->r->cache_byte > CAP_FLUSH_FIRST ? CAP_SPLIT :
-			     CAP_SPLIT_FIRST;
-	unsigned int n, i;
+	uint64_t clob = g->flush + c->r->cache_byte;
+	size_t i, m = 0;
+	unsigned int n = 0, j;
 
-	if (b->hi - b->lo > 1) {
-		n = cap_round(b->lo, b->hi, split, idx);
-		for (i = 0; i < n; i++)
-			end[i] = cap_end(g, idx[i]);
+	for (i = 0; i < c->npos; i++) {
+		uint64_t e = c->pos[i];
+
+		if (e - CAP_BLOCK < c->lo || e > c->hi)
+			continue;
+		if (e > g->flush && e - CAP_BLOCK < clob)
+			continue;
+		tmp[m++] = i;
+	}
+	if (m <= split) {
+		for (i = 0; i < m; i++)
+			end[n++] = c->pos[tmp[i]];
 		return n;
 	}
-	if (!b->fhi)
-		while (cap_fine_end(g, b, ++b->fhi) < cap_end(g, b->hi))
-			;
-	n = cap_round(b->flo, b->fhi, split, idx);
-	for (i = 0; i < n; i++)
-		end[i] = cap_fine_end(g, b, idx[i]);
+	for (j = 1; j <= split; j++)
+		end[n++] = c->pos[tmp[m * j / (split + 1)]];
 	return n;
 }
 
 /*
- * A later round: the probes cap_pick() chose, a flush the size of the
- * cache seen (none without one), read back and narrow.  0, 1 when there
- * is nothing left to probe, or -errno.
+ * The later rounds, while a write was lost and no wraparound seen: the
+ * probes cap_pick() chose, a flush the size of the cache seen (none
+ * without one), read back.  A probe costs about a collection of an AU
+ * (a few MiB written) and a round its flush: a round takes one probe
+ * (halving) plus one per 4 MiB of cache, up to 32.
  */
-static int cap_next_round(struct cap_run *c, struct cap_bounds *b)
+static int cap_rounds(struct cap_run *c)
 {
-	const struct cap_geo *g = &c->geo;
-	unsigned int idx[CAP_SPLIT] = { 0 }, n, i;
-	uint64_t end[CAP_SPLIT] = { 0 }, good, bad;
-	int fine = b->hi - b->lo == 1;
-	int ret;
+	uint64_t per = c->r->cache_byte / CAP_PROBE_COST + 1;
+	unsigned int split = per < CAP_SPLIT ? (unsigned int)per : CAP_SPLIT;
+	uint64_t end[CAP_SPLIT];
+	size_t *tmp = malloc(c->npos * sizeof(*tmp));
+	unsigned int n;
+	int ret = 0;
 
-	n = cap_pick(c, b, idx, end);
-	if (!n)
-		return 1;
-	ret = cap_write_probes(c, end, n);
-	if (!ret)
-		ret = cap_flush(c, 0, c->r->cache_byte, c->r->cache_byte, 0, 0);
-	if (!ret)
-		ret = cap_read_probes(c, end, n, b, &good, &bad);
-	if (ret)
-		return ret;
-	if (!fine) {
-		cap_narrow(b, idx, end, n, good, bad);
-		b->lo_end = b->lo > g->lo0 ? cap_end(g, b->lo) : 2 * g->flush;
-		b->hi_end = cap_end(g, b->hi);
-		return 0;
+	if (!tmp)
+		return -ENOMEM;
+	while (!ret && !c->alias && c->hi != CAP_NONE) {
+		n = cap_pick(c, split, end, tmp);
+		if (!n)
+			break;
+		ret = cap_write_probes(c, end, n);
+		if (!ret)
+			ret = cap_flush(c, 0, c->r->cache_byte,
+					c->r->cache_byte, 0, 0);
+		if (!ret)
+			ret = cap_read_probes(c, end, n);
 	}
-	for (i = 0; i < n; i++) {
-		if (good && end[i] == good)
-			b->flo = idx[i];
-		if (bad && end[i] == bad)
-			b->fhi = idx[i];
-	}
-	if (b->flo)
-		b->lo_end = cap_fine_end(g, b, b->flo);
-	b->hi_end = cap_fine_end(g, b, b->fhi);
-	return 0;
+	free(tmp);
+	return ret;
 }
 
-/* Classify from the bounds, the flush region and the modulus. */
-static void cap_classify(struct cap_run *c, const struct cap_bounds *b,
-			 int flush_ok, uint64_t mod)
+/*
+ * What the sector at a holds: 1 ours naming *q, 0 anything else.  0 or
+ * -errno in *ret.
+ */
+static int cap_sector_at(struct cap_run *c, uint64_t a, uint64_t *q,
+			 int *ret)
+{
+	uint64_t blk = a / CAP_BLOCK * CAP_BLOCK;
+
+	if (blk + CAP_BLOCK > c->geo.size)
+		blk = c->geo.size - CAP_BLOCK;	/* a size not of whole blocks */
+	*ret = dev_read(c->dev, c->buf, CAP_BLOCK, (off_t)blk, NULL);
+	return !*ret && cap_ours(c->buf + (a - blk), c->key, q);
+}
+
+/*
+ * Is m a multiple of the modulus?  A witness a, reading what was written
+ * at q (as it still does), is read at a + m, a - m, q + m and q - m: the
+ * flash's one place for a and q gives q's sector back only if m is.  A
+ * sector reading what was written there tells nothing (it may come from
+ * a cache); with no read that tells: taken as yes, the smaller modulus
+ * (a lower usable size).  1, 0 or -errno.
+ */
+static int cap_period(struct cap_run *c, const uint64_t *wa,
+		      const uint64_t *wq, unsigned int nw, uint64_t m)
+{
+	uint64_t b, x, got;
+	unsigned int i, j;
+	int ret;
+
+	for (i = 0; i < nw; i++)
+		for (j = 0; j < 4; j++) {
+			x = j < 2 ? wa[i] : wq[i];
+			if (j % 2 ? m > x : x + m + CAP_SECTOR > c->geo.size)
+				continue;
+			b = j % 2 ? x - m : x + m;
+			if (!cap_sector_at(c, b, &got, &ret))
+				return ret ? ret : 0;
+			if (got == wq[i])
+				return 1;
+			if (got != b)
+				return 0;
+		}
+	return 1;
+}
+
+/* Compare two uint64_t for qsort(). */
+static int cap_cmp(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * The gcd of the aliases seen is a multiple k R of the modulus R (k > 1
+ * when a write-back cache let few images reach the flash): its divisors
+ * are tried from the smallest, against a witness still read as before.
+ */
+static int cap_modulus(struct cap_run *c)
+{
+	uint64_t wa[CAP_WITNESSES], wq[CAP_WITNESSES];
+	uint64_t n = c->alias / CAP_SECTOR, d, got, *div;
+	unsigned int i, nd = 0, nw = 0;
+	int ret = 0;
+
+	for (i = 0; i < CAP_WITNESSES && i < c->nwit; i++) {
+		unsigned int w = (c->nwit - 1 - i) % CAP_WITNESSES;
+
+		if (cap_sector_at(c, c->wit_a[w], &got, &ret) &&
+		    got == c->wit_q[w]) {
+			wa[nw] = c->wit_a[w];
+			wq[nw++] = c->wit_q[w];
+		}
+		if (ret)
+			return ret;
+	}
+	if (!nw || c->alias % CAP_SECTOR)
+		return 0;
+	div = malloc(CAP_DIVISORS * sizeof(*div));
+	if (!div)
+		return -ENOMEM;
+	for (d = 1; d * d <= n && nd + 2 <= CAP_DIVISORS; d++)
+		if (!(n % d)) {
+			div[nd++] = d;
+			if (d * d != n)
+				div[nd++] = n / d;
+		}
+	qsort(div, nd, sizeof(*div), cap_cmp);
+	for (i = 0; i < nd && div[i] < n; i++) {
+		ret = cap_period(c, wa, wq, nw, div[i] * CAP_SECTOR);
+		if (ret < 0)
+			break;
+		if (ret) {
+			c->alias = div[i] * CAP_SECTOR;
+			break;
+		}
+	}
+	free(div);
+	return ret < 0 ? ret : 0;
+}
+
+/* Classify from the bounds and the aliases seen. */
+static void cap_classify(struct cap_run *c)
 {
 	struct capacity_result *r = c->r;
-	const struct cap_geo *g = &c->geo;
+	uint64_t slack;
 
-	r->usable_byte = b->lo_end;
-	r->limbo_garbage = b->garbage;
-	if (b->hi <= CAP_GRID)
-		r->lost_byte = b->hi_end - CAP_BLOCK;
-	if (mod) {
+	r->limbo_garbage = c->garbage;
+	r->usable_byte = c->lo / CAP_BLOCK * CAP_BLOCK;
+	if (c->hi != CAP_NONE) {
+		r->lost_byte = c->hi;
+		if (r->usable_byte > c->hi)
+			r->usable_byte = c->hi / CAP_BLOCK * CAP_BLOCK;
+	}
+	if (c->alias) {
 		r->kind = CAPACITY_WRAP;
-		r->modulus_byte = mod;
-		r->usable_byte = mod;
-	} else if (!flush_ok || b->damaged) {
+		r->modulus_byte = c->alias;
+		r->usable_byte = c->alias;
+		r->exact = 1;
+	} else if (c->damaged) {
 		r->kind = CAPACITY_DAMAGED;
-		if (!flush_ok)
-			r->usable_byte = 0;
-	} else if (b->hi <= CAP_GRID) {
+	} else if (c->hi != CAP_NONE) {
 		r->kind = CAPACITY_LIMBO;
+		slack = r->usable_byte / 100 > CAP_STEP ?
+			r->usable_byte / 100 : CAP_STEP;
+		r->exact = c->hi - r->usable_byte <= slack;
 	} else {
 		r->kind = CAPACITY_GENUINE;
-		r->usable_byte = g->size;
+		r->usable_byte = c->geo.size;
 	}
+	/* the scan's step after the whole flush region: half of it */
+	r->defeat_byte = r->flush_byte / 2 / CAP_SECTOR * CAP_SECTOR;
 }
 
 /* A fresh key: random, or from the clock when there is no randomness. */
@@ -620,24 +813,25 @@ static uint64_t cap_key(void)
 		       (uint64_t)getpid());
 }
 
-/* The rounds, the flush check and the wrap scan. */
+/*
+ * Round 1, the flush region read back (a limbo that starts in it, a
+ * wraparound smaller than it, a damaged block), then the later rounds.
+ */
 static int cap_search(struct cap_run *c)
 {
-	struct cap_bounds b = { c->geo.lo0, CAP_GRID + 1, 0, 0, 0, 0, 0, 0 };
-	uint64_t mod = 0;
-	int ret, flush_ok = 1;
+	int ret;
 
-	ret = cap_first_round(c, &b, &flush_ok, &mod);
-	b.lo_end = b.lo > c->geo.lo0 ? cap_end(&c->geo, b.lo) :
-		   2 * c->geo.flush;
-	if (b.hi <= CAP_GRID)
-		b.hi_end = cap_end(&c->geo, b.hi);
-	while (!ret && !mod && b.hi <= CAP_GRID)
-		ret = cap_next_round(c, &b);
-	if (ret > 0)
-		ret = 0;
+	c->lo = 0;
+	c->hi = CAP_NONE;
+	ret = cap_first_round(c);
+	if (!ret && !c->alias)
+		ret = cap_flush_back(c);
 	if (!ret)
-		cap_classify(c, &b, flush_ok, mod);
+		ret = cap_rounds(c);
+	if (!ret && c->alias)
+		ret = cap_modulus(c);
+	if (!ret)
+		cap_classify(c);
 	return ret;
 }
 
@@ -655,19 +849,25 @@ int capacity_measure(struct device *dev, const struct bench_opts *o,
 	if (cap_geo_init(&c.geo, dev->size_byte) ||
 	    CAP_BLOCK % dev->logical_block_size)
 		return -EINVAL;
-	c.first = c.geo.flush < CAP_FLUSH_FIRST ? c.geo.flush :
-		  CAP_FLUSH_FIRST;
-	c.part = c.first / CAP_FLUSH_PARTS / CAP_BLOCK * CAP_BLOCK;
+	c.part = c.geo.first / CAP_FLUSH_PARTS / CAP_BLOCK * CAP_BLOCK;
 	if (c.part < CAP_BLOCK)
 		c.part = CAP_BLOCK;
 	c.key = cap_key();
+	c.npos = cap_positions(&c.geo, NULL, 0);
+	c.pos = malloc(c.npos * sizeof(*c.pos));
 	c.buf = bench_alloc_io_buf(c.part);
-	if (!c.buf)
+	if (!c.buf || !c.pos) {
+		free(c.pos);
+		if (c.buf)
+			dev_free_buf(c.buf);
 		return -ENOMEM;
+	}
+	cap_positions(&c.geo, c.pos, c.npos);
 	t0 = dev_now_ns(dev);
 	ret = cap_search(&c);
 	r->device_ns = dev_now_ns(dev) - t0;
 	dev_free_buf(c.buf);
+	free(c.pos);
 	return ret;
 }
 
@@ -677,13 +877,16 @@ static void cap_print_kind(FILE *out, const struct capacity_result *r)
 	char a[FMT_LEN], b[FMT_LEN];
 
 	fmt_size(a, r->usable_byte);
+	fmt_size(b, r->defeat_byte);
 	switch (r->kind) {
 	case CAPACITY_GENUINE:
-		fprintf(out, "kind:           genuine: every block written came back\n");
+		fprintf(out, "kind:           genuine as far as this check sees: every block written came\n"
+			"                back; it could not rule out a fake with a cache over %s\n",
+			b);
 		break;
 	case CAPACITY_LIMBO:
-		fprintf(out, "kind:           limbo: writes are lost from at most %s (%" PRIu64 ") on,\n"
-			"                reads there return %s\n",
+		fprintf(out, "kind:           limbo: a write at %s (%" PRIu64 ") was lost, as are\n"
+			"                those above it; reads there return %s\n",
 			fmt_size(b, r->lost_byte), r->lost_byte,
 			r->limbo_garbage ? "garbage" : "zeros");
 		break;
@@ -705,9 +908,12 @@ static void cap_print_advice(FILE *out, const struct capacity_result *r,
 {
 	uint64_t lbs = r->logical_block_size ? r->logical_block_size : 512;
 	uint64_t start = (1ULL << 20) / lbs;
+	char b[FMT_LEN];
 
 	if (r->kind == CAPACITY_GENUINE) {
-		fprintf(out, "to do:          nothing: all of the card stores data\n");
+		fprintf(out, "to do:          nothing, unless a cache over %s hides a fake: then no\n"
+			"                check that writes less can tell (f3write fills the card)\n",
+			fmt_size(b, r->defeat_byte));
 		return;
 	}
 	if (r->kind == CAPACITY_DAMAGED || r->usable_byte <= (2ULL << 20)) {
@@ -731,7 +937,8 @@ void capacity_print(FILE *out, const struct capacity_result *r,
 
 	fprintf(out, "announced size: %s (%" PRIu64 " bytes)\n",
 		fmt_size(a, r->announced_byte), r->announced_byte);
-	fprintf(out, "usable size:    %s (%" PRIu64 " bytes)\n",
+	fprintf(out, "usable size:    %s%s (%" PRIu64 " bytes)\n",
+		r->kind == CAPACITY_LIMBO && !r->exact ? "at least " : "",
 		fmt_size(a, r->usable_byte), r->usable_byte);
 	cap_print_kind(out, r);
 	if (r->cache_byte)
@@ -739,7 +946,7 @@ void capacity_print(FILE *out, const struct capacity_result *r,
 			fmt_size(a, r->cache_byte));
 	else
 		fprintf(out, "write cache:    none seen (caches up to %s are defeated)\n",
-			fmt_size(a, r->flush_byte));
+			fmt_size(a, r->defeat_byte));
 	fprintf(out, "written:        %u blocks of 4KiB and %s in all, in %s of device time\n",
 		r->probes, fmt_size(b, r->written_byte),
 		fmt_time(t, (int64_t)r->device_ns));
@@ -759,7 +966,9 @@ void capacity_json(struct json *j, const struct capacity_result *r)
 	if (r->kind == CAPACITY_LIMBO)
 		json_string(j, "limbo_reads",
 			    r->limbo_garbage ? "garbage" : "zeros");
-	json_u64(j, "cache_defeated_up_to", r->flush_byte);
+	json_u64(j, "cache_defeated_up_to", r->defeat_byte);
+	json_bool(j, "usable_exact", r->kind != CAPACITY_GENUINE &&
+				     r->kind != CAPACITY_DAMAGED && r->exact);
 	json_u64(j, "probes", r->probes);
 	json_u64(j, "bytes_written", r->written_byte);
 	json_u64(j, "device_ns", r->device_ns);

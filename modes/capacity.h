@@ -30,7 +30,10 @@ struct capacity_result {
 	uint64_t lost_byte;		/* the first probe that failed */
 	uint64_t cache_byte;		/* write cache seen (0: none) */
 	uint64_t flush_byte;		/* written to defeat a cache, at most */
+	uint64_t defeat_byte;		/* a fake behind a larger cache may
+					 * pass for genuine */
 	enum capacity_kind kind;
+	int exact;			/* usable within 1 % (or 1 MiB) */
 	int limbo_garbage;		/* limbo reads return garbage */
 	unsigned int probes;		/* signature blocks written */
 	uint64_t written_byte;		/* all bytes written */

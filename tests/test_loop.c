@@ -1828,7 +1828,7 @@ START_TEST(test_fb_capacity_preserve)
 			 _i ? "limbo" : "genuine");
 		ck_assert_msg(strstr(r.out, want), "%s", r.out);
 	}
-	ck_assert_ptr_nonnull(strstr(r.err, "will overwrite 253 ranges"));
+	ck_assert_ptr_nonnull(strstr(r.err, "will overwrite 252 ranges"));
 	ck_assert_uint_eq(scan(fx.dev, 0, fx.size_byte, SCAN_PLANTED, fx.seed),
 			  0);
 	ck_assert_int_ne(access(journal, F_OK), 0);

@@ -362,6 +362,7 @@ static const struct {
 	{ "queue=33", "queue", "33" },
 	{ "queue_cache=2,queue=4", "queue_cache", "2" },
 	{ "queue_cache=1", "queue_cache", "1" },
+	{ "cache_kind=aside", "cache_kind", "aside" },
 	{ "open=4,,seed=1", "empty", NULL },
 	{ "open=4,", "empty", NULL },
 	/* a key given twice is a typo, not "the last one wins" (item 18) */
@@ -1923,6 +1924,40 @@ START_TEST(test_fake_cache)
 }
 END_TEST
 
+/*
+ * cache_kind=back: a write reaches the flash only when newer sectors
+ * push it out of the cache, oldest written first; a sector written again
+ * supersedes its copy and counts as newest.  (Through, it reaches the
+ * flash at once: test_fake_cache.)
+ */
+START_TEST(test_fake_cache_back)
+{
+	struct device *w = sim_card("size=8G,real_size=1G,fake=wrap,"
+				    "cache=4K,cache_kind=back,noise=0");
+	struct device *t = sim_card("size=8G,real_size=1G,fake=wrap,"
+				    "cache=4K,noise=0");
+	uint64_t i, sum;
+
+	put_sector(w, GiB + 512, 8);		/* its image is 512 */
+	put_sector(t, GiB + 512, 8);
+	ck_assert(zeros_at(w, 512, &sum));	/* not on the flash yet */
+	ck_assert(holds(t, 512, GiB + 512, 8));	/* through: at once */
+	ck_assert(holds(w, GiB + 512, GiB + 512, 8));	/* cached */
+	put_sector(w, 512, 7);
+	put_sector(w, GiB + 512, 9);	/* again: newest, 7 oldest */
+	for (i = 0; i < 6; i++)		/* 6 more: 8 sectors held */
+		put_sector(w, 4 * MiB + 512 * i, 0);
+	ck_assert(holds(w, 512, 512, 7));
+	put_sector(w, 8 * MiB, 0);		/* pushes 7 out */
+	ck_assert(holds(w, GiB + 512, GiB + 512, 9));	/* still cached */
+	put_sector(w, 8 * MiB + 512, 0);	/* pushes 9 out, onto 7 */
+	ck_assert(holds(w, 512, GiB + 512, 9));
+	ck_assert(holds(w, GiB + 512, GiB + 512, 9));
+	dev_close(w);
+	dev_close(t);
+}
+END_TEST
+
 /* Fake keys change what reads return, never what anything costs. */
 START_TEST(test_fake_same_time)
 {
@@ -2173,6 +2208,7 @@ Suite *sim_suite(void)
 	tcase_add_test(tc, test_fake_limbo);
 	tcase_add_test(tc, test_fake_wrap);
 	tcase_add_test(tc, test_fake_cache);
+	tcase_add_test(tc, test_fake_cache_back);
 	tcase_add_test(tc, test_fake_same_time);
 	suite_add_tcase(s, tc);
 

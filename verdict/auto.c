@@ -160,6 +160,32 @@ void auto_advise(uint64_t erase_byte, uint64_t page_byte,
 	a->ext4_stride = stride ? (unsigned int)stride : 1;
 	a->ext4_stripe_width = (unsigned int)(erase_byte / 4096);
 	a->f2fs_segs = segs ? (unsigned int)segs : 1;
+	a->max_sectors = 0;
+	a->no_data = 0;
+}
+
+/*
+ * The advice for r: auto_advise(), and after a capacity check that found
+ * the card short, a partition that ends below the usable size (at an
+ * erase block boundary when known), or no data at all when not even
+ * that fits.
+ */
+static void advise_for(const struct auto_result *r, struct auto_advice *a)
+{
+	const struct capacity_result *c = &r->capacity;
+	uint64_t erase = r->align.erase.size_byte, end, start;
+
+	auto_advise(erase, r->align.page.size_byte, r->sector_byte, a);
+	if (!r->capacity_done || !capacity_short(c))
+		return;
+	start = a->start_sector * a->sector_byte;
+	end = erase ? c->usable_byte / erase * erase :
+	      c->usable_byte / a->sector_byte * a->sector_byte;
+	if (c->kind == CAPACITY_DAMAGED || end < start + (1ULL << 20)) {
+		a->no_data = 1;
+		return;
+	}
+	a->max_sectors = (end - start) / a->sector_byte;
 }
 
 int auto_write_ranges(uint64_t dev_size, uint64_t erase_byte,
@@ -1782,7 +1808,21 @@ static void print_advice(FILE *out, const struct auto_result *r,
 	char sz[FMT_LEN];
 
 	fprintf(out, "advice:\n");
-	auto_advise(erase, r->align.page.size_byte, r->sector_byte, &a);
+	advise_for(r, &a);
+	if (a.no_data) {
+		fprintf(out, "  keep no data on this card: the capacity check found %s of it storing data\n",
+			fmt_size(sz, r->capacity.usable_byte));
+		return;
+	}
+	if (a.max_sectors) {
+		fprintf(out, "  the card stores data only up to %s (the capacity check): one partition of at most %llu sectors from sector %llu, e.g. (this replaces the whole partition table: every partition on the card and its data are lost): echo 'start=%llu, size=%llu' | sudo sfdisk %s\n",
+			fmt_size(sz, r->capacity.usable_byte),
+			(unsigned long long)a.max_sectors,
+			(unsigned long long)a.start_sector,
+			(unsigned long long)a.start_sector,
+			(unsigned long long)a.max_sectors,
+			strncmp(path, "--", 2) ? path : "DEVICE");
+	}
 	if (!erase) {
 		fprintf(out, "  no erase size found: keep the usual 1MiB alignment (partitions at multiples of sector %llu, in %u-byte sectors)\n",
 			(unsigned long long)a.start_sector, a.sector_byte);
@@ -1792,7 +1832,8 @@ static void print_advice(FILE *out, const struct auto_result *r,
 		(unsigned long long)a.start_sector, a.sector_byte,
 		fmt_size(sz, a.start_sector * a.sector_byte));
 	/* the one-line form makes a new table: say so before the command */
-	fprintf(out, "  to make the card one partition from there (this replaces the whole partition table: every partition on the card and its data are lost): echo 'start=%llu' | sudo sfdisk %s\n",
+	if (!a.max_sectors)
+		fprintf(out, "  to make the card one partition from there (this replaces the whole partition table: every partition on the card and its data are lost): echo 'start=%llu' | sudo sfdisk %s\n",
 		(unsigned long long)a.start_sector,
 		strncmp(path, "--", 2) ? path : "DEVICE");
 	fprintf(out, "  ext4: mkfs.ext4 -b 4096 -E stride=%u,stripe_width=%u PARTITION\n",
@@ -1878,11 +1919,17 @@ static void print_capacity(FILE *out, const struct auto_result *r)
 		return;
 	fmt_size(u, c->usable_byte);
 	fmt_size(a, c->announced_byte);
-	if (c->kind == CAPACITY_GENUINE)
-		fprintf(out, "capacity: genuine, all %s store data\n", a);
-	else
-		fprintf(out, "capacity: FAKE or failing (%s): usable %s of %s announced; flashbench --capacity tells how to partition it\n",
-			capacity_kind_name(c->kind), u, a);
+	if (c->kind == CAPACITY_GENUINE) {
+		char d[FMT_LEN];
+
+		fprintf(out, "capacity: genuine as far as the check sees, all %s store data; it could not rule out a fake with a cache over %s\n",
+			a, fmt_size(d, c->defeat_byte));
+	} else {
+		fprintf(out, "capacity: FAKE or failing (%s): usable %s%s of %s announced; the advice above keeps to it\n",
+			capacity_kind_name(c->kind),
+			c->kind == CAPACITY_LIMBO && !c->exact ? "at least " :
+			"", u, a);
+	}
 }
 
 /* A table that read only around an erase size: which rows. */
@@ -2066,7 +2113,7 @@ void auto_json_advice(struct json *j, const struct auto_result *r)
 	uint64_t erase = r->align.erase.size_byte;
 	struct auto_advice a;
 
-	auto_advise(erase, r->align.page.size_byte, r->sector_byte, &a);
+	advise_for(r, &a);
 	json_object_begin(j, "advice");
 	json_bool(j, "erase_size_known", erase != 0);
 	json_u64(j, "sector_size", a.sector_byte);
@@ -2081,6 +2128,10 @@ void auto_json_advice(struct json *j, const struct auto_result *r)
 		json_null(j, "ext4_stripe_width");
 		json_null(j, "f2fs_segments_per_section");
 	}
+	json_size_or_null(j, "partition_max_sectors", a.max_sectors);
+	json_size_or_null(j, "partition_max_size",
+			  a.max_sectors * a.sector_byte);
+	json_bool(j, "keep_no_data", a.no_data);
 	json_object_end(j);
 }
 

@@ -161,6 +161,9 @@ struct auto_advice {
 	unsigned int ext4_stride;	/* in 4 KiB blocks */
 	unsigned int ext4_stripe_width;	/* in 4 KiB blocks */
 	unsigned int f2fs_segs;		/* 2 MiB segments per section */
+	uint64_t max_sectors;		/* a partition's size at most, from
+					   the capacity check; 0: no limit */
+	int no_data;			/* the capacity check: keep no data */
 };
 
 /*
@@ -174,7 +177,10 @@ void auto_advise(uint64_t erase_byte, uint64_t page_byte,
  * The advice of r as the JSON member "advice": the partition start in
  * sectors and bytes, the sector size, ext4's stride and stripe width (in
  * 4 KiB blocks) and f2fs's segments per section; with no erase size
- * found, the usual 1 MiB start and null for the rest.
+ * found, the usual 1 MiB start and null for the rest.  After a capacity
+ * check that found the card short, the partition's size at most
+ * (partition_max_sectors, partition_max_size; else null) and
+ * keep_no_data.
  */
 void auto_json_advice(struct json *j, const struct auto_result *r);
 
