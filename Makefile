@@ -196,23 +196,39 @@ golden: all $(CHECK_BIN)
 	GOLDEN_UPDATE=1 CK_RUN_SUITE=golden FLASHBENCH_BIN=$(CURDIR)/flashbench \
 		ERASE_BIN=$(CURDIR)/erase $(CHECK_BIN)
 
+# The discard tool is installed as flashbench-erase, as Debian's classic
+# package has it: a bare "erase" in the system's path is too generic a
+# name.  Its man page follows the name (every whole word "erase" in it is
+# the command: "Erase" starts a sentence), and so do flashbench(1)'s
+# references to it.
+ERASE_NAME := flashbench-erase
+
 install: all
 	install -d $(DESTDIR)$(BINDIR)
-	install -m 755 flashbench erase $(DESTDIR)$(BINDIR)
+	install -m 755 flashbench $(DESTDIR)$(BINDIR)
+	install -m 755 erase $(DESTDIR)$(BINDIR)/$(ERASE_NAME)
 	install -d $(DESTDIR)$(MANDIR)/man1
-	install -m 644 flashbench.1 erase.1 $(DESTDIR)$(MANDIR)/man1
+	sed 's/^\.BR erase (1)/.BR flashbench\\-erase (1)/' flashbench.1 \
+		>$(DESTDIR)$(MANDIR)/man1/flashbench.1
+	sed -e 's/^\.TH ERASE /.TH FLASHBENCH\\-ERASE /' \
+	    -e 's/\<erase\>/flashbench\\-erase/g' erase.1 \
+		>$(DESTDIR)$(MANDIR)/man1/$(ERASE_NAME).1
+	chmod 644 $(DESTDIR)$(MANDIR)/man1/flashbench.1 \
+		$(DESTDIR)$(MANDIR)/man1/$(ERASE_NAME).1
 	install -d $(DESTDIR)$(BASHCOMPDIR)
 	install -m 644 completion/flashbench.bash \
 		$(DESTDIR)$(BASHCOMPDIR)/flashbench
-	# bash-completion loads a script by the command's name: erase too
-	ln -sf flashbench $(DESTDIR)$(BASHCOMPDIR)/erase
+	# bash-completion loads a script by the command's name: the erase
+	# tool's too
+	ln -sf flashbench $(DESTDIR)$(BASHCOMPDIR)/$(ERASE_NAME)
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/flashbench $(DESTDIR)$(BINDIR)/erase \
+	rm -f $(DESTDIR)$(BINDIR)/flashbench \
+		$(DESTDIR)$(BINDIR)/$(ERASE_NAME) \
 		$(DESTDIR)$(MANDIR)/man1/flashbench.1 \
-		$(DESTDIR)$(MANDIR)/man1/erase.1 \
+		$(DESTDIR)$(MANDIR)/man1/$(ERASE_NAME).1 \
 		$(DESTDIR)$(BASHCOMPDIR)/flashbench \
-		$(DESTDIR)$(BASHCOMPDIR)/erase
+		$(DESTDIR)$(BASHCOMPDIR)/$(ERASE_NAME)
 
 clean:
 	rm -rf flashbench erase $(B)/*.a $(B)/*.o $(B)/*.d $(SRC_DIRS:%=$(B)/%) \

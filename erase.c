@@ -22,6 +22,7 @@
 
 #define EXIT_BAD_USAGE 2
 
+/* Named as it was run: erase in the tree, flashbench-erase installed. */
 static const char *prog = "erase";
 
 /* The help text, in util-linux layout. */
@@ -153,6 +154,8 @@ int main(int argc, char **argv)
 	char why[256];
 	int c, ret;
 
+	if (*program_invocation_short_name)
+		prog = program_invocation_short_name;
 	opterr = 0;	/* its messages name argv[0], the full path */
 	while ((c = getopt_long(argc, argv, "+:hV", longopts, NULL)) != -1) {
 		switch (c) {

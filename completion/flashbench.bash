@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# bash completion for flashbench and erase
+# bash completion for flashbench and erase (flashbench-erase installed)
 #
 # Installed as .../bash-completion/completions/flashbench; also works when
 # sourced directly.  Completes options (long and short), option values
@@ -244,4 +244,4 @@ _flashbench_erase()
 }
 
 complete -F _flashbench flashbench
-complete -F _flashbench_erase erase
+complete -F _flashbench_erase erase flashbench-erase
