@@ -345,13 +345,85 @@ static int table_sure(const struct auto_table *t, int writes)
 }
 
 /*
- * The n rows a[] of table t at AUTO_ALIGN_FIRST reads per position, then,
- * unless they make t sure, at the rest of AUTO_ALIGN_COUNT, each read
- * keeping its least time: a clear card pays two thirds of the reads, an
- * unclear one all of them, as if they had been counted at once.
+ * Host noise.  The reads just before and just after a boundary (pre and
+ * post) cross none, at any alignment: in a row, all seven positions read
+ * alike, but for what the host or the card adds now and then (another
+ * program's time slice, a pause).  Such a read is far above its row's
+ * median: twice it, and NOISE_FLOOR more.
  */
-static int align_read(struct device *dev, const struct bench_opts *ao,
-		      const uint64_t *a, size_t n, int writes,
+#define NOISE_FLOOR 500000.0	/* ns: a delay, not a slower read */
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Count the delayed reads of rows[] into *cells, *delayed, *max_ns. */
+static void count_delays(const struct align_row *rows, size_t n,
+			 unsigned int *cells, unsigned int *delayed,
+			 double *max_ns)
+{
+	size_t i, p, k;
+
+	for (i = 0; i < n; i++) {
+		if (rows[i].npos != 7)
+			continue;
+		for (k = 0; k < 3; k += 2) {
+			int64_t v[7], m;
+
+			for (p = 0; p < 7; p++)
+				v[p] = rows[i].pos_ns[p][k];
+			qsort(v, 7, sizeof(v[0]), cmp_i64);
+			m = v[3];
+			for (p = 0; p < 7; p++) {
+				double x = (double)(v[p] - m);
+
+				*cells += 1;
+				if (v[p] <= 2 * m || x <= NOISE_FLOOR)
+					continue;
+				*delayed += 1;
+				if (x > *max_ns)
+					*max_ns = x;
+			}
+		}
+	}
+}
+
+/*
+ * Is the noise high?  Delays that the least of a few reads in a row does
+ * not remove (they come in runs: a loaded CPU, a shared bus), in 1 % of
+ * positions or more, or single reads delayed 5 % of the time or more (a
+ * card's own pauses stay below: 2 % at most of the ones seen).
+ */
+#define NOISE_RUNS_PCT 1
+#define NOISE_ONCE_PCT 5
+#define NOISE_MIN_CELLS 100	/* fewer: too few to tell */
+#define NOISE_MARGIN 4		/* a collapse this many delays over */
+
+static int noise_high(unsigned int cells, unsigned int delayed,
+		      unsigned int once_cells, unsigned int once_delayed)
+{
+	return (cells >= NOISE_MIN_CELLS &&
+		100ULL * delayed >= (uint64_t)NOISE_RUNS_PCT * cells) ||
+	       (once_cells >= NOISE_MIN_CELLS &&
+		100ULL * once_delayed >= (uint64_t)NOISE_ONCE_PCT * once_cells);
+}
+
+static int table_noisy(const struct auto_table *t)
+{
+	return noise_high(t->cells, t->least_delayed, t->once_cells,
+			  t->once_delayed);
+}
+
+/*
+ * One more pass of count reads over table t's rows, folded in (each
+ * position keeps its least time); a pass of one read also tells how often
+ * a single read is delayed.
+ */
+static int align_more(struct device *dev, const struct bench_opts *ao,
+		      const uint64_t *a, size_t n, unsigned int count,
 		      struct auto_table *t)
 {
 	struct bench_opts more = *ao;
@@ -359,29 +431,63 @@ static int align_read(struct device *dev, const struct bench_opts *ao,
 	size_t nrows;
 	int ret;
 
-	more.count = AUTO_ALIGN_FIRST;
-	ret = bench_align_at(dev, &more, t->spacing_byte, a, n, &t->rows,
-			     &t->nrows);
-	t->count = more.count;
-	if (!ret)
-		ret = analyze_align(t->rows, t->nrows, &t->verdict);
-	if (ret || table_sure(t, writes))
-		return ret;
-	more.count = AUTO_ALIGN_COUNT - AUTO_ALIGN_FIRST;
+	more.count = count;
 	ret = bench_align_at(dev, &more, t->spacing_byte, a, n, &rows, &nrows);
 	if (!ret && nrows != t->nrows)
 		ret = -EIO;
 	if (!ret) {
+		if (count == 1)
+			count_delays(rows, nrows, &t->once_cells,
+				     &t->once_delayed, &t->delay_ns);
 		align_fold(t->rows, rows, nrows);
-		t->count = AUTO_ALIGN_COUNT;
+		t->count += count;
 	}
 	free(rows);
 	return ret ? ret : analyze_align(t->rows, t->nrows, &t->verdict);
 }
 
+/*
+ * The n rows a[] of table t at AUTO_ALIGN_FIRST reads per position, then,
+ * unless they make t sure, at the rest of AUTO_ALIGN_COUNT, each read
+ * keeping its least time: a clear card pays two thirds of the reads, an
+ * unclear one all of them, as if they had been counted at once.  On a
+ * noisy host (delays in runs defeat the least of reads in a row), up to
+ * NOISE_ROUNDS further passes, each far from the others in time, until
+ * the table is sure: the evidence is close only because of the noise.
+ */
+#define NOISE_ROUNDS 2
+
+static int align_read(struct device *dev, const struct bench_opts *ao,
+		      const uint64_t *a, size_t n, int writes,
+		      struct auto_table *t, unsigned int *rounds)
+{
+	struct bench_opts more = *ao;
+	unsigned int k;
+	int ret;
+
+	more.count = AUTO_ALIGN_FIRST;
+	ret = bench_align_at(dev, &more, t->spacing_byte, a, n, &t->rows,
+			     &t->nrows);
+	t->count = more.count;
+	count_delays(t->rows, t->nrows, &t->cells, &t->least_delayed,
+		     &t->delay_ns);
+	if (!ret)
+		ret = analyze_align(t->rows, t->nrows, &t->verdict);
+	if (ret || table_sure(t, writes))
+		return ret;
+	ret = align_more(dev, ao, a, n, AUTO_ALIGN_COUNT - AUTO_ALIGN_FIRST,
+			 t);
+	for (k = 0; !ret && k < NOISE_ROUNDS && table_noisy(t) &&
+	     !table_sure(t, writes); k++) {
+		ret = align_more(dev, ao, a, n, 1, t);
+		++*rounds;
+	}
+	return ret;
+}
+
 static int align_table(struct device *dev, const struct bench_opts *o,
 		       uint64_t bs, uint64_t erase, int writes,
-		       struct auto_table *t)
+		       struct auto_table *t, unsigned int *rounds)
 {
 	struct bench_opts ao = *o;
 	uint64_t spacing = 3, aligns[128], win[128];
@@ -407,7 +513,7 @@ static int align_table(struct device *dev, const struct bench_opts *o,
 	t->blocksize_byte = bs;
 	t->spacing_byte = spacing;
 	ret = align_read(dev, &ao, t->around_byte ? win : aligns,
-			 t->around_byte ? k : n, writes, t);
+			 t->around_byte ? k : n, writes, t, rounds);
 	if (ret || !t->around_byte ||
 	    t->verdict.erase.confidence == ANALYZE_CONF_HIGH)
 		return ret;
@@ -596,7 +702,8 @@ static int auto_align(struct device *dev, const struct bench_opts *o,
 				  r->align.page.confidence >=
 				  ANALYZE_CONF_MEDIUM ?
 				  r->align.erase.size_byte : 0,
-				  writes_decide(r), &r->tables[r->ntables]);
+				  writes_decide(r), &r->tables[r->ntables],
+				  &r->noise.rounds);
 		if (ret) {
 			/* a table cut short decides nothing */
 			free(r->tables[r->ntables].rows);
@@ -1594,6 +1701,135 @@ static int auto_capacity(struct device *dev, const struct bench_opts *o,
 	return ret;
 }
 
+/* ---- host noise and what it does to the verdict ---- */
+
+/* The noise of the run, from every align table's reads. */
+static void noise_measure(struct auto_result *r)
+{
+	struct auto_noise *n = &r->noise;
+	size_t i;
+
+	n->cells = n->delayed = n->once_cells = n->once_delayed = 0;
+	n->delay_ns = 0;
+	for (i = 0; i < r->ntables; i++) {
+		const struct auto_table *t = &r->tables[i];
+
+		n->cells += t->cells;
+		n->delayed += t->least_delayed;
+		n->once_cells += t->once_cells;
+		n->once_delayed += t->once_delayed;
+		if (t->delay_ns > n->delay_ns)
+			n->delay_ns = t->delay_ns;
+	}
+	if (noise_high(n->cells, n->delayed, n->once_cells,
+		       n->once_delayed))
+		n->level = AUTO_NOISE_HIGH;
+	else if (n->delayed || n->once_delayed)
+		n->level = AUTO_NOISE_SOME;
+	else
+		n->level = AUTO_NOISE_LOW;
+}
+
+static void cap(enum analyze_confidence *c, enum analyze_confidence max)
+{
+	if (*c > max)
+		*c = max;
+}
+
+/* The ratio of o's probe of nr AUs; 0 when there is none. */
+static double probe_ratio(const struct auto_open *o, unsigned int nr)
+{
+	size_t i;
+
+	for (i = 0; i < o->nprobes; i++)
+		if (o->probes[i].nr == nr)
+			return o->probes[i].ratio;
+	return 0;
+}
+
+/*
+ * An open-AU count on a noisy host: a run of delayed writes looks like a
+ * collapse, so the count stands (medium at most) only when the collapse
+ * one over it cost far more per write than any delay seen, and the count
+ * itself held; else it is low.
+ */
+static void noise_open(struct auto_open *o, double delay_ns)
+{
+	double held, coll;
+
+	if (!o->measured || o->confidence <= ANALYZE_CONF_LOW)
+		return;
+	held = o->nr <= 1 ? 1 : probe_ratio(o, o->nr);
+	coll = o->from_linear ? 0 : probe_ratio(o, o->nr + 1);
+	if (o->nr && held > 0 && held < AUTO_HOLD &&
+	    (coll - 1) * o->ref_ns > NOISE_MARGIN * delay_ns)
+		cap(&o->confidence, ANALYZE_CONF_MEDIUM);
+	else
+		cap(&o->confidence, ANALYZE_CONF_LOW);
+}
+
+/*
+ * Let every confidence take the noise into account.  On a noisy host the
+ * write steps time single writes, which the noise delays in runs as long
+ * as what they look for (a collapse, a faster area, a boundary): their
+ * answers are low unless far clear of the delays seen.  The reads were
+ * read again until sure (align_read); a value the reads still leave short
+ * of high is low.  Write steps placed by an erase size read with low
+ * confidence are low too: the AUs they wrote may not be AUs.
+ */
+static void noise_confidence(struct auto_result *r)
+{
+	const enum analyze_confidence any = ANALYZE_CONF_HIGH;
+	enum analyze_confidence writes = r->erase_fallback ?
+					 ANALYZE_CONF_LOW : any;
+
+	if (r->noise.level == AUTO_NOISE_HIGH) {
+		struct align_verdict *v = &r->align;
+
+		noise_open(&r->open_linear, r->noise.delay_ns);
+		noise_open(&r->open_random, r->noise.delay_ns);
+		cap(&r->fat.confidence, ANALYZE_CONF_LOW);
+		if (r->erase_from == AUTO_ERASE_FROM_WRITES)
+			cap(&v->erase.confidence, ANALYZE_CONF_LOW);
+		if (v->erase.confidence < ANALYZE_CONF_HIGH)
+			cap(&v->erase.confidence, ANALYZE_CONF_LOW);
+		if (v->page.confidence < ANALYZE_CONF_HIGH)
+			cap(&v->page.confidence, ANALYZE_CONF_LOW);
+		if (v->plane.confidence < ANALYZE_CONF_HIGH)
+			cap(&v->plane.confidence, ANALYZE_CONF_LOW);
+		if (v->group.confidence < ANALYZE_CONF_HIGH)
+			cap(&v->group.confidence, ANALYZE_CONF_LOW);
+	}
+	cap(&r->open_linear.confidence, writes);
+	cap(&r->open_random.confidence, writes);
+	cap(&r->fat.confidence, writes);
+}
+
+/*
+ * Why the write steps cannot run, and what would settle it, when the
+ * erase size is not known well enough to place their writes.  With one
+ * read at low confidence, they run on it (erase_fallback): their answers
+ * are low, but said.
+ */
+static int erase_premise(struct auto_result *r)
+{
+	const struct analyze_step *e = &r->align.erase;
+
+	if (e->size_byte && e->confidence >= ANALYZE_CONF_MEDIUM)
+		return 1;
+	if (e->size_byte && e->confidence == ANALYZE_CONF_LOW) {
+		r->erase_fallback = 1;
+		return 1;
+	}
+	r->skip_reason = r->erase_writes.measured ?
+		"no erase size to place their writes, from reads nor from writes" :
+		"no erase size to place their writes, and the device is too small to find it by writing";
+	r->skip_settle = r->noise.level == AUTO_NOISE_HIGH ?
+		"the timings were noisy: run again on a quiet host (close other programs)" :
+		"read the erase size in the classic align table (flashbench -a DEVICE), then measure with it (flashbench -O --erasesize=SIZE DEVICE, flashbench -f --erasesize=SIZE DEVICE)";
+	return 0;
+}
+
 int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 	     const struct auto_hooks *h, struct auto_result *r)
 {
@@ -1610,10 +1846,12 @@ int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 	r->sector_byte = dev->logical_block_size;
 	ret = auto_align(dev, o, h, r);
 	r->step_ns[0] = dev_now_ns(dev) - t0;
+	noise_measure(r);
 	if (ret)
 		goto out;
 	if (!destructive) {
 		r->skip_reason = "needs --destructive";
+		r->skip_settle = "flashbench --auto --destructive DEVICE";
 		goto out;
 	}
 	if (r->align.erase.confidence < ANALYZE_CONF_HIGH) {
@@ -1622,12 +1860,8 @@ int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 			goto out;
 	}
 	erase = r->align.erase.size_byte;
-	if (!erase || r->align.erase.confidence < ANALYZE_CONF_MEDIUM) {
-		r->skip_reason = r->erase_writes.measured ?
-			"no clear erase size, from reads nor from writes" :
-			"no clear erase size to measure with";
+	if (!erase_premise(r))
 		goto out;
-	}
 	n = auto_write_ranges(dev->size_byte, erase, ranges,
 			      AUTO_MAX_RANGES);
 	if (n < 0 || probe_max_nr(dev->size_byte, erase) < 2) {
@@ -1664,6 +1898,7 @@ int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 	r->step_ns[3] = dev_now_ns(dev) - t1;
 	r->precondition_byte = area.written;
 out:
+	noise_confidence(r);
 	if (!ret && destructive)
 		ret = auto_capacity(dev, o, h, r);
 	r->device_ns = dev_now_ns(dev) - t0;
