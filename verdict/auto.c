@@ -1749,20 +1749,26 @@ static double probe_ratio(const struct auto_open *o, unsigned int nr)
 
 /*
  * An open-AU count on a noisy host: a run of delayed writes looks like a
- * collapse, so the count stands (medium at most) only when the collapse
- * one over it cost far more per write than any delay seen, and the count
- * itself held; else it is low.
+ * collapse, and a delayed reference hides a small one (a card that
+ * collapses gradually), so the count stands (medium at most) only when it
+ * held as fast as the fastest probe and the collapse one over it cost far
+ * more per write than any delay seen; else it is low.
  */
 static void noise_open(struct auto_open *o, double delay_ns)
 {
-	double held, coll;
+	double held, coll, base = 1;
+	size_t i;
 
 	if (!o->measured || o->confidence <= ANALYZE_CONF_LOW)
 		return;
+	/* the reference itself may have been delayed: the fastest probe */
+	for (i = 0; i < o->nprobes; i++)
+		if (!o->probes[i].collapsed && o->probes[i].ratio < base)
+			base = o->probes[i].ratio;
 	held = o->nr <= 1 ? 1 : probe_ratio(o, o->nr);
 	coll = o->from_linear ? 0 : probe_ratio(o, o->nr + 1);
-	if (o->nr && held > 0 && held < AUTO_HOLD &&
-	    (coll - 1) * o->ref_ns > NOISE_MARGIN * delay_ns)
+	if (o->nr && held > 0 && held < AUTO_HOLD * base &&
+	    (coll - held) * o->ref_ns > NOISE_MARGIN * delay_ns)
 		cap(&o->confidence, ANALYZE_CONF_MEDIUM);
 	else
 		cap(&o->confidence, ANALYZE_CONF_LOW);
@@ -1939,13 +1945,15 @@ static void print_sysfs_size(FILE *out, const struct sysfs_info *sysfs,
 	fputc('\n', out);
 }
 
-static void print_open(FILE *out, const char *what, const struct auto_open *o)
+static void print_open(FILE *out, const char *what, const struct auto_open *o,
+		       const char *why)
 {
 	char c[FMT_LEN], t[FMT_LEN];
 	size_t i;
 
 	if (!o->measured) {
-		fprintf(out, "open AUs %s: skipped\n", what);
+		fprintf(out, "open AUs %s: skipped%s%s\n", what,
+			why ? ": " : "", why ? why : "");
 		return;
 	}
 	fprintf(out, "open AUs %s: %s%u (confidence %s)\n", what,
@@ -1977,7 +1985,8 @@ static const char *fat_shown_by(const struct auto_fat *f)
 	       "random";
 }
 
-static void print_fat(FILE *out, const struct auto_fat *f, uint64_t erase)
+static void print_fat(FILE *out, const struct auto_fat *f, uint64_t erase,
+		      const char *why)
 {
 	static const char *const shown[] = {
 		"in order and out of order", "in order", "out of order",
@@ -1987,7 +1996,8 @@ static void print_fat(FILE *out, const struct auto_fat *f, uint64_t erase)
 	unsigned int i;
 
 	if (!f->measured) {
-		fprintf(out, "FAT area: skipped\n");
+		fprintf(out, "FAT area: skipped%s%s\n", why ? ": " : "",
+			why ? why : "");
 		return;
 	}
 	if (f->found)
@@ -2137,6 +2147,62 @@ static void print_around(FILE *out, const struct auto_table *t)
 		fmt_size(a, lo), fmt_size(b, hi), fmt_size(c, t->around_byte));
 }
 
+static const char *const noise_names[] = {
+	[AUTO_NOISE_LOW] = "low",
+	[AUTO_NOISE_SOME] = "some",
+	[AUTO_NOISE_HIGH] = "high",
+};
+
+/* s with every "DEVICE" in it written as path. */
+static void print_with_path(FILE *out, const char *s, const char *path)
+{
+	const char *d;
+
+	if (!strncmp(path, "--", 2))
+		path = "DEVICE";
+	while ((d = strstr(s, "DEVICE"))) {
+		fprintf(out, "%.*s%s", (int)(d - s), s, path);
+		s = d + strlen("DEVICE");
+	}
+	fputs(s, out);
+}
+
+/* How repeatable the timings were, and what that means. */
+static void print_noise(FILE *out, const struct auto_result *r)
+{
+	const struct auto_noise *n = &r->noise;
+	char t[FMT_LEN];
+
+	if (!n->cells)
+		return;
+	fprintf(out, "timing noise: %s: %u of %u positions delayed in the least of a few reads",
+		noise_names[n->level], n->delayed, n->cells);
+	if (n->once_cells)
+		fprintf(out, ", %u of %u single reads", n->once_delayed,
+			n->once_cells);
+	if (n->delayed || n->once_delayed)
+		fprintf(out, ", by up to %s",
+			fmt_time(t, (int64_t)llround(n->delay_ns)));
+	if (n->rounds)
+		fprintf(out, "; %u further align pass%s", n->rounds,
+			n->rounds == 1 ? "" : "es");
+	if (n->level == AUTO_NOISE_HIGH)
+		fputs("; the host or the card is noisy: close other programs, or run again (values the noise could have made are given low confidence)", out);
+	fputc('\n', out);
+}
+
+/* Why the write steps did not run, and what would settle it. */
+static void print_skipped(FILE *out, const struct auto_result *r,
+			  const char *path)
+{
+	fprintf(out, "skipped: open AUs and FAT area: %s", r->skip_reason);
+	if (r->skip_settle) {
+		fputs("; to settle it: ", out);
+		print_with_path(out, r->skip_settle, path);
+	}
+	fputc('\n', out);
+}
+
 void auto_print(FILE *out, const struct auto_result *r, const char *path,
 		const struct sysfs_info *sysfs)
 {
@@ -2185,9 +2251,9 @@ void auto_print(FILE *out, const struct auto_result *r, const char *path,
 		fprintf(out, "allocation group: %s (confidence %s)\n",
 			fmt_size(a, r->align.group.size_byte),
 			conf(r->align.group.confidence));
-	print_open(out, "linear", &r->open_linear);
-	print_open(out, "random", &r->open_random);
-	print_fat(out, &r->fat, r->align.erase.size_byte);
+	print_open(out, "linear", &r->open_linear, r->skip_reason);
+	print_open(out, "random", &r->open_random, r->skip_reason);
+	print_fat(out, &r->fat, r->align.erase.size_byte, r->skip_reason);
 	if (r->precondition_again)
 		fprintf(out, "preconditioned: no collapse on the probed AUs as found (AUs that hold no data cost nothing to close), so each was written whole and the search made again (%s in all)\n",
 			fmt_size(a, r->precondition_byte));
@@ -2216,8 +2282,13 @@ void auto_print(FILE *out, const struct auto_result *r, const char *path,
 		fprintf(out, "skipped: open AUs and FAT area (they write to the device); run them with: flashbench --auto --destructive %s\n",
 			path);
 	else if (r->skip_reason)
-		fprintf(out, "skipped: open AUs and FAT area: %s\n",
-			r->skip_reason);
+		print_skipped(out, r, path);
+	if (r->erase_fallback) {
+		fputs("erase size for the write steps: read with low confidence, so their answers are low too; to settle it: ", out);
+		print_with_path(out, "flashbench -a DEVICE, then the classic tests with the erase size it shows (flashbench -O --erasesize=SIZE DEVICE)", path);
+		fputc('\n', out);
+	}
+	print_noise(out, r);
 	print_capacity(out, r);
 	fprintf(out, "device time: %s\n", fmt_time(a, (int64_t)r->device_ns));
 }
@@ -2269,6 +2340,10 @@ static void json_verdict(struct json *j, const struct align_verdict *v,
 		json_string(j, "fat_writes", fat_shown_by(&r->fat));
 	else
 		json_null(j, "fat_writes");
+	if (r->noise.cells)
+		json_string(j, "timing_noise", noise_names[r->noise.level]);
+	else
+		json_null(j, "timing_noise");
 	json_string(j, "erase_size_from",
 		    !r->erase_writes.erase_byte ? "reads" :
 		    r->erase_from == AUTO_ERASE_FROM_WRITES ? "writes" :
@@ -2415,6 +2490,20 @@ static void json_fat(struct json *j, const struct auto_fat *f)
 	json_object_end(j);
 }
 
+/* The timing noise: the counts behind its level. */
+static void json_noise(struct json *j, const struct auto_noise *n)
+{
+	json_object_begin(j, "timing_noise");
+	json_string(j, "level", noise_names[n->level]);
+	json_u64(j, "positions", n->cells);
+	json_u64(j, "positions_delayed", n->delayed);
+	json_u64(j, "single_reads", n->once_cells);
+	json_u64(j, "single_reads_delayed", n->once_delayed);
+	json_double(j, "largest_delay_ns", n->delay_ns);
+	json_u64(j, "further_passes", n->rounds);
+	json_object_end(j);
+}
+
 void auto_json_results(struct json *j, const struct auto_result *r)
 {
 	size_t i;
@@ -2452,6 +2541,17 @@ void auto_json_results(struct json *j, const struct auto_result *r)
 	json_u64(j, "precondition_bytes", r->precondition_byte);
 	json_bool(j, "precondition_again", r->precondition_again);
 	json_string(j, "skipped", r->skip_reason);
+	json_array_begin(j, "skipped_steps");
+	if (r->skip_reason && !r->fat.measured)
+		json_string(j, NULL, "fat");
+	if (r->skip_reason && !r->open_linear.measured)
+		json_string(j, NULL, "open_au_linear");
+	if (r->skip_reason && !r->open_random.measured)
+		json_string(j, NULL, "open_au_random");
+	json_array_end(j);
+	json_string(j, "settle", r->skip_reason ? r->skip_settle : NULL);
+	json_bool(j, "erase_size_fallback", r->erase_fallback);
+	json_noise(j, &r->noise);
 	json_object_end(j);
 	json_array_end(j);
 }
