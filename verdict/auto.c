@@ -392,29 +392,25 @@ static void count_delays(const struct align_row *rows, size_t n,
 }
 
 /*
- * Is the noise high?  Delays that the least of a few reads in a row does
- * not remove (they come in runs: a loaded CPU, a shared bus), in 1 % of
- * positions or more, or single reads delayed 5 % of the time or more (a
- * card's own pauses stay below: 2 % at most of the ones seen).
+ * Is the noise high?  Delays that the least of two reads in a row does not
+ * remove, at 1.5 % of positions or more: they come in runs (a loaded CPU,
+ * a shared bus), as long as what the write steps look for.  A card's own
+ * pauses come one at a time, even at one request in ten (0.8 % of
+ * positions then), and the write steps tell them from a collapse.
  */
-#define NOISE_RUNS_PCT 1
-#define NOISE_ONCE_PCT 5
+#define NOISE_RUNS_PERMILLE 15
 #define NOISE_MIN_CELLS 100	/* fewer: too few to tell */
 #define NOISE_MARGIN 4		/* a collapse this many delays over */
 
-static int noise_high(unsigned int cells, unsigned int delayed,
-		      unsigned int once_cells, unsigned int once_delayed)
+static int noise_high(unsigned int cells, unsigned int delayed)
 {
-	return (cells >= NOISE_MIN_CELLS &&
-		100ULL * delayed >= (uint64_t)NOISE_RUNS_PCT * cells) ||
-	       (once_cells >= NOISE_MIN_CELLS &&
-		100ULL * once_delayed >= (uint64_t)NOISE_ONCE_PCT * once_cells);
+	return cells >= NOISE_MIN_CELLS &&
+	       1000ULL * delayed >= (uint64_t)NOISE_RUNS_PERMILLE * cells;
 }
 
 static int table_noisy(const struct auto_table *t)
 {
-	return noise_high(t->cells, t->least_delayed, t->once_cells,
-			  t->once_delayed);
+	return noise_high(t->cells, t->least_delayed);
 }
 
 /*
@@ -1721,8 +1717,7 @@ static void noise_measure(struct auto_result *r)
 		if (t->delay_ns > n->delay_ns)
 			n->delay_ns = t->delay_ns;
 	}
-	if (noise_high(n->cells, n->delayed, n->once_cells,
-		       n->once_delayed))
+	if (noise_high(n->cells, n->delayed))
 		n->level = AUTO_NOISE_HIGH;
 	else if (n->delayed || n->once_delayed)
 		n->level = AUTO_NOISE_SOME;
@@ -2210,6 +2205,8 @@ void auto_print(FILE *out, const struct auto_result *r, const char *path,
 	char a[FMT_LEN];
 
 	struct align_verdict reads = r->align;
+	/* without --destructive the closing line says why, once */
+	const char *why = r->destructive ? r->skip_reason : NULL;
 
 	fprintf(out, "erase size: %s (confidence %s)%s\n",
 		r->align.erase.size_byte ?
@@ -2251,9 +2248,9 @@ void auto_print(FILE *out, const struct auto_result *r, const char *path,
 		fprintf(out, "allocation group: %s (confidence %s)\n",
 			fmt_size(a, r->align.group.size_byte),
 			conf(r->align.group.confidence));
-	print_open(out, "linear", &r->open_linear, r->skip_reason);
-	print_open(out, "random", &r->open_random, r->skip_reason);
-	print_fat(out, &r->fat, r->align.erase.size_byte, r->skip_reason);
+	print_open(out, "linear", &r->open_linear, why);
+	print_open(out, "random", &r->open_random, why);
+	print_fat(out, &r->fat, r->align.erase.size_byte, why);
 	if (r->precondition_again)
 		fprintf(out, "preconditioned: no collapse on the probed AUs as found (AUs that hold no data cost nothing to close), so each was written whole and the search made again (%s in all)\n",
 			fmt_size(a, r->precondition_byte));
