@@ -393,15 +393,18 @@ START_TEST(test_noise)
 	ck_assert_int_eq(r.open_linear.confidence, ANALYZE_CONF_HIGH);
 	auto_free(&r);
 	dev_close(dev);
-	dev = sim_card("host=heavy,seed=7");
+	/* seed 7 reads 2 open AUs and a FAT area of 16 AUs in the delays */
+	dev = sim_card(_i ? "host=heavy,seed=7" : "host=heavy,seed=1");
 	ck_assert_int_eq(auto_run(dev, &o, 1, NULL, &r), 0);
 	ck_assert_int_eq(r.noise.level, AUTO_NOISE_HIGH);
 	ck_assert_uint_gt(r.noise.delayed * 100, r.noise.cells);
 	ck_assert_uint_gt(r.noise.rounds, 0);
 	ck_assert_uint_eq(r.align.erase.size_byte, 4 << 20);
 	ck_assert_int_le(r.fat.confidence, ANALYZE_CONF_LOW);
-	ck_assert_int_le(r.open_linear.confidence, ANALYZE_CONF_MEDIUM);
-	ck_assert_int_le(r.open_random.confidence, ANALYZE_CONF_MEDIUM);
+	ck_assert_int_le(r.open_linear.confidence, r.open_linear.nr == 4 ?
+			 ANALYZE_CONF_MEDIUM : ANALYZE_CONF_LOW);
+	ck_assert_int_le(r.open_random.confidence, r.open_random.nr == 2 ?
+			 ANALYZE_CONF_MEDIUM : ANALYZE_CONF_LOW);
 	f = open_memstream(&text, &len);
 	auto_print(f, &r, "/dev/card", NULL);
 	fclose(f);
@@ -1263,7 +1266,7 @@ Suite *auto_suite(void)
 	tcase_add_test(tc, test_erase_from_writes);
 	tcase_add_test(tc, test_erase_confirm);
 	tcase_add_test(tc, test_no_erase_advice);
-	tcase_add_test(tc, test_noise);
+	tcase_add_loop_test(tc, test_noise, 0, 2);
 	tcase_add_test(tc, test_skip_settle);
 	tcase_add_test(tc, test_open_random_none);
 	tcase_add_test(tc, test_open_random_cap);
