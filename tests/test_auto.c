@@ -370,6 +370,94 @@ START_TEST(test_no_erase_advice)
 END_TEST
 
 /* A card that keeps no AU open in random order: the answer is 0. */
+/*
+ * Host noise: a quiet host shows none; a busy one (delays in runs) is
+ * measured as high, the align tables read again, and no write step's
+ * answer that the delays could have made keeps a high confidence.
+ */
+START_TEST(test_noise)
+{
+	struct bench_opts o;
+	struct auto_result r;
+	struct device *dev;
+	char *text;
+	size_t len;
+	FILE *f;
+
+	bench_opts_default(&o);
+	dev = sim_card("host=light");
+	ck_assert_int_eq(auto_run(dev, &o, 1, NULL, &r), 0);
+	ck_assert_int_ne(r.noise.level, AUTO_NOISE_HIGH);
+	ck_assert_uint_eq(r.noise.delayed, 0);
+	ck_assert_int_eq(r.fat.confidence, ANALYZE_CONF_HIGH);
+	ck_assert_int_eq(r.open_linear.confidence, ANALYZE_CONF_HIGH);
+	auto_free(&r);
+	dev_close(dev);
+	/* seed 7 reads 2 open AUs and a FAT area of 16 AUs in the delays */
+	dev = sim_card(_i ? "host=heavy,seed=7" : "host=heavy,seed=1");
+	ck_assert_int_eq(auto_run(dev, &o, 1, NULL, &r), 0);
+	ck_assert_int_eq(r.noise.level, AUTO_NOISE_HIGH);
+	ck_assert_uint_gt(r.noise.delayed * 100, r.noise.cells);
+	ck_assert_uint_gt(r.noise.rounds, 0);
+	ck_assert_uint_eq(r.align.erase.size_byte, 4 << 20);
+	ck_assert_int_le(r.fat.confidence, ANALYZE_CONF_LOW);
+	ck_assert_int_le(r.open_linear.confidence, r.open_linear.nr == 4 ?
+			 ANALYZE_CONF_MEDIUM : ANALYZE_CONF_LOW);
+	ck_assert_int_le(r.open_random.confidence, r.open_random.nr == 2 ?
+			 ANALYZE_CONF_MEDIUM : ANALYZE_CONF_LOW);
+	f = open_memstream(&text, &len);
+	auto_print(f, &r, "/dev/card", NULL);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text, "timing noise: high: "));
+	ck_assert_ptr_nonnull(strstr(text, "the host or the card is noisy: close other programs, or run again"));
+	free(text);
+	auto_free(&r);
+	dev_close(dev);
+}
+END_TEST
+
+/*
+ * A write step whose premise failed (no erase size to place its writes)
+ * says so, and what would settle it, in the text and the JSON.
+ */
+START_TEST(test_skip_settle)
+{
+	struct bench_opts o;
+	struct auto_result r;
+	struct device *dev;
+	struct json j;
+	char *text;
+	size_t len;
+	FILE *f;
+
+	bench_opts_default(&o);
+	dev = sim_card("au_us=0,page_us=0,size=64M,erase=1M");
+	ck_assert_int_eq(auto_run(dev, &o, 1, NULL, &r), 0);
+	ck_assert_uint_eq(r.align.erase.size_byte, 0);
+	ck_assert(!r.fat.measured && !r.open_linear.measured);
+	ck_assert_ptr_nonnull(r.skip_reason);
+	ck_assert_ptr_nonnull(r.skip_settle);
+	f = open_memstream(&text, &len);
+	auto_print(f, &r, "/dev/card", NULL);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text, "FAT area: skipped: no erase size to place their writes"));
+	ck_assert_ptr_nonnull(strstr(text, "; to settle it: read the erase size in the classic align table (flashbench -a /dev/card)"));
+	free(text);
+	f = open_memstream(&text, &len);
+	json_init(&j, f);
+	json_object_begin(&j, NULL);
+	auto_json_results(&j, &r);
+	json_object_end(&j);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text, "\"skipped_steps\": [\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\"open_au_random\"\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\"settle\": \"read the erase size"));
+	free(text);
+	auto_free(&r);
+	dev_close(dev);
+}
+END_TEST
+
 START_TEST(test_open_random_none)
 {
 	static const char *const specs[] = {
@@ -1179,6 +1267,8 @@ Suite *auto_suite(void)
 	tcase_add_test(tc, test_erase_from_writes);
 	tcase_add_test(tc, test_erase_confirm);
 	tcase_add_test(tc, test_no_erase_advice);
+	tcase_add_loop_test(tc, test_noise, 0, 2);
+	tcase_add_test(tc, test_skip_settle);
 	tcase_add_test(tc, test_open_random_none);
 	tcase_add_test(tc, test_open_random_cap);
 	tcase_add_test(tc, test_open_warm_collapse);

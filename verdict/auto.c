@@ -371,13 +371,81 @@ static int table_sure(const struct auto_table *t, int writes)
 }
 
 /*
- * The n rows a[] of table t at AUTO_ALIGN_FIRST reads per position, then,
- * unless they make t sure, at the rest of AUTO_ALIGN_COUNT, each read
- * keeping its least time: a clear card pays two thirds of the reads, an
- * unclear one all of them, as if they had been counted at once.
+ * Host noise.  The reads just before and just after a boundary (pre and
+ * post) cross none, at any alignment: in a row, all seven positions read
+ * alike, but for what the host or the card adds now and then (another
+ * program's time slice, a pause).  Such a read is far above its row's
+ * median: twice it, and NOISE_FLOOR more.
  */
-static int align_read(struct device *dev, const struct bench_opts *ao,
-		      const uint64_t *a, size_t n, int writes,
+#define NOISE_FLOOR 500000.0	/* ns: a delay, not a slower read */
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Count the delayed reads of rows[] into *cells, *delayed, *max_ns. */
+static void count_delays(const struct align_row *rows, size_t n,
+			 unsigned int *cells, unsigned int *delayed,
+			 double *max_ns)
+{
+	size_t i, p, k;
+
+	for (i = 0; i < n; i++) {
+		if (rows[i].npos != 7)
+			continue;
+		for (k = 0; k < 3; k += 2) {
+			int64_t v[7], m;
+
+			for (p = 0; p < 7; p++)
+				v[p] = rows[i].pos_ns[p][k];
+			qsort(v, 7, sizeof(v[0]), cmp_i64);
+			m = v[3];
+			for (p = 0; p < 7; p++) {
+				double x = (double)(v[p] - m);
+
+				*cells += 1;
+				if (v[p] <= 2 * m || x <= NOISE_FLOOR)
+					continue;
+				*delayed += 1;
+				if (x > *max_ns)
+					*max_ns = x;
+			}
+		}
+	}
+}
+
+/*
+ * Is the noise high?  Delays that the least of two reads in a row does not
+ * remove, at 1.5 % of positions or more: they come in runs (a loaded CPU,
+ * a shared bus), as long as what the write steps look for.  A card's own
+ * pauses come one at a time, even at one request in ten (0.8 % of
+ * positions then), and the write steps tell them from a collapse.
+ */
+#define NOISE_RUNS_PERMILLE 15
+#define NOISE_MIN_CELLS 100	/* fewer: too few to tell */
+#define NOISE_MARGIN 4		/* a collapse this many delays over */
+
+static int noise_high(unsigned int cells, unsigned int delayed)
+{
+	return cells >= NOISE_MIN_CELLS &&
+	       1000ULL * delayed >= (uint64_t)NOISE_RUNS_PERMILLE * cells;
+}
+
+static int table_noisy(const struct auto_table *t)
+{
+	return noise_high(t->cells, t->least_delayed);
+}
+
+/*
+ * One more pass of count reads over table t's rows, folded in (each
+ * position keeps its least time); a pass of one read also tells how often
+ * a single read is delayed.
+ */
+static int align_more(struct device *dev, const struct bench_opts *ao,
+		      const uint64_t *a, size_t n, unsigned int count,
 		      struct auto_table *t)
 {
 	struct bench_opts more = *ao;
@@ -385,29 +453,63 @@ static int align_read(struct device *dev, const struct bench_opts *ao,
 	size_t nrows;
 	int ret;
 
-	more.count = AUTO_ALIGN_FIRST;
-	ret = bench_align_at(dev, &more, t->spacing_byte, a, n, &t->rows,
-			     &t->nrows);
-	t->count = more.count;
-	if (!ret)
-		ret = analyze_align(t->rows, t->nrows, &t->verdict);
-	if (ret || table_sure(t, writes))
-		return ret;
-	more.count = AUTO_ALIGN_COUNT - AUTO_ALIGN_FIRST;
+	more.count = count;
 	ret = bench_align_at(dev, &more, t->spacing_byte, a, n, &rows, &nrows);
 	if (!ret && nrows != t->nrows)
 		ret = -EIO;
 	if (!ret) {
+		if (count == 1)
+			count_delays(rows, nrows, &t->once_cells,
+				     &t->once_delayed, &t->delay_ns);
 		align_fold(t->rows, rows, nrows);
-		t->count = AUTO_ALIGN_COUNT;
+		t->count += count;
 	}
 	free(rows);
 	return ret ? ret : analyze_align(t->rows, t->nrows, &t->verdict);
 }
 
+/*
+ * The n rows a[] of table t at AUTO_ALIGN_FIRST reads per position, then,
+ * unless they make t sure, at the rest of AUTO_ALIGN_COUNT, each read
+ * keeping its least time: a clear card pays two thirds of the reads, an
+ * unclear one all of them, as if they had been counted at once.  On a
+ * noisy host (delays in runs defeat the least of reads in a row), up to
+ * NOISE_ROUNDS further passes, each far from the others in time, until
+ * the table is sure: the evidence is close only because of the noise.
+ */
+#define NOISE_ROUNDS 2
+
+static int align_read(struct device *dev, const struct bench_opts *ao,
+		      const uint64_t *a, size_t n, int writes,
+		      struct auto_table *t, unsigned int *rounds)
+{
+	struct bench_opts more = *ao;
+	unsigned int k;
+	int ret;
+
+	more.count = AUTO_ALIGN_FIRST;
+	ret = bench_align_at(dev, &more, t->spacing_byte, a, n, &t->rows,
+			     &t->nrows);
+	t->count = more.count;
+	count_delays(t->rows, t->nrows, &t->cells, &t->least_delayed,
+		     &t->delay_ns);
+	if (!ret)
+		ret = analyze_align(t->rows, t->nrows, &t->verdict);
+	if (ret || table_sure(t, writes))
+		return ret;
+	ret = align_more(dev, ao, a, n, AUTO_ALIGN_COUNT - AUTO_ALIGN_FIRST,
+			 t);
+	for (k = 0; !ret && k < NOISE_ROUNDS && table_noisy(t) &&
+	     !table_sure(t, writes); k++) {
+		ret = align_more(dev, ao, a, n, 1, t);
+		++*rounds;
+	}
+	return ret;
+}
+
 static int align_table(struct device *dev, const struct bench_opts *o,
 		       uint64_t bs, uint64_t erase, int writes,
-		       struct auto_table *t)
+		       struct auto_table *t, unsigned int *rounds)
 {
 	struct bench_opts ao = *o;
 	uint64_t spacing = 3, aligns[128], win[128];
@@ -433,7 +535,7 @@ static int align_table(struct device *dev, const struct bench_opts *o,
 	t->blocksize_byte = bs;
 	t->spacing_byte = spacing;
 	ret = align_read(dev, &ao, t->around_byte ? win : aligns,
-			 t->around_byte ? k : n, writes, t);
+			 t->around_byte ? k : n, writes, t, rounds);
 	if (ret || !t->around_byte ||
 	    t->verdict.erase.confidence == ANALYZE_CONF_HIGH)
 		return ret;
@@ -622,7 +724,8 @@ static int auto_align(struct device *dev, const struct bench_opts *o,
 				  r->align.page.confidence >=
 				  ANALYZE_CONF_MEDIUM ?
 				  r->align.erase.size_byte : 0,
-				  writes_decide(r), &r->tables[r->ntables]);
+				  writes_decide(r), &r->tables[r->ntables],
+				  &r->noise.rounds);
 		if (ret) {
 			/* a table cut short decides nothing */
 			free(r->tables[r->ntables].rows);
@@ -1620,6 +1723,140 @@ static int auto_capacity(struct device *dev, const struct bench_opts *o,
 	return ret;
 }
 
+/* ---- host noise and what it does to the verdict ---- */
+
+/* The noise of the run, from every align table's reads. */
+static void noise_measure(struct auto_result *r)
+{
+	struct auto_noise *n = &r->noise;
+	size_t i;
+
+	n->cells = n->delayed = n->once_cells = n->once_delayed = 0;
+	n->delay_ns = 0;
+	for (i = 0; i < r->ntables; i++) {
+		const struct auto_table *t = &r->tables[i];
+
+		n->cells += t->cells;
+		n->delayed += t->least_delayed;
+		n->once_cells += t->once_cells;
+		n->once_delayed += t->once_delayed;
+		if (t->delay_ns > n->delay_ns)
+			n->delay_ns = t->delay_ns;
+	}
+	if (noise_high(n->cells, n->delayed))
+		n->level = AUTO_NOISE_HIGH;
+	else if (n->delayed || n->once_delayed)
+		n->level = AUTO_NOISE_SOME;
+	else
+		n->level = AUTO_NOISE_LOW;
+}
+
+static void cap(enum analyze_confidence *c, enum analyze_confidence max)
+{
+	if (*c > max)
+		*c = max;
+}
+
+/* The ratio of o's probe of nr AUs; 0 when there is none. */
+static double probe_ratio(const struct auto_open *o, unsigned int nr)
+{
+	size_t i;
+
+	for (i = 0; i < o->nprobes; i++)
+		if (o->probes[i].nr == nr)
+			return o->probes[i].ratio;
+	return 0;
+}
+
+/*
+ * An open-AU count on a noisy host: a run of delayed writes looks like a
+ * collapse, and a delayed reference hides a small one (a card that
+ * collapses gradually), so the count stands (medium at most) only when it
+ * held as fast as the fastest probe and the collapse one over it cost far
+ * more per write than any delay seen; else it is low.
+ */
+static void noise_open(struct auto_open *o, double delay_ns)
+{
+	double held, coll, base = 1;
+	size_t i;
+
+	if (!o->measured || o->confidence <= ANALYZE_CONF_LOW)
+		return;
+	/* the reference itself may have been delayed: the fastest probe */
+	for (i = 0; i < o->nprobes; i++)
+		if (!o->probes[i].collapsed && o->probes[i].ratio < base)
+			base = o->probes[i].ratio;
+	held = o->nr <= 1 ? 1 : probe_ratio(o, o->nr);
+	coll = o->from_linear ? 0 : probe_ratio(o, o->nr + 1);
+	if (o->nr && held > 0 && held < AUTO_HOLD * base &&
+	    (coll - held) * o->ref_ns > NOISE_MARGIN * delay_ns)
+		cap(&o->confidence, ANALYZE_CONF_MEDIUM);
+	else
+		cap(&o->confidence, ANALYZE_CONF_LOW);
+}
+
+/*
+ * Let every confidence take the noise into account.  On a noisy host the
+ * write steps time single writes, which the noise delays in runs as long
+ * as what they look for (a collapse, a faster area, a boundary): their
+ * answers are low unless far clear of the delays seen.  The reads were
+ * read again until sure (align_read); a value the reads still leave short
+ * of high is low.  Write steps placed by an erase size read with low
+ * confidence are low too: the AUs they wrote may not be AUs.
+ */
+static void noise_confidence(struct auto_result *r)
+{
+	const enum analyze_confidence any = ANALYZE_CONF_HIGH;
+	enum analyze_confidence writes = r->erase_fallback ?
+					 ANALYZE_CONF_LOW : any;
+
+	if (r->noise.level == AUTO_NOISE_HIGH) {
+		struct align_verdict *v = &r->align;
+
+		noise_open(&r->open_linear, r->noise.delay_ns);
+		noise_open(&r->open_random, r->noise.delay_ns);
+		cap(&r->fat.confidence, ANALYZE_CONF_LOW);
+		if (r->erase_from == AUTO_ERASE_FROM_WRITES)
+			cap(&v->erase.confidence, ANALYZE_CONF_LOW);
+		if (v->erase.confidence < ANALYZE_CONF_HIGH)
+			cap(&v->erase.confidence, ANALYZE_CONF_LOW);
+		if (v->page.confidence < ANALYZE_CONF_HIGH)
+			cap(&v->page.confidence, ANALYZE_CONF_LOW);
+		if (v->plane.confidence < ANALYZE_CONF_HIGH)
+			cap(&v->plane.confidence, ANALYZE_CONF_LOW);
+		if (v->group.confidence < ANALYZE_CONF_HIGH)
+			cap(&v->group.confidence, ANALYZE_CONF_LOW);
+	}
+	cap(&r->open_linear.confidence, writes);
+	cap(&r->open_random.confidence, writes);
+	cap(&r->fat.confidence, writes);
+}
+
+/*
+ * Why the write steps cannot run, and what would settle it, when the
+ * erase size is not known well enough to place their writes.  With one
+ * read at low confidence, they run on it (erase_fallback): their answers
+ * are low, but said.
+ */
+static int erase_premise(struct auto_result *r)
+{
+	const struct analyze_step *e = &r->align.erase;
+
+	if (e->size_byte && e->confidence >= ANALYZE_CONF_MEDIUM)
+		return 1;
+	if (e->size_byte && e->confidence == ANALYZE_CONF_LOW) {
+		r->erase_fallback = 1;
+		return 1;
+	}
+	r->skip_reason = r->erase_writes.measured ?
+		"no erase size to place their writes, from reads nor from writes" :
+		"no erase size to place their writes, and the device is too small to find it by writing";
+	r->skip_settle = r->noise.level == AUTO_NOISE_HIGH ?
+		"the timings were noisy: run again on a quiet host (close other programs)" :
+		"read the erase size in the classic align table (flashbench -a DEVICE), then measure with it (flashbench -O --erasesize=SIZE DEVICE, flashbench -f --erasesize=SIZE DEVICE)";
+	return 0;
+}
+
 int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 	     const struct auto_hooks *h, struct auto_result *r)
 {
@@ -1636,10 +1873,12 @@ int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 	r->sector_byte = dev->logical_block_size;
 	ret = auto_align(dev, o, h, r);
 	r->step_ns[0] = dev_now_ns(dev) - t0;
+	noise_measure(r);
 	if (ret)
 		goto out;
 	if (!destructive) {
 		r->skip_reason = "needs --destructive";
+		r->skip_settle = "flashbench --auto --destructive DEVICE";
 		goto out;
 	}
 	if (r->align.erase.confidence < ANALYZE_CONF_HIGH) {
@@ -1648,12 +1887,8 @@ int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 			goto out;
 	}
 	erase = r->align.erase.size_byte;
-	if (!erase || r->align.erase.confidence < ANALYZE_CONF_MEDIUM) {
-		r->skip_reason = r->erase_writes.measured ?
-			"no clear erase size, from reads nor from writes" :
-			"no clear erase size to measure with";
+	if (!erase_premise(r))
 		goto out;
-	}
 	n = auto_write_ranges(dev->size_byte, erase, ranges,
 			      AUTO_MAX_RANGES);
 	if (n < 0 || probe_max_nr(dev->size_byte, erase) < 2) {
@@ -1690,6 +1925,7 @@ int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 	r->step_ns[3] = dev_now_ns(dev) - t1;
 	r->precondition_byte = area.written;
 out:
+	noise_confidence(r);
 	if (!ret && destructive)
 		ret = auto_capacity(dev, o, h, r);
 	r->device_ns = dev_now_ns(dev) - t0;
@@ -1730,13 +1966,15 @@ static void print_sysfs_size(FILE *out, const struct sysfs_info *sysfs,
 	fputc('\n', out);
 }
 
-static void print_open(FILE *out, const char *what, const struct auto_open *o)
+static void print_open(FILE *out, const char *what, const struct auto_open *o,
+		       const char *why)
 {
 	char c[FMT_LEN], t[FMT_LEN];
 	size_t i;
 
 	if (!o->measured) {
-		fprintf(out, "open AUs %s: skipped\n", what);
+		fprintf(out, "open AUs %s: skipped%s%s\n", what,
+			why ? ": " : "", why ? why : "");
 		return;
 	}
 	fprintf(out, "open AUs %s: %s%u (confidence %s)\n", what,
@@ -1768,7 +2006,8 @@ static const char *fat_shown_by(const struct auto_fat *f)
 	       "random";
 }
 
-static void print_fat(FILE *out, const struct auto_fat *f, uint64_t erase)
+static void print_fat(FILE *out, const struct auto_fat *f, uint64_t erase,
+		      const char *why)
 {
 	static const char *const shown[] = {
 		"in order and out of order", "in order", "out of order",
@@ -1778,7 +2017,8 @@ static void print_fat(FILE *out, const struct auto_fat *f, uint64_t erase)
 	unsigned int i;
 
 	if (!f->measured) {
-		fprintf(out, "FAT area: skipped\n");
+		fprintf(out, "FAT area: skipped%s%s\n", why ? ": " : "",
+			why ? why : "");
 		return;
 	}
 	if (f->found)
@@ -1949,6 +2189,62 @@ static void print_around(FILE *out, const struct auto_table *t)
 		fmt_size(a, lo), fmt_size(b, hi), fmt_size(c, t->around_byte));
 }
 
+static const char *const noise_names[] = {
+	[AUTO_NOISE_LOW] = "low",
+	[AUTO_NOISE_SOME] = "some",
+	[AUTO_NOISE_HIGH] = "high",
+};
+
+/* s with every "DEVICE" in it written as path. */
+static void print_with_path(FILE *out, const char *s, const char *path)
+{
+	const char *d;
+
+	if (!strncmp(path, "--", 2))
+		path = "DEVICE";
+	while ((d = strstr(s, "DEVICE"))) {
+		fprintf(out, "%.*s%s", (int)(d - s), s, path);
+		s = d + strlen("DEVICE");
+	}
+	fputs(s, out);
+}
+
+/* How repeatable the timings were, and what that means. */
+static void print_noise(FILE *out, const struct auto_result *r)
+{
+	const struct auto_noise *n = &r->noise;
+	char t[FMT_LEN];
+
+	if (!n->cells)
+		return;
+	fprintf(out, "timing noise: %s: %u of %u positions delayed in the least of a few reads",
+		noise_names[n->level], n->delayed, n->cells);
+	if (n->once_cells)
+		fprintf(out, ", %u of %u single reads", n->once_delayed,
+			n->once_cells);
+	if (n->delayed || n->once_delayed)
+		fprintf(out, ", by up to %s",
+			fmt_time(t, (int64_t)llround(n->delay_ns)));
+	if (n->rounds)
+		fprintf(out, "; %u further align pass%s", n->rounds,
+			n->rounds == 1 ? "" : "es");
+	if (n->level == AUTO_NOISE_HIGH)
+		fputs("; the host or the card is noisy: close other programs, or run again (values the noise could have made are given low confidence)", out);
+	fputc('\n', out);
+}
+
+/* Why the write steps did not run, and what would settle it. */
+static void print_skipped(FILE *out, const struct auto_result *r,
+			  const char *path)
+{
+	fprintf(out, "skipped: open AUs and FAT area: %s", r->skip_reason);
+	if (r->skip_settle) {
+		fputs("; to settle it: ", out);
+		print_with_path(out, r->skip_settle, path);
+	}
+	fputc('\n', out);
+}
+
 void auto_print(FILE *out, const struct auto_result *r, const char *path,
 		const struct sysfs_info *sysfs)
 {
@@ -1956,6 +2252,8 @@ void auto_print(FILE *out, const struct auto_result *r, const char *path,
 	char a[FMT_LEN];
 
 	struct align_verdict reads = r->align;
+	/* without --destructive the closing line says why, once */
+	const char *why = r->destructive ? r->skip_reason : NULL;
 
 	fprintf(out, "erase size: %s (confidence %s)%s\n",
 		r->align.erase.size_byte ?
@@ -1997,9 +2295,9 @@ void auto_print(FILE *out, const struct auto_result *r, const char *path,
 		fprintf(out, "allocation group: %s (confidence %s)\n",
 			fmt_size(a, r->align.group.size_byte),
 			conf(r->align.group.confidence));
-	print_open(out, "linear", &r->open_linear);
-	print_open(out, "random", &r->open_random);
-	print_fat(out, &r->fat, r->align.erase.size_byte);
+	print_open(out, "linear", &r->open_linear, why);
+	print_open(out, "random", &r->open_random, why);
+	print_fat(out, &r->fat, r->align.erase.size_byte, why);
 	if (r->precondition_again)
 		fprintf(out, "preconditioned: no collapse on the probed AUs as found (AUs that hold no data cost nothing to close), so each was written whole and the search made again (%s in all)\n",
 			fmt_size(a, r->precondition_byte));
@@ -2028,8 +2326,13 @@ void auto_print(FILE *out, const struct auto_result *r, const char *path,
 		fprintf(out, "skipped: open AUs and FAT area (they write to the device); run them with: flashbench --auto --destructive %s\n",
 			path);
 	else if (r->skip_reason)
-		fprintf(out, "skipped: open AUs and FAT area: %s\n",
-			r->skip_reason);
+		print_skipped(out, r, path);
+	if (r->erase_fallback) {
+		fputs("erase size for the write steps: read with low confidence, so their answers are low too; to settle it: ", out);
+		print_with_path(out, "flashbench -a DEVICE, then the classic tests with the erase size it shows (flashbench -O --erasesize=SIZE DEVICE)", path);
+		fputc('\n', out);
+	}
+	print_noise(out, r);
 	print_capacity(out, r);
 	fprintf(out, "device time: %s\n", fmt_time(a, (int64_t)r->device_ns));
 }
@@ -2081,6 +2384,10 @@ static void json_verdict(struct json *j, const struct align_verdict *v,
 		json_string(j, "fat_writes", fat_shown_by(&r->fat));
 	else
 		json_null(j, "fat_writes");
+	if (r->noise.cells)
+		json_string(j, "timing_noise", noise_names[r->noise.level]);
+	else
+		json_null(j, "timing_noise");
 	json_string(j, "erase_size_from",
 		    !r->erase_writes.erase_byte ? "reads" :
 		    r->erase_from == AUTO_ERASE_FROM_WRITES ? "writes" :
@@ -2231,6 +2538,20 @@ static void json_fat(struct json *j, const struct auto_fat *f)
 	json_object_end(j);
 }
 
+/* The timing noise: the counts behind its level. */
+static void json_noise(struct json *j, const struct auto_noise *n)
+{
+	json_object_begin(j, "timing_noise");
+	json_string(j, "level", noise_names[n->level]);
+	json_u64(j, "positions", n->cells);
+	json_u64(j, "positions_delayed", n->delayed);
+	json_u64(j, "single_reads", n->once_cells);
+	json_u64(j, "single_reads_delayed", n->once_delayed);
+	json_double(j, "largest_delay_ns", n->delay_ns);
+	json_u64(j, "further_passes", n->rounds);
+	json_object_end(j);
+}
+
 void auto_json_results(struct json *j, const struct auto_result *r)
 {
 	size_t i;
@@ -2268,6 +2589,17 @@ void auto_json_results(struct json *j, const struct auto_result *r)
 	json_u64(j, "precondition_bytes", r->precondition_byte);
 	json_bool(j, "precondition_again", r->precondition_again);
 	json_string(j, "skipped", r->skip_reason);
+	json_array_begin(j, "skipped_steps");
+	if (r->skip_reason && !r->fat.measured)
+		json_string(j, NULL, "fat");
+	if (r->skip_reason && !r->open_linear.measured)
+		json_string(j, NULL, "open_au_linear");
+	if (r->skip_reason && !r->open_random.measured)
+		json_string(j, NULL, "open_au_random");
+	json_array_end(j);
+	json_string(j, "settle", r->skip_reason ? r->skip_settle : NULL);
+	json_bool(j, "erase_size_fallback", r->erase_fallback);
+	json_noise(j, &r->noise);
 	json_object_end(j);
 	json_array_end(j);
 }

@@ -125,6 +125,33 @@ struct auto_table {
 	unsigned int count;		/* reads per position, least kept
 					   (the fewest any row had) */
 	struct align_verdict verdict;
+	unsigned int cells;		/* reads before and after a boundary
+					   looked at for delays, per pass */
+	unsigned int least_delayed;	/* of them, the least of the first
+					   pass's reads far above its row's
+					   (delays in runs) */
+	unsigned int once_cells;	/* the same, of a pass of one read */
+	unsigned int once_delayed;	/* (0 cells: no such pass) */
+	double delay_ns;		/* the largest excess of a delayed
+					   read over its row's */
+};
+
+/* How repeatable the timings were: the host's and the card's noise. */
+enum auto_noise_level {
+	AUTO_NOISE_LOW,		/* no read delayed that matters */
+	AUTO_NOISE_SOME,	/* now and then a read delayed, alone */
+	AUTO_NOISE_HIGH,	/* delays often, or in runs that the least
+				   of a few reads does not remove */
+};
+
+struct auto_noise {
+	unsigned int cells;		/* least of a few reads, looked at */
+	unsigned int delayed;		/* of them, far above their row's */
+	unsigned int once_cells;	/* single reads looked at */
+	unsigned int once_delayed;	/* of them, far above their row's */
+	double delay_ns;		/* the largest delay seen */
+	enum auto_noise_level level;
+	unsigned int rounds;		/* further reads made for it */
 };
 
 /* Everything --auto found. */
@@ -152,6 +179,10 @@ struct auto_result {
 					   the unit of partition tables */
 	int capacity_done;		/* the capacity check ran */
 	struct capacity_result capacity; /* is all of the card there? */
+	struct auto_noise noise;	/* how repeatable the timings were */
+	const char *skip_settle;	/* what would let skipped steps run */
+	int erase_fallback;		/* the write steps used an erase size
+					   read with low confidence */
 };
 
 /* Partitioning and filesystem advice for an erase and page size. */
