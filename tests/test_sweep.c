@@ -129,6 +129,18 @@ static void score_card(const struct hard_card *c, const struct auto_result *r,
 				   f->count == c->fat, f->confidence);
 	else
 		out[F_FAT] = judge(1, !f->found, f->confidence);
+	/*
+	 * An area that only programs writes out of order faster
+	 * (fat_kind=random, fat_gain=speed) on a card that copies the AU at
+	 * every one of them (open random 0: ooo=merge, copy-whole, or none
+	 * kept in random mode): its writes pay the same copy as any AU's,
+	 * and no write shows it (-f --random neither).  Its value is
+	 * welcome, none is right too; another value is still wrong.
+	 */
+	if (c->fat && (c->behaviours & (1u << B_FATRANDOM)) &&
+	    (c->mechanics & (1u << M_FAT_SPEED)) && !c->open_random &&
+	    f->measured && !f->found)
+		out[F_FAT] = O_EXACT;
 }
 
 /* The confidence r gives field f. */

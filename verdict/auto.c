@@ -783,6 +783,13 @@ static int write_one(struct device *dev, uint64_t off, uint64_t len,
 				      vm_leaf(VM_WRITE_5A)))), ns);
 }
 
+#define FAT_GC 8.0		/* a write this much slower than a small
+				   write paid a copy (a garbage collection) */
+#define FAT_AGAIN 3		/* small writes out of order after the fill */
+#define FAT_HIDDEN 5.0		/* writes out of order this much dearer
+				   than in order: sparing a write's own cost
+				   on each would not reach AUTO_FAT_FAST */
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -792,7 +799,7 @@ static int cmp_double(const void *a, const void *b)
 
 static double median(const double *v, size_t n)
 {
-	double tmp[AUTO_FAT_WRITES * AUTO_FAT_REFS];
+	double tmp[AUTO_FAT_WRITES * AUTO_FAT_REFS + FAT_AGAIN];
 
 	if (!n || n > sizeof(tmp) / sizeof(tmp[0]))
 		return 0;
@@ -802,21 +809,44 @@ static double median(const double *v, size_t n)
 }
 
 /*
- * Small writes at the start of AU au, as -f and -f --random do them:
- * AUTO_FAT_WRITES in order from the AU's start, then as many again out of
- * order among them.  The first write of each kind may open the AU or turn
- * it to random mode and pay for closing another (a garbage collection): it
- * is not kept.  lin and rnd get the others' times; *nrnd how many random
- * ones were kept (a card that merges on every out-of-order write is clearly
- * ordinary after two of them).
+ * What an AU's visit writes in order before it goes back a second time:
+ * enough that a card which merges or copies what the AU holds pays for it
+ * whatever its form (on a new card a merge copies only what the AU held
+ * when it was opened: the first write out of order reopens it full of
+ * this).  A quarter of the AU, at most 512 KiB (a copy of it costs
+ * several of the slowest small writes).
  */
-static int fat_au(struct device *dev, uint64_t off, uint64_t c, double *lin,
-		  double *rnd, size_t *nrnd)
+static uint64_t fat_fill(uint64_t erase)
+{
+	uint64_t w = erase / 4;
+
+	return w < AUTO_FAT_SPAN ? w : AUTO_FAT_SPAN;
+}
+
+/*
+ * One AU's visit, as -f and -f --random write an AU: AUTO_FAT_WRITES small
+ * writes in order from the AU's start, then as many again out of order
+ * among them; then the AU written in order up to fat_fill(), and three
+ * small writes out of order once more.  The first write of each kind may
+ * open the AU or turn it to random mode and pay for closing another (a
+ * garbage collection): it is not kept in lin and rnd, which get the
+ * others' times; *nrnd how many random ones were kept (a card that
+ * merges on every out-of-order write is clearly ordinary after two of
+ * them).  *copy gets what the small writes cost beyond what each costs
+ * in the AU anyway, *typ the median small write in order, and *gc the
+ * least any write paid beyond it, of those that took FAT_GC times as long
+ * (a copy; 0 none did).
+ */
+static int fat_au(struct device *dev, uint64_t off, uint64_t c, uint64_t fill,
+		  double *lin, double *rnd, size_t *nrnd, double *copy,
+		  double *typ, double *gc)
 {
 	/* each below the last end and not at the AU's start: out of order */
 	static const unsigned int order[AUTO_FAT_WRITES] = { 3, 1, 4, 2, 5, 3 };
-	double t;
-	unsigned int i;
+	/* after the fill: each merges on a card that merges (4 reopens) */
+	static const unsigned int again[FAT_AGAIN] = { 4, 2, 1 };
+	double t, first = 0, ooo[AUTO_FAT_WRITES + FAT_AGAIN], floor;
+	unsigned int i, n = 0;
 	int ret;
 
 	for (i = 0; i < AUTO_FAT_WRITES; i++) {
@@ -825,18 +855,49 @@ static int fat_au(struct device *dev, uint64_t off, uint64_t c, double *lin,
 			return ret;
 		if (i)
 			lin[i - 1] = t;
+		else
+			first = t;
 	}
+	*typ = median(lin, AUTO_FAT_WRITES - 1);
 	*nrnd = 0;
 	for (i = 0; i < AUTO_FAT_WRITES; i++) {
 		ret = write_one(dev, off + order[i] * c, c, &t);
 		if (ret)
 			return ret;
+		ooo[n++] = t;
 		if (!i)
 			continue;
 		rnd[(*nrnd)++] = t;
-		if (*nrnd == 2 && rnd[0] > 8 * median(lin, AUTO_FAT_WRITES - 1) &&
-		    rnd[1] > 8 * median(lin, AUTO_FAT_WRITES - 1))
+		if (*nrnd == 2 && rnd[0] > 8 * *typ && rnd[1] > 8 * *typ)
 			break;
+	}
+	if (fill > AUTO_FAT_WRITES * c) {
+		ret = write_one(dev, off + AUTO_FAT_WRITES * c,
+				fill - AUTO_FAT_WRITES * c, &t);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < FAT_AGAIN; i++) {
+		ret = write_one(dev, off + again[i] * c, c, &ooo[n++]);
+		if (ret)
+			return ret;
+	}
+	/*
+	 * Beyond what each write costs in the AU anyway: the writes in order
+	 * their median, those out of order their least (the AU's own rate
+	 * and cost per write out of order, whatever they are)
+	 */
+	floor = ooo[0];
+	for (i = 1; i < n; i++)
+		floor = ooo[i] < floor ? ooo[i] : floor;
+	*copy = first > *typ ? first - *typ : 0;
+	*gc = first > FAT_GC * *typ ? first - *typ : 0;
+	for (i = 0; i < AUTO_FAT_WRITES - 1; i++)
+		*copy += lin[i] > *typ ? lin[i] - *typ : 0;
+	for (i = 0; i < n; i++) {
+		*copy += ooo[i] - floor;
+		if (ooo[i] > FAT_GC * *typ && (!*gc || ooo[i] - *typ < *gc))
+			*gc = ooo[i] - *typ;
 	}
 	return 0;
 }
@@ -846,24 +907,70 @@ static uint64_t fat_chunk(const struct device *dev)
 	return dev->logical_block_size > 512 ? dev->logical_block_size : 512;
 }
 
-static int fat_is_fast(const struct auto_fat *f, unsigned int i)
+/*
+ * Put probe AUs (those of the open-AU searches, from the last down) in
+ * random mode until one pays a copy: then the card keeps no more AUs out
+ * of order, as on -f --random's whole AUs, and from then on each ordinary
+ * AU that takes writes out of order pays a copy when it goes to random
+ * mode or when it is opened (the open AUs all random ones).  Each probe
+ * AU gets two small writes in order at its start, then one below them;
+ * the second write, right after the first, is the small write to compare
+ * with.  A card whose random-mode AUs cost nothing as many as these
+ * (probe_max_nr()) never pays: the caller says so.
+ */
+static int fat_prime(struct device *dev, uint64_t erase, struct auto_fat *f)
 {
-	return f->lin_ratio[i] > AUTO_FAT_FAST || f->rnd_ratio[i] > AUTO_FAT_FAST;
+	const unsigned int nr = probe_max_nr(dev->size_byte, erase);
+	const uint64_t base = probe_base(erase), c = f->chunk_byte;
+	const uint64_t spacing = probe_spacing(dev->size_byte, erase);
+	double t[3], small = 0;
+	unsigned int k;
+
+	for (k = 0; k < nr && !f->prime_paid; k++) {
+		uint64_t off = base + (uint64_t)(nr - 1 - k) * spacing * erase;
+		static const unsigned int pos[3] = { 1, 2, 0 };
+		unsigned int i;
+
+		for (i = 0; i < 3; i++) {
+			int ret = write_one(dev, off + pos[i] * c, c, &t[i]);
+
+			if (ret)
+				return ret;
+		}
+		if (!small || t[1] < small)
+			small = t[1];
+		f->primed = k + 1;
+		f->prime_paid = t[0] > FAT_GC * small || t[2] > FAT_GC * small;
+	}
+	return 0;
 }
 
 /*
- * The first run of AUs faster than those far from the start, and which
- * writes showed it.  Confidence from the gap between the slowest AU of the
- * area and the fastest of the others.
+ * An AU paid no copy: a small part of what a far one paid, and less than
+ * half the least copy a far one paid in one write (an AU that paid a
+ * smaller copy than the far ones did, closing an AU that held less, still
+ * paid one; a pause of the host is shorter than a copy).
  */
-static void fat_decide(struct auto_fat *f)
+static int fat_no_copy(const struct auto_fat *f, unsigned int i)
 {
-	double in_min = 1e9, out_max = 0;
+	return f->copy_ratio[i] > AUTO_FAT_NOCOPY &&
+	       f->copy_ns[i] < f->ref_gc_ns / 2;
+}
+
+static int fat_is_fast(const struct auto_fat *f, unsigned int i)
+{
+	return f->lin_ratio[i] > AUTO_FAT_FAST ||
+	       f->rnd_ratio[i] > AUTO_FAT_FAST || fat_no_copy(f, i);
+}
+
+/* The first run of AUs faster than those far from the start. */
+static void fat_area(struct auto_fat *f)
+{
 	unsigned int i;
 
 	f->found = 0;
 	f->count = 0;
-	f->linear = f->random = 0;
+	f->linear = f->random = f->nocopy = 0;
 	for (i = 0; i < f->naus && !f->found; i++)
 		if (fat_is_fast(f, i)) {
 			f->found = 1;
@@ -872,13 +979,25 @@ static void fat_decide(struct auto_fat *f)
 	while (f->found && f->start + f->count < f->naus &&
 	       fat_is_fast(f, f->start + f->count))
 		f->count++;
-	if (f->found) {
-		f->linear = f->random = 1;
-		for (i = f->start; i < f->start + f->count; i++) {
-			f->linear &= f->lin_ratio[i] > AUTO_FAT_FAST;
-			f->random &= f->rnd_ratio[i] > AUTO_FAT_FAST;
-		}
+	if (!f->found)
+		return;
+	f->linear = f->random = f->nocopy = 1;
+	for (i = f->start; i < f->start + f->count; i++) {
+		f->linear &= f->lin_ratio[i] > AUTO_FAT_FAST;
+		f->random &= f->rnd_ratio[i] > AUTO_FAT_FAST;
+		f->nocopy &= fat_no_copy(f, i);
 	}
+}
+
+/*
+ * Confidence from the small writes' speed: the gap between the slowest AU
+ * of the area and the fastest of the others.
+ */
+static enum analyze_confidence fat_speed_conf(const struct auto_fat *f)
+{
+	double in_min = 1e9, out_max = 0;
+	unsigned int i;
+
 	for (i = 0; i < f->naus; i++) {
 		int in = f->found && i >= f->start && i < f->start + f->count;
 		double l = f->lin_ratio[i], r = f->rnd_ratio[i];
@@ -890,15 +1009,86 @@ static void fat_decide(struct auto_fat *f)
 		if (!in && (l > out_max || r > out_max))
 			out_max = l > r ? l : r;
 	}
+	if (f->found && (f->linear || f->random))
+		return in_min > 1.3 && in_min - out_max > 0.2 ?
+			ANALYZE_CONF_HIGH : in_min - out_max > 0.1 ?
+			ANALYZE_CONF_MEDIUM : ANALYZE_CONF_LOW;
+	if (f->found)
+		return ANALYZE_CONF_NONE;
+	return out_max < 1.15 ? ANALYZE_CONF_HIGH :
+	       out_max < 1.2 ? ANALYZE_CONF_MEDIUM : ANALYZE_CONF_LOW;
+}
+
+/*
+ * How far AU i's copies lie from paying none, in units of the bound
+ * fat_no_copy() sets (half the least copy a far AU paid in one write):
+ * an area's AU lies well below 1, an ordinary one's at 2 or more.
+ */
+static double fat_copy_margin(const struct auto_fat *f, unsigned int i)
+{
+	return f->ref_gc_ns > 0 ? f->copy_ns[i] / (f->ref_gc_ns / 2) : 0;
+}
+
+/*
+ * Confidence from the visits: an ordinary AU's pays a copy as the far
+ * AUs' do, an area's pays none.
+ */
+static enum analyze_confidence fat_copy_conf(const struct auto_fat *f)
+{
+	double in_max = 0, out_min = 1e9;
+	unsigned int i;
+
+	for (i = 0; i < f->naus; i++) {
+		int in = f->found && i >= f->start && i < f->start + f->count;
+		double m = fat_copy_margin(f, i);
+
+		if (in && m > in_max)
+			in_max = m;
+		if (!in && (!fat_no_copy(f, i) || f->found) && m < out_min)
+			out_min = m;
+	}
+	if (f->found && f->nocopy)
+		return in_max < 0.25 && out_min > 1.5 ? ANALYZE_CONF_HIGH :
+		       in_max < 0.5 && out_min > 1 ? ANALYZE_CONF_MEDIUM :
+		       ANALYZE_CONF_LOW;
+	if (f->found)
+		return ANALYZE_CONF_NONE;
+	return out_min > 1.5 ? ANALYZE_CONF_HIGH : ANALYZE_CONF_MEDIUM;
+}
+
+/*
+ * The first run of AUs faster than those far from the start, and which
+ * writes showed it.  An area that shows is as sure as the evidence that
+ * showed it (the better of the two); none is as sure as the less sure,
+ * and capped where the probe could not have seen an area: at low when
+ * writes out of order paid no copy anywhere (an area that only spares
+ * it, the one -f --random shows on a card that keeps fewer AUs in random
+ * mode than it writes, looks like any other: the main form is not ruled
+ * out), at medium when each paid one (only an area faster at programming
+ * them and no more is lost in the copy's time: -f --random would not
+ * show it either).
+ */
+static void fat_decide(struct auto_fat *f)
+{
+	enum analyze_confidence s, v;
+
+	fat_area(f);
+	f->slot_unseen = !f->refs_paid &&
+			 f->ref_rnd_ns <= AUTO_FAT_FAST * f->ref_lin_ns;
+	f->speed_hidden = f->ref_rnd_ns > FAT_HIDDEN * f->ref_lin_ns;
+	s = fat_speed_conf(f);
+	v = fat_copy_conf(f);
 	if (f->found && f->start + f->count == f->naus)
 		f->confidence = ANALYZE_CONF_LOW;	/* no end seen */
 	else if (f->found)
-		f->confidence = in_min > 1.3 && in_min - out_max > 0.2 ?
-			ANALYZE_CONF_HIGH : in_min - out_max > 0.1 ?
-			ANALYZE_CONF_MEDIUM : ANALYZE_CONF_LOW;
+		f->confidence = s > v ? s : v;
 	else
-		f->confidence = out_max < 1.15 ? ANALYZE_CONF_HIGH :
-			out_max < 1.2 ? ANALYZE_CONF_MEDIUM : ANALYZE_CONF_LOW;
+		f->confidence = s < v ? s : v;
+	if (!f->found && f->speed_hidden &&
+	    f->confidence > ANALYZE_CONF_MEDIUM)
+		f->confidence = ANALYZE_CONF_MEDIUM;
+	if (!f->found && f->slot_unseen && f->confidence > ANALYZE_CONF_LOW)
+		f->confidence = ANALYZE_CONF_LOW;
 }
 
 /* Measure the AUs far from the start: what an ordinary AU does. */
@@ -908,17 +1098,25 @@ static int fat_refs(struct device *dev, uint64_t erase, struct auto_fat *f)
 	double rnd[AUTO_FAT_WRITES * AUTO_FAT_REFS];
 	size_t nl = 0, nr = 0, k;
 	unsigned int j;
+	double copy, typ, gc;
 
+	f->refs_paid = 1;
 	for (j = 0; j < AUTO_FAT_REFS; j++) {
 		int ret;
 
 		f->ref_au[j] = fat_ref_au(dev->size_byte, erase, j);
 		ret = fat_au(dev, f->ref_au[j] * erase, f->chunk_byte,
-			     lin + nl, rnd + nr, &k);
+			     fat_fill(erase), lin + nl, rnd + nr, &k, &copy,
+			     &typ, &gc);
 		if (ret)
 			return ret;
 		nl += AUTO_FAT_WRITES - 1;
 		nr += k;
+		f->refs_paid &= gc > 0;
+		if (!j || gc < f->ref_gc_ns)
+			f->ref_gc_ns = gc;
+		if (!j || copy < f->ref_copy_ns)
+			f->ref_copy_ns = copy;
 	}
 	f->ref_lin_ns = median(lin, nl);
 	f->ref_rnd_ns = median(rnd, nr);
@@ -926,32 +1124,39 @@ static int fat_refs(struct device *dev, uint64_t erase, struct auto_fat *f)
 }
 
 /*
- * The FAT probe: small writes in order and out of order at the start of
- * each AU from the first, against the same in AUs far from the start, until
- * the speed has settled: at least fat_min_scan() AUs, and two ordinary
- * ones after the last fast one.
+ * The FAT probe: with the card's random-mode AUs all taken (fat_prime),
+ * small writes in order and out of order at the start of each AU from the
+ * first, against the same in AUs far from the start, until the speed has
+ * settled: at least fat_min_scan() AUs, and two ordinary ones after the
+ * last fast one.
  */
 static int auto_fat(struct device *dev, uint64_t erase, struct auto_fat *f)
 {
 	unsigned int i, min = fat_min_scan(dev->size_byte, erase);
 	unsigned int max = fat_max_scan(dev->size_byte, erase), last = 0;
 	int ret, seen = 0;
+	double typ, gc;
 
 	f->chunk_byte = fat_chunk(dev);
-	ret = fat_refs(dev, erase, f);
+	ret = fat_prime(dev, erase, f);
+	if (!ret)
+		ret = fat_refs(dev, erase, f);
 	if (ret)
 		return ret;
 	for (i = 0; i < max && (i < min || (seen && i < last + 3)); i++) {
 		double lin[AUTO_FAT_WRITES], rnd[AUTO_FAT_WRITES];
 		size_t nr;
 
-		ret = fat_au(dev, i * erase, f->chunk_byte, lin, rnd, &nr);
+		ret = fat_au(dev, i * erase, f->chunk_byte, fat_fill(erase),
+			     lin, rnd, &nr, &f->copy_ns[i], &typ, &gc);
 		if (ret)
 			return ret;
 		f->lin_ns[i] = median(lin, AUTO_FAT_WRITES - 1);
 		f->rnd_ns[i] = median(rnd, nr);
 		f->lin_ratio[i] = f->ref_lin_ns / f->lin_ns[i];
 		f->rnd_ratio[i] = f->ref_rnd_ns / f->rnd_ns[i];
+		f->copy_ratio[i] = f->ref_copy_ns /
+				   (f->copy_ns[i] > typ ? f->copy_ns[i] : typ);
 		f->naus = i + 1;
 		if (fat_is_fast(f, i)) {
 			seen = 1;
@@ -1898,12 +2103,6 @@ int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 	ret = announce(h, ranges, n);
 	if (ret)
 		goto out;
-	say(h, "auto: %s\n", "FAT area probe (writes)");
-	t1 = dev_now_ns(dev);
-	ret = auto_fat(dev, erase, &r->fat);
-	r->step_ns[1] = dev_now_ns(dev) - t1;
-	if (ret)
-		goto out;
 	say(h, "auto: %s\n", "open-AU search, linear order (writes)");
 	t1 = dev_now_ns(dev);
 	ret = auto_open(dev, erase, NULL, &area, &r->open_linear);
@@ -1924,6 +2123,13 @@ int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 	ret = auto_open(dev, erase, &r->open_linear, &area, &r->open_random);
 	r->step_ns[3] = dev_now_ns(dev) - t1;
 	r->precondition_byte = area.written;
+	if (ret)
+		goto out;
+	/* last: it puts the probe AUs in random mode (fat_prime) */
+	say(h, "auto: %s\n", "FAT area probe (writes)");
+	t1 = dev_now_ns(dev);
+	ret = auto_fat(dev, erase, &r->fat);
+	r->step_ns[1] = dev_now_ns(dev) - t1;
 out:
 	noise_confidence(r);
 	if (!ret && destructive)
@@ -2002,18 +2208,43 @@ static const char *fat_shown_by(const struct auto_fat *f)
 {
 	if (!f->found)
 		return NULL;
-	return f->linear && f->random ? "both" : f->linear ? "linear" :
-	       "random";
+	/* an area that spares the copy shows in -f --random: out of order */
+	return f->linear && (f->random || f->nocopy) ? "both" :
+	       f->linear ? "linear" : "random";
 }
 
-static void print_fat(FILE *out, const struct auto_fat *f, uint64_t erase,
-		      const char *why)
+/* What a FAT area showed in, or why none could have shown. */
+static void print_fat_verdict(FILE *out, const struct auto_fat *f,
+			      uint64_t erase)
 {
 	static const char *const shown[] = {
 		"in order and out of order", "in order", "out of order",
 	};
 	const char *by = fat_shown_by(f);
-	char cs[FMT_LEN], sz[FMT_LEN], l[FMT_LEN], r[FMT_LEN];
+
+	if (!f->found) {
+		fprintf(out, "FAT area: none%s (confidence %s)\n",
+			f->slot_unseen || f->speed_hidden ? " seen" : "",
+			conf(f->confidence));
+		return;
+	}
+	fprintf(out, "FAT area: %u AU%s from AU %u (bytes %llu-%llu) (confidence %s), ",
+		f->count, f->count == 1 ? "" : "s", f->start,
+		(unsigned long long)(f->start * erase),
+		(unsigned long long)((f->start + f->count) * erase),
+		conf(f->confidence));
+	if (f->linear || f->random)
+		fprintf(out, "faster in small writes %s%s\n",
+			shown[by[0] == 'b' ? 0 : by[0] == 'l' ? 1 : 2],
+			f->nocopy ? ", and pays no copy for writes out of order where other AUs do" : "");
+	else
+		fprintf(out, "pays no copy for writes out of order where other AUs do (as -f --random shows)\n");
+}
+
+static void print_fat(FILE *out, const struct auto_fat *f, uint64_t erase,
+		      const char *why)
+{
+	char cs[FMT_LEN], sz[FMT_LEN], l[FMT_LEN], r[FMT_LEN], v[FMT_LEN];
 	unsigned int i;
 
 	if (!f->measured) {
@@ -2021,23 +2252,23 @@ static void print_fat(FILE *out, const struct auto_fat *f, uint64_t erase,
 			why ? why : "");
 		return;
 	}
-	if (f->found)
-		fprintf(out, "FAT area: %u AU%s from AU %u (bytes %llu-%llu) (confidence %s), faster in small writes %s\n",
-			f->count, f->count == 1 ? "" : "s", f->start,
-			(unsigned long long)(f->start * erase),
-			(unsigned long long)((f->start + f->count) * erase),
-			conf(f->confidence),
-			shown[by[0] == 'b' ? 0 : by[0] == 'l' ? 1 : 2]);
-	else
-		fprintf(out, "FAT area: none (confidence %s)\n",
-			conf(f->confidence));
-	fprintf(out, "  evidence: %s writes at the start of the first %u AUs (%s each), speed in order/out of order against AUs far from the start (%s/%s):",
+	print_fat_verdict(out, f, erase);
+	fprintf(out, "  evidence: %s writes at the start of the first %u AUs (%s each), speed in order/out of order and copies paid in each AU's visit against AUs far from the start (%s/%s/%s), with %u probe AUs put in random mode first%s:",
 		fmt_size(cs, f->chunk_byte), f->naus, fmt_size(sz, erase),
 		fmt_time(l, (int64_t)f->ref_lin_ns),
-		fmt_time(r, (int64_t)f->ref_rnd_ns));
+		fmt_time(r, (int64_t)f->ref_rnd_ns),
+		fmt_time(v, (int64_t)f->ref_copy_ns), f->primed,
+		f->refs_paid ? ", a copy paid in each far visit" : "");
 	for (i = 0; i < f->naus; i++)
-		fprintf(out, " x%.2f/x%.2f", f->lin_ratio[i], f->rnd_ratio[i]);
+		fprintf(out, " x%.2f/x%.2f/x%.2f", f->lin_ratio[i],
+			f->rnd_ratio[i], f->copy_ratio[i]);
 	fputc('\n', out);
+	if (!f->found && f->slot_unseen)
+		fprintf(out, "  not seen: writes out of order paid no copy here, even with %u AUs put in random mode: an area that needs no open AU (only sparing that copy) could not show; -f --random with more AUs than the card keeps in random mode would settle it\n",
+			f->primed);
+	else if (!f->found && f->speed_hidden)
+		fprintf(out, "  not seen: each write out of order paid a copy here (x%.1f a write in order): an area only faster at programming them could not show beside it (nor in -f --random)\n",
+			f->ref_lin_ns > 0 ? f->ref_rnd_ns / f->ref_lin_ns : 0);
 }
 
 static void print_advice(FILE *out, const struct auto_result *r,
@@ -2520,6 +2751,14 @@ static void json_fat(struct json *j, const struct auto_fat *f)
 	json_u64(j, "chunk_size", f->chunk_byte);
 	json_double(j, "reference_linear_ns", f->ref_lin_ns);
 	json_double(j, "reference_random_ns", f->ref_rnd_ns);
+	json_double(j, "reference_copy_ns", f->ref_copy_ns);
+	json_u64(j, "primed_aus", f->primed);
+	json_bool(j, "primed_paid_copy", f->prime_paid);
+	json_bool(j, "reference_paid_copy", f->refs_paid);
+	json_double(j, "reference_least_copy_ns", f->ref_gc_ns);
+	json_bool(j, "no_copy", f->found && f->nocopy);
+	json_string(j, "not_seen", f->found ? NULL : f->slot_unseen ?
+		    "no_copy" : f->speed_hidden ? "speed" : NULL);
 	json_array_begin(j, "reference_aus");
 	for (k = 0; k < AUTO_FAT_REFS; k++)
 		json_u64(j, NULL, f->ref_au[k]);
@@ -2532,6 +2771,8 @@ static void json_fat(struct json *j, const struct auto_fat *f)
 		json_double(j, "random_ns", f->rnd_ns[k]);
 		json_double(j, "linear_ratio", f->lin_ratio[k]);
 		json_double(j, "random_ratio", f->rnd_ratio[k]);
+		json_double(j, "copy_ns", f->copy_ns[k]);
+		json_double(j, "copy_ratio", f->copy_ratio[k]);
 		json_object_end(j);
 	}
 	json_array_end(j);

@@ -24,8 +24,11 @@
 #define AUTO_FAT_MAX 64		/* AUs the FAT probe looks at, at most */
 #define AUTO_FAT_REFS 2		/* AUs far from the start it compares with */
 #define AUTO_FAT_WRITES 6	/* small writes per AU and order */
-#define AUTO_FAT_SPAN 32768	/* bytes they may cover at an AU's start */
+#define AUTO_FAT_SPAN (512 << 10) /* bytes they may cover at an AU's start */
 #define AUTO_FAT_FAST 1.25	/* faster than the far AUs by this: FAT */
+#define AUTO_FAT_NOCOPY 3.0	/* an AU's visit paid this much less
+				   beyond its small writes' time than one
+				   far away: it paid no copy (FAT) */
 #define AUTO_MAX_TABLES 3	/* align block sizes tried */
 
 /* One open-AU probe: nr AUs written in turn. */
@@ -54,6 +57,10 @@ struct auto_open {
 /*
  * The FAT-area probe: small writes in order (as -f) and out of order (as
  * -f --random) at the start of each AU, against AUs far from the start.
+ * First it puts probe AUs in random mode until one pays a copy, so that
+ * the card keeps no more out of order (as -f --random's whole AUs do):
+ * each ordinary AU it visits then pays a copy, an AU of a FAT area that
+ * needs no open slot does not.
  */
 struct auto_fat {
 	int measured;			/* 0: skipped */
@@ -72,6 +79,23 @@ struct auto_fat {
 	double rnd_ns[AUTO_FAT_MAX];	/* and out of order */
 	double lin_ratio[AUTO_FAT_MAX];	/* ref_lin_ns / lin_ns: > 1 faster */
 	double rnd_ratio[AUTO_FAT_MAX];	/* ref_rnd_ns / rnd_ns */
+	unsigned int primed;		/* probe AUs put in random mode */
+	int prime_paid;			/* and one of them paid a copy */
+	int refs_paid;			/* each far AU's visit paid one */
+	double ref_copy_ns;		/* the far AUs' copy_ns, the lesser */
+	double copy_ns[AUTO_FAT_MAX];	/* what each AU's small writes cost
+					   beyond their typical time */
+	double copy_ratio[AUTO_FAT_MAX]; /* ref_copy_ns / copy_ns, copy_ns
+					   taken as a small write at least */
+	int nocopy;			/* the area's visits paid no copy */
+	int slot_unseen;		/* no visit paid for writing out of
+					   order: an area that only spares
+					   that cost could not show */
+	double ref_gc_ns;		/* the least copy a far AU's visit
+					   paid in one write */
+	int speed_hidden;		/* each write out of order paid a
+					   copy: an area faster only in
+					   programming them could not show */
 };
 
 #define AUTO_ERASE_ANCHORS 3	/* boundaries the erase search looks for */
