@@ -34,6 +34,9 @@ struct auto_probe {
 	double ratio;			/* mean write time / reference */
 	int collapsed;			/* 1 collapsed, 0 held */
 	unsigned int positions;		/* chunk positions measured */
+	unsigned int log_aus;		/* collapsed as a log: so many AUs
+					   slower in every pass, the others
+					   not (0: none) */
 };
 
 /* The open-AU search in one order. */
@@ -49,6 +52,11 @@ struct auto_open {
 					   order (0: every nr was probed) */
 	size_t nprobes;
 	struct auto_probe probes[AUTO_MAX_PROBES];
+	double whole_ns;		/* random order slow with one AU: the
+					   AU written whole took this (0: not
+					   measured) */
+	double merge_ns;		/* and a write out of order into it
+					   after that, the median */
 };
 
 /*
@@ -83,7 +91,7 @@ struct auto_fat {
  * write
  * into an AU not open costs a garbage collection and one into the AU just
  * written does not.  From an anchor that is a boundary for every candidate
- * size, single small writes at anchor + size - chunk and anchor + size,
+ * size, single small writes at anchor + size - 2 * chunk and anchor + size,
  * size ascending, meet the first AU boundary at anchor + erase size.
  */
 struct auto_erase_search {
