@@ -852,6 +852,9 @@ static int auto_fat(struct device *dev, uint64_t erase, struct auto_fat *f)
 #define SEARCH_FILL 8.0		/* the warm-up's collections: slower than
 				   this many open-AU writes */
 #define SEARCH_ALIKE 1.5	/* and within this factor of each other */
+#define SEARCH_DATA_MAX (1ULL << 20)	/* data per warm-up position on a
+					   card that copies nothing */
+#define SEARCH_DATA_GC 16.0	/* its copy: this many open-AU writes */
 
 /* Where the erase search writes; a function of the device alone. */
 struct search_layout {
@@ -947,7 +950,8 @@ int auto_search_ranges(uint64_t dev_size, unsigned int lbs,
 		return -ENOSPC;
 	pos = l.warm_start;
 	for (j = 0; j < AUTO_ERASE_WARMUP; j++) {
-		add_range(ranges, &n, pos, pos + l.chunk);
+		/* the chunk, and what search_data() may write after it */
+		add_range(ranges, &n, pos, pos + 2 * l.chunk + SEARCH_DATA_MAX);
 		pos += warm_step(&l, j);
 	}
 	for (j = 0; j < AUTO_ERASE_ANCHORS; j++) {
@@ -1087,6 +1091,40 @@ static void search_decide(struct auto_erase_search *s)
 	}
 }
 
+/*
+ * A card whose AUs hold no data (new, or discarded) may copy nothing when
+ * it closes one: no write of the warm-up walk pays for a collection,
+ * however many AUs it opens.  The classic -O sees the collapse on such a
+ * card because it writes its AUs whole first.  So, once: data after each
+ * warm-up position (from the 1 MiB boundary above it, enough that
+ * copying it costs SEARCH_DATA_GC open-AU writes, as the first data write
+ * shows), and the walk again, each write at the end of that data: it
+ * opens the AU again, now holding data, and closing it copies the data.
+ */
+static int search_data(struct device *dev, const struct search_layout *l,
+		       struct auto_erase_search *s)
+{
+	uint64_t pos = l->warm_start + 2 * l->chunk, d = SEARCH_DATA_MAX;
+	double t;
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < AUTO_ERASE_WARMUP && !ret; i++) {
+		ret = write_one(dev, pos, d, &t);
+		s->data_writes++;
+		pos += warm_step(l, i);
+		if (i || s->fast_ns <= 0 || t <= SEARCH_DATA_GC * s->fast_ns)
+			continue;
+		/* the first: a copy of d costs about as much */
+		d = (uint64_t)(d * SEARCH_DATA_GC * s->fast_ns / t);
+		d = round_up(d < SEARCH_MIN ? SEARCH_MIN : d, l->chunk);
+	}
+	s->data_byte = d;
+	s->warmup = 0;
+	s->warm_pos = l->warm_start + d;
+	return ret;
+}
+
 static int erase_search(struct device *dev, struct auto_erase_search *s)
 {
 	struct search_layout l;
@@ -1110,6 +1148,12 @@ static int erase_search(struct device *dev, struct auto_erase_search *s)
 		if (!s->filled) {
 			first = 0;
 			ret = search_warmup(dev, &l, s, &first);
+			if (!ret && !s->filled && !s->data_byte) {
+				ret = search_data(dev, &l, s);
+				first = 0;
+				ret = ret ? ret : search_warmup(dev, &l, s,
+								&first);
+			}
 			if (ret || !s->filled)
 				return ret;
 		}
@@ -2044,8 +2088,12 @@ static void print_search(FILE *out, const struct auto_result *r)
 		s->erase_byte ? fmt_size(a, s->erase_byte) : "none",
 		conf(s->confidence), s->writes, fmt_size(b, s->chunk_byte),
 		fmt_time(c, (int64_t)r->step_ns[4]));
+	if (s->data_byte)
+		fprintf(out, "; no collection in %u writes further and further apart, so %s of data after each of them (%u writes) and the walk again",
+			AUTO_ERASE_WARMUP, fmt_size(a, s->data_byte),
+			s->data_writes);
 	if (!s->filled) {
-		fprintf(out, "; no write paid for a garbage collection in %u writes further and further apart: the card keeps that many AUs open, or has no erase blocks\n",
+		fprintf(out, "; no write paid for a garbage collection in %u writes further and further apart: the card keeps that many AUs open, has no erase blocks, or copies nothing when it closes one; -O with a guessed erase size, its AUs written whole first, would settle it\n",
 			s->warmup);
 		return;
 	}
@@ -2374,6 +2422,8 @@ static void json_search(struct json *j, const struct auto_result *r)
 	json_u64(j, "largest_size", s->top_byte);
 	json_u64(j, "warmup_writes", s->warmup);
 	json_bool(j, "open_aus_full", s->filled);
+	json_size_or_null(j, "data_size", s->data_byte);
+	json_u64(j, "data_writes", s->data_writes);
 	json_double(j, "open_au_write_ns", s->fast_ns);
 	json_double(j, "new_au_write_ns", s->slow_ns);
 	json_u64(j, "writes", s->writes);

@@ -112,6 +112,10 @@ struct auto_erase_search {
 	uint64_t boundary_byte[AUTO_ERASE_ANCHORS]; /* first one after each
 						       anchor; 0 none */
 	unsigned int writes;		/* writes in all */
+	uint64_t data_byte;		/* no collection in the warm-up: data
+					   written after each of its writes
+					   (0: none) */
+	unsigned int data_writes;	/* so many writes */
 };
 
 /* Where the erase size of the verdict came from. */
