@@ -1495,8 +1495,9 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 		per[m++] = sum / nr;
 		if (ref_ns > 0) {
 			fast += per[m - 1] < hold_ns;
-			/* clearly held: four fast passes */
-			if (m >= AUTO_HELD_PASSES && fast == m)
+			/* clearly held: four fast passes; clearly not:
+			 * none fast in four (one AU over, through a log) */
+			if (m >= AUTO_HELD_PASSES && (fast == m || !fast))
 				break;
 			/*
 			 * Collapsed at only some writes (random mode): a
