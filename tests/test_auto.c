@@ -1344,6 +1344,73 @@ START_TEST(test_preserve_two_phases)
 }
 END_TEST
 
+/*
+ * Cards of other mechanics than the model's own (issue 17), each read
+ * exactly with medium or high confidence; before, each had a field wrong
+ * with confidence (or none):
+ * 0 FIFO eviction (evict=oldest): a smaller probe after a collapse closed
+ *   its own AUs one after the other and seemed to collapse (open 5);
+ * 1 a log that takes the AU opened first (gradual, FIFO): one AU dearer
+ *   in every pass, the others not (open 3);
+ * 2 FIFO, random order: a smaller probe after a collapse (open 10);
+ * 3 slow programming and a copy of what was written, out of order: six
+ *   times a linear write, but no merge (open random 0);
+ * 4 fullclose: the random probe wrote the last chunk of its AUs, which
+ *   closed them (open random 10);
+ * 5 the issue's card: no read signature, fullclose: the erase search's
+ *   warm-up wrote the last chunk of AUs and saw no collection;
+ * 6 a new card (used=0) that copies nothing when it closes an AU: the
+ *   erase search needs data in the AUs first.
+ */
+static const struct {
+	const char *spec;
+	uint64_t erase;
+	unsigned int lin, rnd;
+} mech_cards[] = {
+	{ "size=4G,erase=2M,page=8K,open=6,open_random=0,ooo=merge,"
+	  "close=all,fullclose=1,evict=oldest,noise=0,seed=17", 2 << 20, 6, 0 },
+	{ "size=16G,erase=4M,collapse=gradual,open=2,open_random=0,"
+	  "close=rest,evict=oldest,noise=0.5,seed=207", 4 << 20, 2, 0 },
+	{ "size=32G,erase=12M,page=4K,random_mbps=4,open=14,open_random=8,"
+	  "close=all,evict=oldest,used=0,noise=0,seed=44", 12 << 20, 14, 8 },
+	{ "size=16G,erase=8M,page=64K,random_mbps=2,open=10,open_random=10,"
+	  "ooo=copy-written,used=0,noise=1.5,seed=299", 8 << 20, 10, 10 },
+	{ "size=64G,erase=32M,page=32K,open=14,open_random=12,random_us=143,"
+	  "close=rest,fullclose=1,evict=oldest,used=0,noise=2.5,seed=15",
+	  32 << 20, 14, 12 },
+	{ "readsig=0,erase=8M,open=6,open_random=2,close=rest,fullclose=1,"
+	  "used=0", 8 << 20, 6, 2 },
+	{ "readsig=0,erase=8M,open=6,open_random=2,used=0", 8 << 20, 6, 2 },
+};
+
+START_TEST(test_mechanics)
+{
+	struct device *dev = sim_card(mech_cards[_i].spec);
+	struct bench_opts o;
+	struct auto_result r;
+
+	bench_opts_default(&o);
+	ck_assert_int_eq(auto_run(dev, &o, 1, NULL, &r), 0);
+	ck_assert_uint_eq(r.align.erase.size_byte, mech_cards[_i].erase);
+	ck_assert_int_ge(r.align.erase.confidence, ANALYZE_CONF_MEDIUM);
+	ck_assert_msg(r.open_linear.nr == mech_cards[_i].lin &&
+		      !r.open_linear.at_least &&
+		      r.open_linear.confidence >= ANALYZE_CONF_MEDIUM,
+		      "%s: open linear %u", mech_cards[_i].spec,
+		      r.open_linear.nr);
+	ck_assert_msg(r.open_random.nr == mech_cards[_i].rnd &&
+		      !r.open_random.at_least &&
+		      r.open_random.confidence >= ANALYZE_CONF_MEDIUM,
+		      "%s: open random %u", mech_cards[_i].spec,
+		      r.open_random.nr);
+	/* the new card: seen only with data written first */
+	if (_i == 6)
+		ck_assert_uint_gt(r.erase_writes.data_byte, 0);
+	auto_free(&r);
+	dev_close(dev);
+}
+END_TEST
+
 Suite *auto_suite(void)
 {
 	Suite *s = suite_create("auto");
@@ -1369,6 +1436,8 @@ Suite *auto_suite(void)
 	tcase_add_test(tc, test_open_precondition);
 	tcase_add_test(tc, test_open_huge_collapse);
 	tcase_add_test(tc, test_open_cost);
+	tcase_add_loop_test(tc, test_mechanics, 0,
+			    sizeof(mech_cards) / sizeof(mech_cards[0]));
 	tcase_add_test(tc, test_group_rows);
 	tcase_add_test(tc, test_align_around);
 	tcase_add_loop_test(tc, test_align_reads, 0, 2);

@@ -44,6 +44,13 @@
 #define AUTO_GC_SURE 40.0	/* slower than this: a garbage collection
 				   beyond doubt (a pause of a few ms is not) */
 #define AUTO_CHUNK 16384	/* probe write size, at least a page */
+#define AUTO_MERGE_WRITES 2	/* writes out of order on an AU written
+				   whole, to tell a merge per write (the
+				   least kept: pauses only add) */
+#define AUTO_MERGE_PART 0.6	/* each costs this part of writing the AU
+				   whole, at least: a merge (a copy is no
+				   cheaper; slow programming of a 64 KiB
+				   page at 2 MB/s is 0.4 of a 1 MiB AU) */
 #define AUTO_ALIGN_COUNT 3	/* reads per align position (min kept) */
 #define AUTO_ALIGN_FIRST 2	/* of them, read before the first look */
 #define AUTO_ALIGN_TOP (3ULL << 30)	/* largest spacing and alignment */
@@ -1179,6 +1186,9 @@ static int auto_fat(struct device *dev, uint64_t erase, struct auto_fat *f)
 #define SEARCH_FILL 8.0		/* the warm-up's collections: slower than
 				   this many open-AU writes */
 #define SEARCH_ALIKE 1.5	/* and within this factor of each other */
+#define SEARCH_DATA_MAX (1ULL << 20)	/* data per warm-up position on a
+					   card that copies nothing */
+#define SEARCH_DATA_GC 16.0	/* its copy: this many open-AU writes */
 
 /* Where the erase search writes; a function of the device alone. */
 struct search_layout {
@@ -1233,9 +1243,14 @@ static int search_layout(uint64_t dev_size, unsigned int lbs,
 		k = (dev_size - top - 2 * l->chunk) / lcm;
 		for (j = 0; j < AUTO_ERASE_ANCHORS; j++)
 			l->anchor[j] = (k - AUTO_ERASE_ANCHORS + 1 + j) * lcm;
-		if (l->anchor[0] < warm_span(l) + l->chunk + (64ULL << 20))
+		if (l->anchor[0] < warm_span(l) + 2 * l->chunk + (64ULL << 20))
 			continue;
-		l->warm_start = l->anchor[0] - warm_span(l) - l->chunk;
+		/*
+		 * Two chunks below 1 MiB boundaries: never the last chunk
+		 * of an AU, which a card that closes an AU written to its
+		 * end (fullclose) would close at once, keeping no slot.
+		 */
+		l->warm_start = l->anchor[0] - warm_span(l) - 2 * l->chunk;
 		for (p = SEARCH_MIN; p <= top && l->ncand + 2 <= SEARCH_MAX_CANDS;
 		     p <<= 1) {
 			l->cand[l->ncand++] = p;
@@ -1269,13 +1284,15 @@ int auto_search_ranges(uint64_t dev_size, unsigned int lbs,
 		return -ENOSPC;
 	pos = l.warm_start;
 	for (j = 0; j < AUTO_ERASE_WARMUP; j++) {
-		add_range(ranges, &n, pos, pos + l.chunk);
+		/* the chunk, and what search_data() may write after it */
+		add_range(ranges, &n, pos, pos + 2 * l.chunk + SEARCH_DATA_MAX);
 		pos += warm_step(&l, j);
 	}
 	for (j = 0; j < AUTO_ERASE_ANCHORS; j++) {
 		add_range(ranges, &n, l.anchor[j], l.anchor[j] + l.chunk);
 		for (i = 0; i < l.ncand; i++)
-			add_range(ranges, &n, l.anchor[j] + l.cand[i] - l.chunk,
+			add_range(ranges, &n,
+				  l.anchor[j] + l.cand[i] - 2 * l.chunk,
 				  l.anchor[j] + l.cand[i] + l.chunk);
 	}
 	return merge_ranges(ranges, n);
@@ -1357,8 +1374,13 @@ static int search_anchor(struct device *dev, const struct search_layout *l,
 		s->filled = 0;	/* a new AU that cost nothing: not full */
 		return ret;
 	}
+	/*
+	 * Below each size, the chunk before its last: the last would close
+	 * the AU on a card that closes an AU written to its end.
+	 */
 	for (i = 0; i < l->ncand; i++) {
-		ret = search_write(dev, s, a + l->cand[i] - l->chunk, &slow);
+		ret = search_write(dev, s, a + l->cand[i] - 2 * l->chunk,
+				   &slow);
 		if (ret || slow)
 			return ret;
 		ret = search_write(dev, s, a + l->cand[i], &slow);
@@ -1403,6 +1425,40 @@ static void search_decide(struct auto_erase_search *s)
 	}
 }
 
+/*
+ * A card whose AUs hold no data (new, or discarded) may copy nothing when
+ * it closes one: no write of the warm-up walk pays for a collection,
+ * however many AUs it opens.  The classic -O sees the collapse on such a
+ * card because it writes its AUs whole first.  So, once: data after each
+ * warm-up position (from the 1 MiB boundary above it, enough that
+ * copying it costs SEARCH_DATA_GC open-AU writes, as the first data write
+ * shows), and the walk again, each write at the end of that data: it
+ * opens the AU again, now holding data, and closing it copies the data.
+ */
+static int search_data(struct device *dev, const struct search_layout *l,
+		       struct auto_erase_search *s)
+{
+	uint64_t pos = l->warm_start + 2 * l->chunk, d = SEARCH_DATA_MAX;
+	double t;
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < AUTO_ERASE_WARMUP && !ret; i++) {
+		ret = write_one(dev, pos, d, &t);
+		s->data_writes++;
+		pos += warm_step(l, i);
+		if (i || s->fast_ns <= 0 || t <= SEARCH_DATA_GC * s->fast_ns)
+			continue;
+		/* the first: a copy of d costs about as much */
+		d = (uint64_t)(d * SEARCH_DATA_GC * s->fast_ns / t);
+		d = round_up(d < SEARCH_MIN ? SEARCH_MIN : d, l->chunk);
+	}
+	s->data_byte = d;
+	s->warmup = 0;
+	s->warm_pos = l->warm_start + d;
+	return ret;
+}
+
 static int erase_search(struct device *dev, struct auto_erase_search *s)
 {
 	struct search_layout l;
@@ -1426,6 +1482,12 @@ static int erase_search(struct device *dev, struct auto_erase_search *s)
 		if (!s->filled) {
 			first = 0;
 			ret = search_warmup(dev, &l, s, &first);
+			if (!ret && !s->filled && !s->data_byte) {
+				ret = search_data(dev, &l, s);
+				first = 0;
+				ret = ret ? ret : search_warmup(dev, &l, s,
+								&first);
+			}
 			if (ret || !s->filled)
 				return ret;
 		}
@@ -1458,6 +1520,9 @@ struct probe_area {
 	unsigned int touched;	/* AUs [0, touched) written to */
 	unsigned int ready;	/* AUs [0, ready) preconditioned */
 	unsigned int last;	/* the AU written last */
+	unsigned int order[AUTO_MAX_NR]; /* probe AU k is AU order[k] */
+	unsigned int last_k;	/* the last write: AU order[last_k] */
+	unsigned int last_nr;	/* of a probe with so many AUs */
 	uint64_t written;	/* bytes written to precondition */
 };
 
@@ -1471,7 +1536,44 @@ struct probe_ctx {
 	uint64_t used;		/* chunk positions used since preconditioned */
 	struct probe_area *area;
 	unsigned int held;	/* AUs [0, held) the last probe held open */
+	double lin_ref_ns;	/* a write in linear order (0: unknown) */
+	int prev_collapsed;	/* the last probe collapsed */
+	int newest;		/* take the AUs written last (see
+				   probe_newest()) */
 };
+
+/* The start of probe AU i, in bytes. */
+static uint64_t probe_au(const struct probe_ctx *c, unsigned int i)
+{
+	return c->base + (uint64_t)i * c->spacing * c->erase;
+}
+
+/*
+ * Take as AUs of a probe with nr AUs the nr written last, in the order
+ * they were written.  A probe with more AUs than the card keeps open
+ * leaves AUs open that the next, smaller one does not write.  A card that
+ * closes the least recently written AU closes those first; one that
+ * closes the AU it opened first (FIFO) would close the probe's own AUs
+ * first, open them again, close more of them, and take passes to settle:
+ * a probe that would hold would seem to collapse.  The AUs written last
+ * are also the ones opened last, in either order; written as they were,
+ * the card keeps them and closes the others, in either order, and a
+ * probe with more takes the others from the oldest on.  The last probe
+ * had last_nr AUs; order[] stays a permutation of the AUs.
+ */
+static void probe_newest(struct probe_area *a, unsigned int nr)
+{
+	const unsigned int n = a->last_nr;
+	unsigned int seq[AUTO_MAX_NR], i;
+
+	if (n < 2 || nr >= n)
+		return;
+	/* seq: the last probe's AUs, the oldest written first */
+	for (i = 0; i < n; i++)
+		seq[i] = a->order[(a->last_k + 1 + i) % n];
+	for (i = 0; i < n; i++)
+		a->order[i] = seq[(n - nr + i) % n];
+}
 
 /*
  * Write probe AUs [from, to) once, whole: they start from a known state,
@@ -1485,7 +1587,7 @@ static int precondition(const struct probe_ctx *c, unsigned int from,
 
 	c->area->written += (uint64_t)(to - from) * c->erase;
 	return run_cell(c->dev, total_time(vm_off_series(VM_OFF_LIN,
-				c->base + from * c->spacing * c->erase,
+				probe_au(c, from),
 				c->spacing * c->erase, to - from,
 				vm_len_fixed(c->erase, vm_leaf(VM_WRITE_5A)))),
 			&t);
@@ -1497,11 +1599,14 @@ static int precondition(const struct probe_ctx *c, unsigned int from,
  * lands below the previous one in its AU and the card sees out-of-order
  * writes at every step.  Positions are never reused until the AUs are
  * preconditioned again: a later probe never writes below where an earlier
- * one stopped, which would look like random order to the card.
+ * one stopped, which would look like random order to the card.  The last
+ * chunk of an AU is never written: a card that closes an AU written to
+ * its end (fullclose) would close it at no cost, and the probe would see
+ * the card keep any number open.
  */
 static uint64_t next_position(struct probe_ctx *c)
 {
-	const uint64_t npos = c->erase / c->chunk;
+	const uint64_t npos = c->erase / c->chunk - 1;
 	uint64_t slot = c->used++;
 
 	if (!c->random)
@@ -1512,8 +1617,8 @@ static uint64_t next_position(struct probe_ctx *c)
 /* Positions one probe may use at most, in units of next_position(). */
 static uint64_t positions_left(const struct probe_ctx *c)
 {
-	const uint64_t npos = c->erase / c->chunk;
-	uint64_t per = c->random ? 2 : 1;
+	const uint64_t npos = c->erase / c->chunk - 1;
+	const uint64_t per = c->random ? 2 : 1;
 
 	return npos / per > c->used ? npos / per - c->used : 0;
 }
@@ -1537,6 +1642,113 @@ static double trimmed_mean(const double *v, size_t n)
 	return n ? sum / (double)n : 0;
 }
 
+/*
+ * In random order the AUs written last are not those opened last: an AU
+ * stays open pass after pass, and only one closed and opened again is
+ * new to the card.  A card that closes the random-mode AU it opened first
+ * may then close the probe's own AUs one per pass, for as many passes as
+ * it has AUs, as a collapse does.  So after a collapse in random order
+ * the AUs of the last probe that the next does not write, probe AUs
+ * [nr, n), are written whole: an AU written whole in one write needs no
+ * slot, and the card closes it at once, whichever mechanics it has.
+ */
+static int probe_flush(struct probe_ctx *c, unsigned int nr, unsigned int n)
+{
+	unsigned int k;
+	int ret = 0;
+	double t;
+
+	for (k = nr; k < n && !ret; k++) {
+		c->area->written += c->erase;
+		ret = write_one(c->dev, probe_au(c, c->area->order[k]), c->erase,
+				&t);
+	}
+	return ret;
+}
+
+/*
+ * Ready the AUs of a probe with nr AUs and warm passes of warm-up: a set
+ * the card has not seen lately after a larger probe collapsed, the AUs
+ * written whole first when the search asks for it, and all of them again
+ * when their positions run out.
+ */
+static int probe_ready(struct probe_ctx *c, unsigned int nr,
+		       unsigned int warm)
+{
+	unsigned int *ready = &c->area->ready, *touched = &c->area->touched;
+	int ret;
+
+	if (nr > 1 && (c->prev_collapsed || c->newest)) {
+		const unsigned int n = c->area->last_nr;
+
+		probe_newest(c->area, nr);
+		c->newest = 0;
+		ret = c->random && c->prev_collapsed && nr < n ?
+		      probe_flush(c, nr, n) : 0;
+		if (ret)
+			return ret;
+	}
+	if (c->area->whole && nr > *ready) {
+		ret = precondition(c, *ready, nr);
+		if (ret)
+			return ret;
+		*ready = nr;
+	}
+	if (nr > *touched)
+		*touched = nr;
+	/*
+	 * Room for the warm-up and four passes, what a probe that holds
+	 * takes (one that must look longer uses what is left): writing the
+	 * AUs whole again costs as much as several probes.
+	 */
+	if (positions_left(c) >= warm + AUTO_HELD_PASSES)
+		return 0;
+	/* every AU written to: a later probe may reach any of them */
+	ret = precondition(c, 0, *touched);
+	if (ret)
+		return ret;
+	*ready = *touched;
+	c->used = 0;
+	c->held = 0;	/* closed: each opens again */
+	return 0;
+}
+
+/*
+ * A card that keeps one AU more than it can through a log (collapse
+ * gradual) writes the AU it would close twice.  One that closes the least
+ * recently written AU closes each in turn: every write costs more.  One
+ * that closes the AU it opened first closes the same one while no other
+ * is opened: only its writes cost more, a small part of the mean, but in
+ * every pass.  How many AUs were dear (slower than hold_limit()) in
+ * each of the m passes, when the others were not: 0 unless a few were.
+ */
+static unsigned int log_aus(const unsigned int *dear, unsigned int nr,
+			    unsigned int m)
+{
+	unsigned int k, n = 0;
+
+	if (m < AUTO_HELD_PASSES)
+		return 0;
+	for (k = 0; k < nr; k++)
+		n += dear[k] == m;
+	return 2 * n <= nr ? n : 0;
+}
+
+/*
+ * A write slower than this did not hold: AUTO_HOLD times the reference,
+ * but no more above it than AUTO_HOLD - 1 times a write in linear order.
+ * Out of order the reference may be dear (slow programming, a copy of
+ * what was written per write); a log's second programming, or a copy,
+ * costs as much in either order and must not hide in it.
+ */
+static double hold_limit(const struct probe_ctx *c, double ref_ns)
+{
+	double base = c->lin_ref_ns > 0 && c->lin_ref_ns < ref_ns ?
+		      c->lin_ref_ns : ref_ns;
+
+	return ref_ns + (AUTO_HOLD - 1) * base;
+}
+
 /* The typical time of one write with nr AUs written in turn. */
 static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 		 struct auto_probe *p, double *mean_ns)
@@ -1548,30 +1760,14 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 	unsigned int i, m = 0, fast = 0, slow = 0, huge = 0;
 	unsigned int streak = 0, hstreak = 0;	/* slow, huge writes in a row */
 	unsigned int run = 0;	/* passes in a row with a slow write */
+	unsigned int dear[AUTO_MAX_NR] = { 0 };	/* passes each AU's write
+						   was not fast in */
+	const double hold_ns = hold_limit(c, ref_ns);
 	int ret, stop = 0;
 
-	if (c->area->whole && nr > c->area->ready) {
-		ret = precondition(c, c->area->ready, nr);
-		if (ret)
-			return ret;
-		c->area->ready = nr;
-	}
-	if (nr > c->area->touched)
-		c->area->touched = nr;
-	/*
-	 * Room for the warm-up and four passes, what a probe that holds
-	 * takes (one that must look longer uses what is left): writing the
-	 * AUs whole again costs as much as several probes.
-	 */
-	if (positions_left(c) < warm + AUTO_HELD_PASSES) {
-		/* every AU written to: a later probe may reach any of them */
-		ret = precondition(c, 0, c->area->touched);
-		if (ret)
-			return ret;
-		c->area->ready = c->area->touched;
-		c->used = 0;
-		c->held = 0;	/* closed: each opens again */
-	}
+	ret = probe_ready(c, nr, warm);
+	if (ret)
+		return ret;
 	for (i = 0; i < passes && positions_left(c) && !stop; i++) {
 		uint64_t pos = next_position(c);
 		const unsigned int pass_slow = slow;
@@ -1581,26 +1777,35 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 		/* one write at a time, so that a collapse stops the probe at
 		 * once: each collapsed write costs a whole garbage collection */
 		for (k = 0; k < nr && !stop; k++) {
-			/* one AU: the one written last, surely still open */
-			uint64_t au = nr == 1 ? c->area->last :
-					       vm_shuffle(k, nr, 1);
+			/*
+			 * One AU: the one written last, surely still open.
+			 * More: in the same order in every probe, so that a
+			 * card that closes the AU it opened first (not the
+			 * least recently written) settles in one pass after
+			 * a probe with more AUs left others open.
+			 */
+			unsigned int au = nr == 1 ? c->area->last :
+						    c->area->order[k];
+			uint64_t at = probe_au(c, au);
 
 			ret = run_cell(c->dev, total_time(vm_len_fixed(c->chunk,
 					vm_off_series(VM_OFF_LIN,
-						c->base + pos * c->chunk +
-						au * c->spacing * c->erase,
+						at + pos * c->chunk,
 						0, 1, vm_leaf(VM_WRITE_5A)))), &t);
 			if (ret)
 				return ret;
-			c->area->last = (unsigned int)au;
+			c->area->last = au;
+			if (nr > 1)
+				c->area->last_k = k;
 			sum += t;
 			/*
 			 * The warm-up's writes open the new AUs, which may
 			 * close others; an AU the last probe held open pays
 			 * for a collection only when this one is too many.
 			 */
-			if ((i < warm && au >= c->held) || ref_ns <= 0)
+			if ((i < warm && k >= c->held) || ref_ns <= 0)
 				continue;
+			dear[k] += i >= warm && t > hold_ns;
 			slow += t > AUTO_COLLAPSE * ref_ns;
 			huge += t > AUTO_GC_SURE * ref_ns;
 			streak = t > AUTO_COLLAPSE * ref_ns ? streak + 1 : 0;
@@ -1623,9 +1828,10 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 			continue;
 		per[m++] = sum / nr;
 		if (ref_ns > 0) {
-			fast += per[m - 1] < AUTO_HOLD * ref_ns;
-			/* clearly held: four fast passes */
-			if (m >= AUTO_HELD_PASSES && fast == m)
+			fast += per[m - 1] < hold_ns;
+			/* clearly held: four fast passes; clearly not:
+			 * none fast in four (one AU over, through a log) */
+			if (m >= AUTO_HELD_PASSES && (fast == m || !fast))
 				break;
 			/*
 			 * Collapsed at only some writes (random mode): a
@@ -1647,8 +1853,14 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 	p->positions = m;
 	p->ratio = ref_ns > 0 ? *mean_ns / ref_ns : 1.0;
 	/* over the limit: a card that collapses gradually costs a little */
-	p->collapsed = p->ratio > AUTO_HOLD;
+	p->collapsed = ref_ns > 0 && *mean_ns > hold_ns;
+	p->log_aus = nr > 1 ? log_aus(dear, nr, m) : 0;
+	if (p->log_aus)
+		p->collapsed = 1;
 	c->held = p->collapsed ? 0 : nr;
+	c->prev_collapsed = nr > 1 && p->collapsed;
+	if (nr > 1)
+		c->area->last_nr = nr;
 	return 0;
 }
 
@@ -1700,27 +1912,67 @@ static unsigned int next_nr(unsigned int nr, unsigned int max)
 
 /*
  * A card that keeps no AU open in random order merges an AU on every
- * out-of-order write: with one AU, random order already costs what a
- * collapse costs in linear order (lin_gc, that ratio; 0 if the linear
- * search saw none).  The answer is then 0.  A card that only programs
- * slower out of order (seed 004's -p random columns: a few times slower,
- * not a copy of the AU per write) keeps AUs open: the search goes on
- * against its own, slower, reference.
+ * out-of-order write: with one AU, random order already costs many
+ * writes.  So does a card that only programs slower out of order (seed
+ * 004's -p random columns), or copies what it wrote since the last write
+ * out of order: a few times slower, and such a card keeps AUs open.  What
+ * a merge costs depends on the mechanics (what the AU held, what closing
+ * copies), so no ratio tells them apart; what does: a merge of an AU full
+ * of data costs about what writing the AU whole does.  So the AU is
+ * written whole (its time: whole_ns), and written out of order again (the
+ * least of AUTO_MERGE_WRITES writes, each below the last: merge_ns).
  */
-static int open_none(struct auto_open *res, double lin_ref_ns, double lin_gc)
+static int merge_test(struct probe_ctx *c, struct auto_open *res)
+{
+	const uint64_t top = c->erase / c->chunk - 2;
+	uint64_t at = probe_au(c, c->area->last);
+	double t[AUTO_MERGE_WRITES];
+	unsigned int j;
+	int ret;
+
+	c->area->written += c->erase;
+	ret = write_one(c->dev, at, c->erase, &res->whole_ns);
+	/* the first opens the AU, in order; each later one is below it */
+	for (j = 0; j <= AUTO_MERGE_WRITES && !ret; j++)
+		ret = write_one(c->dev, at + top * (AUTO_MERGE_WRITES - j) /
+				AUTO_MERGE_WRITES * c->chunk, c->chunk,
+				&t[j ? j - 1 : 0]);
+	if (ret)
+		return ret;
+	res->merge_ns = t[0];
+	for (j = 1; j < AUTO_MERGE_WRITES; j++)
+		if (t[j] < res->merge_ns)
+			res->merge_ns = t[j];
+	return 0;
+}
+
+/*
+ * The answer 0 when random order with one AU costs more than
+ * AUTO_COLLAPSE writes in linear order and, on an AU written whole, each
+ * write out of order costs AUTO_MERGE_PART of writing it whole at least:
+ * a copy of the AU per write, whatever else the card does.  Else the
+ * search goes on against its own, slower, reference.  Returns 1 when
+ * answered.
+ */
+static int open_none(struct probe_ctx *c, struct auto_open *res,
+		     double lin_ref_ns, int *ret)
 {
 	double r = lin_ref_ns > 0 ? res->ref_ns / lin_ref_ns : 0;
 
-	if (r <= AUTO_COLLAPSE || (lin_gc > 0 && r < lin_gc / 4))
+	*ret = 0;
+	if (r <= AUTO_COLLAPSE)
 		return 0;
+	/* no card programs that much slower out of order: a copy */
+	if (r < AUTO_GC_SURE)
+		*ret = merge_test(c, res);
+	else
+		res->merge_ns = res->whole_ns = 0;
+	if (*ret || res->merge_ns < AUTO_MERGE_PART * res->whole_ns)
+		return *ret != 0;
 	res->measured = 1;
 	res->nr = 0;
 	res->at_least = 0;
-	if (lin_gc <= 0)	/* nothing to tell a copy from slow writes */
-		res->confidence = ANALYZE_CONF_LOW;
-	else
-		res->confidence = r > 2 * AUTO_COLLAPSE && r >= lin_gc / 2 ?
-				  ANALYZE_CONF_HIGH : ANALYZE_CONF_MEDIUM;
+	res->confidence = ANALYZE_CONF_HIGH;
 	return 1;
 }
 
@@ -1765,6 +2017,7 @@ static int auto_open(struct device *dev, uint64_t erase,
 		.dev = dev, .erase = erase, .random = random,
 		.base = probe_base(erase), .area = area,
 		.spacing = probe_spacing(dev->size_byte, erase),
+		.lin_ref_ns = lin ? lin->ref_ns : 0,
 	};
 	const unsigned int top = probe_max_nr(dev->size_byte, erase);
 	unsigned int max = top, held = 1, coll = 0, nr, cap = random_cap(lin);
@@ -1780,8 +2033,9 @@ static int auto_open(struct device *dev, uint64_t erase,
 		return -EINVAL;
 	p = &res->probes[res->nprobes++];
 	ret = probe(&c, 1, lin_ref_ns, p, &res->ref_ns);
-	if (ret || (lin && open_none(res, lin_ref_ns, collapse_ratio(lin))))
+	if (ret || (lin && open_none(&c, res, lin_ref_ns, &ret)))
 		return ret;
+	c.newest = random;	/* the linear search's AUs are open */
 	if (cap && cap < max)
 		max = cap;
 	else
@@ -2070,6 +2324,9 @@ int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 	struct probe_area area = { 0 };
 	int ret, n;
 
+	for (n = 0; n < AUTO_MAX_NR; n++)
+		area.order[n] = (unsigned int)n;
+
 	memset(r, 0, sizeof(*r));
 	r->destructive = destructive;
 	r->search_fits = auto_search_ranges(dev->size_byte,
@@ -2172,6 +2429,21 @@ static void print_sysfs_size(FILE *out, const struct sysfs_info *sysfs,
 	fputc('\n', out);
 }
 
+/* The merge test of the random search, when it ran. */
+static void print_merge(FILE *out, const struct auto_open *o,
+			const char *than)
+{
+	char w[FMT_LEN], m[FMT_LEN];
+
+	if (o->whole_ns <= 0)
+		return;
+	fprintf(out, "  evidence: on an AU written whole (%s), a write out of order took %s, %s the AU: %s\n",
+		fmt_time(w, (int64_t)o->whole_ns),
+		fmt_time(m, (int64_t)o->merge_ns), than,
+		o->nr ? "no copy of it per write, random order only slower" :
+			"a copy of it per write");
+}
+
 static void print_open(FILE *out, const char *what, const struct auto_open *o,
 		       const char *why)
 {
@@ -2189,8 +2461,10 @@ static void print_open(FILE *out, const char *what, const struct auto_open *o,
 		fprintf(out, "  evidence: %s writes out of order into one AU took %s each, x%.3g one in linear order: every one merges the AU\n",
 			fmt_size(c, o->chunk_byte),
 			fmt_time(t, (int64_t)o->ref_ns), o->probes[0].ratio);
+		print_merge(out, o, "as much as");
 		return;
 	}
+	print_merge(out, o, "far less than");
 	fprintf(out, "  evidence: %s writes, time per write against one AU (%s):",
 		fmt_size(c, o->chunk_byte), fmt_time(t, (int64_t)o->ref_ns));
 	for (i = 1; i < o->nprobes; i++)
@@ -2327,8 +2601,12 @@ static void print_search(FILE *out, const struct auto_result *r)
 		s->erase_byte ? fmt_size(a, s->erase_byte) : "none",
 		conf(s->confidence), s->writes, fmt_size(b, s->chunk_byte),
 		fmt_time(c, (int64_t)r->step_ns[4]));
+	if (s->data_byte)
+		fprintf(out, "; no collection in %u writes further and further apart, so %s of data after each of them (%u writes) and the walk again",
+			AUTO_ERASE_WARMUP, fmt_size(a, s->data_byte),
+			s->data_writes);
 	if (!s->filled) {
-		fprintf(out, "; no write paid for a garbage collection in %u writes further and further apart: the card keeps that many AUs open, or has no erase blocks\n",
+		fprintf(out, "; no write paid for a garbage collection in %u writes further and further apart: the card keeps that many AUs open, has no erase blocks, or copies nothing when it closes one; -O with a guessed erase size, its AUs written whole first, would settle it\n",
 			s->warmup);
 		return;
 	}
@@ -2695,6 +2973,13 @@ static void json_open_probes(struct json *j, const char *key,
 	json_u64(j, "chunk_size", o->chunk_byte);
 	json_double(j, "reference_write_ns", o->ref_ns);
 	json_bool(j, "at_least", o->at_least);
+	if (o->whole_ns > 0) {
+		json_double(j, "whole_au_write_ns", o->whole_ns);
+		json_double(j, "merge_write_ns", o->merge_ns);
+	} else {
+		json_null(j, "whole_au_write_ns");
+		json_null(j, "merge_write_ns");
+	}
 	if (o->from_linear)
 		json_u64(j, "collapsed_in_linear_order", o->from_linear);
 	else
@@ -2727,6 +3012,8 @@ static void json_search(struct json *j, const struct auto_result *r)
 	json_u64(j, "largest_size", s->top_byte);
 	json_u64(j, "warmup_writes", s->warmup);
 	json_bool(j, "open_aus_full", s->filled);
+	json_size_or_null(j, "data_size", s->data_byte);
+	json_u64(j, "data_writes", s->data_writes);
 	json_double(j, "open_au_write_ns", s->fast_ns);
 	json_double(j, "new_au_write_ns", s->slow_ns);
 	json_u64(j, "writes", s->writes);

@@ -37,6 +37,9 @@ struct auto_probe {
 	double ratio;			/* mean write time / reference */
 	int collapsed;			/* 1 collapsed, 0 held */
 	unsigned int positions;		/* chunk positions measured */
+	unsigned int log_aus;		/* collapsed as a log: so many AUs
+					   slower in every pass, the others
+					   not (0: none) */
 };
 
 /* The open-AU search in one order. */
@@ -52,6 +55,11 @@ struct auto_open {
 					   order (0: every nr was probed) */
 	size_t nprobes;
 	struct auto_probe probes[AUTO_MAX_PROBES];
+	double whole_ns;		/* random order slow with one AU: the
+					   AU written whole took this (0: not
+					   measured) */
+	double merge_ns;		/* and a write out of order into it
+					   after that, the median */
 };
 
 /*
@@ -107,7 +115,7 @@ struct auto_fat {
  * write
  * into an AU not open costs a garbage collection and one into the AU just
  * written does not.  From an anchor that is a boundary for every candidate
- * size, single small writes at anchor + size - chunk and anchor + size,
+ * size, single small writes at anchor + size - 2 * chunk and anchor + size,
  * size ascending, meet the first AU boundary at anchor + erase size.
  */
 struct auto_erase_search {
@@ -128,6 +136,10 @@ struct auto_erase_search {
 	uint64_t boundary_byte[AUTO_ERASE_ANCHORS]; /* first one after each
 						       anchor; 0 none */
 	unsigned int writes;		/* writes in all */
+	uint64_t data_byte;		/* no collection in the warm-up: data
+					   written after each of its writes
+					   (0: none) */
+	unsigned int data_writes;	/* so many writes */
 };
 
 /* Where the erase size of the verdict came from. */
