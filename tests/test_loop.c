@@ -1923,7 +1923,7 @@ static size_t capacity_ranges(const struct loop_fix *fx,
 
 /*
  * --capacity --preserve writes back only what it wrote (issue 18): the
- * probes it wrote and its flush region, not the 253 ranges it announced;
+ * probes it wrote and its flush region, not the ~250 ranges it announced;
  * the device is bit-identical afterwards.
  */
 START_TEST(test_fb_capacity_preserve_written)
@@ -1946,9 +1946,11 @@ START_TEST(test_fb_capacity_preserve_written)
 	fb_run(args, &r);
 	flashbench_open_hook = NULL;
 	ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
-	ck_assert_ptr_nonnull(strstr(r.err, "will overwrite 253 ranges"));
+	/* as many ranges announced as -C plans on this device */
 	n = capacity_ranges(&fx, &rg);
-	ck_assert_uint_eq(n, 253);
+	ck_assert_uint_gt(n, 100);
+	snprintf(args, sizeof(args), "will overwrite %zu ranges", n);
+	ck_assert_msg(strstr(r.err, args), "%s: %.300s", args, r.err);
 	log = rec_wlog_load(NULL, written_fd);
 	spans = rec_wrote_back_written(log, 0, log->n, rg, n, &back);
 	ck_assert_uint_lt(back, n / 4);
