@@ -1179,9 +1179,9 @@ static bool sim_wq_live(const struct sim_card *c, const struct sim_wq *e)
 /* Note a write-back write in the queue, dropping superseded entries. */
 static int sim_wq_push(struct sim_card *c, uint64_t sector, uint64_t seq)
 {
-	size_t i, n = 0;
-
 	if (c->wq_len == c->wq_cap) {
+		size_t i, n = 0;
+
 		for (i = c->wq_head; i < c->wq_len; i++)
 			if (sim_wq_live(c, &c->wq[i]))
 				c->wq[n++] = c->wq[i];

@@ -158,10 +158,11 @@ static void print_verdict_untimed(FILE *res, const struct auto_result *r,
 /* One share of the device time: ", what 1.2s" when it took any. */
 static void print_share(FILE *res, const char *what, uint64_t ns)
 {
-	char t[FMT_LEN];
+	if (ns) {
+		char t[FMT_LEN];
 
-	if (ns)
 		fprintf(res, ", %s %s", what, fmt_time(t, (int64_t)ns));
+	}
 }
 
 /*

@@ -337,12 +337,12 @@ static int parse_value(struct cli *c, const struct opt_row *r, const char *s,
 	if (ret == -ERANGE)
 		return bad_value(c, r, s, "number too large");
 	if (ret && size_bits_suffix(s)) {
-		char why[96];
+		char bits[96];
 
-		snprintf(why, sizeof(why),
+		snprintf(bits, sizeof(bits),
 			 "a lowercase b means bits; sizes are in bytes (%.*s)",
 			 (int)size_bits_suffix(s), s);
-		return bad_value(c, r, s, why);
+		return bad_value(c, r, s, bits);
 	}
 	if (ret)
 		return bad_value(c, r, s, "not a valid size");

@@ -187,14 +187,15 @@ static size_t cap_put(uint64_t *pos, size_t max, size_t n, uint64_t e)
 static size_t cap_positions(const struct cap_geo *g, uint64_t *pos,
 			    size_t max)
 {
-	uint64_t e, s, top = cap_end(g, g->lo0);
+	uint64_t e, top = cap_end(g, g->lo0);
 	unsigned int k;
 	size_t n = 0;
 
 	for (e = CAP_STEP; e <= top; e += CAP_STEP)
 		n = cap_put(pos, max, n, e);
 	for (k = g->lo0 + 1; k <= CAP_GRID; k++) {
-		s = cap_step(g, k);
+		uint64_t s = cap_step(g, k);
+
 		for (e = cap_end(g, k - 1) + s; e < cap_end(g, k); e += s)
 			n = cap_put(pos, max, n, e);
 		n = cap_put(pos, max, n, cap_end(g, k));

@@ -2603,7 +2603,7 @@ static void print_search(FILE *out, const struct auto_result *r)
 		fmt_time(c, (int64_t)r->step_ns[4]));
 	if (s->data_byte)
 		fprintf(out, "; no collection in %u writes further and further apart, so %s of data after each of them (%u writes) and the walk again",
-			AUTO_ERASE_WARMUP, fmt_size(a, s->data_byte),
+			(unsigned int)AUTO_ERASE_WARMUP, fmt_size(a, s->data_byte),
 			s->data_writes);
 	if (!s->filled) {
 		fprintf(out, "; no write paid for a garbage collection in %u writes further and further apart: the card keeps that many AUs open, has no erase blocks, or copies nothing when it closes one; -O with a guessed erase size, its AUs written whole first, would settle it\n",
