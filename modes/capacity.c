@@ -451,15 +451,15 @@ static int cap_flush_back(struct cap_run *c)
 {
 	const struct capacity_result *r = c->r;
 	uint64_t rel, done, s, q, a;
-	int ret;
 
 	rel = r->flush_byte > r->cache_byte ? r->flush_byte - r->cache_byte :
 	      0;
 	if (rel > c->geo.first)
 		rel = c->geo.first;
 	for (done = 0; done + c->part <= rel; done += c->part) {
-		ret = dev_read(c->dev, c->buf, c->part,
-			       (off_t)(c->geo.flush + done), NULL);
+		int ret = dev_read(c->dev, c->buf, c->part,
+				   (off_t)(c->geo.flush + done), NULL);
+
 		if (ret)
 			return ret;
 		for (s = 0; s < c->part; s += CAP_SECTOR) {
@@ -646,13 +646,13 @@ static int cap_rounds(struct cap_run *c)
 	unsigned int split = per < CAP_SPLIT ? (unsigned int)per : CAP_SPLIT;
 	uint64_t end[CAP_SPLIT];
 	size_t *tmp = malloc(c->npos * sizeof(*tmp));
-	unsigned int n;
 	int ret = 0;
 
 	if (!tmp)
 		return -ENOMEM;
 	while (!ret && !c->alias && c->hi != CAP_NONE) {
-		n = cap_pick(c, split, end, tmp);
+		unsigned int n = cap_pick(c, split, end, tmp);
+
 		if (!n)
 			break;
 		ret = cap_write_probes(c, end, n);
@@ -909,9 +909,10 @@ static void cap_print_advice(FILE *out, const struct capacity_result *r,
 {
 	uint64_t lbs = r->logical_block_size ? r->logical_block_size : 512;
 	uint64_t start = (1ULL << 20) / lbs;
-	char b[FMT_LEN];
 
 	if (r->kind == CAPACITY_GENUINE) {
+		char b[FMT_LEN];
+
 		fprintf(out, "to do:          nothing, unless a cache over %s hides a fake: then no\n"
 			"                check that writes less can tell (f3write fills the card)\n",
 			fmt_size(b, r->defeat_byte));

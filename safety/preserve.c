@@ -592,7 +592,7 @@ static uint64_t saved_hash(const struct preserve *p,
  */
 static int mark_written(struct preserve *p)
 {
-	uint64_t k, nb;
+	uint64_t k;
 	size_t i;
 
 	if (mark_alloc(p))
@@ -602,8 +602,8 @@ static int mark_written(struct preserve *p)
 		unsigned char *m = p->mark + r->first_block;
 		const uint64_t *e = p->state ?
 				    p->state + 2 * r->first_block : NULL;
+		const uint64_t nb = r->len_byte / p->lbs;
 
-		nb = r->len_byte / p->lbs;
 		for (k = 0; k < nb; k++) {
 			if (m[k] != BLK_CLEAN)
 				continue;
@@ -624,13 +624,14 @@ static int mark_written(struct preserve *p)
  */
 static void join_runs(struct preserve *p)
 {
-	uint64_t gap = p->chunk_byte / p->lbs, k, last, nb;
+	uint64_t gap = p->chunk_byte / p->lbs, k, last;
 	size_t i;
 
 	for (i = 0; i < p->n; i++) {
 		unsigned char *m = p->mark + p->r[i].first_block;
 
-		nb = p->r[i].len_byte / p->lbs;
+		uint64_t nb = p->r[i].len_byte / p->lbs;
+
 		for (k = 0, last = nb; k < nb; k++) {
 			if (m[k] != BLK_DIRTY)
 				continue;
@@ -1464,9 +1465,10 @@ static int write_run(struct preserve *p, const struct preserve_range *r,
 		     uint64_t lo, uint64_t hi, char *why, size_t why_len)
 {
 	uint64_t off, step, end = hi * p->lbs;
-	int ret;
 
 	for (off = lo * p->lbs; off < end; off += step) {
+		int ret;
+
 		step = min_u64(p->chunk_byte, end - off);
 		ret = dev_write(p->dev, r->data + off, step,
 				(off_t)(r->off_byte + off), NULL);
@@ -1746,10 +1748,10 @@ static int restore_all(struct preserve *p, char *why, size_t why_len)
 	guard_detach(p);	/* write_dirty() records the restore */
 	dev_untimed(p->dev, 1);
 	ret = mark_written(p);
-	if (!ret)
+	if (!ret) {
 		join_runs(p);
-	if (!ret)
 		ret = write_back(p, why, why_len);
+	}
 	if (!ret)
 		ret = verify_ranges(p, 0, why, why_len);
 	if (ret == -EAGAIN) {

@@ -872,14 +872,13 @@ static unsigned char **t_fill_ranges(struct device *dev,
 static int t_ranges_back(struct device *dev, const struct bench_range *r,
 			 size_t n, unsigned char **data)
 {
-	unsigned char *buf;
 	size_t i;
 	int same = 1;
 
 	for (i = 0; i < n; i++) {
 		size_t len = (size_t)(r[i].end_byte - r[i].start_byte);
+		unsigned char *buf = dev_alloc_buf(len);
 
-		buf = dev_alloc_buf(len);
 		ck_assert_ptr_nonnull(buf);
 		ck_assert_int_eq(dev_read(dev, buf, len,
 					  (off_t)r[i].start_byte, NULL), 0);

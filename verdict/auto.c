@@ -2020,7 +2020,7 @@ static int auto_open(struct device *dev, uint64_t erase,
 		.lin_ref_ns = lin ? lin->ref_ns : 0,
 	};
 	const unsigned int top = probe_max_nr(dev->size_byte, erase);
-	unsigned int max = top, held = 1, coll = 0, nr, cap = random_cap(lin);
+	unsigned int max = top, held = 1, coll = 0, nr, limit = random_cap(lin);
 	double held_ratio = 1, coll_ratio = 0, m;
 	struct auto_probe *p;
 	int ret;
@@ -2036,10 +2036,10 @@ static int auto_open(struct device *dev, uint64_t erase,
 	if (ret || (lin && open_none(&c, res, lin_ref_ns, &ret)))
 		return ret;
 	c.newest = random;	/* the linear search's AUs are open */
-	if (cap && cap < max)
-		max = cap;
+	if (limit && limit < max)
+		max = limit;
 	else
-		cap = 0;
+		limit = 0;
 	/*
 	 * Growing by half until it collapses, then up one at a time from
 	 * the last that held: a probe that holds costs a few small writes,
@@ -2073,8 +2073,8 @@ static int auto_open(struct device *dev, uint64_t erase,
 			held_ratio = p->ratio;
 		}
 	}
-	if (cap && !coll) {
-		coll = cap + 1;
+	if (limit && !coll) {
+		coll = limit + 1;
 		coll_ratio = collapse_ratio(lin);
 		res->from_linear = coll;
 	}
@@ -2722,7 +2722,6 @@ static void print_with_path(FILE *out, const char *s, const char *path)
 static void print_noise(FILE *out, const struct auto_result *r)
 {
 	const struct auto_noise *n = &r->noise;
-	char t[FMT_LEN];
 
 	if (!n->cells)
 		return;
@@ -2731,9 +2730,12 @@ static void print_noise(FILE *out, const struct auto_result *r)
 	if (n->once_cells)
 		fprintf(out, ", %u of %u single reads", n->once_delayed,
 			n->once_cells);
-	if (n->delayed || n->once_delayed)
+	if (n->delayed || n->once_delayed) {
+		char t[FMT_LEN];
+
 		fprintf(out, ", by up to %s",
 			fmt_time(t, (int64_t)llround(n->delay_ns)));
+	}
 	if (n->rounds)
 		fprintf(out, "; %u further align pass%s", n->rounds,
 			n->rounds == 1 ? "" : "es");
