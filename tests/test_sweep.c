@@ -252,12 +252,13 @@ START_TEST(test_hard_sweep)
 	static unsigned int by_behaviour[B_NR][O_NR], by_field[F_NR][O_NR];
 	static unsigned int cards_in[B_NR], by_mech[M_NR][O_NR];
 	static unsigned int mech_in[M_NR], mech_wrong[M_NR][F_NR];
-	unsigned int i, b, k, m, exact = 0, wrong_sure = 0;
+	unsigned int i, b, k, m, exact = 0, wrong_sure = 0, ran = 0;
+	const unsigned int stride = test_stride();
 	int drawn = hard_env_drawn();
 	struct bench_opts o;
 
 	bench_opts_default(&o);
-	for (i = 0; i < HARD_CARDS; i++) {
+	for (i = 0; i < HARD_CARDS; i += stride, ran++) {
 		struct hard_card c;
 		struct auto_result r;
 		struct device *dev;
@@ -299,7 +300,7 @@ START_TEST(test_hard_sweep)
 		dev_close(dev);
 	}
 	printf("hard sweep: %u cards, %u exact (%.1f%%), %u with a confident wrong field\n",
-	       HARD_CARDS, exact, 100.0 * exact / HARD_CARDS, wrong_sure);
+	       ran, exact, 100.0 * exact / ran, wrong_sure);
 	printf("  %-18s %5s %6s %6s %9s %6s\n", "behaviour", "cards",
 	       "exact", "unsure", "wrong-low", "WRONG");
 	for (b = 0; b < B_NR; b++)
@@ -319,9 +320,17 @@ START_TEST(test_hard_sweep)
 		printf("hard sweep: SWEEP_MECH or SWEEP_HOST set: goal not asserted\n");
 		return;
 	}
-	/* the goal (issue 11): no confident wrong field, 97 % exact */
+	/*
+	 * The goal (issue 11): no confident wrong field, 97 % exact; the
+	 * share of exact cards only over the whole sweep (a sample of it,
+	 * FB_TEST_STRIDE, may hold most of the few inexact ones).
+	 */
 	ck_assert_uint_eq(wrong_sure, 0);
-	ck_assert_uint_ge(exact * 100, 97 * HARD_CARDS);
+	if (stride == 1)
+		ck_assert_uint_ge(exact * 100, 97 * HARD_CARDS);
+	else
+		printf("hard sweep: every %u%s card (FB_TEST_STRIDE): share of exact cards not asserted\n",
+		       stride, stride == 2 ? "nd" : stride == 3 ? "rd" : "th");
 }
 END_TEST
 

@@ -94,6 +94,13 @@ static const char *env_or(const char *name, const char *fallback)
 	return v && *v ? v : fallback;
 }
 
+unsigned int test_stride(void)
+{
+	unsigned long n = strtoul(env_or("FB_TEST_STRIDE", "1"), NULL, 10);
+
+	return n >= 1 && n <= 1000 ? (unsigned int)n : 1;
+}
+
 const char *flashbench_bin(void)
 {
 	return env_or("FLASHBENCH_BIN", "./flashbench");

@@ -28,6 +28,11 @@ void cmd_result_free(struct cmd_result *res);
 
 /* The path of the flashbench (or erase) binary under test. */
 const char *flashbench_bin(void);
+/*
+ * FB_TEST_STRIDE=N: long sweeps look at every Nth card only (the
+ * sanitizer build in CI, where each card costs several times more).
+ */
+unsigned int test_stride(void);
 const char *erase_bin(void);
 
 /* A simulated card built from SPEC; fails the test if SPEC is bad. */
