@@ -274,7 +274,8 @@ int run_auto(struct cli *c, struct device *dev, FILE *res)
 	if (c->plot) {
 		snprintf(c->plot->title, sizeof(c->plot->title),
 			 "flashbench --auto %.280s", target);
-		plot_note(c->plot, plot_auto(c->plot->f, c->plot->title, &r));
+		plot_note(c->plot, plot_auto(c->plot->f, c->plot->title, &r,
+						  cr.n ? &cr : NULL));
 	}
 	if (c->json) {
 		json_init(&j, res);

@@ -1281,11 +1281,52 @@ START_TEST(test_plot_writes)
 }
 END_TEST
 
+/*
+ * The x-axis tick labels of the chart after at (text-anchor middle, up
+ * to the chart's axis title) are whole numbers; returns how many.
+ */
+static size_t check_whole_ticks(const char *at)
+{
+	const char *end, *p;
+	size_t n = 0;
+	char *stop;
+
+	ck_assert_ptr_nonnull(at);
+	end = strstr(at, "class=\"axis\"");
+	ck_assert_ptr_nonnull(end);
+	for (p = strstr(at, "text-anchor=\"middle\" class=\"tick\">");
+	     p && p < end;
+	     p = strstr(p + 1, "text-anchor=\"middle\" class=\"tick\">")) {
+		p = strchr(p, '>') + 1;
+		strtod(p, &stop);
+		ck_assert_msg(*stop == '<' && !memchr(p, '.', (size_t)(stop - p)),
+			      "tick %.8s is not a whole number", p);
+		n++;
+	}
+	return n;
+}
+
+/* The value after svg_key in the chart is the one after text_key. */
+static void same_value(const char *svg, const char *text,
+		       const char *svg_key, const char *text_key)
+{
+	const char *a = strstr(svg, svg_key), *b = strstr(text, text_key);
+	size_t n;
+
+	ck_assert_msg(a != NULL, "the chart lacks '%s'", svg_key);
+	ck_assert_msg(b != NULL, "the text lacks '%s'", text_key);
+	a += strlen(svg_key);
+	b += strlen(text_key);
+	n = strcspn(a, " ,<");
+	ck_assert_msg(n > 0 && !strncmp(a, b, n) && strchr(" ,\n", b[n]),
+		      "chart %.*s, text %.20s", (int)n, a, b);
+}
+
 START_TEST(test_plot_auto)
 {
 	struct svg_info info;
 	const struct svg_mark *m;
-	char *svg;
+	char *svg, *text;
 
 	svg = plot_run("auto", "--auto --destructive --simulate=fat=2,fat_start=1",
 		       &info, NULL);
@@ -1300,6 +1341,22 @@ START_TEST(test_plot_auto)
 	ck_assert_msg(m && m->bytes == 1, "auto: FAT mark");
 	ck_assert_int_eq(series(&info, "in order")->counted, 5);
 	ck_assert_int_eq(series(&info, "out of order")->counted, 5);
+	/* AUs are counted: the open-AU and FAT charts' x ticks are whole */
+	ck_assert_uint_ge(check_whole_ticks(strstr(svg, ">open-AU probes:")), 3);
+	ck_assert_uint_ge(check_whole_ticks(strstr(svg, ">FAT probe:")), 3);
+	free(svg);
+	/* the whole verdict, as the text gives it (issue 20 item 2) */
+	svg = plot_run("auto-all", "--auto --destructive --simulate=size=16G,plane=2,group=2G",
+		       &info, &text);
+	same_value(svg, text, "program unit: ", "program unit: ");
+	same_value(svg, text, "allocation group: ", "allocation group: ");
+	same_value(svg, text, "capacity: genuine, all ",
+		   "capacity: genuine as far as the check sees, all ");
+	ck_assert_ptr_nonnull(strstr(svg, ">classes: FAIL U3 V30 V60 V90 A1 A2; 7 of 13 pass<"));
+	ck_assert_uint_eq(count_str(text, " FAIL "), 6);
+	ck_assert_uint_eq(count_str(text, " pass "), 7);
+	same_value(svg, text, "device time: ", "device time: ");
+	free(text);
 	free(svg);
 	/* read-only: the write panels say why they are empty */
 	svg = plot_run("auto-ro", "--auto --simulate", &info, NULL);
