@@ -96,6 +96,19 @@ static void auto_reconcile(const struct cli *c, const struct device *dev,
 }
 
 /*
+ * The options --auto's class check runs with: the user's, but the
+ * default --offset, which --auto ignores (and says so under -v).
+ */
+static void auto_class_opts(const struct cli *c, struct bench_opts *o)
+{
+	struct bench_opts d;
+
+	bench_opts_default(&d);
+	*o = c->o;
+	o->offset_byte = d.offset_byte;
+}
+
+/*
  * --auto --destructive's last step: --class in AUs of the size the card
  * states, else the one measured.  Skipped (cr->n stays 0, *skip_end the
  * byte it would reach) where the device is too small.  Returns 0 or
@@ -108,10 +121,12 @@ static int auto_class(struct cli *c, struct announce_ctx *a,
 	uint64_t au = c->card.au_byte ? c->card.au_byte :
 		      r->align.erase.size_byte;
 	struct bench_range rg;
+	struct bench_opts o;
 	struct class_plan p;
 	int ret;
 
-	class_plan(&p, &c->o, au);
+	auto_class_opts(c, &o);
+	class_plan(&p, &o, au);
 	rg.start_byte = p.offset_byte;
 	rg.end_byte = p.offset_byte + p.units * p.unit_byte + p.span_byte;
 	if (rg.end_byte > a->dev->size_byte) {
@@ -140,10 +155,12 @@ static void destructive_extras(const struct cli *c, const struct device *dev,
 	uint64_t cap_byte = 0, end;
 	struct bench_range *rg;
 	char a[FMT_LEN], b[FMT_LEN], cls[96] = "";
+	struct bench_opts o;
 	struct class_plan p;
 	int n, i;
 
-	class_plan(&p, &c->o, au);
+	auto_class_opts(c, &o);
+	class_plan(&p, &o, au);
 	end = p.offset_byte + p.units * p.unit_byte + p.span_byte;
 	if (end <= dev->size_byte)
 		snprintf(cls, sizeof(cls), "the class check (it overwrites %s from %s on)",

@@ -141,6 +141,23 @@ START_TEST(test_auto_hint_extras)
 }
 END_TEST
 
+/*
+ * --auto ignores --offset and says so under -v: its class check writes
+ * where it would without it, not at the offset rounded up.
+ */
+START_TEST(test_auto_offset_ignored)
+{
+	struct fb_run r;
+
+	fb_run("--auto --destructive -v --offset=6M --simulate=size=1G", &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_nonnull(strstr(r.err, "--offset=6M ignored"));
+	ck_assert_ptr_nonnull(strstr(r.err, "will overwrite bytes 16777216-100663296 on simulated card\n"));
+	ck_assert_ptr_nonnull(strstr(r.out, "sequential: 4 units of 4MiB from 16MiB,"));
+	fb_free(&r);
+}
+END_TEST
+
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 Suite *autorun_suite(void)
@@ -152,6 +169,7 @@ Suite *autorun_suite(void)
 	tcase_add_loop_test(tc, test_auto_json_verdict, 0, N(auto_cards));
 	tcase_add_test(tc, test_auto_read_only_text);
 	tcase_add_loop_test(tc, test_auto_hint_extras, 0, N(hint_cards));
+	tcase_add_test(tc, test_auto_offset_ignored);
 	suite_add_tcase(s, tc);
 	return s;
 }
