@@ -381,13 +381,14 @@ static int has_word(const char *text, const char *word)
 
 /*
  * Every --simulate key the parser takes (the SIM_KEY rows of sim.c) is
- * named in --help, the man page, the README and the completion (issue
- * 9 item 22: six of them were only in a source comment).
+ * named in --help, the man page, doc/simulate.md (the README's list of
+ * keys) and the completion (issue 9 item 22: six of them were only in a
+ * source comment).
  */
 START_TEST(test_simulate_keys_documented)
 {
 	char *src = src_file("device/sim.c"), *man = src_file("flashbench.1");
-	char *readme = src_file("README");
+	char *readme = src_file("doc/simulate.md");
 	char *comp = src_file("completion/flashbench.bash");
 	struct optset opts = { .n = 0 };
 	char *help = NULL, key[32], with_eq[40];
@@ -405,7 +406,8 @@ START_TEST(test_simulate_keys_documented)
 		snprintf(with_eq, sizeof(with_eq), "%s=", key);
 		ck_assert_msg(has_word(help, key), "--help lacks key %s", key);
 		ck_assert_msg(has_word(man, key), "man lacks key %s", key);
-		ck_assert_msg(has_word(readme, key), "README lacks key %s", key);
+		ck_assert_msg(has_word(readme, key),
+			      "doc/simulate.md lacks key %s", key);
 		ck_assert_msg(strstr(comp, with_eq),
 			      "completion lacks key %s", key);
 		keys++;
@@ -507,12 +509,13 @@ END_TEST
 
 /*
  * open_random defaults to open when open is given, else 2: the code does
- * that and --help, the man page and the README say it (issue 9 item 22;
- * they said "2").
+ * that and --help, the man page and doc/simulate.md say it (issue 9 item
+ * 22; they said "2").
  */
 START_TEST(test_open_random_default_documented)
 {
-	char *man = src_file("flashbench.1"), *readme = src_file("README");
+	char *man = src_file("flashbench.1");
+	char *readme = src_file("doc/simulate.md");
 	struct optset opts = { .n = 0 };
 	struct sim_params p;
 	char *help = NULL, err[128];
@@ -529,7 +532,7 @@ START_TEST(test_open_random_default_documented)
 	ck_assert_ptr_nonnull(entry);
 	ck_assert_ptr_nonnull(strstr(entry, "is given, else 2)"));
 	ck_assert_ptr_null(strstr(man, "random order (2)"));
-	ck_assert_ptr_nonnull(strstr(readme, "open_random (default: as many as open when open is\ngiven, else 2)"));
+	ck_assert_ptr_nonnull(strstr(readme, "| open_random | AUs kept open in random order; 0: none | as many as open when open is given, else 2 |\n"));
 	free(help);
 	free(man);
 	free(readme);
