@@ -676,6 +676,46 @@ static char writing_missing(const char *text, const char *start,
 	return 0;
 }
 
+/* Where what lies in text, after from (fails if absent). */
+static const char *after(const char *text, const char *from, const char *what)
+{
+	const char *at = strstr(from, what);
+
+	ck_assert_msg(at != NULL, "'%s' missing after byte %td", what,
+		      from - text);
+	return at + strlen(what);
+}
+
+/*
+ * --auto --destructive's write steps, in the man page, come in the order
+ * they run (-v names each, the class check's range is announced last),
+ * and only the class check is called the last (issue 20 item 2: the
+ * capacity check and the class check were both "the last write step").
+ */
+START_TEST(test_man_write_steps_order)
+{
+	char *man = src_file("flashbench.1");
+	const char *d, *p;
+	struct fb_run r;
+
+	ck_assert_ptr_null(strstr(man, "last write step"));
+	d = after(man, man, ".B \\-\\-destructive\nLet\n");
+	p = after(man, d, "the open AUs, the FAT area, the capacity check\n");
+	p = after(man, p, "and last\n.B \\-\\-class\n");
+	ck_assert_ptr_null(strstr(man, "the last of them"));
+	fb_run("--auto --destructive -v --simulate=size=1G", &r);
+	ck_assert_int_eq(r.status, 0);
+	p = after(r.err, r.err, "auto: open-AU search, linear order (writes)\n");
+	p = after(r.err, p, "auto: open-AU search, random order (writes)\n");
+	p = after(r.err, p, "auto: FAT area probe (writes)\n");
+	p = after(r.err, p, "auto: capacity check (writes)\n");
+	p = after(r.err, p, "will overwrite bytes 16777216-100663296 on simulated card\n");
+	ck_assert_ptr_null(strstr(p, "will overwrite"));
+	fb_free(&r);
+	free(man);
+}
+END_TEST
+
 /*
  * Every list of the writing tests names all of them, and the run order
  * is modes[]'s (issue 20 item 2: -C and -L were left out of the man
@@ -2527,6 +2567,7 @@ Suite *docs_suite(void)
 	tcase_add_test(tc, test_man_renders);
 	tcase_add_test(tc, test_man_sections);
 	tcase_add_test(tc, test_writing_tests_listed);
+	tcase_add_test(tc, test_man_write_steps_order);
 	tcase_add_test(tc, test_setup_line_matches_ci);
 	tcase_add_test(tc, test_setup_line_runs);
 	tcase_add_test(tc, test_readme_align_example);
