@@ -717,6 +717,26 @@ START_TEST(test_man_write_steps_order)
 END_TEST
 
 /*
+ * -L is described by what it writes: on a card that states 16 MiB AUs,
+ * 4 units of 4 MiB, not "4 AUs" (issue 20 item 2).
+ */
+START_TEST(test_man_class_units)
+{
+	char *man = src_file("flashbench.1");
+	struct fb_run r;
+
+	ck_assert_ptr_null(strstr(man, "writes over 4 AUs"));
+	ck_assert_ptr_nonnull(strstr(man, "measured (writes!): sequential writes of 4 units from\n"));
+	ck_assert_ptr_nonnull(strstr(man, "or 4 MiB where the AU is larger: 4 MiB units on a card of 16 MiB AUs,\n16 MiB in all, a quarter of an AU each.\n"));
+	fb_run("-L --simulate=erase=16M,au=16M,claims=C10", &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "sequential: 4 units of 4MiB from 16MiB,"));
+	fb_free(&r);
+	free(man);
+}
+END_TEST
+
+/*
  * Every list of the writing tests names all of them, and the run order
  * is modes[]'s (issue 20 item 2: -C and -L were left out of the man
  * page's DESCRIPTION, SAFETY and --preserve, the --preserve refusal and
@@ -2568,6 +2588,7 @@ Suite *docs_suite(void)
 	tcase_add_test(tc, test_man_sections);
 	tcase_add_test(tc, test_writing_tests_listed);
 	tcase_add_test(tc, test_man_write_steps_order);
+	tcase_add_test(tc, test_man_class_units);
 	tcase_add_test(tc, test_setup_line_matches_ci);
 	tcase_add_test(tc, test_setup_line_runs);
 	tcase_add_test(tc, test_readme_align_example);
