@@ -154,7 +154,7 @@ static void destructive_extras(const struct cli *c, const struct device *dev,
 		      r->align.erase.size_byte;
 	uint64_t cap_byte = 0, end;
 	struct bench_range *rg;
-	char a[FMT_LEN], b[FMT_LEN], cls[96] = "";
+	char a[FMT_LEN], cls[96] = "";
 	struct bench_opts o;
 	struct class_plan p;
 	int n, i;
@@ -162,10 +162,13 @@ static void destructive_extras(const struct cli *c, const struct device *dev,
 	auto_class_opts(c, &o);
 	class_plan(&p, &o, au);
 	end = p.offset_byte + p.units * p.unit_byte + p.span_byte;
-	if (end <= dev->size_byte)
+	if (end <= dev->size_byte) {
+		char b[FMT_LEN];
+
 		snprintf(cls, sizeof(cls), "the class check (it overwrites %s from %s on)",
 			 fmt_size(a, end - p.offset_byte),
 			 fmt_size(b, p.offset_byte));
+	}
 	n = capacity_write_ranges(BENCH_CAPACITY, &c->o, dev->size_byte,
 				  NULL, 0);
 	rg = n > 0 ? malloc((size_t)n * sizeof(*rg)) : NULL;

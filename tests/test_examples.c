@@ -104,21 +104,24 @@ static void man_plain(char *s)
 		{ "\\(mc", "\xc2\xb5" }, { "\\&", "" }, { "\\e", "\\" },
 	};
 	size_t i;
-	char *p;
 
-	for (i = 0; i < sizeof(esc) / sizeof(esc[0]); i++)
+	for (i = 0; i < sizeof(esc) / sizeof(esc[0]); i++) {
+		char *p;
+
 		while ((p = strstr(s, esc[i].from))) {
 			size_t f = strlen(esc[i].from), t = strlen(esc[i].to);
 
 			memcpy(p, esc[i].to, t);
 			memmove(p + t, p + f, strlen(p + f) + 1);
 		}
+	}
 }
 
 /*
  * The examples of text: lines starting with prefix then "$ ", and the
- * lines after them that start with prefix (man: every line) up to a
- * blank one, or up to a line "stop" (man: ".EE").  Returns how many.
+ * lines after them that start with prefix up to a blank one (man: the
+ * lines of an .EX block up to the next command or .EE).  Returns how
+ * many.
  */
 static size_t find_examples(const char *text, const char *prefix, int man,
 			    struct example *ex, size_t max)
