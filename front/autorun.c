@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "auto.h"
+#include "capacity.h"
 #include "cardout.h"
 #include "class.h"
 #include "cli.h"
@@ -95,6 +96,19 @@ static void auto_reconcile(const struct cli *c, const struct device *dev,
 }
 
 /*
+ * The options --auto's class check runs with: the user's, but the
+ * default --offset, which --auto ignores (and says so under -v).
+ */
+static void auto_class_opts(const struct cli *c, struct bench_opts *o)
+{
+	struct bench_opts d;
+
+	bench_opts_default(&d);
+	*o = c->o;
+	o->offset_byte = d.offset_byte;
+}
+
+/*
  * --auto --destructive's last step: --class in AUs of the size the card
  * states, else the one measured.  Skipped (cr->n stays 0, *skip_end the
  * byte it would reach) where the device is too small.  Returns 0 or
@@ -107,10 +121,12 @@ static int auto_class(struct cli *c, struct announce_ctx *a,
 	uint64_t au = c->card.au_byte ? c->card.au_byte :
 		      r->align.erase.size_byte;
 	struct bench_range rg;
+	struct bench_opts o;
 	struct class_plan p;
 	int ret;
 
-	class_plan(&p, &c->o, au);
+	auto_class_opts(c, &o);
+	class_plan(&p, &o, au);
 	rg.start_byte = p.offset_byte;
 	rg.end_byte = p.offset_byte + p.units * p.unit_byte + p.span_byte;
 	if (rg.end_byte > a->dev->size_byte) {
@@ -125,16 +141,63 @@ static int auto_class(struct cli *c, struct announce_ctx *a,
 }
 
 /*
- * auto_print()'s text without its last line, the device time of the
- * verdict's steps: when the class check ran after them, auto_total()
- * gives one total for the whole run instead.
+ * What --destructive would add to a read-only run besides the write
+ * steps auto_print() names: the capacity check and the class check,
+ * each with what it may overwrite, as their announcements will count
+ * it.  Empty when neither fits on the device.
  */
-static void print_verdict_untimed(FILE *res, const struct auto_result *r,
-				  const char *target,
-				  const struct sysfs_info *sysfs)
+static void destructive_extras(const struct cli *c, const struct device *dev,
+			       const struct auto_result *r, char *buf,
+			       size_t len)
 {
-	char *text = NULL, *last;
-	size_t len = 0;
+	uint64_t au = c->card.au_byte ? c->card.au_byte :
+		      r->align.erase.size_byte;
+	uint64_t cap_byte = 0, end;
+	struct bench_range *rg;
+	char a[FMT_LEN], cls[96] = "";
+	struct bench_opts o;
+	struct class_plan p;
+	int n, i;
+
+	auto_class_opts(c, &o);
+	class_plan(&p, &o, au);
+	end = p.offset_byte + p.units * p.unit_byte + p.span_byte;
+	if (end <= dev->size_byte) {
+		char b[FMT_LEN];
+
+		snprintf(cls, sizeof(cls), "the class check (it overwrites %s from %s on)",
+			 fmt_size(a, end - p.offset_byte),
+			 fmt_size(b, p.offset_byte));
+	}
+	n = capacity_write_ranges(BENCH_CAPACITY, &c->o, dev->size_byte,
+				  NULL, 0);
+	rg = n > 0 ? malloc((size_t)n * sizeof(*rg)) : NULL;
+	if (rg)
+		n = capacity_write_ranges(BENCH_CAPACITY, &c->o,
+					  dev->size_byte, rg, (size_t)n);
+	for (i = 0; rg && i < n; i++)
+		cap_byte += rg[i].end_byte - rg[i].start_byte;
+	free(rg);
+	buf[0] = '\0';
+	if (cap_byte)
+		snprintf(buf, len, "--destructive also runs the capacity check (it may overwrite %s in %d places across the device)%s%s\n",
+			 fmt_size(a, cap_byte), n, cls[0] ? " and " : "", cls);
+	else if (cls[0])
+		snprintf(buf, len, "--destructive also runs %s\n", cls);
+}
+
+/*
+ * auto_print()'s text with extra inserted after its "skipped:" line
+ * (when there is one), and without its last line, the device time of
+ * the verdict's steps, when untimed: the class check ran after them,
+ * and auto_total() gives one total for the whole run instead.
+ */
+static void print_verdict(FILE *res, const struct auto_result *r,
+			  const char *target, const struct sysfs_info *sysfs,
+			  int untimed, const char *extra)
+{
+	char *text = NULL, *last, *skip;
+	size_t len = 0, at;
 	FILE *f = open_memstream(&text, &len);
 
 	if (!f) {
@@ -143,7 +206,7 @@ static void print_verdict_untimed(FILE *res, const struct auto_result *r,
 	}
 	auto_print(f, r, target, sysfs);
 	fclose(f);
-	if (len && text[len - 1] == '\n') {
+	if (untimed && len && text[len - 1] == '\n') {
 		text[len - 1] = '\0';
 		last = strrchr(text, '\n');
 		last = last ? last + 1 : text;
@@ -151,7 +214,14 @@ static void print_verdict_untimed(FILE *res, const struct auto_result *r,
 		if (!strncmp(last, "device time: ", 13))
 			len = (size_t)(last - text);
 	}
-	fwrite(text, 1, len, res);
+	skip = strstr(text, "\nskipped: ");
+	at = skip ? (size_t)(strchr(skip + 1, '\n') + 1 - text) : len;
+	if (!extra || at > len)
+		at = len;
+	fwrite(text, 1, at, res);
+	if (extra && skip)
+		fputs(extra, res);
+	fwrite(text + at, 1, len - at, res);
 	free(text);
 }
 
@@ -224,7 +294,8 @@ int run_auto(struct cli *c, struct device *dev, FILE *res)
 	if (c->plot) {
 		snprintf(c->plot->title, sizeof(c->plot->title),
 			 "flashbench --auto %.280s", target);
-		plot_note(c->plot, plot_auto(c->plot->f, c->plot->title, &r));
+		plot_note(c->plot, plot_auto(c->plot->f, c->plot->title, &r,
+						  cr.n ? &cr : NULL));
 	}
 	if (c->json) {
 		json_init(&j, res);
@@ -244,12 +315,12 @@ int run_auto(struct cli *c, struct device *dev, FILE *res)
 			json_string(&j, "error", strerror(-ret));
 		json_tail(&j, c->short_found, stop_signal != 0);
 	} else {
-		if (cr.n)
-			print_verdict_untimed(res, &r, target,
-					      c->simulate ? NULL : &sysfs);
-		else
-			auto_print(res, &r, target,
-				   c->simulate ? NULL : &sysfs);
+		char extra[256] = "";
+
+		if (!c->destructive)
+			destructive_extras(c, dev, &r, extra, sizeof(extra));
+		print_verdict(res, &r, target, c->simulate ? NULL : &sysfs,
+			      cr.n != 0, extra[0] ? extra : NULL);
 		reconcile_print(res, &rc);
 		if (cr.n) {
 			class_print_body(res, &cr);

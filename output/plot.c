@@ -33,6 +33,7 @@ enum axis_unit {
 struct axis {
 	double lo, hi;		/* range, in the unit */
 	int log;		/* 1: log scale (lo > 0) */
+	int whole;		/* 1: counts things, ticks at integers only */
 	enum axis_unit unit;
 	const char *label;	/* axis title */
 };
@@ -202,6 +203,14 @@ static double nice_step(double span, int n)
 	return (r < 1.5 ? 1 : r < 3.5 ? 2 : r < 7.5 ? 5 : 10) * mag;
 }
 
+/* The tick step of linear axis a over span: at least 1 if it counts. */
+static double axis_step(const struct axis *a, double span)
+{
+	double step = nice_step(span, 6);
+
+	return a->whole && step < 1 ? 1 : step;
+}
+
 /*
  * Fit a linear axis to [lo, hi], always including zero, and round its
  * ends to ticks.
@@ -216,7 +225,7 @@ static void axis_fit_linear(struct axis *a, double lo, double hi)
 		hi = 0;
 	if (hi - lo <= 0)
 		hi = lo + 1;
-	step = nice_step(hi - lo, 6);
+	step = axis_step(a, hi - lo);
 	a->lo = floor(lo / step) * step;
 	a->hi = ceil(hi / step) * step;
 	if (a->hi <= hi - step * 1e-9)
@@ -245,7 +254,7 @@ static size_t axis_ticks(const struct axis *a, double *t, size_t max)
 	double v, step, base;
 
 	if (!a->log) {
-		step = nice_step(a->hi - a->lo, 6);
+		step = axis_step(a, a->hi - a->lo);
 		for (v = a->lo; v <= a->hi + step * 1e-6 && n < max; v += step)
 			t[n++] = fabs(v) < step * 1e-9 ? 0 : v;
 		return n;
@@ -785,43 +794,110 @@ static void open_text(char *buf, size_t len, const struct auto_open *o)
 			 analyze_confidence_name(o->confidence));
 }
 
-static void verdict_lines(FILE *f, const struct auto_result *r, double top)
+/* A size found with its confidence: "32KiB (confidence high)". */
+static void step_text(char *buf, size_t len, const struct analyze_step *st)
 {
-	const struct analyze_step *e = &r->align.erase, *p = &r->align.page;
-	char line[160], a[FMT_LEN], b[FMT_LEN], t[96];
-	uint64_t erase = e->size_byte;
+	char a[FMT_LEN];
 
-	snprintf(line, sizeof(line), "erase size: %s (confidence %s)",
-		 erase ? fmt_size(a, erase) : "none",
-		 analyze_confidence_name(e->confidence));
+	snprintf(buf, len, "%s (confidence %s)",
+		 st->size_byte ? fmt_size(a, st->size_byte) : "none",
+		 analyze_confidence_name(st->confidence));
+}
+
+static void fat_text(char *buf, size_t len, const struct auto_fat *fat)
+{
+	if (!fat->measured)
+		snprintf(buf, len, "FAT area: not measured");
+	else if (!fat->found)
+		snprintf(buf, len, "FAT area: none (confidence %s)",
+			 analyze_confidence_name(fat->confidence));
+	else
+		snprintf(buf, len, "FAT area: %u AU%s from AU %u (confidence %s)",
+			 fat->count, fat->count == 1 ? "" : "s", fat->start,
+			 analyze_confidence_name(fat->confidence));
+}
+
+/* The capacity check's verdict, as the text's "capacity:" line says it. */
+static void capacity_text(char *buf, size_t len, const struct auto_result *r)
+{
+	const struct capacity_result *c = &r->capacity;
+	char u[FMT_LEN], a[FMT_LEN];
+
+	if (!r->capacity_done)
+		snprintf(buf, len, "capacity: not checked");
+	else if (c->kind == CAPACITY_GENUINE)
+		snprintf(buf, len, "capacity: genuine, all %s store data",
+			 fmt_size(a, c->announced_byte));
+	else
+		snprintf(buf, len, "capacity: FAKE (%s), usable %s%s of %s",
+			 capacity_kind_name(c->kind),
+			 c->kind == CAPACITY_LIMBO && !c->exact ?
+			 "at least " : "", fmt_size(u, c->usable_byte),
+			 fmt_size(a, c->announced_byte));
+}
+
+/* The class check's verdict: the classes that failed, and how many passed. */
+static void class_text(char *buf, size_t len, const struct class_result *cr)
+{
+	size_t i, at, pass = 0;
+
+	if (!cr || !cr->n) {
+		snprintf(buf, len, "classes: not checked");
+		return;
+	}
+	at = (size_t)snprintf(buf, len, "classes:");
+	for (i = 0; i < cr->n; i++) {
+		if (cr->c[i].pass)
+			pass++;
+		else if (at < len)
+			at += (size_t)snprintf(buf + at, len - at, "%s %s",
+					       at == 8 ? " FAIL" : "",
+					       cr->c[i].name);
+	}
+	if (at < len)
+		snprintf(buf + at, len - at, "%s%zu of %zu pass",
+			 at == 8 ? " " : "; ", pass, cr->n);
+}
+
+/*
+ * The verdict above the charts, two columns: the sizes and the FAT area
+ * on the left, the open AUs, the checks and the device time on the right.
+ */
+static void verdict_lines(FILE *f, const struct auto_result *r,
+			  const struct class_result *cr, double top)
+{
+	char line[200], b[FMT_LEN], t[96];
+	uint64_t ns = r->device_ns + (cr && cr->n ? cr->device_ns : 0);
+
+	step_text(t, sizeof(t), &r->align.erase);
+	snprintf(line, sizeof(line), "erase size: %s", t);
 	text_at(f, 90, top, "start", "sub", line);
-	snprintf(line, sizeof(line), "page size: %s (confidence %s)",
-		 p->size_byte ? fmt_size(a, p->size_byte) : "none",
-		 analyze_confidence_name(p->confidence));
+	step_text(t, sizeof(t), &r->align.page);
+	snprintf(line, sizeof(line), "page size: %s", t);
 	text_at(f, 90, top + 20, "start", "sub", line);
+	step_text(t, sizeof(t), &r->align.plane);
+	snprintf(line, sizeof(line), "program unit: %s", t);
+	text_at(f, 90, top + 40, "start", "sub", line);
+	step_text(t, sizeof(t), &r->align.group);
+	snprintf(line, sizeof(line), "allocation group: %s", t);
+	text_at(f, 90, top + 60, "start", "sub", line);
+	fat_text(line, sizeof(line), &r->fat);
+	text_at(f, 90, top + 80, "start", "sub", line);
 	open_text(t, sizeof(t), &r->open_linear);
 	snprintf(line, sizeof(line), "open AUs, linear order: %s", t);
 	text_at(f, 480, top, "start", "sub", line);
 	open_text(t, sizeof(t), &r->open_random);
 	snprintf(line, sizeof(line), "open AUs, random order: %s", t);
 	text_at(f, 480, top + 20, "start", "sub", line);
-	if (!r->fat.measured)
-		snprintf(line, sizeof(line), "FAT area: not measured");
-	else if (!r->fat.found)
-		snprintf(line, sizeof(line), "FAT area: none (confidence %s)",
-			 analyze_confidence_name(r->fat.confidence));
-	else
-		snprintf(line, sizeof(line),
-			 "FAT area: %u AU%s from AU %u (confidence %s)",
-			 r->fat.count, r->fat.count == 1 ? "" : "s",
-			 r->fat.start,
-			 analyze_confidence_name(r->fat.confidence));
-	text_at(f, 90, top + 40, "start", "sub", line);
+	capacity_text(line, sizeof(line), r);
+	text_at(f, 480, top + 40, "start", "sub", line);
+	class_text(line, sizeof(line), cr);
+	text_at(f, 480, top + 60, "start", "sub", line);
 	snprintf(line, sizeof(line), "device time: %s%s%s",
-		 fmt_time(b, (int64_t)r->device_ns),
+		 fmt_time(b, (int64_t)ns),
 		 r->skip_reason ? "; write steps skipped: " : "",
 		 r->skip_reason ? r->skip_reason : "");
-	text_at(f, 480, top + 40, "start", "sub", line);
+	text_at(f, 480, top + 80, "start", "sub", line);
 }
 
 /* A panel that says why it is empty. */
@@ -858,7 +934,8 @@ static void open_panel(FILE *f, const struct auto_result *r, double top,
 		ymax = fmax(ymax, m->probes[i].ratio);
 	}
 	chart_init(&c, f, top, PAGE_W, h);
-	c.x = (struct axis){ .unit = AX_NUM, .label = "AUs written in turn" };
+	c.x = (struct axis){ .unit = AX_NUM, .whole = 1,
+			     .label = "AUs written in turn" };
 	c.y = (struct axis){ .unit = AX_NUM, .label = "time / time with one AU" };
 	axis_fit_linear(&c.x, 0, xmax + 1);
 	axis_fit_linear(&c.y, 0, ymax * 1.1);
@@ -904,7 +981,7 @@ static void fat_panel(FILE *f, const struct auto_result *r, double top,
 		ymax = fmax(ymax, fmax(yl[i], yr[i]));
 	}
 	chart_init(&c, f, top, PAGE_W, h);
-	c.x = (struct axis){ .unit = AX_NUM, .label = "AU number" };
+	c.x = (struct axis){ .unit = AX_NUM, .whole = 1, .label = "AU number" };
 	c.y = (struct axis){ .unit = AX_NUM, .label = "speed / far AUs" };
 	axis_fit_linear(&c.x, 0, fat->naus > 1 ? fat->naus - 1 : 1);
 	axis_fit_linear(&c.y, 0, ymax * 1.1);
@@ -925,29 +1002,30 @@ static void fat_panel(FILE *f, const struct auto_result *r, double top,
 	}
 }
 
-int plot_auto(FILE *f, const char *title, const struct auto_result *r)
+int plot_auto(FILE *f, const char *title, const struct auto_result *r,
+	      const struct class_result *cr)
 {
-	const double h = 1240;
+	const double h = 1280;
 	const struct auto_table *t = &r->tables[r->chosen];
 	int ret = 0;
 
 	page_begin(f, PAGE_W, h, title);
-	verdict_lines(f, r, 56);
+	verdict_lines(f, r, cr, 56);
 	if (r->ntables) {
 		char sub[128], bs[FMT_LEN];
 
 		snprintf(sub, sizeof(sub),
 			 "align test with %s blocks (the table the verdict comes from)",
 			 fmt_size(bs, t->blocksize_byte));
-		text_at(f, 90, 142, "start", "sub", sub);
-		ret = align_chart(f, 170, PAGE_W, 300, t->rows, t->nrows,
+		text_at(f, 90, 182, "start", "sub", sub);
+		ret = align_chart(f, 210, PAGE_W, 300, t->rows, t->nrows,
 				  &r->align);
 	} else {
-		empty_panel(f, 170, 300, "no align table");
+		empty_panel(f, 210, 300, "no align table");
 	}
 	if (ret)
 		return ret;
-	open_panel(f, r, 560, 250);
-	fat_panel(f, r, 910, 250);
+	open_panel(f, r, 600, 250);
+	fat_panel(f, r, 950, 250);
 	return page_end(f);
 }

@@ -20,6 +20,7 @@
 #include "analyze.h"
 #include "auto.h"
 #include "bench.h"
+#include "class.h"
 #include "vm.h"
 
 /* Series longer than this are drawn as one path instead of circles. */
@@ -64,7 +65,11 @@ int plot_interval_cells(FILE *f, const char *title, enum bench_test test,
 int plot_rate_cells(FILE *f, const char *title, enum bench_test test,
 		    const struct bench_opts *o, const struct vm_table *tab);
 
-/* --auto: align table, open-AU probes, FAT probe and verdict, one page. */
-int plot_auto(FILE *f, const char *title, const struct auto_result *r);
+/*
+ * --auto: align table, open-AU probes, FAT probe and verdict, one page;
+ * cr is the class check of --auto --destructive (NULL: not run).
+ */
+int plot_auto(FILE *f, const char *title, const struct auto_result *r,
+	      const struct class_result *cr);
 
 #endif /* FLASHBENCH_PLOT_H */

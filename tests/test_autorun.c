@@ -99,6 +99,65 @@ START_TEST(test_auto_read_only_text)
 }
 END_TEST
 
+/*
+ * The hint after a read-only run names the capacity check and the class
+ * check that --destructive adds, with what they overwrite: the figures
+ * its announcements then give (issue 20 item 2).
+ */
+static const char *const hint_cards[] = { "", "size=1G,erase=8M" };
+
+START_TEST(test_auto_hint_extras)
+{
+	char args[128], cap[64], cls[64], want[160];
+	const char *h, *p;
+	struct fb_run r;
+	unsigned int n;
+
+	snprintf(args, sizeof(args), "--auto --simulate%s%s",
+		 hint_cards[_i][0] ? "=" : "", hint_cards[_i]);
+	fb_run(args, &r);
+	ck_assert_int_eq(r.status, 0);
+	h = strstr(r.out, "\n--destructive also runs the capacity check (it may overwrite ");
+	ck_assert_msg(h != NULL, "%s", r.out);
+	ck_assert_int_eq(sscanf(h, "\n--destructive also runs the capacity check (it may overwrite %63s in %u places across the device) and the class check (it overwrites %63s from",
+				cap, &n, cls), 3);
+	/* right after the skipped line */
+	for (p = h; p > r.out && p[-1] != '\n'; p--)
+		;
+	ck_assert_msg(!strncmp(p, "skipped: ", 9), "%s", r.out);
+	fb_free(&r);
+
+	snprintf(args, sizeof(args), "--auto --destructive --simulate%s%s",
+		 hint_cards[_i][0] ? "=" : "", hint_cards[_i]);
+	fb_run(args, &r);
+	snprintf(want, sizeof(want), "will overwrite %u ranges on simulated card, %s in all,",
+		 n, cap);
+	ck_assert_msg(strstr(r.err, want) != NULL, "%s\n%s", want, r.err);
+	snprintf(want, sizeof(want), " on simulated card, %s (END excluded)\n",
+		 cls);
+	ck_assert_msg(strstr(r.err, want) != NULL, "%s\n%s", want, r.err);
+	ck_assert_ptr_null(strstr(r.out, "--destructive also runs"));
+	fb_free(&r);
+}
+END_TEST
+
+/*
+ * --auto ignores --offset and says so under -v: its class check writes
+ * where it would without it, not at the offset rounded up.
+ */
+START_TEST(test_auto_offset_ignored)
+{
+	struct fb_run r;
+
+	fb_run("--auto --destructive -v --offset=6M --simulate=size=1G", &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_nonnull(strstr(r.err, "--offset=6M ignored"));
+	ck_assert_ptr_nonnull(strstr(r.err, "will overwrite bytes 16777216-100663296 on simulated card\n"));
+	ck_assert_ptr_nonnull(strstr(r.out, "sequential: 4 units of 4MiB from 16MiB,"));
+	fb_free(&r);
+}
+END_TEST
+
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 Suite *autorun_suite(void)
@@ -109,6 +168,8 @@ Suite *autorun_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_auto_json_verdict, 0, N(auto_cards));
 	tcase_add_test(tc, test_auto_read_only_text);
+	tcase_add_loop_test(tc, test_auto_hint_extras, 0, N(hint_cards));
+	tcase_add_test(tc, test_auto_offset_ignored);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -381,13 +381,14 @@ static int has_word(const char *text, const char *word)
 
 /*
  * Every --simulate key the parser takes (the SIM_KEY rows of sim.c) is
- * named in --help, the man page, the README and the completion (issue
- * 9 item 22: six of them were only in a source comment).
+ * named in --help, the man page, doc/simulate.md (the README's list of
+ * keys) and the completion (issue 9 item 22: six of them were only in a
+ * source comment).
  */
 START_TEST(test_simulate_keys_documented)
 {
 	char *src = src_file("device/sim.c"), *man = src_file("flashbench.1");
-	char *readme = src_file("README");
+	char *readme = src_file("doc/simulate.md");
 	char *comp = src_file("completion/flashbench.bash");
 	struct optset opts = { .n = 0 };
 	char *help = NULL, key[32], with_eq[40];
@@ -405,7 +406,8 @@ START_TEST(test_simulate_keys_documented)
 		snprintf(with_eq, sizeof(with_eq), "%s=", key);
 		ck_assert_msg(has_word(help, key), "--help lacks key %s", key);
 		ck_assert_msg(has_word(man, key), "man lacks key %s", key);
-		ck_assert_msg(has_word(readme, key), "README lacks key %s", key);
+		ck_assert_msg(has_word(readme, key),
+			      "doc/simulate.md lacks key %s", key);
 		ck_assert_msg(strstr(comp, with_eq),
 			      "completion lacks key %s", key);
 		keys++;
@@ -507,12 +509,13 @@ END_TEST
 
 /*
  * open_random defaults to open when open is given, else 2: the code does
- * that and --help, the man page and the README say it (issue 9 item 22;
- * they said "2").
+ * that and --help, the man page and doc/simulate.md say it (issue 9 item
+ * 22; they said "2").
  */
 START_TEST(test_open_random_default_documented)
 {
-	char *man = src_file("flashbench.1"), *readme = src_file("README");
+	char *man = src_file("flashbench.1");
+	char *readme = src_file("doc/simulate.md");
 	struct optset opts = { .n = 0 };
 	struct sim_params p;
 	char *help = NULL, err[128];
@@ -529,7 +532,7 @@ START_TEST(test_open_random_default_documented)
 	ck_assert_ptr_nonnull(entry);
 	ck_assert_ptr_nonnull(strstr(entry, "is given, else 2)"));
 	ck_assert_ptr_null(strstr(man, "random order (2)"));
-	ck_assert_ptr_nonnull(strstr(readme, "open_random (default: as many as open when open is\ngiven, else 2)"));
+	ck_assert_ptr_nonnull(strstr(readme, "| open_random | AUs kept open in random order; 0: none | as many as open when open is given, else 2 |\n"));
 	free(help);
 	free(man);
 	free(readme);
@@ -672,6 +675,66 @@ static char writing_missing(const char *text, const char *start,
 	}
 	return 0;
 }
+
+/* Where what lies in text, after from (fails if absent). */
+static const char *after(const char *text, const char *from, const char *what)
+{
+	const char *at = strstr(from, what);
+
+	ck_assert_msg(at != NULL, "'%s' missing after byte %td", what,
+		      from - text);
+	return at + strlen(what);
+}
+
+/*
+ * --auto --destructive's write steps, in the man page, come in the order
+ * they run (-v names each, the class check's range is announced last),
+ * and only the class check is called the last (issue 20 item 2: the
+ * capacity check and the class check were both "the last write step").
+ */
+START_TEST(test_man_write_steps_order)
+{
+	char *man = src_file("flashbench.1");
+	const char *d, *p;
+	struct fb_run r;
+
+	ck_assert_ptr_null(strstr(man, "last write step"));
+	d = after(man, man, ".B \\-\\-destructive\nLet\n");
+	p = after(man, d, "the open AUs, the FAT area, the capacity check\n");
+	p = after(man, p, "and last\n.B \\-\\-class\n");
+	ck_assert_ptr_null(strstr(man, "the last of them"));
+	fb_run("--auto --destructive -v --simulate=size=1G", &r);
+	ck_assert_int_eq(r.status, 0);
+	p = after(r.err, r.err, "auto: open-AU search, linear order (writes)\n");
+	p = after(r.err, p, "auto: open-AU search, random order (writes)\n");
+	p = after(r.err, p, "auto: FAT area probe (writes)\n");
+	p = after(r.err, p, "auto: capacity check (writes)\n");
+	p = after(r.err, p, "will overwrite bytes 16777216-100663296 on simulated card\n");
+	ck_assert_ptr_null(strstr(p, "will overwrite"));
+	fb_free(&r);
+	free(man);
+}
+END_TEST
+
+/*
+ * -L is described by what it writes: on a card that states 16 MiB AUs,
+ * 4 units of 4 MiB, not "4 AUs" (issue 20 item 2).
+ */
+START_TEST(test_man_class_units)
+{
+	char *man = src_file("flashbench.1");
+	struct fb_run r;
+
+	ck_assert_ptr_null(strstr(man, "writes over 4 AUs"));
+	ck_assert_ptr_nonnull(strstr(man, "measured (writes!): sequential writes of 4 units from\n"));
+	ck_assert_ptr_nonnull(strstr(man, "or 4 MiB where the AU is larger: 4 MiB units on a card of 16 MiB AUs,\n16 MiB in all, a quarter of an AU each.\n"));
+	fb_run("-L --simulate=erase=16M,au=16M,claims=C10", &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "sequential: 4 units of 4MiB from 16MiB,"));
+	fb_free(&r);
+	free(man);
+}
+END_TEST
 
 /*
  * Every list of the writing tests names all of them, and the run order
@@ -1281,11 +1344,52 @@ START_TEST(test_plot_writes)
 }
 END_TEST
 
+/*
+ * The x-axis tick labels of the chart after at (text-anchor middle, up
+ * to the chart's axis title) are whole numbers; returns how many.
+ */
+static size_t check_whole_ticks(const char *at)
+{
+	const char *end, *p;
+	size_t n = 0;
+	char *stop;
+
+	ck_assert_ptr_nonnull(at);
+	end = strstr(at, "class=\"axis\"");
+	ck_assert_ptr_nonnull(end);
+	for (p = strstr(at, "text-anchor=\"middle\" class=\"tick\">");
+	     p && p < end;
+	     p = strstr(p + 1, "text-anchor=\"middle\" class=\"tick\">")) {
+		p = strchr(p, '>') + 1;
+		strtod(p, &stop);
+		ck_assert_msg(*stop == '<' && !memchr(p, '.', (size_t)(stop - p)),
+			      "tick %.8s is not a whole number", p);
+		n++;
+	}
+	return n;
+}
+
+/* The value after svg_key in the chart is the one after text_key. */
+static void same_value(const char *svg, const char *text,
+		       const char *svg_key, const char *text_key)
+{
+	const char *a = strstr(svg, svg_key), *b = strstr(text, text_key);
+	size_t n;
+
+	ck_assert_msg(a != NULL, "the chart lacks '%s'", svg_key);
+	ck_assert_msg(b != NULL, "the text lacks '%s'", text_key);
+	a += strlen(svg_key);
+	b += strlen(text_key);
+	n = strcspn(a, " ,<");
+	ck_assert_msg(n > 0 && !strncmp(a, b, n) && strchr(" ,\n", b[n]),
+		      "chart %.*s, text %.20s", (int)n, a, b);
+}
+
 START_TEST(test_plot_auto)
 {
 	struct svg_info info;
 	const struct svg_mark *m;
-	char *svg;
+	char *svg, *text;
 
 	svg = plot_run("auto", "--auto --destructive --simulate=fat=2,fat_start=1",
 		       &info, NULL);
@@ -1300,6 +1404,22 @@ START_TEST(test_plot_auto)
 	ck_assert_msg(m && m->bytes == 1, "auto: FAT mark");
 	ck_assert_int_eq(series(&info, "in order")->counted, 5);
 	ck_assert_int_eq(series(&info, "out of order")->counted, 5);
+	/* AUs are counted: the open-AU and FAT charts' x ticks are whole */
+	ck_assert_uint_ge(check_whole_ticks(strstr(svg, ">open-AU probes:")), 3);
+	ck_assert_uint_ge(check_whole_ticks(strstr(svg, ">FAT probe:")), 3);
+	free(svg);
+	/* the whole verdict, as the text gives it (issue 20 item 2) */
+	svg = plot_run("auto-all", "--auto --destructive --simulate=size=16G,plane=2,group=2G",
+		       &info, &text);
+	same_value(svg, text, "program unit: ", "program unit: ");
+	same_value(svg, text, "allocation group: ", "allocation group: ");
+	same_value(svg, text, "capacity: genuine, all ",
+		   "capacity: genuine as far as the check sees, all ");
+	ck_assert_ptr_nonnull(strstr(svg, ">classes: FAIL U3 V30 V60 V90 A1 A2; 7 of 13 pass<"));
+	ck_assert_uint_eq(count_str(text, " FAIL "), 6);
+	ck_assert_uint_eq(count_str(text, " pass "), 7);
+	same_value(svg, text, "device time: ", "device time: ");
+	free(text);
 	free(svg);
 	/* read-only: the write panels say why they are empty */
 	svg = plot_run("auto-ro", "--auto --simulate", &info, NULL);
@@ -2467,6 +2587,8 @@ Suite *docs_suite(void)
 	tcase_add_test(tc, test_man_renders);
 	tcase_add_test(tc, test_man_sections);
 	tcase_add_test(tc, test_writing_tests_listed);
+	tcase_add_test(tc, test_man_write_steps_order);
+	tcase_add_test(tc, test_man_class_units);
 	tcase_add_test(tc, test_setup_line_matches_ci);
 	tcase_add_test(tc, test_setup_line_runs);
 	tcase_add_test(tc, test_readme_align_example);

@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Every example of the README, doc/ and the man page is run, and prints
+ * what the text shows (issue 20 item 1).
+ *
+ * An example is a command line starting "$ " (in the README and doc/
+ * indented by four spaces, in the man page inside .EX/.EE), continued
+ * while a line ends in a backslash; the lines after it, up to a blank
+ * line, the next command or the block's end, are what it prints.  A line
+ * "..." stands for lines left out; without one at the end the output
+ * must end where the example's does.  Lines starting "flashbench: " are
+ * looked for, in order, on the error stream.  In the man page a block
+ * after the comment line '.\" quoted' shows a real card's output: the
+ * command runs on the simulated card, and each line shown must have the
+ * shape of the line printed (its first word and its number of words).
+ *
+ * Each runs under bash in a scratch directory whose flashbench (and
+ * ./flashbench) is the binary under test with any /dev/... device
+ * replaced by the simulated card (--simulate), with sudo running the
+ * command as it is (the tests run as root or not at all on devices) and
+ * gnuplot a stub; tests/ is the source tree's.  A command must exit 0:
+ * an example that shows another status ends in "; echo $?".  --restore
+ * is the one exception: a simulated card keeps no journal (nothing is
+ * saved on it), so its line must run and find none; test_loop.c restores
+ * real journals on loop devices.  Two commands of the README are not
+ * examples ("$ " lines) but are tested too: the set-up line by
+ * test_docs.c (test_setup_line_runs), and make check by being the tests.
+ */
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#define EX_MAX 64
+#define EX_CMD 1024
+#define EX_WANT 8192
+
+struct example {
+	char cmd[EX_CMD];	/* the command, continuations joined */
+	char want[EX_WANT];	/* what it prints, lines joined by \n */
+	unsigned int line;	/* where it starts in its file */
+	int shape;		/* a real card's output, quoted: only the
+				 * shape of each line is compared */
+};
+
+/* The source tree: where the binary under test lives. */
+static const char *srcdir(void)
+{
+	static char dir[4096];
+	char *copy;
+
+	if (dir[0])
+		return dir;
+	copy = strdup(flashbench_bin());
+	ck_assert_ptr_nonnull(copy);
+	snprintf(dir, sizeof(dir), "%s", dirname(copy));
+	free(copy);
+	return dir;
+}
+
+/* A file of the source tree, NUL-terminated (malloc'd); fails if none. */
+static char *src_text(const char *name)
+{
+	char path[4200], *buf;
+	long len;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", srcdir(), name);
+	f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "cannot read %s", path);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)len + 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(fread(buf, 1, (size_t)len, f), (size_t)len);
+	buf[len] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* Append s (n bytes) and a newline to buf of size len. */
+static void add_line(char *buf, size_t len, const char *s, size_t n)
+{
+	size_t at = strlen(buf);
+
+	ck_assert_msg(at + n + 2 <= len, "an example is too long");
+	memcpy(buf + at, s, n);
+	buf[at + n] = '\n';
+	buf[at + n + 1] = '\0';
+}
+
+/* The man page's escapes in one line, undone in place. */
+static void man_plain(char *s)
+{
+	static const struct {
+		const char *from, *to;
+	} esc[] = {
+		{ "\\-", "-" }, { "\\(aq", "'" }, { "\\(dq", "\"" },
+		{ "\\(mc", "\xc2\xb5" }, { "\\&", "" }, { "\\e", "\\" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(esc) / sizeof(esc[0]); i++) {
+		char *p;
+
+		while ((p = strstr(s, esc[i].from))) {
+			size_t f = strlen(esc[i].from), t = strlen(esc[i].to);
+
+			memcpy(p, esc[i].to, t);
+			memmove(p + t, p + f, strlen(p + f) + 1);
+		}
+	}
+}
+
+/*
+ * The examples of text: lines starting with prefix then "$ ", and the
+ * lines after them that start with prefix up to a blank one (man: the
+ * lines of an .EX block up to the next command or .EE).  Returns how
+ * many.
+ */
+static size_t find_examples(const char *text, const char *prefix, int man,
+			    struct example *ex, size_t max)
+{
+	size_t n = 0, plen = strlen(prefix);
+	unsigned int lineno = 0;
+	struct example *cur = NULL;
+	int cont = 0, in = !man, quoted = 0;
+	const char *p = text;
+	char line[EX_CMD];
+
+	for (; *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] == '\n')) {
+		size_t len = strcspn(p, "\n");
+
+		lineno++;
+		snprintf(line, sizeof(line), "%.*s", (int)len, p);
+		if (man) {
+			if (!strncmp(line, ".\\\" quoted", 10))
+				quoted = 1;
+			if (!strcmp(line, ".EX"))
+				in = 1;
+			if (!strcmp(line, ".EE"))
+				in = quoted = 0;
+			if (!in || line[0] == '.') {
+				cur = NULL;
+				continue;
+			}
+			man_plain(line);
+		} else if (strncmp(line, prefix, plen) || !line[plen]) {
+			cur = NULL;
+			continue;
+		}
+		len = strlen(line + plen);
+		if (cont) {
+			add_line(cur->cmd, sizeof(cur->cmd),
+				 line + plen + strspn(line + plen, " "),
+				 strlen(line + plen + strspn(line + plen, " ")));
+		} else if (!strncmp(line + plen, "$ ", 2)) {
+			ck_assert_uint_lt(n, max);
+			cur = &ex[n++];
+			cur->cmd[0] = cur->want[0] = '\0';
+			cur->line = lineno;
+			cur->shape = quoted;
+			add_line(cur->cmd, sizeof(cur->cmd), line + plen + 2,
+				 len - 2);
+		} else if (cur) {
+			add_line(cur->want, sizeof(cur->want), line + plen,
+				 len);
+		}
+		cont = cur && len && line[plen + len - 1] == '\\';
+	}
+	return n;
+}
+
+/* Make the scratch directory and its stand-ins in dir (a template). */
+static void example_dir(char *dir)
+{
+	char path[4300], tests[4200];
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/flashbench", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "#!/bin/sh\n"
+		"# the flashbench under test, a device under /dev the simulated card\n"
+		"for a do\n\tshift\n\tcase $a in\n"
+		"\t/dev/*) set -- \"$@\" --simulate ;;\n"
+		"\t*) set -- \"$@\" \"$a\" ;;\n\tesac\ndone\n"
+		"exec '%s' \"$@\"\n", flashbench_bin());
+	fclose(f);
+	ck_assert_int_eq(chmod(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/sudo", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("#!/bin/sh\nexec \"$@\"\n", f);
+	fclose(f);
+	ck_assert_int_eq(chmod(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/gnuplot", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("#!/bin/sh\n# a stand-in: the data file must be there\n"
+	      "f=${3#*\\\"}; test -s \"${f%\\\"*}\"\n", f);
+	fclose(f);
+	ck_assert_int_eq(chmod(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/tests", dir);
+	snprintf(tests, sizeof(tests), "%s/tests", srcdir());
+	ck_assert_int_eq(symlink(tests, path), 0);
+}
+
+static void example_dir_remove(const char *dir)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* The next line of *p (copied into line), or 0 at the end. */
+static int next_line(const char **p, char *line, size_t len)
+{
+	size_t n;
+
+	if (!**p)
+		return 0;
+	n = strcspn(*p, "\n");
+	snprintf(line, len, "%.*s", (int)n, *p);
+	*p += n + ((*p)[n] == '\n');
+	return 1;
+}
+
+/* Words of a line, and whether two lines have the same first one. */
+static size_t words(const char *s)
+{
+	size_t n = 0;
+
+	for (s += strspn(s, " \t"); *s; s += strspn(s, " \t"), n++)
+		s += strcspn(s, " \t");
+	return n;
+}
+
+/* Is the first word of s a decimal fraction (a measurement, not a size)? */
+static int number_first(const char *s)
+{
+	size_t n = strcspn(s, " \t");
+
+	return n && strspn(s, "0123456789.") == n && memchr(s, '.', n);
+}
+
+/*
+ * Are two lines alike: the same, or for a quoted card's (shape) the same
+ * number of words and the same first word, any fraction for a fraction.
+ */
+static int same_line(const char *a, const char *b, int shape)
+{
+	size_t n = strcspn(a, " \t");
+
+	if (!shape)
+		return !strcmp(a, b);
+	if (words(a) != words(b))
+		return 0;
+	if (number_first(a) && number_first(b))
+		return 1;
+	return n == strcspn(b, " \t") && !strncmp(a, b, n);
+}
+
+/*
+ * Does out hold want's lines in order ("..." for lines left out; "flashbench: "
+ * lines in err instead)?  Returns NULL, or what did not match.
+ */
+static const char *match(const char *want, const char *out, const char *err,
+			 int shape, char *why, size_t len)
+{
+	const char *w = want, *o = out, *e = err;
+	char wl[EX_CMD], ol[EX_CMD];
+	int gap = 0;
+
+	while (next_line(&w, wl, sizeof(wl))) {
+		if (!strcmp(wl, "...")) {
+			gap = 1;
+			continue;
+		}
+		if (!strncmp(wl, "flashbench: ", 12)) {
+			const char *at = strstr(e, wl);
+
+			if (!at) {
+				snprintf(why, len, "no '%s' on stderr", wl);
+				return why;
+			}
+			e = at + strlen(wl);
+			continue;
+		}
+		for (;;) {
+			if (!next_line(&o, ol, sizeof(ol))) {
+				snprintf(why, len, "no line '%s'", wl);
+				return why;
+			}
+			if (same_line(ol, wl, shape))
+				break;
+			if (!gap) {
+				snprintf(why, len, "'%s' where the text has '%s'",
+					 ol, wl);
+				return why;
+			}
+		}
+		gap = 0;
+	}
+	/* (a quoted card's lines all look alike: they need not end it) */
+	if (want[0] && !gap && !shape && next_line(&o, ol, sizeof(ol))) {
+		snprintf(why, len, "more output: '%s'", ol);
+		return why;
+	}
+	return NULL;
+}
+
+/* Run one example of file in dir and check what it prints. */
+static void run_example(const char *file, const struct example *ex,
+			const char *dir)
+{
+	char script[EX_CMD + 512], why[2 * EX_CMD + 64], cmd[EX_CMD], *p;
+	char *argv[] = { (char *)"/bin/bash", (char *)"-c", script, NULL };
+	struct cmd_result r;
+
+	/* the command on one line, for the messages */
+	snprintf(cmd, sizeof(cmd), "%s", ex->cmd);
+	for (p = cmd; (p = strchr(p, '\n')); )
+		*p = ' ';
+
+	snprintf(script, sizeof(script),
+		 "cd '%s' && PATH='%s':$PATH && %s", dir, dir, ex->cmd);
+	ck_assert_int_eq(run_cmd(argv, &r), 0);
+	if (strstr(ex->cmd, "--restore")) {
+		ck_assert_msg(r.status == 1 &&
+			      strstr(r.err, "cannot open journal"),
+			      "%s:%u: %s: status %d: %s", file, ex->line,
+			      cmd, r.status, r.err);
+	} else {
+		ck_assert_msg(r.status == 0, "%s:%u: %s: status %d: %s", file,
+			      ex->line, cmd, r.status, r.err);
+	}
+	ck_assert_msg(!match(ex->want, r.out, r.err, ex->shape, why,
+			     sizeof(why)),
+		      "%s:%u: %s: %s", file, ex->line, cmd, why);
+	cmd_result_free(&r);
+}
+
+/* Run every example of file; returns how many there were. */
+static size_t run_examples(const char *file, const char *prefix, int man)
+{
+	struct example *ex = calloc(EX_MAX, sizeof(*ex));
+	char *text = src_text(file), dir[] = "/tmp/fb-examples-XXXXXX";
+	size_t n, i;
+
+	ck_assert_ptr_nonnull(ex);
+	n = find_examples(text, prefix, man, ex, EX_MAX);
+	example_dir(dir);
+	for (i = 0; i < n; i++)
+		run_example(file, &ex[i], dir);
+	example_dir_remove(dir);
+	free(text);
+	free(ex);
+	return n;
+}
+
+/* The reader of examples finds commands, continuations and outputs. */
+START_TEST(test_find_examples)
+{
+	static const char text[] =
+		"Intro\n\n    $ a one \\\n      two\n    out 1\n    ...\n"
+		"    out 2\n\n    not a command\n    $ b\n";
+	static const char man[] =
+		".EX\n$ x \\e\n  \\-y\n\\&...\n.EE\n$ not\n"
+		".\\\" quoted\n.EX\n$ z\n.EE\n";
+	struct example ex[4];
+	char why[256];
+
+	ck_assert_uint_eq(find_examples(text, "    ", 0, ex, 4), 2);
+	ck_assert_str_eq(ex[0].cmd, "a one \\\ntwo\n");
+	ck_assert_str_eq(ex[0].want, "out 1\n...\nout 2\n");
+	ck_assert_uint_eq(ex[0].line, 3);
+	ck_assert_str_eq(ex[1].cmd, "b\n");
+	ck_assert_str_eq(ex[1].want, "");
+	ck_assert_uint_eq(find_examples(man, "", 1, ex, 4), 2);
+	ck_assert_str_eq(ex[0].cmd, "x \\\n-y\n");
+	ck_assert_str_eq(ex[0].want, "...\n");
+	ck_assert_str_eq(ex[1].cmd, "z\n");
+	ck_assert(!ex[0].shape && ex[1].shape);
+	/* the matcher: in order, gaps only where "..." says */
+	ck_assert_ptr_null(match("out 1\n...\nout 2\n", "out 1\nx\nout 2\n",
+				 "", 0, why, sizeof(why)));
+	ck_assert_ptr_nonnull(match("out 1\nout 2\n", "out 1\nx\nout 2\n",
+				    "", 0, why, sizeof(why)));
+	ck_assert_ptr_nonnull(match("out 1\n", "out 1\nmore\n", "", 0, why,
+				    sizeof(why)));
+	ck_assert_ptr_nonnull(match("out 2\n...\n", "out 1\nout 2\n", "",
+				    0, why, sizeof(why)));
+	ck_assert_ptr_null(match("...\nout 2\n", "out 1\nout 2\n", "", 0,
+				 why, sizeof(why)));
+	/* a quoted card's lines: the first word and the number of words */
+	ck_assert_ptr_null(match("4MiB 8.79M/s\n", "4MiB 12.1M/s\n", "", 1,
+				 why, sizeof(why)));
+	ck_assert_ptr_nonnull(match("4MiB 8.79M/s\n", "2MiB 12.1M/s\n", "",
+				    1, why, sizeof(why)));
+	ck_assert_ptr_nonnull(match("4MiB 8.79M/s\n", "4MiB 1 2\n", "", 1,
+				    why, sizeof(why)));
+	ck_assert_ptr_null(match("flashbench: w\n", "", "flashbench: w 1\n",
+				 0, why, sizeof(why)));
+	ck_assert_ptr_nonnull(match("flashbench: v\n", "", "flashbench: w\n",
+				    0, why, sizeof(why)));
+}
+END_TEST
+
+START_TEST(test_readme_examples)
+{
+	ck_assert_uint_ge(run_examples("README", "    ", 0), 10);
+}
+END_TEST
+
+START_TEST(test_doc_examples)
+{
+	run_examples("doc/verdict.md", "    ", 0);
+	run_examples("doc/simulate.md", "    ", 0);
+}
+END_TEST
+
+START_TEST(test_man_examples)
+{
+	ck_assert_uint_ge(run_examples("flashbench.1", "", 1), 15);
+}
+END_TEST
+
+Suite *examples_suite(void)
+{
+	Suite *s = suite_create("examples");
+	TCase *tc = tcase_create("examples");
+
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, test_find_examples);
+	tcase_add_test(tc, test_readme_examples);
+	tcase_add_test(tc, test_doc_examples);
+	tcase_add_test(tc, test_man_examples);
+	suite_add_tcase(s, tc);
+	return s;
+}
