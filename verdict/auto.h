@@ -241,6 +241,22 @@ void auto_advise(uint64_t erase_byte, uint64_t page_byte,
 		 unsigned int sector_byte, struct auto_advice *a);
 
 /*
+ * The advice for r: auto_advise(), and after a capacity check that found
+ * the card short, a partition that ends below the usable size, or no
+ * data at all when not even that fits.
+ */
+void auto_advise_for(const struct auto_result *r, struct auto_advice *a);
+
+/*
+ * Which small writes showed the FAT area f: "both", "linear" or
+ * "random"; NULL when none was found.
+ */
+const char *auto_fat_shown_by(const struct auto_fat *f);
+
+/* "low", "some" or "high". */
+const char *auto_noise_name(enum auto_noise_level level);
+
+/*
  * The advice of r as the JSON member "advice": the partition start in
  * sectors and bytes, the sector size, ext4's stride and stripe width (in
  * 4 KiB blocks) and f2fs's segments per section; with no erase size
