@@ -141,6 +141,7 @@ static void json_open_probes(struct json *j, const char *key,
 	json_u64(j, "chunk_size", o->chunk_byte);
 	json_double(j, "reference_write_ns", o->ref_ns);
 	json_bool(j, "at_least", o->at_least);
+	json_u64(j, "max_nr", o->max_nr);
 	if (o->whole_ns > 0) {
 		json_double(j, "whole_au_write_ns", o->whole_ns);
 		json_double(j, "merge_write_ns", o->merge_ns);
@@ -159,6 +160,8 @@ static void json_open_probes(struct json *j, const char *key,
 		json_double(j, "ratio", o->probes[i].ratio);
 		json_bool(j, "collapsed", o->probes[i].collapsed);
 		json_u64(j, "positions", o->probes[i].positions);
+		json_double(j, "mean_ns", o->probes[i].mean_ns);
+		json_u64(j, "slow_every_pass_aus", o->probes[i].dear_aus);
 		json_object_end(j);
 	}
 	json_array_end(j);
@@ -228,6 +231,7 @@ static void json_fat(struct json *j, const struct auto_fat *f)
 		json_double(j, "random_ratio", f->rnd_ratio[k]);
 		json_double(j, "copy_ns", f->copy_ns[k]);
 		json_double(j, "copy_ratio", f->copy_ratio[k]);
+		json_double(j, "typical_ns", f->typ_ns[k]);
 		json_object_end(j);
 	}
 	json_array_end(j);
@@ -248,6 +252,58 @@ static void json_noise(struct json *j, const struct auto_noise *n)
 	json_object_end(j);
 }
 
+/*
+ * One kind of a row's times at each of its positions: pre (k 0), on (1),
+ * post (2), or the diff (k < 0).
+ */
+static void json_position_ns(struct json *j, const char *key,
+			     const struct align_row *row, int k)
+{
+	unsigned int p;
+
+	json_array_begin(j, key);
+	for (p = 0; p < row->npos && p < 7; p++)
+		json_i64(j, NULL, k < 0 ? row->pos_diff_ns[p] :
+				  row->pos_ns[p][k]);
+	json_array_end(j);
+}
+
+/*
+ * The reads of each row at each of its positions (least of the reads per
+ * position): what the decisions read beside the rows' medians.
+ */
+static void json_positions(struct json *j, const struct align_row *rows,
+			   size_t n)
+{
+	size_t i;
+
+	json_array_begin(j, "positions");
+	for (i = 0; i < n; i++) {
+		json_object_begin(j, NULL);
+		json_u64(j, "align", rows[i].align_byte);
+		json_position_ns(j, "pre_ns", &rows[i], 0);
+		json_position_ns(j, "on_ns", &rows[i], 1);
+		json_position_ns(j, "post_ns", &rows[i], 2);
+		json_position_ns(j, "diff_ns", &rows[i], -1);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+/* The group probe's rows, when it read any. */
+static void json_group(struct json *j, const struct auto_group *g)
+{
+	json_object_begin(j, NULL);
+	json_string(j, "step", "group");
+	json_u64(j, "blocksize", g->blocksize_byte);
+	json_u64(j, "spacing", g->spacing_byte);
+	json_array_begin(j, "rows");
+	json_align(j, g->rows, g->nrows);
+	json_array_end(j);
+	json_positions(j, g->rows, g->nrows);
+	json_object_end(j);
+}
+
 void auto_json_results(struct json *j, const struct auto_result *r)
 {
 	size_t i;
@@ -265,8 +321,11 @@ void auto_json_results(struct json *j, const struct auto_result *r)
 		json_array_begin(j, "rows");
 		json_align(j, t->rows, t->nrows);
 		json_array_end(j);
+		json_positions(j, t->rows, t->nrows);
 		json_object_end(j);
 	}
+	if (r->group_probe.rows)
+		json_group(j, &r->group_probe);
 	if (r->erase_writes.measured)
 		json_search(j, r);
 	if (r->fat.measured) {

@@ -7,11 +7,13 @@
  * sweeps.
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "decide.h"
 #include "flashbench.h"
+#include "json.h"
 #include "sim.h"
 #include "util.h"
 
@@ -121,6 +123,77 @@ START_TEST(test_decide_sweep)
 }
 END_TEST
 
+/* How many times needle is in hay. */
+static unsigned int count_of(const char *hay, const char *needle)
+{
+	unsigned int n = 0;
+
+	while ((hay = strstr(hay, needle))) {
+		n++;
+		hay += strlen(needle);
+	}
+	return n;
+}
+
+/*
+ * The JSON results carry the raw fields the decisions read: a mean per
+ * open-AU probe, a typical write per FAT AU, the positions of every row
+ * of every table and of the group probe.
+ */
+START_TEST(test_json_raw)
+{
+	static const struct {
+		const char *spec;
+		int destructive;
+		int group;		/* the group probe reads rows */
+	} cases[] = {
+		{ "size=1G,erase=8M,page=32K,open=2,open_random=1,fat=2,"
+		  "noise=2,seed=7", 1, 0 },
+		{ "size=8G,erase=3M,page=16K,group=2G,noise=2.5,seed=127",
+		  0, 1 },
+	};
+	struct bench_opts o;
+	size_t i, k, rows;
+
+	bench_opts_default(&o);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct device *dev = sim_card(cases[i].spec);
+		struct auto_result r;
+		struct json j;
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		ck_assert_ptr_nonnull(f);
+		ck_assert_int_eq(auto_run(dev, &o, cases[i].destructive, NULL,
+					  &r), 0);
+		decide_check(&r, cases[i].spec);
+		json_init(&j, f);
+		json_object_begin(&j, NULL);
+		auto_json_results(&j, &r);
+		json_object_end(&j);
+		fclose(f);
+		ck_assert_int_eq(r.group_probe.rows != NULL, cases[i].group);
+		ck_assert_uint_eq(count_of(buf, "\"step\": \"group\""),
+				  cases[i].group);
+		for (k = 0, rows = r.group_probe.nrows; k < r.ntables; k++)
+			rows += r.tables[k].nrows;
+		ck_assert_uint_eq(count_of(buf, "\"diff_ns\": ["), rows);
+		ck_assert_uint_eq(count_of(buf, "\"mean_ns\""),
+				  r.open_linear.nprobes +
+				  r.open_random.nprobes);
+		ck_assert_uint_eq(count_of(buf, "\"typical_ns\""),
+				  r.fat.naus);
+		ck_assert_uint_eq(count_of(buf, "\"max_nr\""),
+				  2 * cases[i].destructive);
+		ck_assert(!cases[i].destructive || r.fat.naus > 0);
+		free(buf);
+		auto_free(&r);
+		dev_close(dev);
+	}
+}
+END_TEST
+
 Suite *decide_suite(void)
 {
 	Suite *s = suite_create("decide");
@@ -128,6 +201,7 @@ Suite *decide_suite(void)
 
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, test_decide_sweep);
+	tcase_add_test(tc, test_json_raw);
 	suite_add_tcase(s, tc);
 	return s;
 }
