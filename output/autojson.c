@@ -290,6 +290,15 @@ static void json_positions(struct json *j, const struct align_row *rows,
 	json_array_end(j);
 }
 
+/* Rows read by --auto: their medians ("rows") and "positions". */
+static void json_rows(struct json *j, const struct align_row *rows, size_t n)
+{
+	json_array_begin(j, "rows");
+	json_align(j, rows, n);
+	json_array_end(j);
+	json_positions(j, rows, n);
+}
+
 /* The group probe's rows, when it read any. */
 static void json_group(struct json *j, const struct auto_group *g)
 {
@@ -297,10 +306,7 @@ static void json_group(struct json *j, const struct auto_group *g)
 	json_string(j, "step", "group");
 	json_u64(j, "blocksize", g->blocksize_byte);
 	json_u64(j, "spacing", g->spacing_byte);
-	json_array_begin(j, "rows");
-	json_align(j, g->rows, g->nrows);
-	json_array_end(j);
-	json_positions(j, g->rows, g->nrows);
+	json_rows(j, g->rows, g->nrows);
 	json_object_end(j);
 }
 
@@ -318,10 +324,7 @@ void auto_json_results(struct json *j, const struct auto_result *r)
 		json_u64(j, "spacing", t->spacing_byte);
 		json_size_or_null(j, "around", t->around_byte);
 		json_u64(j, "reads_per_position", t->count);
-		json_array_begin(j, "rows");
-		json_align(j, t->rows, t->nrows);
-		json_array_end(j);
-		json_positions(j, t->rows, t->nrows);
+		json_rows(j, t->rows, t->nrows);
 		json_object_end(j);
 	}
 	if (r->group_probe.rows)
