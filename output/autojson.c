@@ -3,6 +3,25 @@
  * --auto's record as JSON: the "verdict" and "advice" members and the
  * "results" array of raw measurements (see auto.h).  Reads the record
  * only.
+ *
+ * Where the raw fields the decisions read are ("results" entries by their
+ * "step"; --analyze on a record reads them back):
+ * - align: blocksize, spacing, around (null: 0), reads_per_position
+ *   (count), rows[] (medians), positions[] (each row's pos_ns as pre_ns,
+ *   on_ns, post_ns and its pos_diff_ns as diff_ns; npos their length).
+ * - group: blocksize, spacing, rows[], positions[] (struct auto_group).
+ * - erase_writes: its presence (measured), anchors[].offset and
+ *   .first_boundary (null: 0).
+ * - fat: its presence (measured), reference_linear_ns, reference_random_ns,
+ *   reference_copy_ns, reference_least_copy_ns (ref_gc_ns),
+ *   reference_paid_copy (refs_paid), aus[] (naus) .linear_ns, .random_ns,
+ *   .copy_ns, .typical_ns.
+ * - open_au: linear and random .measured, .max_nr, .whole_au_write_ns and
+ *   .merge_write_ns (null: 0), .probes[].nr, .mean_ns, .positions,
+ *   .slow_every_pass_aus (dear_aus).
+ * - summary: timing_noise.positions, positions_delayed, single_reads,
+ *   single_reads_delayed, largest_delay_ns (the noise's counts).
+ * And the document's "options"."destructive".
  */
 #include <inttypes.h>
 
