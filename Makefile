@@ -63,7 +63,7 @@ CHECK_LIBS = $(shell $(PKG_CONFIG) $(PKG_STATIC) --libs check)
 
 # Where each concern lives (see the README); every folder is on the
 # include path, so a header is included by its name alone.
-SRC_DIRS := device modes verdict output safety front
+SRC_DIRS := device modes verdict probes output safety front
 FB_CFLAGS += -I. $(SRC_DIRS:%=-I%)
 
 # Objects, the library and the test programs go to build/, mirroring the
@@ -73,8 +73,8 @@ B := build
 # The library: the engine, and every file of the layers' folders but the
 # front end's (so a new mode is a new file in modes/, no list to edit).
 LIB_SRCS := dev.c vm.c front/quiet.c \
-	    $(sort $(wildcard device/*.c modes/*.c verdict/*.c output/*.c \
-			      safety/*.c))
+	    $(sort $(wildcard device/*.c modes/*.c verdict/*.c probes/*.c \
+			      output/*.c safety/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 # The front end's files beside flashbench.c (not in the library: they
 # share its state, and the fuzz harness renames their system calls too).
@@ -135,6 +135,13 @@ FUSE_LIBS = $(shell $(PKG_CONFIG) --libs fuse3 2>/dev/null)
 FUSECARD_BIN := $(B)/tests/peers/fusecard
 HAVE_FUSE3 := $(shell $(PKG_CONFIG) --exists fuse3 2>/dev/null && echo 1)
 
+# verdict/ judges records and does no I/O: none of its objects may call
+# the device layer, a clock or an I/O system call (nor print, but for the
+# two files named in the script).
+VERDICT_OBJS := $(filter $(B)/verdict/%,$(LIB_OBJS))
+verdict-noio: $(VERDICT_OBJS)
+	NM=$(CROSS_COMPILE)nm tests/verdict-noio.sh $(VERDICT_OBJS)
+
 # Every test; the benchmark is only built, so that it keeps compiling.
 # Two runners side by side: the long sweeps (CHECK_APART) in one, every
 # other suite in the other; the first one's output follows the second's.
@@ -142,7 +149,8 @@ CHECK_APART = sweep auto
 CHECK_ENV = FLASHBENCH_BIN=$(CURDIR)/flashbench ERASE_BIN=$(CURDIR)/erase \
 	$(if $(HAVE_FUSE3),FUSECARD_BIN=$(CURDIR)/$(FUSECARD_BIN))
 
-check: all $(CHECK_BIN) $(BENCH_BIN) $(if $(HAVE_FUSE3),$(FUSECARD_BIN))
+check: all verdict-noio $(CHECK_BIN) $(BENCH_BIN) \
+	$(if $(HAVE_FUSE3),$(FUSECARD_BIN))
 	@log=$$(mktemp); ra=0; rb=0; \
 	$(CHECK_ENV) FB_SUITES="$(CHECK_APART)" $(CHECK_BIN) >$$log 2>&1 & \
 	pid=$$!; \
@@ -371,7 +379,7 @@ fuzz-corpus: $(FUZZ_BINS)
 fuzz-clean:
 	rm -rf $(FUZZ_BUILD)
 
-.PHONY: FORCE all check bench bench-hard peers golden install uninstall clean fuzz fuzz-build \
+.PHONY: FORCE all check verdict-noio bench bench-hard peers golden install uninstall clean fuzz fuzz-build \
 	fuzz-replay fuzz-corpus fuzz-clean
 
 -include $(shell find $(B) $(FUZZ_BUILD) -name '*.d' 2>/dev/null)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "auto.h"
+#include "decide.h"
 #include "flashbench.h"
 #include "sim.h"
 #include "util.h"
@@ -54,6 +55,7 @@ START_TEST(test_sweep)
 		sweep_card(i, &c);
 		dev = sim_card(c.spec);
 		ck_assert_int_eq(auto_run(dev, &o, 1, NULL, &r), 0);
+		decide_check(&r, c.spec);
 		score(F_ERASE, r.align.erase.size_byte == c.erase,
 		      r.align.erase.confidence, &all_right, &all_high, c.spec);
 		score(F_PAGE, r.align.page.size_byte == c.page,

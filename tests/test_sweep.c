@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "auto.h"
+#include "decide.h"
 #include "hardcard.h"
 #include "sim.h"
 #include "util.h"
@@ -267,6 +268,7 @@ START_TEST(test_hard_sweep)
 		hard_card_env(i, &c);
 		dev = sim_card(c.spec);
 		ck_assert_int_eq(auto_run(dev, &o, 1, NULL, &r), 0);
+		decide_check(&r, c.spec);
 		score_card(&c, &r, out);
 		for (k = 0; k < F_NR; k++) {
 			by_field[k][out[k]]++;

@@ -5,6 +5,54 @@
  * --destructive, short write probes find the number of open AUs (linear and
  * random order, growing by half, then one at a time) and the FAT-optimised
  * area; when the tables are unsure, the erase size from writes first.
+ *
+ * Measuring apart from judging.  Each step is a procedure (probes/: I/O,
+ * fills its part of struct auto_result with raw measurements) and a
+ * decision (verdict/: a pure function of that part, no device, no clock,
+ * no output; `make check` fails if a verdict/ object calls the device
+ * layer).  A procedure may call decision helpers while it runs, to choose
+ * its next probe, but auto_decide() recomputes every verdict field from
+ * the raw fields alone, and auto_run() ends with it.
+ *
+ * Step: procedure (probes/) -> decision (verdict/); raw fields -> verdict
+ * fields of struct auto_result.
+ *
+ * - Align tables: probes/align.c auto_probe_align() -> verdict/tables.c
+ *   auto_table_decide(), auto_align_choose(); tables[].{blocksize_byte,
+ *   spacing_byte, around_byte, rows, count} -> tables[].verdict, chosen,
+ *   align.{erase, page, plane, group}.
+ * - Allocation group: the same procedure (group_probe) ->
+ *   auto_group_decide(); group_probe.{spacing_byte, rows} -> align.group.
+ * - Timing noise: counted by the align procedure (auto_count_delays) ->
+ *   verdict/noise.c auto_noise_level(), auto_noise_confidence();
+ *   noise.{cells, delayed, once_cells, once_delayed, delay_ns} ->
+ *   noise.level, and every confidence capped.
+ * - Erase size from writes: probes/erase.c auto_probe_erase() ->
+ *   verdict/erase.c auto_erase_decide(), auto_erase_combine(),
+ *   auto_erase_premise(); erase_writes.{nanchors, anchor_byte,
+ *   boundary_byte} -> erase_writes.{erase_byte, confidence}, erase_reads,
+ *   erase_from, align.erase, erase_fallback.
+ * - FAT area: probes/fat.c auto_probe_fat() -> verdict/fat.c
+ *   auto_fat_decide(); fat.{naus, lin_ns, rnd_ns, copy_ns, typ_ns,
+ *   ref_lin_ns, ref_rnd_ns, ref_copy_ns, ref_gc_ns, refs_paid} ->
+ *   fat.{lin_ratio, rnd_ratio, copy_ratio, found, start, count, linear,
+ *   random, nocopy, slot_unseen, speed_hidden, confidence}.
+ * - Open AUs, in order and out of order: probes/openau.c
+ *   auto_probe_open() -> verdict/openau.c auto_probe_judge(),
+ *   auto_open_next(), auto_open_decide(); open_*.{max_nr, whole_ns,
+ *   merge_ns, probes[].{nr, mean_ns, positions, dear_aus}} -> open_*.{
+ *   ref_ns, probes[].{ratio, collapsed, log_aus}, nr, at_least,
+ *   from_linear, confidence}.
+ * - Capacity: probes/survey.c hands off to capacity_measure()
+ *   (modes/capacity.c), whose result carries its own verdict.
+ * - The run: probes/survey.c auto_run() -> verdict/auto.c auto_decide(),
+ *   every decision above in the run's order.
+ * - Advice: verdict/advice.c auto_advise_for(); align, capacity.
+ * - Text and JSON: output/autotext.c, output/autojson.c; they read the
+ *   record only.
+ *
+ * Raw fields that --json does not write yet: the per-table noise counts
+ * (their sums are in "timing_noise", all the decision reads).
  */
 #ifndef FLASHBENCH_AUTO_H
 #define FLASHBENCH_AUTO_H
@@ -31,6 +79,20 @@
 				   far away: it paid no copy (FAT) */
 #define AUTO_MAX_TABLES 3	/* align block sizes tried */
 
+/* Thresholds the open-AU probes and their decision share. */
+#define AUTO_HELD_PASSES 4	/* fast passes that show a probe held */
+#define AUTO_COLLAPSE 4.0	/* slower than this: collapsed */
+#define AUTO_HOLD 1.5		/* faster than this: held */
+#define AUTO_GC_SURE 40.0	/* slower than this: a garbage collection
+				   beyond doubt (a pause of a few ms is not) */
+#define AUTO_MERGE_PART 0.6	/* a write out of order on an AU written
+				   whole costs this part of writing it
+				   whole, at least: a merge (a copy is no
+				   cheaper; slow programming of a 64 KiB
+				   page at 2 MB/s is 0.4 of a 1 MiB AU) */
+#define AUTO_FAT_GC 8.0		/* a write this much slower than a small
+				   write paid a copy (a garbage collection) */
+
 /* One open-AU probe: nr AUs written in turn. */
 struct auto_probe {
 	unsigned int nr;		/* AUs written in turn */
@@ -40,6 +102,12 @@ struct auto_probe {
 	unsigned int log_aus;		/* collapsed as a log: so many AUs
 					   slower in every pass, the others
 					   not (0: none) */
+	/* raw: */
+	double mean_ns;			/* typical write (one AU: the median
+					   pass, else the mean without the
+					   dearest pass) */
+	unsigned int dear_aus;		/* AUs slower than the hold limit in
+					   every measured pass */
 };
 
 /* The open-AU search in one order. */
@@ -59,7 +127,9 @@ struct auto_open {
 					   AU written whole took this (0: not
 					   measured) */
 	double merge_ns;		/* and a write out of order into it
-					   after that, the median */
+					   after that, the least */
+	unsigned int max_nr;		/* the largest nr the device has
+					   room for */
 };
 
 /*
@@ -93,6 +163,8 @@ struct auto_fat {
 	double ref_copy_ns;		/* the far AUs' copy_ns, the lesser */
 	double copy_ns[AUTO_FAT_MAX];	/* what each AU's small writes cost
 					   beyond their typical time */
+	double typ_ns[AUTO_FAT_MAX];	/* that typical time: the median
+					   small write in order */
 	double copy_ratio[AUTO_FAT_MAX]; /* ref_copy_ns / copy_ns, copy_ns
 					   taken as a small write at least */
 	int nocopy;			/* the area's visits paid no copy */
@@ -172,6 +244,17 @@ struct auto_table {
 					   read over its row's */
 };
 
+/*
+ * The group probe: rows a multiple of 256 MiB apart, read when the tables'
+ * spacing is too coarse to show an allocation group.
+ */
+struct auto_group {
+	uint64_t blocksize_byte;
+	uint64_t spacing_byte;
+	struct align_row *rows;		/* malloc'd; NULL: not read */
+	size_t nrows;
+};
+
 /* How repeatable the timings were: the host's and the card's noise. */
 enum auto_noise_level {
 	AUTO_NOISE_LOW,		/* no read delayed that matters */
@@ -219,7 +302,80 @@ struct auto_result {
 	const char *skip_settle;	/* what would let skipped steps run */
 	int erase_fallback;		/* the write steps used an erase size
 					   read with low confidence */
+	struct auto_group group_probe;	/* raw rows of the group probe */
 };
+
+/* ---- decisions (verdict/): pure functions of the record ---- */
+
+/* Every verdict field of r recomputed from its raw fields. */
+void auto_decide(struct auto_result *r);
+
+/* Table t's verdict from its rows: 0, or analyze_align()'s error. */
+int auto_table_decide(struct auto_table *t);
+/* Is table t sure enough to skip the rest of its reads? */
+int auto_table_sure(const struct auto_table *t, int writes);
+/* Erase size from the surest table, page from those that agree. */
+void auto_align_choose(struct auto_result *r);
+/* The allocation group from the group probe's rows, when it read any. */
+void auto_group_decide(struct auto_result *r);
+
+/* Count the delayed reads of rows[] into *cells, *delayed, *max_ns. */
+void auto_count_delays(const struct align_row *rows, size_t n,
+		       unsigned int *cells, unsigned int *delayed,
+		       double *max_ns);
+/* Are delays this common (in runs the least of reads does not remove)? */
+int auto_noise_high(unsigned int cells, unsigned int delayed);
+/* r->noise's counts: the sums of every table's (level left alone). */
+void auto_noise_sum(struct auto_result *r);
+/* The level of noise n's counts show. */
+void auto_noise_level(struct auto_noise *n);
+/* Every confidence of r capped for the noise and a low erase premise. */
+void auto_noise_confidence(struct auto_result *r);
+
+/* The erase size the search's anchors agree on (s->erase_byte). */
+void auto_erase_decide(struct auto_erase_search *s);
+/* The reads' erase size confirmed or replaced by the writes'. */
+void auto_erase_combine(struct auto_result *r);
+/*
+ * Can the write steps be placed?  1: yes (erase_fallback when only with
+ * low confidence); 0: no, skip_reason and skip_settle say why.
+ */
+int auto_erase_premise(struct auto_result *r);
+
+/* AU i's ratios against the far AUs, from its times. */
+void auto_fat_ratios(struct auto_fat *f, unsigned int i);
+/* Is AU i faster (or copy-free) against the far AUs? */
+int auto_fat_is_fast(const struct auto_fat *f, unsigned int i);
+/* The FAT area and its confidence, from f's times. */
+void auto_fat_decide(struct auto_fat *f);
+
+/* A write slower than this (ns) did not hold: see verdict/openau.c. */
+double auto_hold_limit(double ref_ns, double lin_ref_ns);
+/* Probe p's ratio, collapsed and log_aus against ref_ns. */
+void auto_probe_judge(struct auto_probe *p, double ref_ns,
+		      double lin_ref_ns);
+/*
+ * Random order (lin: the linear search): is a merge test wanted, and
+ * does the record answer "no AU open" (0)?
+ */
+int auto_open_merge_wanted(const struct auto_open *o,
+			   const struct auto_open *lin);
+int auto_open_none(const struct auto_open *o, const struct auto_open *lin);
+/* The nr of the search's next probe, 0 when it is over. */
+unsigned int auto_open_next(const struct auto_open *o,
+			    const struct auto_open *lin);
+/* nr, at_least, from_linear and confidence of a search that ran. */
+void auto_open_decide(struct auto_open *o, const struct auto_open *lin);
+
+/* The median and the mean without the largest of v[n] (0 when empty). */
+#define AUTO_MEDIAN_MAX 16	/* values auto_median() takes at most */
+double auto_median(const double *v, size_t n);
+double auto_trimmed_mean(const double *v, size_t n);
+
+static inline uint64_t auto_round_up(uint64_t x, uint64_t m)
+{
+	return (x + m - 1) / m * m;
+}
 
 /* Partitioning and filesystem advice for an erase and page size. */
 struct auto_advice {
@@ -239,6 +395,22 @@ struct auto_advice {
  */
 void auto_advise(uint64_t erase_byte, uint64_t page_byte,
 		 unsigned int sector_byte, struct auto_advice *a);
+
+/*
+ * The advice for r: auto_advise(), and after a capacity check that found
+ * the card short, a partition that ends below the usable size, or no
+ * data at all when not even that fits.
+ */
+void auto_advise_for(const struct auto_result *r, struct auto_advice *a);
+
+/*
+ * Which small writes showed the FAT area f: "both", "linear" or
+ * "random"; NULL when none was found.
+ */
+const char *auto_fat_shown_by(const struct auto_fat *f);
+
+/* "low", "some" or "high". */
+const char *auto_noise_name(enum auto_noise_level level);
 
 /*
  * The advice of r as the JSON member "advice": the partition start in

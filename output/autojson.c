@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * --auto's record as JSON: the "verdict" and "advice" members and the
+ * "results" array of raw measurements (see auto.h).  Reads the record
+ * only.
+ *
+ * Where the raw fields the decisions read are ("results" entries by their
+ * "step"; --analyze on a record reads them back):
+ * - align: blocksize, spacing, around (null: 0), reads_per_position
+ *   (count), rows[] (medians), positions[] (each row's pos_ns as pre_ns,
+ *   on_ns, post_ns and its pos_diff_ns as diff_ns; npos their length).
+ * - group: blocksize, spacing, rows[], positions[] (struct auto_group).
+ * - erase_writes: its presence (measured), anchors[].offset and
+ *   .first_boundary (null: 0).
+ * - fat: its presence (measured), reference_linear_ns, reference_random_ns,
+ *   reference_copy_ns, reference_least_copy_ns (ref_gc_ns),
+ *   reference_paid_copy (refs_paid), aus[] (naus) .linear_ns, .random_ns,
+ *   .copy_ns, .typical_ns.
+ * - open_au: linear and random .measured, .max_nr, .whole_au_write_ns and
+ *   .merge_write_ns (null: 0), .probes[].nr, .mean_ns, .positions,
+ *   .slow_every_pass_aus (dear_aus).
+ * - summary: timing_noise.positions, positions_delayed, single_reads,
+ *   single_reads_delayed, largest_delay_ns (the noise's counts).
+ * And the document's "options"."destructive".
+ */
+#include <inttypes.h>
+
+#include "auto.h"
+#include "format.h"
+
+static const char *conf(enum analyze_confidence c)
+{
+	return analyze_confidence_name(c);
+}
+
+static void json_size_or_null(struct json *j, const char *key, uint64_t v)
+{
+	if (v)
+		json_u64(j, key, v);
+	else
+		json_null(j, key);
+}
+
+static void json_verdict(struct json *j, const struct align_verdict *v,
+			 const struct auto_result *r)
+{
+	int open_l = r->open_linear.measured;
+	int open_r = r->open_random.measured;
+	int fat = r->fat.measured;
+
+	json_object_begin(j, "verdict");
+	json_size_or_null(j, "erase_size", v->erase.size_byte);
+	json_size_or_null(j, "page_size", v->page.size_byte);
+	json_size_or_null(j, "program_unit", v->plane.size_byte);
+	json_size_or_null(j, "allocation_group", v->group.size_byte);
+	if (open_l)
+		json_u64(j, "open_au_linear", r->open_linear.nr);
+	else
+		json_null(j, "open_au_linear");
+	if (open_r)
+		json_u64(j, "open_au_random", r->open_random.nr);
+	else
+		json_null(j, "open_au_random");
+	/* fat_start counts AUs; fat_start_byte is the same in bytes */
+	if (fat && r->fat.found) {
+		json_u64(j, "fat_start", r->fat.start);
+		json_u64(j, "fat_start_byte",
+			 (uint64_t)r->fat.start * v->erase.size_byte);
+		json_u64(j, "fat_erase_blocks", r->fat.count);
+	} else if (fat) {
+		json_null(j, "fat_start");
+		json_null(j, "fat_start_byte");
+		json_u64(j, "fat_erase_blocks", 0);
+	} else {
+		json_null(j, "fat_start");
+		json_null(j, "fat_start_byte");
+		json_null(j, "fat_erase_blocks");
+	}
+	if (fat && r->fat.found)
+		json_string(j, "fat_writes", auto_fat_shown_by(&r->fat));
+	else
+		json_null(j, "fat_writes");
+	if (r->noise.cells)
+		json_string(j, "timing_noise", auto_noise_name(r->noise.level));
+	else
+		json_null(j, "timing_noise");
+	json_string(j, "erase_size_from",
+		    !r->erase_writes.erase_byte ? "reads" :
+		    r->erase_from == AUTO_ERASE_FROM_WRITES ? "writes" :
+		    r->erase_from == AUTO_ERASE_CONFIRMED ?
+			"reads and writes" : "reads");
+	json_object_begin(j, "confidence");
+	json_string(j, "erase_size", conf(v->erase.confidence));
+	json_string(j, "page_size", conf(v->page.confidence));
+	json_string(j, "program_unit", conf(v->plane.confidence));
+	json_string(j, "allocation_group", conf(v->group.confidence));
+	json_string(j, "open_au_linear",
+		    conf(open_l ? r->open_linear.confidence : 0));
+	json_string(j, "open_au_random",
+		    conf(open_r ? r->open_random.confidence : 0));
+	json_string(j, "fat_start", conf(fat ? r->fat.confidence : 0));
+	json_string(j, "fat_erase_blocks", conf(fat ? r->fat.confidence : 0));
+	json_object_end(j);
+	if (r->destructive && r->capacity_done) {
+		json_object_begin(j, "capacity");
+		capacity_json(j, &r->capacity);
+		json_object_end(j);
+	} else if (r->destructive) {
+		json_null(j, "capacity");
+	}
+	json_object_end(j);
+}
+
+void auto_json_advice(struct json *j, const struct auto_result *r)
+{
+	uint64_t erase = r->align.erase.size_byte;
+	struct auto_advice a;
+
+	auto_advise_for(r, &a);
+	json_object_begin(j, "advice");
+	json_bool(j, "erase_size_known", erase != 0);
+	json_u64(j, "sector_size", a.sector_byte);
+	json_u64(j, "partition_start_sector", a.start_sector);
+	json_u64(j, "partition_start", a.start_sector * a.sector_byte);
+	if (erase) {
+		json_u64(j, "ext4_stride", a.ext4_stride);
+		json_u64(j, "ext4_stripe_width", a.ext4_stripe_width);
+		json_u64(j, "f2fs_segments_per_section", a.f2fs_segs);
+	} else {
+		json_null(j, "ext4_stride");
+		json_null(j, "ext4_stripe_width");
+		json_null(j, "f2fs_segments_per_section");
+	}
+	json_size_or_null(j, "partition_max_sectors", a.max_sectors);
+	json_size_or_null(j, "partition_max_size",
+			  a.max_sectors * a.sector_byte);
+	json_bool(j, "keep_no_data", a.no_data);
+	json_object_end(j);
+}
+
+void auto_json_verdict(struct json *j, const struct auto_result *r)
+{
+	json_verdict(j, &r->align, r);
+}
+
+void auto_json_align_verdict(struct json *j, const struct align_verdict *v)
+{
+	static const struct auto_result none;	/* nothing measured */
+
+	json_verdict(j, v, &none);
+}
+
+static void json_open_probes(struct json *j, const char *key,
+			     const struct auto_open *o)
+{
+	size_t i;
+
+	json_object_begin(j, key);
+	json_bool(j, "measured", o->measured);
+	json_u64(j, "chunk_size", o->chunk_byte);
+	json_double(j, "reference_write_ns", o->ref_ns);
+	json_bool(j, "at_least", o->at_least);
+	json_u64(j, "max_nr", o->max_nr);
+	if (o->whole_ns > 0) {
+		json_double(j, "whole_au_write_ns", o->whole_ns);
+		json_double(j, "merge_write_ns", o->merge_ns);
+	} else {
+		json_null(j, "whole_au_write_ns");
+		json_null(j, "merge_write_ns");
+	}
+	if (o->from_linear)
+		json_u64(j, "collapsed_in_linear_order", o->from_linear);
+	else
+		json_null(j, "collapsed_in_linear_order");
+	json_array_begin(j, "probes");
+	for (i = 0; i < o->nprobes; i++) {
+		json_object_begin(j, NULL);
+		json_u64(j, "nr", o->probes[i].nr);
+		json_double(j, "ratio", o->probes[i].ratio);
+		json_bool(j, "collapsed", o->probes[i].collapsed);
+		json_u64(j, "positions", o->probes[i].positions);
+		json_double(j, "mean_ns", o->probes[i].mean_ns);
+		json_u64(j, "slow_every_pass_aus", o->probes[i].dear_aus);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_object_end(j);
+}
+
+static void json_search(struct json *j, const struct auto_result *r)
+{
+	const struct auto_erase_search *s = &r->erase_writes;
+	unsigned int k;
+
+	json_object_begin(j, NULL);
+	json_string(j, "step", "erase_writes");
+	json_size_or_null(j, "erase_size", s->erase_byte);
+	json_string(j, "confidence", conf(s->confidence));
+	json_size_or_null(j, "reads_erase_size", r->erase_reads.size_byte);
+	json_string(j, "reads_confidence", conf(r->erase_reads.confidence));
+	json_u64(j, "chunk_size", s->chunk_byte);
+	json_u64(j, "largest_size", s->top_byte);
+	json_u64(j, "warmup_writes", s->warmup);
+	json_bool(j, "open_aus_full", s->filled);
+	json_size_or_null(j, "data_size", s->data_byte);
+	json_u64(j, "data_writes", s->data_writes);
+	json_double(j, "open_au_write_ns", s->fast_ns);
+	json_double(j, "new_au_write_ns", s->slow_ns);
+	json_u64(j, "writes", s->writes);
+	json_u64(j, "device_time_ns", r->step_ns[4]);
+	json_array_begin(j, "anchors");
+	for (k = 0; k < s->nanchors; k++) {
+		json_object_begin(j, NULL);
+		json_u64(j, "offset", s->anchor_byte[k]);
+		json_size_or_null(j, "first_boundary", s->boundary_byte[k]);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_object_end(j);
+}
+
+static void json_fat(struct json *j, const struct auto_fat *f)
+{
+	size_t k;
+
+	json_object_begin(j, NULL);
+	json_string(j, "step", "fat");
+	json_u64(j, "chunk_size", f->chunk_byte);
+	json_double(j, "reference_linear_ns", f->ref_lin_ns);
+	json_double(j, "reference_random_ns", f->ref_rnd_ns);
+	json_double(j, "reference_copy_ns", f->ref_copy_ns);
+	json_u64(j, "primed_aus", f->primed);
+	json_bool(j, "primed_paid_copy", f->prime_paid);
+	json_bool(j, "reference_paid_copy", f->refs_paid);
+	json_double(j, "reference_least_copy_ns", f->ref_gc_ns);
+	json_bool(j, "no_copy", f->found && f->nocopy);
+	json_string(j, "not_seen", f->found ? NULL : f->slot_unseen ?
+		    "no_copy" : f->speed_hidden ? "speed" : NULL);
+	json_array_begin(j, "reference_aus");
+	for (k = 0; k < AUTO_FAT_REFS; k++)
+		json_u64(j, NULL, f->ref_au[k]);
+	json_array_end(j);
+	json_array_begin(j, "aus");
+	for (k = 0; k < f->naus; k++) {
+		json_object_begin(j, NULL);
+		json_u64(j, "au", k);
+		json_double(j, "linear_ns", f->lin_ns[k]);
+		json_double(j, "random_ns", f->rnd_ns[k]);
+		json_double(j, "linear_ratio", f->lin_ratio[k]);
+		json_double(j, "random_ratio", f->rnd_ratio[k]);
+		json_double(j, "copy_ns", f->copy_ns[k]);
+		json_double(j, "copy_ratio", f->copy_ratio[k]);
+		json_double(j, "typical_ns", f->typ_ns[k]);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_object_end(j);
+}
+
+/* The timing noise: the counts behind its level. */
+static void json_noise(struct json *j, const struct auto_noise *n)
+{
+	json_object_begin(j, "timing_noise");
+	json_string(j, "level", auto_noise_name(n->level));
+	json_u64(j, "positions", n->cells);
+	json_u64(j, "positions_delayed", n->delayed);
+	json_u64(j, "single_reads", n->once_cells);
+	json_u64(j, "single_reads_delayed", n->once_delayed);
+	json_double(j, "largest_delay_ns", n->delay_ns);
+	json_u64(j, "further_passes", n->rounds);
+	json_object_end(j);
+}
+
+/*
+ * One kind of a row's times at each of its positions: pre (k 0), on (1),
+ * post (2), or the diff (k < 0).
+ */
+static void json_position_ns(struct json *j, const char *key,
+			     const struct align_row *row, int k)
+{
+	unsigned int p;
+
+	json_array_begin(j, key);
+	for (p = 0; p < row->npos && p < 7; p++)
+		json_i64(j, NULL, k < 0 ? row->pos_diff_ns[p] :
+				  row->pos_ns[p][k]);
+	json_array_end(j);
+}
+
+/*
+ * The reads of each row at each of its positions (least of the reads per
+ * position): what the decisions read beside the rows' medians.
+ */
+static void json_positions(struct json *j, const struct align_row *rows,
+			   size_t n)
+{
+	size_t i;
+
+	json_array_begin(j, "positions");
+	for (i = 0; i < n; i++) {
+		json_object_begin(j, NULL);
+		json_u64(j, "align", rows[i].align_byte);
+		json_position_ns(j, "pre_ns", &rows[i], 0);
+		json_position_ns(j, "on_ns", &rows[i], 1);
+		json_position_ns(j, "post_ns", &rows[i], 2);
+		json_position_ns(j, "diff_ns", &rows[i], -1);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+/* Rows read by --auto: their medians ("rows") and "positions". */
+static void json_rows(struct json *j, const struct align_row *rows, size_t n)
+{
+	json_array_begin(j, "rows");
+	json_align(j, rows, n);
+	json_array_end(j);
+	json_positions(j, rows, n);
+}
+
+/* The group probe's rows, when it read any. */
+static void json_group(struct json *j, const struct auto_group *g)
+{
+	json_object_begin(j, NULL);
+	json_string(j, "step", "group");
+	json_u64(j, "blocksize", g->blocksize_byte);
+	json_u64(j, "spacing", g->spacing_byte);
+	json_rows(j, g->rows, g->nrows);
+	json_object_end(j);
+}
+
+void auto_json_results(struct json *j, const struct auto_result *r)
+{
+	size_t i;
+
+	json_array_begin(j, "results");
+	for (i = 0; i < r->ntables; i++) {
+		const struct auto_table *t = &r->tables[i];
+
+		json_object_begin(j, NULL);
+		json_string(j, "step", "align");
+		json_u64(j, "blocksize", t->blocksize_byte);
+		json_u64(j, "spacing", t->spacing_byte);
+		json_size_or_null(j, "around", t->around_byte);
+		json_u64(j, "reads_per_position", t->count);
+		json_rows(j, t->rows, t->nrows);
+		json_object_end(j);
+	}
+	if (r->group_probe.rows)
+		json_group(j, &r->group_probe);
+	if (r->erase_writes.measured)
+		json_search(j, r);
+	if (r->fat.measured) {
+		json_fat(j, &r->fat);
+	}
+	if (r->open_linear.measured || r->open_random.measured) {
+		json_object_begin(j, NULL);
+		json_string(j, "step", "open_au");
+		json_open_probes(j, "linear", &r->open_linear);
+		json_open_probes(j, "random", &r->open_random);
+		json_object_end(j);
+	}
+	json_object_begin(j, NULL);
+	json_string(j, "step", "summary");
+	json_u64(j, "device_time_ns", r->device_ns);
+	json_u64(j, "precondition_bytes", r->precondition_byte);
+	json_bool(j, "precondition_again", r->precondition_again);
+	json_string(j, "skipped", r->skip_reason);
+	json_array_begin(j, "skipped_steps");
+	if (r->skip_reason && !r->fat.measured)
+		json_string(j, NULL, "fat");
+	if (r->skip_reason && !r->open_linear.measured)
+		json_string(j, NULL, "open_au_linear");
+	if (r->skip_reason && !r->open_random.measured)
+		json_string(j, NULL, "open_au_random");
+	json_array_end(j);
+	json_string(j, "settle", r->skip_reason ? r->skip_settle : NULL);
+	json_bool(j, "erase_size_fallback", r->erase_fallback);
+	json_noise(j, &r->noise);
+	json_object_end(j);
+	json_array_end(j);
+}

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * --auto's FAT area probe: small writes in order (as -f) and out of order
+ * (as -f --random) at the start of each AU from the first, against the
+ * same in AUs far from the start, until the speed has settled.  The times
+ * of each AU go to the record; verdict/fat.c finds the area in them.
+ */
+#include <string.h>
+
+#include "probe.h"
+
+#define FAT_AGAIN 3		/* small writes out of order after the fill */
+
+/*
+ * What an AU's visit writes in order before it goes back a second time:
+ * enough that a card which merges or copies what the AU holds pays for it
+ * whatever its form (on a new card a merge copies only what the AU held
+ * when it was opened: the first write out of order reopens it full of
+ * this).  A quarter of the AU, at most 512 KiB (a copy of it costs
+ * several of the slowest small writes).
+ */
+static uint64_t fat_fill(uint64_t erase)
+{
+	uint64_t w = erase / 4;
+
+	return w < AUTO_FAT_SPAN ? w : AUTO_FAT_SPAN;
+}
+
+/*
+ * One AU's visit, as -f and -f --random write an AU: AUTO_FAT_WRITES small
+ * writes in order from the AU's start, then as many again out of order
+ * among them; then the AU written in order up to fat_fill(), and three
+ * small writes out of order once more.  The first write of each kind may
+ * open the AU or turn it to random mode and pay for closing another (a
+ * garbage collection): it is not kept in lin and rnd, which get the
+ * others' times; *nrnd how many random ones were kept (a card that
+ * merges on every out-of-order write is clearly ordinary after two of
+ * them).  *copy gets what the small writes cost beyond what each costs
+ * in the AU anyway, *typ the median small write in order, and *gc the
+ * least any write paid beyond it, of those that took AUTO_FAT_GC times as long
+ * (a copy; 0 none did).
+ */
+static int fat_au(struct device *dev, uint64_t off, uint64_t c, uint64_t fill,
+		  double *lin, double *rnd, size_t *nrnd, double *copy,
+		  double *typ, double *gc)
+{
+	/* each below the last end and not at the AU's start: out of order */
+	static const unsigned int order[AUTO_FAT_WRITES] = { 3, 1, 4, 2, 5, 3 };
+	/* after the fill: each merges on a card that merges (4 reopens) */
+	static const unsigned int again[FAT_AGAIN] = { 4, 2, 1 };
+	double t, first = 0, ooo[AUTO_FAT_WRITES + FAT_AGAIN], floor;
+	unsigned int i, n = 0;
+	int ret;
+
+	for (i = 0; i < AUTO_FAT_WRITES; i++) {
+		ret = auto_write_one(dev, off + i * c, c, &t);
+		if (ret)
+			return ret;
+		if (i)
+			lin[i - 1] = t;
+		else
+			first = t;
+	}
+	*typ = auto_median(lin, AUTO_FAT_WRITES - 1);
+	*nrnd = 0;
+	for (i = 0; i < AUTO_FAT_WRITES; i++) {
+		ret = auto_write_one(dev, off + order[i] * c, c, &t);
+		if (ret)
+			return ret;
+		ooo[n++] = t;
+		if (!i)
+			continue;
+		rnd[(*nrnd)++] = t;
+		if (*nrnd == 2 && rnd[0] > 8 * *typ && rnd[1] > 8 * *typ)
+			break;
+	}
+	if (fill > AUTO_FAT_WRITES * c) {
+		ret = auto_write_one(dev, off + AUTO_FAT_WRITES * c,
+				     fill - AUTO_FAT_WRITES * c, &t);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < FAT_AGAIN; i++) {
+		ret = auto_write_one(dev, off + again[i] * c, c, &ooo[n++]);
+		if (ret)
+			return ret;
+	}
+	/*
+	 * Beyond what each write costs in the AU anyway: the writes in order
+	 * their median, those out of order their least (the AU's own rate
+	 * and cost per write out of order, whatever they are)
+	 */
+	floor = ooo[0];
+	for (i = 1; i < n; i++)
+		floor = ooo[i] < floor ? ooo[i] : floor;
+	*copy = first > *typ ? first - *typ : 0;
+	*gc = first > AUTO_FAT_GC * *typ ? first - *typ : 0;
+	for (i = 0; i < AUTO_FAT_WRITES - 1; i++)
+		*copy += lin[i] > *typ ? lin[i] - *typ : 0;
+	for (i = 0; i < n; i++) {
+		*copy += ooo[i] - floor;
+		if (ooo[i] > AUTO_FAT_GC * *typ &&
+		    (!*gc || ooo[i] - *typ < *gc))
+			*gc = ooo[i] - *typ;
+	}
+	return 0;
+}
+
+static uint64_t fat_chunk(const struct device *dev)
+{
+	return dev->logical_block_size > 512 ? dev->logical_block_size : 512;
+}
+
+/*
+ * Put probe AUs (those of the open-AU searches, from the last down) in
+ * random mode until one pays a copy: then the card keeps no more AUs out
+ * of order, as on -f --random's whole AUs, and from then on each ordinary
+ * AU that takes writes out of order pays a copy when it goes to random
+ * mode or when it is opened (the open AUs all random ones).  Each probe
+ * AU gets two small writes in order at its start, then one below them;
+ * the second write, right after the first, is the small write to compare
+ * with.  A card whose random-mode AUs cost nothing as many as these
+ * (auto_probe_max_nr()) never pays: the caller says so.
+ */
+static int fat_prime(struct device *dev, uint64_t erase, struct auto_fat *f)
+{
+	const unsigned int nr = auto_probe_max_nr(dev->size_byte, erase);
+	const uint64_t base = auto_probe_base(erase), c = f->chunk_byte;
+	const uint64_t spacing = auto_probe_spacing(dev->size_byte, erase);
+	double t[3], small = 0;
+	unsigned int k;
+
+	for (k = 0; k < nr && !f->prime_paid; k++) {
+		uint64_t off = base + (uint64_t)(nr - 1 - k) * spacing * erase;
+		static const unsigned int pos[3] = { 1, 2, 0 };
+		unsigned int i;
+
+		for (i = 0; i < 3; i++) {
+			int ret = auto_write_one(dev, off + pos[i] * c, c,
+						 &t[i]);
+
+			if (ret)
+				return ret;
+		}
+		if (!small || t[1] < small)
+			small = t[1];
+		f->primed = k + 1;
+		f->prime_paid = t[0] > AUTO_FAT_GC * small ||
+				t[2] > AUTO_FAT_GC * small;
+	}
+	return 0;
+}
+
+/* Measure the AUs far from the start: what an ordinary AU does. */
+static int fat_refs(struct device *dev, uint64_t erase, struct auto_fat *f)
+{
+	double lin[AUTO_FAT_WRITES * AUTO_FAT_REFS];
+	double rnd[AUTO_FAT_WRITES * AUTO_FAT_REFS];
+	size_t nl = 0, nr = 0, k;
+	unsigned int j;
+	double copy, typ, gc;
+
+	f->refs_paid = 1;
+	for (j = 0; j < AUTO_FAT_REFS; j++) {
+		int ret;
+
+		f->ref_au[j] = auto_fat_ref_au(dev->size_byte, erase, j);
+		ret = fat_au(dev, f->ref_au[j] * erase, f->chunk_byte,
+			     fat_fill(erase), lin + nl, rnd + nr, &k, &copy,
+			     &typ, &gc);
+		if (ret)
+			return ret;
+		nl += AUTO_FAT_WRITES - 1;
+		nr += k;
+		f->refs_paid &= gc > 0;
+		if (!j || gc < f->ref_gc_ns)
+			f->ref_gc_ns = gc;
+		if (!j || copy < f->ref_copy_ns)
+			f->ref_copy_ns = copy;
+	}
+	f->ref_lin_ns = auto_median(lin, nl);
+	f->ref_rnd_ns = auto_median(rnd, nr);
+	return 0;
+}
+
+/*
+ * The FAT probe: with the card's random-mode AUs all taken (fat_prime),
+ * small writes in order and out of order at the start of each AU from the
+ * first, against the same in AUs far from the start, until the speed has
+ * settled: at least auto_fat_min_scan() AUs, and two ordinary ones after the
+ * last fast one.
+ */
+int auto_probe_fat(struct device *dev, uint64_t erase, struct auto_fat *f)
+{
+	unsigned int i, min = auto_fat_min_scan(dev->size_byte, erase);
+	unsigned int max = auto_fat_max_scan(dev->size_byte, erase), last = 0;
+	int ret, seen = 0;
+	double typ, gc;
+
+	f->chunk_byte = fat_chunk(dev);
+	ret = fat_prime(dev, erase, f);
+	if (!ret)
+		ret = fat_refs(dev, erase, f);
+	if (ret)
+		return ret;
+	for (i = 0; i < max && (i < min || (seen && i < last + 3)); i++) {
+		double lin[AUTO_FAT_WRITES], rnd[AUTO_FAT_WRITES];
+		size_t nr;
+
+		ret = fat_au(dev, i * erase, f->chunk_byte, fat_fill(erase),
+			     lin, rnd, &nr, &f->copy_ns[i], &typ, &gc);
+		if (ret)
+			return ret;
+		f->lin_ns[i] = auto_median(lin, AUTO_FAT_WRITES - 1);
+		f->rnd_ns[i] = auto_median(rnd, nr);
+		f->typ_ns[i] = typ;
+		auto_fat_ratios(f, i);
+		f->naus = i + 1;
+		if (auto_fat_is_fast(f, i)) {
+			seen = 1;
+			last = i;
+		}
+	}
+	f->measured = 1;
+	auto_fat_decide(f);
+	return 0;
+}

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * --auto's procedures: what each step writes and reads, and the raw
+ * measurements it keeps in struct auto_result (see the table in auto.h).
+ * Their verdicts are the decisions of verdict/; this header is for
+ * probes/ alone.
+ */
+#ifndef FLASHBENCH_PROBE_H
+#define FLASHBENCH_PROBE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "auto.h"
+#include "vm.h"
+
+#define AUTO_AU_SPACING 12	/* probe AUs are every 12th AU, as -O */
+#define AUTO_MAX_RANGES 256	/* ranges the write steps announce */
+
+/* ---- where the steps write (layout.c): functions of the device ---- */
+
+/* The first AU of the open-AU probes: past the FAT probe and 64 MiB. */
+uint64_t auto_probe_base(uint64_t erase);
+/* AUs between probe AUs. */
+uint64_t auto_probe_spacing(uint64_t dev_size, uint64_t erase);
+/* The largest nr the device has room for, at most AUTO_MAX_NR. */
+unsigned int auto_probe_max_nr(uint64_t dev_size, uint64_t erase);
+/* The AUs far from the start that an ordinary AU is measured in. */
+uint64_t auto_fat_ref_au(uint64_t dev_size, uint64_t erase, unsigned int j);
+/* How many AUs the FAT probe may look at, and must. */
+unsigned int auto_fat_max_scan(uint64_t dev_size, uint64_t erase);
+unsigned int auto_fat_min_scan(uint64_t dev_size, uint64_t erase);
+/* Sort ranges and merge those that overlap or touch; returns how many. */
+int auto_merge_ranges(struct bench_range *r, size_t n);
+/* Block size of align table i on a device of lbs-byte logical blocks. */
+uint64_t auto_table_block(size_t i, unsigned int lbs);
+/* The smallest spacing (3 * 2^n) of a table of bs-byte blocks. */
+uint64_t auto_min_spacing(uint64_t bs);
+
+#define SEARCH_MIN (128ULL << 10)	/* smallest size looked for */
+#define SEARCH_MAX_CANDS 40
+#define SEARCH_DATA_MAX (1ULL << 20)	/* data per warm-up position on a
+					   card that copies nothing */
+
+/* Where the erase search writes; a function of the device alone. */
+struct search_layout {
+	uint64_t chunk;			/* write size */
+	uint64_t top;			/* largest size looked for */
+	uint64_t warm_start;		/* first warm-up write */
+	uint64_t warm_cap;		/* largest warm-up step */
+	uint64_t anchor[AUTO_ERASE_ANCHORS];
+	uint64_t cand[SEARCH_MAX_CANDS]; /* 2^n and 3 * 2^n, ascending */
+	size_t ncand;
+};
+
+/* The step after warm-up write i. */
+uint64_t auto_warm_step(const struct search_layout *l, unsigned int i);
+/* Where the erase search writes on a device: 0 or -EINVAL (too small). */
+int auto_search_layout(uint64_t dev_size, unsigned int lbs,
+		       struct search_layout *l);
+
+/* ---- I/O (io.c) ---- */
+
+/* Run prog and return the raw value of the only cell it prints. */
+int auto_run_cell(struct device *dev, struct vm_node *prog, double *val);
+/* print(format(reduce_total(kid))): the time of all writes in kid. */
+struct vm_node *auto_total_time(struct vm_node *kid);
+/* One write of len bytes at off; its time in *ns. */
+int auto_write_one(struct device *dev, uint64_t off, uint64_t len,
+		   double *ns);
+/* One progress line (fmt with one %s). */
+void auto_say(const struct auto_hooks *h, const char *fmt, const char *a);
+/* Announce ranges (first call or a later phase); 0 or the hook's error. */
+int auto_announce(const struct auto_hooks *h, struct bench_range *ranges,
+		  int n);
+
+/* ---- the steps: 0 or -errno ---- */
+
+/* The align tables, and the group probe (align.c). */
+int auto_probe_align(struct device *dev, const struct bench_opts *o,
+		     const struct auto_hooks *h, struct auto_result *r);
+/* The erase size from writes, when the reads were not sure (erase.c). */
+int auto_probe_erase(struct device *dev, const struct auto_hooks *h,
+		     struct auto_result *r);
+/* The FAT area probe (fat.c). */
+int auto_probe_fat(struct device *dev, uint64_t erase, struct auto_fat *f);
+
+/*
+ * The probe AUs, shared by the searches in both orders.  A used card's
+ * AUs hold old data: one written in part and closed costs a garbage
+ * collection, which is what shows a collapse.  An AU discarded (or never
+ * written since the card was made) holds none, and closing it costs
+ * nothing: on such AUs the card seems to keep any number open.  So the
+ * searches write the AUs as they find them, and write them whole first
+ * (precondition) only when that is needed: when the positions of an AU
+ * are used up, and, for every AU, when the search in linear order saw no
+ * collapse at all.
+ */
+struct probe_area {
+	int whole;		/* precondition each AU before its first use */
+	unsigned int touched;	/* AUs [0, touched) written to */
+	unsigned int ready;	/* AUs [0, ready) preconditioned */
+	unsigned int last;	/* the AU written last */
+	unsigned int order[AUTO_MAX_NR]; /* probe AU k is AU order[k] */
+	unsigned int last_k;	/* the last write: AU order[last_k] */
+	unsigned int last_nr;	/* of a probe with so many AUs */
+	uint64_t written;	/* bytes written to precondition */
+};
+
+/*
+ * The open-AU search in one order (openau.c): linear when lin is NULL,
+ * else random, lin being what the search in linear order found.
+ */
+int auto_probe_open(struct device *dev, uint64_t erase,
+		    const struct auto_open *lin, struct probe_area *area,
+		    struct auto_open *res);
+
+#endif /* FLASHBENCH_PROBE_H */

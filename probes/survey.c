@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * --auto as a whole: the steps in their order, each procedure filling its
+ * part of the record, the hand-off to the capacity check, and at the end
+ * the verdict: auto_decide() over the record (verdict/auto.c).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probe.h"
+
+/*
+ * The last write step: is all of the card there?  Its own phase of
+ * ranges (--capacity's, from the device size alone).  A device too small
+ * for it skips it.  Returns 0 or -errno.
+ */
+static int auto_capacity(struct device *dev, const struct bench_opts *o,
+			 const struct auto_hooks *h, struct auto_result *r)
+{
+	struct bench_range *rg;
+	int n, ret;
+
+	n = capacity_write_ranges(BENCH_CAPACITY, o, dev->size_byte, NULL, 0);
+	if (n < 0)
+		return 0;
+	rg = malloc((size_t)n * sizeof(*rg));
+	if (!rg)
+		return -ENOMEM;
+	n = capacity_write_ranges(BENCH_CAPACITY, o, dev->size_byte, rg,
+				  (size_t)n);
+	ret = n < 0 ? n : auto_announce(h, rg, n);
+	free(rg);
+	if (ret)
+		return ret;
+	auto_say(h, "auto: %s\n", "capacity check (writes)");
+	ret = capacity_measure(dev, o, &r->capacity);
+	r->capacity_done = !ret;
+	return ret;
+}
+
+int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
+	     const struct auto_hooks *h, struct auto_result *r)
+{
+	struct bench_range ranges[AUTO_MAX_RANGES];
+	uint64_t t0 = dev_now_ns(dev), t1, erase;
+	struct probe_area area = { 0 };
+	int ret, n;
+
+	for (n = 0; n < AUTO_MAX_NR; n++)
+		area.order[n] = (unsigned int)n;
+
+	memset(r, 0, sizeof(*r));
+	r->destructive = destructive;
+	r->search_fits = auto_search_ranges(dev->size_byte,
+					    dev->logical_block_size, ranges,
+					    AUTO_MAX_RANGES) >= 0;
+	r->sector_byte = dev->logical_block_size;
+	ret = auto_probe_align(dev, o, h, r);
+	r->step_ns[0] = dev_now_ns(dev) - t0;
+	auto_noise_sum(r);
+	auto_noise_level(&r->noise);
+	if (ret)
+		goto out;
+	if (!destructive) {
+		r->skip_reason = "needs --destructive";
+		r->skip_settle = "flashbench --auto --destructive DEVICE";
+		goto out;
+	}
+	if (r->align.erase.confidence < ANALYZE_CONF_HIGH) {
+		ret = auto_probe_erase(dev, h, r);
+		if (ret)
+			goto out;
+	}
+	erase = r->align.erase.size_byte;
+	if (!auto_erase_premise(r))
+		goto out;
+	n = auto_write_ranges(dev->size_byte, erase, ranges,
+			      AUTO_MAX_RANGES);
+	if (n < 0 || auto_probe_max_nr(dev->size_byte, erase) < 2) {
+		r->skip_reason = "the device is too small for the write probes";
+		goto out;
+	}
+	ret = auto_announce(h, ranges, n);
+	if (ret)
+		goto out;
+	auto_say(h, "auto: %s\n", "open-AU search, linear order (writes)");
+	t1 = dev_now_ns(dev);
+	ret = auto_probe_open(dev, erase, NULL, &area, &r->open_linear);
+	if (!ret && r->open_linear.at_least) {
+		/* no collapse on the AUs as found: on AUs full of data? */
+		auto_say(h, "auto: %s\n", "open-AU search again, on AUs written whole first (writes)");
+		memset(&r->open_linear, 0, sizeof(r->open_linear));
+		area.whole = 1;
+		r->precondition_again = 1;
+		ret = auto_probe_open(dev, erase, NULL, &area, &r->open_linear);
+	}
+	r->step_ns[2] = dev_now_ns(dev) - t1;
+	r->precondition_byte = area.written;
+	if (ret)
+		goto out;
+	auto_say(h, "auto: %s\n", "open-AU search, random order (writes)");
+	t1 = dev_now_ns(dev);
+	ret = auto_probe_open(dev, erase, &r->open_linear, &area,
+			      &r->open_random);
+	r->step_ns[3] = dev_now_ns(dev) - t1;
+	r->precondition_byte = area.written;
+	if (ret)
+		goto out;
+	/* last: it puts the probe AUs in random mode (fat_prime) */
+	auto_say(h, "auto: %s\n", "FAT area probe (writes)");
+	t1 = dev_now_ns(dev);
+	ret = auto_probe_fat(dev, erase, &r->fat);
+	r->step_ns[1] = dev_now_ns(dev) - t1;
+out:
+	/* the verdict is the decisions' over the record, by construction */
+	if (ret)
+		auto_noise_confidence(r);
+	else
+		auto_decide(r);
+	if (!ret && destructive)
+		ret = auto_capacity(dev, o, h, r);
+	r->device_ns = dev_now_ns(dev) - t0;
+	return ret;
+}
