@@ -1159,12 +1159,15 @@ Suite *capacity_suite(void)
 	tcase_add_loop_test(tc, test_capacity_damaged, 0, 2);
 	tcase_add_test(tc, test_capacity_too_small);
 	tcase_add_test(tc, test_capacity_vs_f3probe);
-	tcase_add_test(tc, test_capacity_no_cache_no_flush);
 	tcase_add_loop_test(tc, test_exit_short, 0, 11);
 	tcase_add_loop_test(tc, test_capacity_issue18, 0,
 			    sizeof(issue18) / sizeof(issue18[0]));
 	tcase_add_loop_test(tc, test_capacity_grid, 0, 4);
 	tcase_set_timeout(tc, 300);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("cost");
+	tcase_add_test(tc, test_capacity_no_cache_no_flush);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("advice");
