@@ -188,6 +188,14 @@ peers: all $(FUSECARD_BIN)
 	FUSECARD_BIN=$(CURDIR)/$(FUSECARD_BIN) \
 		tests/peers/bench-peers $(PEERS_OUT)
 
+# flashbench --capacity against f3probe on the same simulated cards
+# through the kernel, in the card's device time, with and without
+# restoring what they wrote (root, /dev/fuse, apt-get install f3).
+CAP_OUT ?= $(B)/bench-capacity
+bench-capacity: all $(FUSECARD_BIN)
+	FUSECARD_BIN=$(CURDIR)/$(FUSECARD_BIN) \
+		tests/peers/bench-capacity $(CAP_OUT)
+
 # The same on every card of the hard sweep with a read signature, in two
 # halves side by side (long: about half an hour).
 bench-hard: $(BENCH_BIN)
@@ -379,7 +387,7 @@ fuzz-corpus: $(FUZZ_BINS)
 fuzz-clean:
 	rm -rf $(FUZZ_BUILD)
 
-.PHONY: FORCE all check verdict-noio bench bench-hard peers golden install uninstall clean fuzz fuzz-build \
+.PHONY: FORCE all check verdict-noio bench bench-hard peers bench-capacity golden install uninstall clean fuzz fuzz-build \
 	fuzz-replay fuzz-corpus fuzz-clean
 
 -include $(shell find $(B) $(FUZZ_BUILD) -name '*.d' 2>/dev/null)

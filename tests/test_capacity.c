@@ -517,21 +517,26 @@ static const struct {
 	uint64_t real;		/* real size; 0: genuine */
 	int wrap, garbage, plant;
 	size_t min_lost;	/* losses at least */
+	unsigned int kill_op;	/* killed runs: dies at this I/O */
 } restore_card[] = {
 	/* a cache held data the flash had overwritten: aliased */
 	{ "size=16G,real_size=2880M,fake=wrap,cache=4M", 2880 * MiB, 1, 0,
-	  1, 40 },
+	  1, 40, 150 },
 	/* no cache: every alias saved what the flash held, all restored */
-	{ "size=16G,real_size=3000M,fake=wrap", 3000 * MiB, 1, 0, 1, 0 },
+	{ "size=16G,real_size=3000M,fake=wrap", 3000 * MiB, 1, 0, 1, 0,
+	  150 },
 	/* a cache held what the flash lost: vanished */
 	{ "size=8G,real_size=1000M,fake=limbo-zero,cache=4M", 1000 * MiB, 0,
-	  0, 1, 100 },
+	  0, 1, 100, 150 },
 	{ "size=8G,real_size=1000M,fake=limbo-garbage,cache=4M", 1000 * MiB,
-	  0, 1, 1, 100 },
-	/* nothing written before: nothing to lose */
+	  0, 1, 1, 100, 150 },
+	/*
+	 * nothing written before: nothing to lose; no cache, so no flush:
+	 * the search takes some 25 I/Os in all
+	 */
 	{ "size=8G,real_size=1000M,fake=limbo-garbage", 1000 * MiB, 0, 1, 0,
-	  0 },
-	{ "size=8G,cache=4M", 0, 0, 0, 1, 0 },
+	  0, 12 },
+	{ "size=8G,cache=4M", 0, 0, 0, 1, 0, 150 },
 };
 
 /*
@@ -575,7 +580,8 @@ START_TEST(test_capacity_restore_fake)
 			 0);
 	if (killed) {
 		ck_assert_int_eq(fault_get_stats(f, &st), 0);
-		plan.enodev_op = st.reads + st.writes + 150;
+		plan.enodev_op = st.reads + st.writes +
+				 restore_card[c].kill_op;
 		ck_assert_int_eq(fault_set_plan(f, &plan), 0);
 	}
 	ret = capacity_measure(f, &o, &res);
@@ -763,6 +769,44 @@ END_TEST
  */
 #define F3_FAKE_BLOCKS		2158ULL
 #define F3_GENUINE_BLOCKS	17914ULL
+
+/*
+ * A limbo fake without a cache loses the top block as soon as it is
+ * written: no cache can hide a probe then, so the search writes no
+ * flush, only the top chunk and its probes, one a round; a cache, or a
+ * card whose top block comes back, still takes its flush.
+ */
+START_TEST(test_capacity_no_cache_no_flush)
+{
+	static const struct {
+		const char *spec;
+		int flush;		/* a flush must be written */
+	} card[] = {
+		{ "size=16G,real_size=1G,noise=0", 0 },
+		{ "size=32G,real_size=4G,fake=limbo-garbage,noise=0", 0 },
+		{ "size=8G,real_size=7G,noise=0", 0 },
+		{ "size=16G,real_size=1G,cache=4K,noise=0", 1 },
+		{ "size=16G,real_size=2G,fake=wrap,noise=0", 1 },
+		{ "size=4G,noise=0", 1 },
+	};
+	struct capacity_result r;
+	size_t i;
+
+	for (i = 0; i < sizeof(card) / sizeof(card[0]); i++) {
+		check_card(card[i].spec, &r);
+		if (card[i].flush) {
+			ck_assert_uint_ge(r.flush_byte, 4 * MiB);
+			continue;
+		}
+		ck_assert_int_eq(r.kind, CAPACITY_LIMBO);
+		ck_assert_uint_eq(r.flush_byte, 0);
+		/* the top MiB, then 4 KiB probes: 12 halve 4k positions */
+		ck_assert_uint_eq(r.written_byte,
+				  MiB + 4096ULL * (r.probes - 1));
+		ck_assert_uint_le(r.probes, 13);
+	}
+}
+END_TEST
 
 /*
  * The exit status tells a script whether the card is short of what it
@@ -1120,6 +1164,10 @@ Suite *capacity_suite(void)
 			    sizeof(issue18) / sizeof(issue18[0]));
 	tcase_add_loop_test(tc, test_capacity_grid, 0, 4);
 	tcase_set_timeout(tc, 300);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("cost");
+	tcase_add_test(tc, test_capacity_no_cache_no_flush);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("advice");
