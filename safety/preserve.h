@@ -77,7 +77,7 @@
 #include "dev.h"
 
 /* The journal format version this code writes and reads. */
-#define PRESERVE_VERSION	2
+#define PRESERVE_VERSION	3
 
 /* Saved ranges of one device, in memory and in a journal. */
 struct preserve;

@@ -87,11 +87,21 @@ START_TEST(test_preserve_journal_layout)
 			  "FBJ-END\n", 8));
 	ck_assert(!memcmp(j + len - T_STATE_BYTE(preserve_bytes(p)),
 			  "FBJSTATE", 8));
-	/* the first record holds the first bytes of the device */
+	/* the first record holds the first bytes of the device once the
+	 * run writes there, not before (saved lazily) */
 	ck_assert_uint_eq(j[192 + 8 + 1], (8 * KiB) >> 8);
 	{
 		unsigned char *dev_data = t_snapshot(dev);
 
+		ck_assert(memcmp(j + 192 + 24, dev_data, 8 * KiB));
+		free(j);
+		unsigned char *b = dev_alloc_buf(512);
+
+		ck_assert_ptr_nonnull(b);
+		memcpy(b, dev_data + 4 * KiB, 512);
+		ck_assert_int_eq(dev_write(dev, b, 512, 0, NULL), 0);
+		dev_free_buf(b);
+		j = t_read_file(journal, &len);
 		ck_assert(!memcmp(j + 192 + 24, dev_data, 8 * KiB));
 		free(dev_data);
 	}
@@ -172,8 +182,51 @@ START_TEST(test_preserve_save_read_error)
 	fault_plan_init(&plan);
 	plan.eio_byte = 2 * MiB;
 	dev = t_wrap(t_open(path), &plan);
-	ck_assert_int_eq(preserve_save(&p, dev, t_ranges, T_NRANGES, journal,
-				       why, sizeof(why)), -EIO);
+	/* behind a guard a range is saved when first written: that write
+	 * fails and goes nowhere */
+	{
+		struct device *g = t_guard(dev);
+		unsigned char *before, *b;
+		struct fault_stats st;
+
+		fault_plan_init(&plan);
+		ck_assert_int_eq(fault_set_plan(dev, &plan), 0);
+		before = t_snapshot(g);
+		plan.eio_byte = 2 * MiB;
+		ck_assert_int_eq(fault_set_plan(dev, &plan), 0);
+
+		ck_assert_int_eq(preserve_save(&p, g, t_ranges, T_NRANGES,
+					       journal, why, sizeof(why)), 0);
+		b = dev_alloc_buf(4 * KiB);
+		ck_assert_ptr_nonnull(b);
+		dev_fill(b, 4 * KiB, DEV_PAT_5A, 0);
+		ck_assert_int_eq(dev_write(g, b, 4 * KiB, 2 * MiB, NULL),
+				 -EIO);
+		ck_assert_int_eq(fault_get_stats(dev, &st), 0);
+		ck_assert_uint_eq(st.writes, 0);
+		dev_free_buf(b);
+		fault_plan_init(&plan);
+		ck_assert_int_eq(fault_set_plan(dev, &plan), 0);
+		ck_assert(t_same(g, before));
+		ck_assert_int_eq(preserve_restore(p, why, sizeof(why)), 0);
+		preserve_free(p);
+		p = NULL;
+		free(before);
+		g->inner = NULL;	/* dev stays open */
+		dev_close(g);
+	}
+	ck_assert(!t_exists(journal));
+	ck_assert(!t_exists(tmp));
+	/* without a guard, everything at once: the read fails the save */
+	plan.eio_byte = 2 * MiB;
+	{
+		struct device *raw = t_wrap(t_open_raw(path), &plan);
+
+		ck_assert_int_eq(preserve_save(&p, raw, t_ranges, T_NRANGES,
+					       journal, why, sizeof(why)),
+				 -EIO);
+		dev_close(raw);
+	}
 	ck_assert_ptr_null(p);
 	ck_assert_msg(strstr(why, "saving bytes"), "why: %s", why);
 	ck_assert(!t_exists(journal));
@@ -1320,6 +1373,12 @@ START_TEST(test_restore_after_short_write)
 	g = t_guard(f);
 	before = t_snapshot(g);
 	p = t_save(g, journal);
+	/* the range is saved when first written: write what it holds */
+	buf = dev_alloc_buf(64 * KiB);
+	ck_assert_ptr_nonnull(buf);
+	memcpy(buf, before + 2 * MiB, 64 * KiB);
+	ck_assert_int_eq(dev_write(g, buf, 64 * KiB, 2 * MiB, NULL), 0);
+	dev_free_buf(buf);
 	/* the next write moves 8 KiB of its 64 KiB, then the crash */
 	ck_assert_int_eq(fault_get_stats(f, &st), 0);
 	fault_plan_init(&plan);
