@@ -195,6 +195,7 @@ cppcheck:
 golden: all $(CHECK_BIN)
 	GOLDEN_UPDATE=1 CK_RUN_SUITE=golden FLASHBENCH_BIN=$(CURDIR)/flashbench \
 		ERASE_BIN=$(CURDIR)/erase $(CHECK_BIN)
+	GOLDEN_UPDATE=1 CK_RUN_SUITE=survey CK_RUN_CASE=records $(CHECK_BIN)
 
 # The discard tool is installed as flashbench-erase, as Debian's classic
 # package has it: a bare "erase" in the system's path is too generic a
@@ -261,7 +262,7 @@ FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 # what the command-line harness replaces in its copies of flashbench.o
 # and preserve.o (whose stand-ins are named fuzz_preserve_*)
 FUZZ_CLI_STUBS := dev_open quiet_system fopen fopen64 open open64 \
-		  stat stat64 realpath unlink
+		  stat stat64 realpath unlink opendir
 FUZZ_PRESERVE_STUBS := open open64 link rename unlink access stat stat64 \
 		       lstat lstat64 fopen fopen64
 

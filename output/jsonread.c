@@ -40,12 +40,12 @@ static int fail(struct jr_parser *ps, int ret, const char *fmt, ...)
 
 static int fail(struct jr_parser *ps, int ret, const char *fmt, ...)
 {
-	va_list ap;
-	int n;
+	int n = snprintf(ps->err, ps->err_len, "%u:%zu: ", ps->line,
+			 (size_t)(ps->p - ps->line_start) + 1);
 
-	n = snprintf(ps->err, ps->err_len, "%u:%zu: ", ps->line,
-		     (size_t)(ps->p - ps->line_start) + 1);
 	if (n >= 0 && (size_t)n < ps->err_len) {
+		va_list ap;
+
 		va_start(ap, fmt);
 		vsnprintf(ps->err + n, ps->err_len - n, fmt, ap);
 		va_end(ap);
@@ -431,7 +431,6 @@ static int array_parse(struct jr_parser *ps, struct jr_value *v,
 		       unsigned int depth)
 {
 	size_t cap = 0;
-	int ret;
 
 	v->type = JR_ARRAY;
 	ps->p++;
@@ -441,7 +440,8 @@ static int array_parse(struct jr_parser *ps, struct jr_value *v,
 		return 0;
 	}
 	for (;;) {
-		ret = member(ps, v, &cap, depth);
+		int ret = member(ps, v, &cap, depth);
+
 		if (ret)
 			return ret;
 		skip_ws(ps);
@@ -479,7 +479,6 @@ static int object_parse(struct jr_parser *ps, struct jr_value *v,
 			unsigned int depth)
 {
 	size_t cap = 0;
-	int ret;
 
 	v->type = JR_OBJECT;
 	ps->p++;
@@ -489,7 +488,8 @@ static int object_parse(struct jr_parser *ps, struct jr_value *v,
 		return 0;
 	}
 	for (;;) {
-		ret = key_parse(ps, v, &cap);
+		int ret = key_parse(ps, v, &cap);
+
 		if (ret)
 			return ret;
 		ret = member(ps, v, &cap, depth);
@@ -522,10 +522,11 @@ static int literal(struct jr_parser *ps, struct jr_value *v)
 		{ "false", JR_BOOL, 0 },
 		{ "null", JR_NULL, 0 },
 	};
-	size_t i, n;
+	size_t i;
 
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
-		n = strlen(words[i].word);
+		size_t n = strlen(words[i].word);
+
 		if ((size_t)(ps->end - ps->p) >= n &&
 		    !memcmp(ps->p, words[i].word, n)) {
 			v->type = words[i].type;
@@ -668,12 +669,11 @@ const struct jr_value *jr_at(const struct jr_value *arr, size_t i)
 const struct jr_value *jr_path(const struct jr_value *v, const char *path)
 {
 	char part[128];
-	const char *dot;
-	size_t n;
 
 	while (v && *path) {
-		dot = strchr(path, '.');
-		n = dot ? (size_t)(dot - path) : strlen(path);
+		const char *dot = strchr(path, '.');
+		size_t n = dot ? (size_t)(dot - path) : strlen(path);
+
 		if (n >= sizeof(part))
 			return NULL;
 		memcpy(part, path, n);

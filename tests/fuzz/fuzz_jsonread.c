@@ -55,13 +55,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct jr_limits lim = { .max_depth = 16, .max_values = 4096 };
 	struct jr_value *root = (void *)1;
 	char err[JR_ERR_LEN];
-	unsigned long line;
-	size_t i, lines = 1;
 	int ret;
 
 	ret = jr_parse((const char *)data, size, &lim, &root, err,
 		       sizeof(err));
 	if (ret) {
+		unsigned long line;
+		size_t i, lines = 1;
+
 		if (root)
 			fuzz_fail("refused (%d) but a tree", ret);
 		if (ret != -EINVAL && ret != -E2BIG)
