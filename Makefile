@@ -38,6 +38,9 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+# the record's JSON Schema, beside the man pages (share/flashbench, not
+# share/doc: packagers compress what is there)
+DATADIR ?= $(PREFIX)/share/flashbench
 
 FB_CFLAGS := -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
 	     -ffp-contract=off \
@@ -84,7 +87,8 @@ FRONT_OBJS := $(FRONT_SRCS:%.c=$(B)/%.o)
 # the runner learns the list from the file names (build/tests/suites.h),
 # so a new suite is one new file.
 TEST_SRCS := $(sort $(wildcard tests/test_*.c))
-SUITES := $(TEST_SRCS:tests/test_%.c=%)
+# schema last: it validates the JSON documents of the suites before it
+SUITES := $(filter-out schema,$(TEST_SRCS:tests/test_%.c=%)) schema
 TEST_NAMES := check_main $(SUITES:%=test_%) recdev util wtable tfiles hardcard
 TEST_OBJS := $(TEST_NAMES:%=$(B)/tests/%.o)
 CHECK_BIN := $(B)/tests/check_flashbench
@@ -216,6 +220,8 @@ install: all
 		>$(DESTDIR)$(MANDIR)/man1/$(ERASE_NAME).1
 	chmod 644 $(DESTDIR)$(MANDIR)/man1/flashbench.1 \
 		$(DESTDIR)$(MANDIR)/man1/$(ERASE_NAME).1
+	install -d $(DESTDIR)$(DATADIR)
+	install -m 644 doc/flashbench.schema.json $(DESTDIR)$(DATADIR)
 	install -d $(DESTDIR)$(BASHCOMPDIR)
 	install -m 644 completion/flashbench.bash \
 		$(DESTDIR)$(BASHCOMPDIR)/flashbench
@@ -229,7 +235,9 @@ uninstall:
 		$(DESTDIR)$(MANDIR)/man1/flashbench.1 \
 		$(DESTDIR)$(MANDIR)/man1/$(ERASE_NAME).1 \
 		$(DESTDIR)$(BASHCOMPDIR)/flashbench \
-		$(DESTDIR)$(BASHCOMPDIR)/$(ERASE_NAME)
+		$(DESTDIR)$(BASHCOMPDIR)/$(ERASE_NAME) \
+		$(DESTDIR)$(DATADIR)/flashbench.schema.json
+	-rmdir $(DESTDIR)$(DATADIR) 2>/dev/null
 
 clean:
 	rm -rf flashbench erase $(B)/*.a $(B)/*.o $(B)/*.d $(SRC_DIRS:%=$(B)/%) \
