@@ -192,7 +192,8 @@ static int unicode_escape(struct jr_parser *ps, struct jr_buf *b)
 	if (hi < 0xd800 || hi > 0xdbff)
 		return buf_put_cp(b, (unsigned long)hi);
 	if (ps->end - ps->p < 2 || ps->p[0] != '\\' || ps->p[1] != 'u')
-		return fail(ps, -EINVAL, "\\u%04lx: a high surrogate alone", hi);
+		return fail(ps, -EINVAL, "\\u%04lx: a high surrogate alone",
+			    hi);
 	ps->p += 2;
 	lo = hex4(ps);
 	if (lo < 0xdc00 || lo > 0xdfff)

@@ -28,7 +28,7 @@ enum jr_type {
 /* One value of the tree. */
 struct jr_value {
 	enum jr_type type;
-	unsigned int line, col;	/* where it starts, from 1 (col in bytes) */
+	unsigned int line, col;	/* where it starts, from 1; col in bytes */
 	unsigned int flags;	/* JR_NUMBER: JR_INT64 | JR_UINT64 */
 	int b;			/* JR_BOOL: 0 or 1 */
 	double d;		/* JR_NUMBER: nearest double */

@@ -41,7 +41,7 @@ struct survey_class {
 struct survey_row {
 	char record[256];	/* the file it came from */
 	char device[128];	/* device.path, "" without a device */
-	char test[16];		/* the record's kind: "auto", "capacity" */
+	char test[16];		/* the record's kind: "auto", "class" */
 	char version[16];	/* the flashbench that wrote it */
 	char cid[40];		/* the CID in hex, "" without one */
 	int64_t manfid, oemid;	/* -1: unknown */

@@ -133,6 +133,7 @@ START_TEST(test_schema_documents)
 	status = validate_dir(dir, &n, &out);
 	printf("schema: %zu JSON documents validated against %s\n", n,
 	       SCHEMA);
+	fflush(stdout);
 	if (status)
 		print_failures(out);
 	ck_assert_uint_ge(n, sizeof(kinds) / sizeof(kinds[0]));
