@@ -282,6 +282,8 @@ int flashbench_main(int argc, char **argv, FILE *out, FILE *err)
 	if (ret)
 		return ret;
 	note_unused(&c);
+	if (c.survey)
+		return run_survey(&c, out);
 	if (c.analyze_path)
 		return run_analyze(&c, out);
 	if (c.registers_dir)

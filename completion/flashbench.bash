@@ -142,7 +142,8 @@ _flashbench_options()
 	fi
 	printf '%s\n' -a --align -s --scatter -i --interval -O --open-au \
 		-f --find-fat --findfat -p --program -C --capacity -L --class \
-		--auto --destructive --analyze --registers --json --plot \
+		--auto --destructive --analyze --registers --survey --csv \
+		--markdown --json --plot \
 		--preserve --journal --restore --force -b --blocksize \
 		-e --erasesize -c --count --scatter-order --scatter-span \
 		--interval-order --open-au-nr --offset -r --random --fat-nr \
@@ -208,9 +209,15 @@ _flashbench()
 		return
 	fi
 	# DEVICE: none with --simulate, --analyze or --registers (--restore
-	# JOURNAL DEVICE takes one)
+	# JOURNAL DEVICE takes one); --survey takes records and directories
 	for w in "${words[@]}"; do
 		case $w in
+		--survey)
+			COMPREPLY=($(compgen -d -- "$cur")
+				   $(compgen -f -X '!*.json' -- "$cur"))
+			compopt -o filenames 2>/dev/null
+			return
+			;;
 		--simulate*|--analyze*|--registers*)
 			return
 			;;

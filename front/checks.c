@@ -186,6 +186,23 @@ static int check_registers(struct cli *c, int others)
 	return 0;
 }
 
+/* --survey reads records alone: FILE... and one format. */
+static int check_survey(struct cli *c)
+{
+	if (c->tests || c->autorun || c->analyze_path || c->registers_dir ||
+	    c->restore || c->simulate || c->destructive || c->preserve ||
+	    c->plot_path || c->out_path || c->force)
+		return usage_error(c->err,
+				   "--survey reads records on its own, without tests, --auto, --analyze, --simulate, -o, --plot or --preserve");
+	if (!c->files_nr)
+		return usage_error(c->err,
+				   "--survey needs FILE... (records written by --json, or directories of them)");
+	if (c->csv + c->markdown + c->json > 1)
+		return usage_error(c->err,
+				   "--csv, --markdown and --json exclude each other");
+	return 0;
+}
+
 /*
  * Check what needs no device: DEVICE given (once), a test asked for, the
  * erase size against the block size, the -O offset against the erase
@@ -196,6 +213,12 @@ int check_args(struct cli *c)
 	enum cli_value v;
 	int runs_alone = c->autorun + !!c->analyze_path + !!c->restore;
 
+	if (c->survey)
+		return check_survey(c);
+	if (c->csv || c->markdown)
+		return usage_error(c->err,
+				   "--%s formats --survey's table: it needs --survey",
+				   c->csv ? "csv" : "markdown");
 	if (c->registers_dir)
 		return check_registers(c, runs_alone);
 	if (runs_alone > 1)

@@ -6,7 +6,8 @@
  * and dispatches; checks.c checks before any I/O, opendev.c opens the
  * device, outputs.c opens -o and --plot, jsonout.c writes --json, safety.c
  * announces the writes and keeps --preserve's journal, autorun.c runs
- * --auto, offline.c --analyze and --registers (no device).
+ * --auto, offline.c --analyze and --registers, survey.c --survey (no
+ * device).
  */
 #ifndef FLASHBENCH_CLI_H
 #define FLASHBENCH_CLI_H
@@ -61,6 +62,11 @@ struct cli {
 	int json;			/* --json */
 	const char *analyze_path;	/* --analyze FILE ("-": stdin) */
 	const char *registers_dir;	/* --registers DIR */
+	int survey;			/* --survey */
+	int csv;			/* --csv (with --survey) */
+	int markdown;			/* --markdown (with --survey) */
+	char **files;			/* --survey's FILE..., in argv */
+	size_t files_nr;
 	struct card_raw card_raw;	/* the card's registers */
 	struct card_info card;		/* decoded */
 	const char *plot_path;		/* --plot FILE.svg, or NULL */
@@ -152,6 +158,9 @@ int run_json(struct cli *c, struct device *dev, enum bench_test t,
 /* offline */
 int run_analyze(struct cli *c, FILE *out);
 int run_registers(struct cli *c, FILE *out);
+
+/* survey */
+int run_survey(struct cli *c, FILE *out);
 
 /* outputs */
 void plot_note(struct plot_out *p, int ret);

@@ -148,6 +148,13 @@ const struct opt_row opt_rows[] = {
 	FILE_ROW("registers", 0, registers_dir, "<dir>",
 		 "decode a card's register files (cid, csd,\n"
 		 "  scr, ssr, ... as in sysfs), no device"),
+	FLAG_ROW("survey", 0, survey, SEC_BEYOND,
+		 "one row per card from records written by\n"
+		 "  --json (FILE... or directories of them),\n"
+		 "  no device"),
+	FLAG_ROW("csv", 0, csv, SEC_BEYOND, "--survey's table as CSV"),
+	FLAG_ROW("markdown", 0, markdown, SEC_BEYOND,
+		 "--survey's table in Markdown"),
 	FLAG_ROW("json", 0, json, SEC_BEYOND,
 		 "one JSON document instead of the table"),
 	FILE_ROW("plot", 0, plot_path, "<file.svg>",
@@ -519,6 +526,11 @@ int opt_parse(struct cli *c, int argc, char **argv, FILE *out)
 		if (ret >= 0)
 			return ret;
 	}
+	if (c->survey) {	/* FILE... */
+		c->files = argv + optind;
+		c->files_nr = (size_t)(argc - optind);
+		return -1;
+	}
 	if (optind < argc)
 		c->device = argv[optind++];
 	if (optind < argc)
@@ -535,6 +547,7 @@ static const char help_head[] =
 "\nUsage:\n"
 " flashbench [options] <device>\n"
 " flashbench [options] --simulate[=<spec>]\n"
+" flashbench --survey [--csv|--markdown|--json] <file|dir>...\n"
 "\n"
 "Identify characteristics of flash media (erase block and page size,\n"
 "number of open erase blocks, FAT area) by timing reads and writes.\n"

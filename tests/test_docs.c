@@ -437,6 +437,7 @@ START_TEST(test_install_uninstall)
 		"usr/share/man/man1/flashbench-erase.1",
 		"usr/share/bash-completion/completions/flashbench",
 		"usr/share/bash-completion/completions/flashbench-erase",
+		"usr/share/flashbench/flashbench.schema.json",
 	};
 	char dir[] = "/tmp/fb_installXXXXXX", cmd[5120], path[512];
 	char *argv[] = { (char *)"/bin/sh", (char *)"-c", cmd, NULL };
