@@ -145,8 +145,9 @@ static int run_tests(struct cli *c, struct device *dev, FILE *out)
 		else
 			ret = m->run(dev, &c->o, out);
 		progress_done(c->prog);
-		if (ret == BENCH_SHORT) {
-			c->short_found = 1;
+		if (short_status(ret)) {
+			c->short_found = short_worst(c->short_found,
+						     short_status(ret));
 			continue;
 		}
 		if (ret) {
@@ -156,7 +157,26 @@ static int run_tests(struct cli *c, struct device *dev, FILE *out)
 			return test_failed(c, dev, m->option, ret);
 		}
 	}
-	return c->short_found ? EXIT_SHORT : 0;
+	return c->short_found;
+}
+
+int short_status(int bench)
+{
+	switch (bench) {
+	case BENCH_SHORT:
+		return EXIT_SHORT;
+	case BENCH_LIMBO:
+		return EXIT_LIMBO;
+	case BENCH_WRAP:
+		return EXIT_WRAP;
+	default:
+		return 0;
+	}
+}
+
+int short_worst(int a, int b)
+{
+	return a > b ? a : b;
 }
 
 /* Check everything against the device, then run; returns the status. */

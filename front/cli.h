@@ -27,7 +27,11 @@
 
 #define EXIT_USAGE	2	/* bad command line, found before any I/O */
 #define EXIT_DEVICE	1	/* the device failed or refused */
-#define EXIT_SHORT	3	/* a check found the card short of its claims */
+#define EXIT_SHORT	3	/* a check found the card short of its claims:
+				 * damaged, or a class it states not met */
+#define EXIT_LIMBO	4	/* a fake whose writes past its real size
+				 * are lost (-C, --auto --destructive) */
+#define EXIT_WRAP	5	/* a fake whose addresses repeat */
 
 /* The options that take a value; they index cli.arg[]. */
 enum cli_value {
@@ -75,7 +79,9 @@ struct cli {
 	struct preserve *saved;		/* what --preserve saved */
 	struct preserve *loaded;	/* the journal --restore checked */
 	int restore_failed;		/* writing it back failed */
-	int short_found;		/* a check found the card short */
+	int short_found;		/* a check found the card short: the
+					 * exit status (EXIT_SHORT, _LIMBO,
+					 * _WRAP), else 0 */
 	int restore_unfinished;		/* --restore: only JOURNAL.tmp */
 	FILE *err;			/* where messages go */
 };
@@ -146,6 +152,14 @@ void device_card(const struct cli *c, const struct device *dev,
 void json_head(const struct cli *c, struct json *j, const char *test,
 	       const struct device *dev);
 void json_tail(struct json *j, int short_found, int interrupted);
+
+/*
+ * The exit status of a check's result (BENCH_SHORT, _LIMBO, _WRAP; 0 for
+ * anything else), and the more telling of two statuses (a fake's kind
+ * over a plain "short").
+ */
+int short_status(int bench);
+int short_worst(int a, int b);
 int run_json(struct cli *c, struct device *dev, enum bench_test t,
 	     const char *option, FILE *out);
 

@@ -137,10 +137,9 @@ static int json_capacity(struct cli *c, struct device *dev, struct json *j)
 		json_object_begin(j, "verdict");
 		capacity_json(j, &r);
 		json_object_end(j);
-		if (capacity_short(&r))
-			ret = BENCH_SHORT;
+		ret = capacity_short(&r);
 	}
-	json_tail(j, ret == BENCH_SHORT, stop_signal != 0);
+	json_tail(j, short_status(ret) != 0, stop_signal != 0);
 	return ret;
 }
 
@@ -167,6 +166,6 @@ int run_json(struct cli *c, struct device *dev, enum bench_test t,
 	json_null(&j, "verdict");
 	if (ret < 0 && !stop_signal)
 		json_string(&j, "error", strerror(-ret));
-	json_tail(&j, ret == BENCH_SHORT, stop_signal != 0);
+	json_tail(&j, short_status(ret) != 0, stop_signal != 0);
 	return ret;
 }

@@ -984,10 +984,19 @@ int capacity_run(struct device *dev, const struct bench_opts *o, FILE *out)
 	if (ret)
 		return ret;
 	capacity_print(out, &r, dev->path);
-	return capacity_short(&r) ? BENCH_SHORT : 0;
+	return capacity_short(&r);
 }
 
 int capacity_short(const struct capacity_result *r)
 {
-	return r->kind != CAPACITY_GENUINE;
+	switch (r->kind) {
+	case CAPACITY_GENUINE:
+		return 0;
+	case CAPACITY_LIMBO:
+		return BENCH_LIMBO;
+	case CAPACITY_WRAP:
+		return BENCH_WRAP;
+	default:
+		return BENCH_SHORT;
+	}
 }

@@ -764,39 +764,91 @@ END_TEST
 #define F3_FAKE_BLOCKS		2158ULL
 #define F3_GENUINE_BLOCKS	17914ULL
 
+/* The open hook of a damaged card: writes to [66 MiB, 67 MiB) are lost. */
+static struct device *damaged_hook(struct device *dev)
+{
+	struct watch_dev *w = calloc(1, sizeof(*w));
+
+	ck_assert_ptr_nonnull(w);
+	w->dev.ops = &watch_ops;
+	w->dev.path = dev->path;
+	w->dev.size_byte = dev->size_byte;
+	w->dev.logical_block_size = dev->logical_block_size;
+	w->dev.inner = dev;
+	w->hole_lo = 66 * MiB;
+	w->hole_hi = 67 * MiB;
+	return &w->dev;
+}
+
 /*
- * The exit status tells a script whether the card is short of what it
- * claims (3), apart from success (0), a device error (1) and bad input
- * (2), and the JSON says the same.
+ * The exit status tells a script what the check found: 4 a limbo fake,
+ * 5 a wraparound fake, 3 a damaged card or a class not met, apart from
+ * success (0), a device error (1) and bad input (2); the JSON says the
+ * same (short_of_claims, and the kind in the verdict).
  */
 START_TEST(test_exit_short)
 {
+	enum { PLAIN, DAMAGED, BROKEN };
 	static const struct {
 		const char *args;
+		int hook;
 		int status;
 		const char *json;	/* short_of_claims, or NULL */
+		const char *kind;	/* verdict.kind, or NULL */
 	} t[] = {
-		{ "-C -q --simulate=size=2G", 0, NULL },
-		{ "-C -q --simulate=size=2G,real_size=1G", 3, NULL },
-		{ "-C -q --simulate=size=2G,real_size=1G,fake=wrap", 3, NULL },
-		{ "-C -q --json --simulate=size=2G,real_size=1G", 3, "true" },
-		{ "-C -q --json --simulate=size=2G", 0, "false" },
-		{ "-L -q --simulate=claims=C10,noise=0", 0, NULL },
-		{ "-L -q --json --simulate=claims=C10,write_mbps=5,noise=0", 3,
-		  "true" },
-		{ "-L -q --simulate=write_mbps=5,noise=0", 0, NULL },
-		{ "-a -q --json --simulate", 0, "false" },
-		{ "-C -q --simulate=size=2G -b 3", 2, NULL },
-		{ "--auto --destructive -q --simulate=size=4G,real_size=1G", 3,
+		{ "-C -q --simulate=size=2G", PLAIN, 0, NULL, NULL },
+		{ "-C -q --simulate=size=2G,real_size=1G", PLAIN, 4, NULL,
 		  NULL },
+		{ "-C -q --simulate=size=2G,real_size=1G,fake=limbo-garbage",
+		  PLAIN, 4, NULL, NULL },
+		{ "-C -q --simulate=size=2G,real_size=1G,fake=wrap", PLAIN, 5,
+		  NULL, NULL },
+		{ "-C -q --simulate=size=8G,real_size=8150M,fake=wrap", PLAIN,
+		  5, NULL, NULL },
+		{ "-C -q --simulate=size=8G,noise=1", DAMAGED, 3, NULL, NULL },
+		{ "-C -q --json --simulate=size=2G,real_size=1G", PLAIN, 4,
+		  "true", "\"limbo\"" },
+		{ "-C -q --json --simulate=size=2G,real_size=1G,fake=wrap",
+		  PLAIN, 5, "true", "\"wraparound\"" },
+		{ "-C -q --json --simulate=size=8G,noise=1", DAMAGED, 3, "true",
+		  "\"damaged\"" },
+		{ "-C -q --json --simulate=size=2G", PLAIN, 0, "false",
+		  "\"genuine\"" },
+		{ "-L -q --simulate=claims=C10,noise=0", PLAIN, 0, NULL, NULL },
+		{ "-L -q --json --simulate=claims=C10,write_mbps=5,noise=0",
+		  PLAIN, 3, "true", NULL },
+		{ "-L -q --simulate=write_mbps=5,noise=0", PLAIN, 0, NULL,
+		  NULL },
+		{ "-a -q --json --simulate", PLAIN, 0, "false", NULL },
+		{ "-C -q --simulate=size=2G -b 3", PLAIN, 2, NULL, NULL },
+		{ "-C -q --simulate=size=2G,real_size=3G", PLAIN, 2, NULL,
+		  NULL },
+		{ "-C -q --simulate=size=2G,real_size=1G", BROKEN, 1, NULL, NULL },
+		{ "-C -q --json --simulate=size=2G,real_size=1G", BROKEN, 1,
+		  "false", NULL },
+		{ "--auto --destructive -q --simulate=size=4G,real_size=1G",
+		  PLAIN, 4, NULL, NULL },
+		{ "--auto --destructive -q --simulate=size=4G,real_size=1G,fake=wrap",
+		  PLAIN, 5, NULL, NULL },
+		{ "--auto --destructive -q --json --simulate=size=4G,real_size=1G,fake=wrap",
+		  PLAIN, 5, "true", NULL },
 	};
 	struct fb_run r;
 
+	fault_plan_init(&fb_fault_plan);
+	fb_fault_plan.eio_op = 20;
+	if (t[_i].hook == DAMAGED)
+		flashbench_open_hook = damaged_hook;
+	else if (t[_i].hook == BROKEN)
+		flashbench_open_hook = fb_fault_hook;
 	fb_run(t[_i].args, &r);
+	flashbench_open_hook = NULL;
 	ck_assert_msg(r.status == t[_i].status, "%s: status %d: %.300s",
 		      t[_i].args, r.status, r.err);
 	if (t[_i].json)
 		ck_assert_str_eq(fb_json(&r, "short_of_claims"), t[_i].json);
+	if (t[_i].kind)
+		ck_assert_str_eq(fb_json(&r, "verdict.kind"), t[_i].kind);
 	fb_free(&r);
 }
 END_TEST
@@ -1115,10 +1167,14 @@ Suite *capacity_suite(void)
 	tcase_add_loop_test(tc, test_capacity_damaged, 0, 2);
 	tcase_add_test(tc, test_capacity_too_small);
 	tcase_add_test(tc, test_capacity_vs_f3probe);
-	tcase_add_loop_test(tc, test_exit_short, 0, 11);
 	tcase_add_loop_test(tc, test_capacity_issue18, 0,
 			    sizeof(issue18) / sizeof(issue18[0]));
 	tcase_add_loop_test(tc, test_capacity_grid, 0, 4);
+	tcase_set_timeout(tc, 300);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("exit");
+	tcase_add_loop_test(tc, test_exit_short, 0, 21);
 	tcase_set_timeout(tc, 300);
 	suite_add_tcase(s, tc);
 

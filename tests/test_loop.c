@@ -1821,8 +1821,8 @@ START_TEST(test_fb_capacity_preserve)
 	} else {
 		char want[64];
 
-		/* a limbo fake is short of its claims: status 3 */
-		ck_assert_msg(r.status == (_i ? 3 : 0), "status %d: %s",
+		/* a limbo fake is short of its claims: status 4 */
+		ck_assert_msg(r.status == (_i ? 4 : 0), "status %d: %s",
 			      r.status, r.err);
 		snprintf(want, sizeof(want), "kind:           %s",
 			 _i ? "limbo" : "genuine");
