@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "capacity.h"
+#include "capfix.h"
 #include "cardout.h"
 #include "class.h"
 #include "cli.h"
@@ -125,7 +126,11 @@ void json_tail(struct json *j, int short_found, int interrupted)
 static int json_capacity(struct cli *c, struct device *dev, struct json *j)
 {
 	struct capacity_result r;
-	int ret = capacity_measure(dev, &c->o, &r);
+	struct capfix_table t;
+	int ret;
+
+	capfix_read(dev, &t);	/* before the check may write over it */
+	ret = capacity_measure(dev, &c->o, &r);
 
 	json_array_begin(j, "results");
 	json_array_end(j);
@@ -136,6 +141,7 @@ static int json_capacity(struct cli *c, struct device *dev, struct json *j)
 	} else {
 		json_object_begin(j, "verdict");
 		capacity_json(j, &r);
+		capfix_json(j, &r, &t, dev->path);
 		json_object_end(j);
 		ret = capacity_short(&r);
 	}

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "capacity.h"
+#include "capfix.h"
 #include "fault.h"
 #include "flashbench.h"
 #include "preserve.h"
@@ -1155,6 +1156,81 @@ START_TEST(test_auto_advice_fake)
 }
 END_TEST
 
+/* Put MBR entry i (type, start and size in sectors) into sec. */
+static void mbr_entry(unsigned char *sec, unsigned int i, unsigned int type,
+		      uint32_t start, uint32_t size)
+{
+	unsigned char *e = sec + 446 + 16 * i;
+	unsigned int k;
+
+	e[4] = (unsigned char)type;
+	for (k = 0; k < 4; k++) {
+		e[8 + k] = (unsigned char)(start >> (8 * k));
+		e[12 + k] = (unsigned char)(size >> (8 * k));
+	}
+}
+
+/*
+ * The advice on a limbo fake of 16 GiB with 4 GiB usable reads the card's
+ * table: one partition past the usable size is shrunk alone (sfdisk -N,
+ * ending at a MiB boundary within it); a table within it is kept; a GPT,
+ * two partitions past it, an extended one, or a boot sector without a
+ * table get a new MBR of one partition.
+ */
+START_TEST(test_capacity_fix_plan)
+{
+	static const struct {
+		unsigned int n;			/* entries */
+		unsigned int type[2];
+		uint32_t start[2], size[2];
+		int no_sig;			/* no 0x55aa */
+		enum capfix_how how;
+		const char *cmd;
+	} t[] = {
+		{ 1, { 0x0c }, { 2048 }, { 33552384 }, 0, CAPFIX_SHRINK,
+		  "echo ',8386560' | sudo sfdisk -N 1 DEVICE" },
+		{ 2, { 0x0c, 0x83 }, { 2048, 1050624 }, { 1048576, 32503808 },
+		  0, CAPFIX_SHRINK, "echo ',7337984' | sudo sfdisk -N 2 DEVICE" },
+		{ 1, { 0x0c }, { 2048 }, { 4194304 }, 0, CAPFIX_KEEP, "" },
+		{ 1, { 0xee }, { 1 }, { 33554431 }, 0, CAPFIX_REPLACE,
+		  "printf 'label: dos\\nstart=2048, size=8386560, type=c\\n' | sudo sfdisk DEVICE" },
+		{ 2, { 0x0c, 0x83 }, { 2048, 16777216 }, { 16775168, 16777216 },
+		  0, CAPFIX_REPLACE,
+		  "echo 'start=2048, size=8386560, type=c' | sudo sfdisk DEVICE" },
+		{ 1, { 0x0f }, { 2048 }, { 33552384 }, 0, CAPFIX_REPLACE,
+		  "echo 'start=2048, size=8386560, type=c' | sudo sfdisk DEVICE" },
+		{ 1, { 0x0c }, { 2048 }, { 33552384 }, 1, CAPFIX_REPLACE,
+		  "echo 'start=2048, size=8386560, type=c' | sudo sfdisk DEVICE" },
+	};
+	struct device *dev = sim_card("size=16G,noise=0");
+	unsigned char *sec = dev_alloc_buf(512);
+	struct capacity_result r = { .kind = CAPACITY_LIMBO };
+	struct capfix_table tab;
+	char cmd[512];
+	unsigned int i;
+
+	ck_assert_ptr_nonnull(sec);
+	memset(sec, 0, 512);
+	for (i = 0; i < t[_i].n; i++)
+		mbr_entry(sec, i, t[_i].type[i], t[_i].start[i],
+			  t[_i].size[i]);
+	if (!t[_i].no_sig) {
+		sec[510] = 0x55;
+		sec[511] = 0xaa;
+	}
+	ck_assert_int_eq(dev_write(dev, sec, 512, 0, NULL), 0);
+	capfix_read(dev, &tab);
+	r.announced_byte = dev->size_byte;
+	r.usable_byte = 4 * GiB;
+	r.logical_block_size = 512;
+	ck_assert_int_eq(capfix_plan(&r, &tab, "simulated card", cmd,
+				     sizeof(cmd)), t[_i].how);
+	ck_assert_str_eq(cmd, t[_i].cmd);
+	dev_free_buf(sec);
+	dev_close(dev);
+}
+END_TEST
+
 Suite *capacity_suite(void)
 {
 	Suite *s = suite_create("capacity");
@@ -1180,6 +1256,7 @@ Suite *capacity_suite(void)
 
 	tc = tcase_create("advice");
 	tcase_add_loop_test(tc, test_auto_advice_fake, 0, 4);
+	tcase_add_loop_test(tc, test_capacity_fix_plan, 0, 7);
 	tcase_set_timeout(tc, 300);
 	suite_add_tcase(s, tc);
 
