@@ -179,6 +179,28 @@ int short_worst(int a, int b)
 	return a > b ? a : b;
 }
 
+/* --preserve's save, then the tests; returns 0 or an exit status. */
+static int save_and_run(struct cli *c, struct device *dev, FILE *res)
+{
+	int ret;
+
+	timeops_phase(&c->tops, TIMEOPS_SAVE);
+	ret = save_tests(c, dev);
+	timeops_phase(&c->tops, TIMEOPS_TEST);
+	return ret ? ret : run_tests(c, dev, res);
+}
+
+/* --time-ops: the table, or the JSON document's last members. */
+static void report_time_ops(struct cli *c, FILE *res)
+{
+	if (!c->time_ops)
+		return;
+	if (c->json)
+		json_finish(c);
+	else
+		timeops_print(res, &c->tops);
+}
+
 /* Check everything against the device, then run; returns the status. */
 static int run(struct cli *c, FILE *out)
 {
@@ -191,6 +213,8 @@ static int run(struct cli *c, FILE *out)
 	ret = open_device(c, &dev);
 	if (ret)
 		return ret;
+	if (c->time_ops)
+		dev = timeops_attach(&c->tops, dev);
 	device_card(c, dev, &c->card_raw, &c->card);
 	class_set_card(&c->card);
 	if (c->o.verbose)
@@ -227,12 +251,14 @@ static int run(struct cli *c, FILE *out)
 		ret = run_restore(c, dev, res);
 	else if (c->autorun)
 		ret = run_auto(c, dev, res);
-	else if (!(ret = save_tests(c, dev)))
-		ret = run_tests(c, dev, res);
-	res = progress_unwrap(c->prog, res);
+	else
+		ret = save_and_run(c, dev, res);
 	/* whatever happened, put back what was saved */
+	timeops_phase(&c->tops, TIMEOPS_BACK);
 	if (restore_saved(c, dev))
 		ret = EXIT_DEVICE;
+	report_time_ops(c, res);
+	res = progress_unwrap(c->prog, res);
 	c->err = progress_unwrap(c->prog, c->err);
 	c->o.log = c->err;
 	dev = progress_detach(c->prog, dev);

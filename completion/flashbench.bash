@@ -143,7 +143,7 @@ _flashbench_options()
 	printf '%s\n' -a --align -s --scatter -i --interval -O --open-au \
 		-f --find-fat --findfat -p --program -C --capacity -L --class \
 		--auto --destructive --analyze --registers --json --plot \
-		--preserve --journal --restore --force -b --blocksize \
+		--preserve --journal --restore --force --time-ops -b --blocksize \
 		-e --erasesize -c --count --scatter-order --scatter-span \
 		--interval-order --open-au-nr --offset -r --random --fat-nr \
 		-o --out -v --verbose -q --quiet --simulate --simulate= -h --help \

@@ -24,6 +24,7 @@
 #include "dev.h"
 #include "json.h"
 #include "modes.h"
+#include "timeops.h"
 
 #define EXIT_USAGE	2	/* bad command line, found before any I/O */
 #define EXIT_DEVICE	1	/* the device failed or refused */
@@ -79,6 +80,12 @@ struct cli {
 	struct preserve *saved;		/* what --preserve saved */
 	struct preserve *loaded;	/* the journal --restore checked */
 	int restore_failed;		/* writing it back failed */
+	int time_ops;			/* --time-ops */
+	struct timeops tops;		/* what it counted */
+	struct json jdoc;		/* --json's document, with --time-ops
+					 * ended after the write-back */
+	int jdoc_open;			/* it waits for its end */
+	int jdoc_short;			/* its short_of_claims */
 	int short_found;		/* a check found the card short: the
 					 * exit status (EXIT_SHORT, _LIMBO,
 					 * _WRAP), else 0 */
@@ -152,6 +159,9 @@ void device_card(const struct cli *c, const struct device *dev,
 void json_head(const struct cli *c, struct json *j, const char *test,
 	       const struct device *dev);
 void json_tail(struct json *j, int short_found, int interrupted);
+
+/* With --time-ops: the document's time_ops and end, after the write-back. */
+void json_finish(struct cli *c);
 
 /*
  * The exit status of a check's result (BENCH_SHORT, _LIMBO, _WRAP; 0 for

@@ -261,6 +261,17 @@ int capacity_write_ranges(enum bench_test test, const struct bench_opts *o,
 	return rs.n > INT_MAX ? -E2BIG : (int)rs.n;
 }
 
+int capacity_flush_region(uint64_t dev_size, uint64_t *start, uint64_t *end)
+{
+	struct cap_geo g;
+
+	if (cap_geo_init(&g, dev_size))
+		return -EINVAL;
+	*start = g.flush;
+	*end = 2 * g.flush;
+	return 0;
+}
+
 /* A finalizer of splitmix64: spreads x over 64 bits. */
 static uint64_t cap_mix(uint64_t x)
 {

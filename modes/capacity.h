@@ -71,4 +71,11 @@ int capacity_write_ranges(enum bench_test test, const struct bench_opts *o,
 			  uint64_t dev_size, struct bench_range *ranges,
 			  size_t max);
 
+/*
+ * The flush region on a device of dev_size bytes: [*start, *end), what
+ * the check writes to push its probes out of a write cache.  0 or
+ * -EINVAL (too small).
+ */
+int capacity_flush_region(uint64_t dev_size, uint64_t *start, uint64_t *end);
+
 #endif /* FLASHBENCH_CAPACITY_H */

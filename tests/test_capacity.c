@@ -753,6 +753,107 @@ START_TEST(test_capacity_restore_cli)
 }
 END_TEST
 
+/* A JSON member of r's document as an integer. */
+static uint64_t json_u(const struct fb_run *r, const char *path)
+{
+	return strtoull(fb_json(r, path), NULL, 10);
+}
+
+/*
+ * --time-ops: the check's reads, writes and flushes add up to the device
+ * time it reports, its writes are its probes, its bytes what it wrote;
+ * with --preserve (on a card the front end takes for a device: the
+ * simulated card itself saves nothing) the save reads every announced
+ * range, the write-back writes fewer (all of them on a wraparound
+ * fake), and both cost device time, while
+ * the check's reads, writes and flushes still add up to its own.
+ */
+START_TEST(test_time_ops)
+{
+	static const char *const spec[] = {
+		"size=16G,real_size=4G,noise=0",
+		"size=16G,real_size=3000M,fake=wrap,cache=4M,noise=0",
+		"size=8G,noise=0",
+	};
+	char file[160], journal[160], args[512];
+	uint64_t dev_ns, w, f, rd;
+	struct fb_run r;
+	FILE *fp;
+
+	snprintf(args, sizeof(args), "-C -q --json --time-ops --simulate=%s",
+		 spec[_i]);
+	fb_run(args, &r);
+	ck_assert_msg(r.status == (_i == 2 ? 0 : _i ? 5 : 4), "%d", r.status);
+	dev_ns = json_u(&r, "verdict.device_ns");
+	rd = json_u(&r, "time_ops.read.device_ns");
+	w = json_u(&r, "time_ops.write.device_ns");
+	f = json_u(&r, "time_ops.flush.device_ns");
+	ck_assert_uint_gt(rd, 0);
+	ck_assert_uint_gt(w, 0);
+	ck_assert_uint_gt(f, 0);
+	ck_assert_uint_eq(rd + w + f, dev_ns);
+	ck_assert_uint_eq(json_u(&r, "time_ops.write.count"),
+			  json_u(&r, "verdict.probes"));
+	ck_assert_uint_eq(json_u(&r, "time_ops.write.bytes") +
+			  json_u(&r, "time_ops.flush.bytes"),
+			  json_u(&r, "verdict.bytes_written"));
+	ck_assert_uint_eq(json_u(&r, "time_ops.save.count"), 0);
+	ck_assert_uint_eq(json_u(&r, "time_ops.write_back.count"), 0);
+	fb_free(&r);
+
+	t_path(file, sizeof(file), "card");
+	t_path(journal, sizeof(journal), "j");
+	fp = fopen(file, "w");
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_int_eq(ftruncate(fileno(fp), 64 * MiB), 0);
+	fclose(fp);
+	cli_card = spec[_i];
+	flashbench_open_hook = cli_card_hook;
+	snprintf(args, sizeof(args),
+		 "-C -q --json --time-ops --preserve --journal %s %s", journal,
+		 file);
+	fb_run(args, &r);
+	flashbench_open_hook = NULL;
+	unlink(journal);
+	unlink(file);
+	/* the card's planted data changes its costs: its own total */
+	dev_ns = json_u(&r, "verdict.device_ns");
+	ck_assert_uint_eq(json_u(&r, "time_ops.read.device_ns") +
+			  json_u(&r, "time_ops.write.device_ns") +
+			  json_u(&r, "time_ops.flush.device_ns"), dev_ns);
+	ck_assert_uint_gt(json_u(&r, "time_ops.save.count"), 100);
+	ck_assert_uint_gt(json_u(&r, "time_ops.save.device_ns"), 0);
+	ck_assert_uint_gt(json_u(&r, "time_ops.write_back.count"), 0);
+	/* a wraparound reads back changed: every range is written back */
+	if (_i == 1)
+		ck_assert_uint_ge(json_u(&r, "time_ops.write_back.count"),
+				  json_u(&r, "time_ops.save.count"));
+	else
+		ck_assert_uint_lt(json_u(&r, "time_ops.write_back.count"),
+				  json_u(&r, "time_ops.save.count") / 4);
+	ck_assert_uint_gt(json_u(&r, "time_ops.write_back.device_ns"), 0);
+	ck_assert_uint_gt(json_u(&r, "time_ops.verify.count"), 0);
+	fb_free(&r);
+}
+END_TEST
+
+/* --time-ops with another test, or none: refused before any I/O. */
+START_TEST(test_time_ops_refused)
+{
+	static const char *const args[] = {
+		"-a --time-ops --simulate",
+		"-C -L --time-ops --simulate",
+		"--auto --time-ops --simulate",
+	};
+	struct fb_run r;
+
+	fb_run(args[_i], &r);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_uint_eq(r.io_calls, 0);
+	fb_free(&r);
+}
+END_TEST
+
 /* ---- against f3probe ---- */
 
 /*
@@ -1251,6 +1352,12 @@ Suite *capacity_suite(void)
 
 	tc = tcase_create("exit");
 	tcase_add_loop_test(tc, test_exit_short, 0, 21);
+	tcase_set_timeout(tc, 300);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("timeops");
+	tcase_add_loop_test(tc, test_time_ops, 0, 3);
+	tcase_add_loop_test(tc, test_time_ops_refused, 0, 3);
 	tcase_set_timeout(tc, 300);
 	suite_add_tcase(s, tc);
 
