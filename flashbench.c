@@ -239,6 +239,9 @@ static int run(struct cli *c, FILE *out)
 	if (!c->simulate)
 		quiet_system(c->o.verbose ? c->err : NULL);
 	announce_writes(c, dev, plan);
+	timeops_phase(&c->tops, TIMEOPS_TIMING);
+	announce_estimate(c, dev);
+	timeops_phase(&c->tops, TIMEOPS_TEST);
 	c->prog = progress_new(c->err, c->quiet);
 	if (flashbench_progress_clock)
 		progress_set_clock(c->prog, flashbench_progress_clock);

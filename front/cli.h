@@ -23,6 +23,7 @@
 #include "card.h"
 #include "dev.h"
 #include "json.h"
+#include "capest.h"
 #include "modes.h"
 #include "timeops.h"
 
@@ -80,6 +81,8 @@ struct cli {
 	struct preserve *saved;		/* what --preserve saved */
 	struct preserve *loaded;	/* the journal --restore checked */
 	int restore_failed;		/* writing it back failed */
+	struct capacity_estimate est;	/* -C's, said before it ran */
+	int est_done;			/* est is filled */
 	int time_ops;			/* --time-ops */
 	struct timeops tops;		/* what it counted */
 	struct json jdoc;		/* --json's document, with --time-ops
@@ -196,6 +199,12 @@ void announce_step(const struct cli *c, const struct device *dev,
 struct bench_range *ranges_dup(const struct bench_range *r, size_t n);
 void announce_writes(const struct cli *c, const struct device *dev,
 		     const struct write_plan plan[MODES_MAX]);
+
+/* With -C: the estimate of its duration, timed on dev, on c->err. */
+void announce_estimate(struct cli *c, struct device *dev);
+
+/* The JSON object estimate: what announce_estimate() said (or null). */
+void json_estimate(struct json *j, const struct cli *c);
 int check_journal(struct cli *c, const struct device *dev);
 int save_ranges(struct cli *c, struct device *dev,
 		const struct bench_range *r, size_t n);

@@ -168,6 +168,7 @@ static int json_capacity(struct cli *c, struct device *dev, struct json *j)
 		json_object_end(j);
 		ret = capacity_short(&r);
 	}
+	json_estimate(j, c);
 	json_end(c, j, short_status(ret) != 0);
 	return ret;
 }

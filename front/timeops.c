@@ -25,7 +25,7 @@ struct timeops_dev {
 };
 
 static const char *const timeops_name[TIMEOPS_NR] = {
-	"read", "write", "flush", "save", "write_back", "verify",
+	"read", "write", "flush", "save", "write_back", "verify", "timing",
 };
 
 /* The clock of the phase: what untimed I/O costs too, where known. */
@@ -44,6 +44,8 @@ static enum timeops_kind timeops_kind_of(const struct timeops *t, int write,
 {
 	if (t->phase == TIMEOPS_SAVE)
 		return TIMEOPS_SAVE_READ;
+	if (t->phase == TIMEOPS_TIMING)
+		return TIMEOPS_TIMING_IO;
 	if (t->phase == TIMEOPS_BACK)
 		return write ? TIMEOPS_WRITE_BACK : TIMEOPS_VERIFY;
 	if (!write)
@@ -138,6 +140,7 @@ void timeops_print(FILE *out, const struct timeops *t)
 {
 	static const char *const label[TIMEOPS_NR] = {
 		"reads", "writes", "flushes", "save", "write-back", "verify",
+		"timing",
 	};
 	char a[FMT_LEN], b[FMT_LEN], c[FMT_LEN];
 	uint64_t n = 0, ns = 0;

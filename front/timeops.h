@@ -2,8 +2,9 @@
 /*
  * --time-ops: the device time of each kind of operation of a run, as
  * f3probe's --time-ops gives it: the check's reads, its writes, its
- * flush writes (those that push its probes out of a write cache), and
- * --preserve's save, write-back and verifying reads.  A wrapper on the
+ * flush writes (those that push its probes out of a write cache),
+ * --preserve's save, write-back and verifying reads, and the short
+ * timing the estimate of the run's duration is made from.  A wrapper on the
  * device (as the progress line's) counts each call and the device time
  * it took; the front end names the phase (save, test, write-back).
  */
@@ -19,6 +20,7 @@ enum timeops_phase {
 	TIMEOPS_TEST,		/* the test itself */
 	TIMEOPS_SAVE,		/* --preserve saving */
 	TIMEOPS_BACK,		/* --preserve writing back and verifying */
+	TIMEOPS_TIMING,		/* the estimate's timing, before the test */
 };
 
 enum timeops_kind {
@@ -28,6 +30,7 @@ enum timeops_kind {
 	TIMEOPS_SAVE_READ,
 	TIMEOPS_WRITE_BACK,
 	TIMEOPS_VERIFY,		/* reads after the write-back */
+	TIMEOPS_TIMING_IO,	/* the estimate's reads and writes */
 	TIMEOPS_NR,
 };
 
