@@ -4,11 +4,10 @@
  *
  * The device is timed first: two parts of the flush region (what its
  * flush writes, one call at a time; the second gives its pace, past
- * what opening an AU costs), then four 4 KiB blocks far apart
- * (coarse probe positions, the card's last block among them: a probe
- * costs what a write into an AU not open costs), each read and written
- * back as read: no data changes, and all lie in ranges the check
- * overwrites and announces.  The I/O is untimed, so the
+ * what opening an AU costs), then the 4 KiB blocks of round 1's first
+ * four probes (a probe costs what a write into an AU not open costs),
+ * each read and written back as read: no data changes, and all lie in
+ * ranges the check overwrites and announces.  The I/O is untimed, so the
  * simulated card's measurements stay as they were; it tells what the
  * I/O cost (sim_total_ns()), a real device's clock is the wall clock.
  *
@@ -16,8 +15,9 @@
  * the flush region's first part (32 MiB at most) watching the last
  * probe, reads the probes, scans a block every part above the flush
  * region and every chunk below it, and reads the flush region's first
- * part back.  A fake is usually found there (later rounds cost a probe
- * and a read each, a dozen of them); a genuine card flushes the rest of
+ * part back.  A fake is found there (a wraparound) or bounded (a limbo
+ * fake then takes a dozen later rounds of a probe and a read each: the
+ * figure for a fake counts half of them); a genuine card flushes the rest of
  * the region and reads the probes and the scan again: the most it
  * takes.  --preserve reads every announced range before (the save) and,
  * after, writes back what was written and reads every range again.
@@ -36,7 +36,8 @@
 #define EST_CHUNK	(1ULL << 20)	/* the top chunk, at most */
 #define EST_ROUND1	8ULL		/* probes of round 1 */
 #define EST_WATCH	6ULL		/* reads of the watched probe */
-#define EST_ROUNDS	12ULL		/* later rounds on a limbo fake */
+#define EST_ROUNDS	6ULL		/* later rounds of a fake: none on a
+					 * wraparound, a dozen on limbo */
 #define EST_TIMED	4U		/* blocks timed */
 
 /* The clock that counts untimed I/O too. */
@@ -66,11 +67,11 @@ static int est_time(struct device *dev, void *buf, uint64_t len,
 }
 
 /*
- * Time the blocks of every other probe of round 1 (the check writes
- * them next, so the card's state moves little; the last is the card's
- * last block): the slowest write is what a probe costs once the card's
- * open AUs are taken (a collection), the reads' mean what a read far out
- * costs.  0 or -errno.
+ * Time the blocks of round 1's first four probes, in its order (the
+ * check writes them next, into the AUs this leaves open, so the card's
+ * state, and the check's own timings, hardly move): the slowest write
+ * is what a probe costs once the card's open AUs are taken (a
+ * collection), the reads' mean what a read far out costs.  0 or -errno.
  */
 static int est_blocks(struct device *dev, void *buf, uint64_t w,
 		      struct capacity_estimate *e)
@@ -81,7 +82,7 @@ static int est_blocks(struct device *dev, void *buf, uint64_t w,
 	int ret = 0;
 
 	for (j = 1; j <= EST_TIMED && !ret; j++) {
-		uint64_t k = lo0 + ((256 - lo0) * 2 * j + EST_ROUND1 - 1) /
+		uint64_t k = lo0 + ((256 - lo0) * j + EST_ROUND1 - 1) /
 				   EST_ROUND1;
 
 		end = k >= 256 ? dev->size_byte : k * grid;
@@ -121,7 +122,7 @@ static void est_plan(struct capacity_estimate *e, uint64_t size, uint64_t w)
 	e->genuine_ns = e->fake_ns + (w - first) / p * wp +
 			(EST_WATCH + EST_ROUND1 +
 			 est_scan(size, w, first, chunk, half)) * rb;
-	/* a limbo fake's later rounds, on top of a fake found at once */
+	/* half a limbo fake's later rounds, on top of round 1 */
 	e->fake_ns += EST_ROUNDS * (wb + rb);
 	if (e->fake_ns > e->genuine_ns)
 		e->fake_ns = e->genuine_ns;

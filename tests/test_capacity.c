@@ -891,11 +891,12 @@ START_TEST(test_capacity_estimate)
 	back = json_u(&r, "time_ops.write_back.device_ns") +
 	       json_u(&r, "time_ops.verify.device_ns");
 	if (getenv("FB_CAPACITY_REPORT"))
-		fprintf(stderr, "%s: test %" PRIu64 " est %" PRIu64 "-%" PRIu64 " save %" PRIu64 " est %" PRIu64 " back %" PRIu64 " (%" PRIu64 " writes) est %" PRIu64 "-%s" "; block write %" PRIu64 ", probes %" PRIu64 " in %" PRIu64 "\n",
+		fprintf(stderr, "%s: test %" PRIu64 " est %" PRIu64 "-%" PRIu64 " save %" PRIu64 " est %" PRIu64 " back %" PRIu64 " (%" PRIu64 " writes) est %" PRIu64 "-%" PRIu64 "; block write %" PRIu64 ", probes %" PRIu64 " in %" PRIu64 "\n",
 			t[_i].spec, test, fake, genuine, save,
 			json_u(&r, "estimate.save_ns"), back,
 			json_u(&r, "time_ops.write_back.count"),
-			json_u(&r, "estimate.write_back_ns"), "",
+			json_u(&r, "estimate.write_back_fake_ns"),
+			json_u(&r, "estimate.write_back_ns"),
 			json_u(&r, "estimate.block_write_ns"),
 			json_u(&r, "time_ops.write.count"),
 			json_u(&r, "time_ops.write.device_ns"));
