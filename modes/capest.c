@@ -137,6 +137,46 @@ static void est_plan(struct capacity_estimate *e, uint64_t size, uint64_t w)
 		e->back_fake_ns = e->back_ns;
 }
 
+/* Note step n of st; the next n. */
+static size_t est_step(struct capacity_step *st, size_t n, uint64_t n_io,
+		       uint64_t io_byte, const char *label)
+{
+	st[n].n_io = n_io;
+	st[n].io_byte = io_byte;
+	st[n].label = label;
+	return n + 1;
+}
+
+size_t capacity_plan_steps(uint64_t size,
+			   struct capacity_step st[CAPACITY_STEPS])
+{
+	uint64_t w, w_end, first, p, grid, chunk, half;
+	size_t n = 0;
+
+	if (capacity_flush_region(size, &w, &w_end))
+		return 0;
+	first = w < EST_FIRST ? w : EST_FIRST;
+	p = first / EST_PARTS / EST_BLOCK * EST_BLOCK;
+	p = p < EST_BLOCK ? EST_BLOCK : p;
+	grid = size / 256 / EST_BLOCK * EST_BLOCK;
+	chunk = grid < EST_CHUNK ? grid : EST_CHUNK;
+	half = w / 2 > EST_BLOCK ? w / 2 : EST_BLOCK;
+	n = est_step(st, n, EST_ROUND1 - 1, EST_BLOCK, "probes");
+	n = est_step(st, n, (chunk + p - 1) / p, p, "top chunk");
+	n = est_step(st, n, first / p, p, "flush");
+	n = est_step(st, n, EST_WATCH + EST_ROUND1 +
+			    est_scan(size, w, first, chunk, first),
+		     EST_BLOCK, "read back");
+	if (w > first) {
+		n = est_step(st, n, (w - first) / p, p, "flush, all of it");
+		n = est_step(st, n, EST_WATCH + EST_ROUND1 +
+				    est_scan(size, w, first, chunk, half),
+			     EST_BLOCK, "read back again");
+	}
+	n = est_step(st, n, first / p, p, "flush region read back");
+	return n;
+}
+
 int capacity_estimate(struct device *dev, struct capacity_estimate *e)
 {
 	uint64_t w, w_end, first;

@@ -34,6 +34,22 @@ struct capacity_estimate {
  */
 int capacity_estimate(struct device *dev, struct capacity_estimate *e);
 
+/* A step of the check's plan on a genuine card: n_io calls of io_byte. */
+struct capacity_step {
+	uint64_t n_io;
+	uint64_t io_byte;
+	const char *label;
+};
+
+#define CAPACITY_STEPS	9	/* steps in the plan */
+
+/*
+ * The plan on a device of size bytes, for the progress line: the count
+ * (0: too small).
+ */
+size_t capacity_plan_steps(uint64_t size,
+			   struct capacity_step st[CAPACITY_STEPS]);
+
 /* One line on err: the estimate, the save and write-back with save. */
 void capacity_estimate_print(FILE *err, const struct capacity_estimate *e,
 			     int save);
