@@ -179,15 +179,23 @@ int short_worst(int a, int b)
 	return a > b ? a : b;
 }
 
-/* --preserve's save, then the tests; returns 0 or an exit status. */
+/*
+ * --preserve's save, -C's estimate, then the tests; returns 0 or an exit
+ * status.
+ */
 static int save_and_run(struct cli *c, struct device *dev, FILE *res)
 {
 	int ret;
 
 	timeops_phase(&c->tops, TIMEOPS_SAVE);
 	ret = save_tests(c, dev);
+	if (ret)
+		return ret;
+	/* after the save: its timing writes are journalled as the test's */
+	timeops_phase(&c->tops, TIMEOPS_TIMING);
+	announce_estimate(c, dev);
 	timeops_phase(&c->tops, TIMEOPS_TEST);
-	return ret ? ret : run_tests(c, dev, res);
+	return run_tests(c, dev, res);
 }
 
 /* --time-ops: the table, or the JSON document's last members. */
@@ -239,9 +247,6 @@ static int run(struct cli *c, FILE *out)
 	if (!c->simulate)
 		quiet_system(c->o.verbose ? c->err : NULL);
 	announce_writes(c, dev, plan);
-	timeops_phase(&c->tops, TIMEOPS_TIMING);
-	announce_estimate(c, dev);
-	timeops_phase(&c->tops, TIMEOPS_TEST);
 	c->prog = progress_new(c->err, c->quiet);
 	if (flashbench_progress_clock)
 		progress_set_clock(c->prog, flashbench_progress_clock);

@@ -6,8 +6,11 @@
  * flush writes, one call at a time; the second gives its pace, past
  * what opening an AU costs), then the 4 KiB blocks of round 1's first
  * four probes (a probe costs what a write into an AU not open costs),
- * each read and written back as read: no data changes, and all lie in
- * ranges the check overwrites and announces.  The I/O is untimed, so the
+ * each read and written back as read (no data changes), all in
+ * ranges the check overwrites and announces; it comes after --preserve's
+ * save, which journals it (on a wraparound fake with a cache even a
+ * block written back as read can read back changed elsewhere).  The
+ * I/O is untimed, so the
  * simulated card's measurements stay as they were; it tells what the
  * I/O cost (sim_total_ns()), a real device's clock is the wall clock.
  *
@@ -17,9 +20,9 @@
  * region and every chunk below it, and reads the flush region's first
  * part back.  A fake is found there (a wraparound) or bounded (a limbo
  * fake then takes a dozen later rounds of a probe and a read each: the
- * figure for a fake counts half of them); a genuine card flushes the rest of
- * the region and reads the probes and the scan again: the most it
- * takes.  --preserve reads every announced range before (the save) and,
+ * figure for a fake counts half of them); a genuine card flushes the
+ * rest of the region and reads the probes and the scan again: the most
+ * it takes.  --preserve reads every announced range before (the save) and,
  * after, writes back what was written and reads every range again.
  */
 #include <errno.h>
@@ -77,13 +80,13 @@ static int est_blocks(struct device *dev, void *buf, uint64_t w,
 		      struct capacity_estimate *e)
 {
 	uint64_t grid = dev->size_byte / 256 / EST_BLOCK * EST_BLOCK;
-	uint64_t lo0 = (2 * w + EST_BLOCK - 1) / grid, r, wr, rsum = 0, end;
+	uint64_t lo0 = (2 * w + EST_BLOCK - 1) / grid, r, wr, rsum = 0;
 	unsigned int j;
 	int ret = 0;
 
 	for (j = 1; j <= EST_TIMED && !ret; j++) {
 		uint64_t k = lo0 + ((256 - lo0) * j + EST_ROUND1 - 1) /
-				   EST_ROUND1;
+				   EST_ROUND1, end;
 
 		end = k >= 256 ? dev->size_byte : k * grid;
 		ret = est_time(dev, buf, EST_BLOCK, end - EST_BLOCK, &r, &wr);
@@ -167,6 +170,8 @@ size_t capacity_plan_steps(uint64_t size,
 	n = est_step(st, n, EST_WATCH + EST_ROUND1 +
 			    est_scan(size, w, first, chunk, first),
 		     EST_BLOCK, "read back");
+	/* w is set by capacity_flush_region(), which cppcheck cannot see */
+	// cppcheck-suppress knownConditionTrueFalse
 	if (w > first) {
 		n = est_step(st, n, (w - first) / p, p, "flush, all of it");
 		n = est_step(st, n, EST_WATCH + EST_ROUND1 +

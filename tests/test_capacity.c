@@ -764,7 +764,8 @@ static uint64_t json_u(const struct fb_run *r, const char *path)
  * time it reports, its writes are its probes, its bytes what it wrote;
  * with --preserve (on a card the front end takes for a device: the
  * simulated card itself saves nothing) the save reads every announced
- * range, the write-back writes fewer, and both cost device time, while
+ * range, the write-back writes fewer (all on a wraparound fake with a
+ * cache), and both cost device time, while
  * the check's reads, writes and flushes still add up to its own.
  */
 START_TEST(test_time_ops)
@@ -823,8 +824,13 @@ START_TEST(test_time_ops)
 	ck_assert_uint_gt(json_u(&r, "time_ops.save.count"), 100);
 	ck_assert_uint_gt(json_u(&r, "time_ops.save.device_ns"), 0);
 	ck_assert_uint_gt(json_u(&r, "time_ops.write_back.count"), 0);
-	ck_assert_uint_lt(json_u(&r, "time_ops.write_back.count"),
-			  json_u(&r, "time_ops.save.count") / 4);
+	/* a wraparound with a cache reads back changed: all goes back */
+	if (_i == 1)
+		ck_assert_uint_ge(json_u(&r, "time_ops.write_back.count"),
+				  json_u(&r, "time_ops.save.count"));
+	else
+		ck_assert_uint_lt(json_u(&r, "time_ops.write_back.count"),
+				  json_u(&r, "time_ops.save.count") / 4);
 	ck_assert_uint_gt(json_u(&r, "time_ops.write_back.device_ns"), 0);
 	ck_assert_uint_gt(json_u(&r, "time_ops.verify.count"), 0);
 	fb_free(&r);
