@@ -10,9 +10,7 @@
  * ranges the check overwrites and announces; it comes after --preserve's
  * save, which journals it (on a wraparound fake with a cache even a
  * block written back as read can read back changed elsewhere).  The
- * I/O is untimed, so the
- * simulated card's measurements stay as they were; it tells what the
- * I/O cost (sim_total_ns()), a real device's clock is the wall clock.
+ * device's clock times it (the check's own device time starts after).
  *
  * Then the plan (capacity.c): round 1 writes 7 probes and the top chunk,
  * the flush region's first part (32 MiB at most) watching the last
@@ -198,7 +196,6 @@ int capacity_estimate(struct device *dev, struct capacity_estimate *e)
 	buf = dev_alloc_buf(e->part_byte);
 	if (!buf)
 		return -ENOMEM;
-	dev_untimed(dev, 1);
 	/* the second part: the flush's pace, past opening an AU */
 	ret = est_time(dev, buf, e->part_byte, w, &e->read_part_ns,
 		       &e->write_part_ns);
@@ -207,7 +204,6 @@ int capacity_estimate(struct device *dev, struct capacity_estimate *e)
 			       &e->read_part_ns, &e->write_part_ns);
 	if (!ret)
 		ret = est_blocks(dev, buf, w, e);
-	dev_untimed(dev, 0);
 	dev_free_buf(buf);
 	if (!ret)
 		est_plan(e, dev->size_byte, w);
