@@ -273,7 +273,7 @@ clean:
 
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 600
-FUZZ_TARGETS ?= cli spec vm analyze
+FUZZ_TARGETS ?= cli spec vm analyze jsonread
 FUZZ_FLAGS ?=
 FUZZ_DIR := tests/fuzz
 FUZZ_BUILD := $(FUZZ_DIR)/build
