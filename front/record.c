@@ -225,7 +225,7 @@ static void said_json(struct json *j, const struct jr_value *now,
 	json_object_end(j);
 }
 
-/* Today's "verdict" of r, parsed (NULL when out of memory). */
+/* {"verdict": today's verdict of r}, parsed (NULL: out of memory). */
 static struct jr_value *verdict_now(const struct auto_result *r)
 {
 	struct jr_value *root = NULL;
@@ -396,9 +396,9 @@ static int auto_record(struct cli *c, FILE *out, const struct record *rec)
 		plot_note(c->plot, plot_auto(c->plot->f, c->plot->title, r,
 					     NULL));
 	if (c->json)
-		auto_record_json(res, rec, r, &rc, now);
+		auto_record_json(res, rec, r, &rc, jr_get(now, "verdict"));
 	else
-		auto_record_text(res, rec, r, &rc, now);
+		auto_record_text(res, rec, r, &rc, jr_get(now, "verdict"));
 	jr_free(now);
 	auto_free(r);
 	free(r);
