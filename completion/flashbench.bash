@@ -144,7 +144,7 @@ _flashbench_options()
 		-f --find-fat --findfat -p --program -C --capacity -L --class \
 		--auto --destructive --analyze --registers --survey --csv \
 		--markdown --json --plot \
-		--preserve --journal --restore --force -b --blocksize \
+		--preserve --journal --restore --force --time-ops -b --blocksize \
 		-e --erasesize -c --count --scatter-order --scatter-span \
 		--interval-order --open-au-nr --offset -r --random --fat-nr \
 		-o --out -v --verbose -q --quiet --simulate --simulate= -h --help \

@@ -236,6 +236,9 @@ int check_args(struct cli *c)
 				   c->journal ? "journal" : "preserve");
 	if (c->destructive && !c->autorun)
 		return usage_error(c->err, "--destructive needs --auto");
+	if (c->time_ops && c->tests != BENCH_CAPACITY)
+		return usage_error(c->err,
+				   "--time-ops times --capacity alone: give -C and no other test");
 	if (c->force && !c->restore)
 		return usage_error(c->err,
 				   "--force goes with --restore (it restores unchecked)");

@@ -171,6 +171,10 @@ const struct opt_row opt_rows[] = {
 	FILE_ROW("restore", 0, restore, "<journal>",
 		 "put a journal back on DEVICE after a\n"
 		 "  crash or power loss"),
+	FLAG_ROW("time-ops", 0, time_ops, SEC_BEYOND,
+		 "with -C: the device time of each kind\n"
+		 "  of operation (reads, writes, flushes,\n"
+		 "  --preserve's save and write-back)"),
 	FLAG_ROW("force", 0, force, SEC_BEYOND,
 		 "with --restore: even where DEVICE no\n"
 		 "  longer holds what the run wrote"),

@@ -168,9 +168,12 @@ double interval_overhead_ns(const struct interval_fit *fit,
 /*
  * What a check (--capacity, --class) returns, instead of 0, when it ran
  * and found the card short of what it claims: it stores less than it
- * announces, or misses a class it states.  Errors stay -errno.
+ * announces (a limbo fake, a wraparound fake, or damaged: BENCH_SHORT),
+ * or misses a class it states (BENCH_SHORT).  Errors stay -errno.
  */
 #define BENCH_SHORT	1
+#define BENCH_LIMBO	2	/* a fake: writes past its real size lost */
+#define BENCH_WRAP	3	/* a fake: addresses repeat */
 
 /* A byte range a writing test will overwrite: [start, end). */
 struct bench_range {

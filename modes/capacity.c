@@ -75,6 +75,7 @@
 #include <unistd.h>
 
 #include "capacity.h"
+#include "capfix.h"
 #include "format.h"
 #include "json.h"
 
@@ -271,6 +272,17 @@ int capacity_write_ranges(enum bench_test test, const struct bench_opts *o,
 	if (ranges && max < rs.n)
 		return -ENOSPC;
 	return rs.n > INT_MAX ? -E2BIG : (int)rs.n;
+}
+
+int capacity_flush_region(uint64_t dev_size, uint64_t *start, uint64_t *end)
+{
+	struct cap_geo g;
+
+	if (cap_geo_init(&g, dev_size))
+		return -EINVAL;
+	*start = g.flush;
+	*end = 2 * g.flush;
+	return 0;
 }
 
 /* A finalizer of splitmix64: spreads x over 64 bits. */
@@ -929,37 +941,8 @@ static void cap_print_kind(FILE *out, const struct capacity_result *r)
 	}
 }
 
-/* What to do about it. */
-static void cap_print_advice(FILE *out, const struct capacity_result *r,
-			     const char *path)
-{
-	uint64_t lbs = r->logical_block_size ? r->logical_block_size : 512;
-	uint64_t start = (1ULL << 20) / lbs;
-
-	if (r->kind == CAPACITY_GENUINE) {
-		char b[FMT_LEN];
-
-		fprintf(out, "to do:          nothing, unless a cache over %s hides a fake: then no\n"
-			"                check that writes less can tell (f3write fills the card)\n",
-			fmt_size(b, r->defeat_byte));
-		return;
-	}
-	if (r->kind == CAPACITY_DAMAGED || r->usable_byte <= (2ULL << 20)) {
-		fprintf(out, "to do:          do not keep data on this card\n");
-		return;
-	}
-	fprintf(out, "to do:          use no more than the usable size: one partition of at most\n"
-		"                %" PRIu64 " sectors of %" PRIu64 " bytes from sector %" PRIu64 ", e.g. (this replaces the\n"
-		"                whole partition table; format the partition afterwards):\n"
-		"                echo 'start=%" PRIu64 ", size=%" PRIu64 ", type=c' | sudo sfdisk %s\n",
-		r->usable_byte / lbs - start, lbs, start, start,
-		r->usable_byte / lbs - start,
-		/* the simulated card has no path to give sfdisk */
-		strcmp(path, "simulated card") ? path : "DEVICE");
-}
-
-void capacity_print(FILE *out, const struct capacity_result *r,
-		    const char *path)
+/* The report up to its advice. */
+static void cap_print_findings(FILE *out, const struct capacity_result *r)
 {
 	char a[FMT_LEN], b[FMT_LEN], t[FMT_LEN];
 
@@ -980,7 +963,13 @@ void capacity_print(FILE *out, const struct capacity_result *r,
 	fprintf(out, "written:        %u blocks of 4KiB and %s in all, in %s of device time\n",
 		r->probes, fmt_size(b, r->written_byte),
 		fmt_time(t, (int64_t)r->device_ns));
-	cap_print_advice(out, r, path);
+}
+
+void capacity_print(FILE *out, const struct capacity_result *r,
+		    const char *path)
+{
+	cap_print_findings(out, r);
+	capfix_print(out, r, NULL, path);
 }
 
 void capacity_json(struct json *j, const struct capacity_result *r)
@@ -1007,15 +996,28 @@ void capacity_json(struct json *j, const struct capacity_result *r)
 int capacity_run(struct device *dev, const struct bench_opts *o, FILE *out)
 {
 	struct capacity_result r;
-	int ret = capacity_measure(dev, o, &r);
+	struct capfix_table t;
+	int ret;
 
+	capfix_read(dev, &t);	/* before the check may write over it */
+	ret = capacity_measure(dev, o, &r);
 	if (ret)
 		return ret;
-	capacity_print(out, &r, dev->path);
-	return capacity_short(&r) ? BENCH_SHORT : 0;
+	cap_print_findings(out, &r);
+	capfix_print(out, &r, &t, dev->path);
+	return capacity_short(&r);
 }
 
 int capacity_short(const struct capacity_result *r)
 {
-	return r->kind != CAPACITY_GENUINE;
+	switch (r->kind) {
+	case CAPACITY_GENUINE:
+		return 0;
+	case CAPACITY_LIMBO:
+		return BENCH_LIMBO;
+	case CAPACITY_WRAP:
+		return BENCH_WRAP;
+	default:
+		return BENCH_SHORT;
+	}
 }

@@ -56,14 +56,26 @@ void capacity_print(FILE *out, const struct capacity_result *r,
 struct json;
 void capacity_json(struct json *j, const struct capacity_result *r);
 
-/* Does the card store less than it announces (not genuine)? */
+/*
+ * Does the card store less than it announces (not genuine)?  0, or
+ * BENCH_LIMBO, BENCH_WRAP or BENCH_SHORT (damaged).
+ */
 int capacity_short(const struct capacity_result *r);
 
-/* The mode's row: run and print (0, BENCH_SHORT or -errno); the ranges
- * it may overwrite. */
+/*
+ * The mode's row: run and print (0, what capacity_short() returns, or
+ * -errno); the ranges it may overwrite.
+ */
 int capacity_run(struct device *dev, const struct bench_opts *o, FILE *out);
 int capacity_write_ranges(enum bench_test test, const struct bench_opts *o,
 			  uint64_t dev_size, struct bench_range *ranges,
 			  size_t max);
+
+/*
+ * The flush region on a device of dev_size bytes: [*start, *end), what
+ * the check writes to push its probes out of a write cache.  0 or
+ * -EINVAL (too small).
+ */
+int capacity_flush_region(uint64_t dev_size, uint64_t *start, uint64_t *end);
 
 #endif /* FLASHBENCH_CAPACITY_H */

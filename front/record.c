@@ -1,0 +1,533 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * --analyze on a record: a JSON document written by --json, judged again
+ * with today's rules.  --auto's record (read-only or --destructive) is
+ * read back (output/autoread.c), decided (auto_decide) and printed as a
+ * live run prints it; -a's rows get the classic analysis of a text
+ * table.  Where the record's own verdict differs from today's, each
+ * field it said otherwise is named.  The capacity check's result and the
+ * class check's are the record's: neither holds the probes its verdict
+ * came from.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "autoread.h"
+#include "cli.h"
+#include "format.h"
+#include "jsonread.h"
+#include "plot.h"
+#include "reconcile.h"
+#include "record.h"
+
+/* The major version of the records this one reads. */
+#define RECORD_MAJOR 2
+
+/* A parsed record and where it came from. */
+struct record {
+	const char *path;		/* for messages */
+	struct jr_value *doc;
+};
+
+/* ---- a value of the record written again ---- */
+
+static void emit(struct json *j, const char *key, const struct jr_value *v)
+{
+	size_t i;
+
+	switch (v->type) {
+	case JR_NULL:
+		json_null(j, key);
+		break;
+	case JR_BOOL:
+		json_bool(j, key, v->b);
+		break;
+	case JR_NUMBER:
+		if (v->flags & JR_UINT64)
+			json_u64(j, key, v->u);
+		else if (v->flags & JR_INT64)
+			json_i64(j, key, v->i);
+		else
+			json_double(j, key, v->d);
+		break;
+	case JR_STRING:
+		json_string(j, key, v->s);
+		break;
+	case JR_ARRAY:
+		json_array_begin(j, key);
+		for (i = 0; i < v->n; i++)
+			emit(j, NULL, &v->v[i]);
+		json_array_end(j);
+		break;
+	case JR_OBJECT:
+		json_object_begin(j, key);
+		for (i = 0; i < v->n; i++)
+			emit(j, v->keys[i], &v->v[i]);
+		json_object_end(j);
+		break;
+	}
+}
+
+/* Member key of the record as it is, or null. */
+static void emit_member(struct json *j, const struct jr_value *doc,
+			const char *key)
+{
+	const struct jr_value *v = jr_get(doc, key);
+
+	if (v)
+		emit(j, key, v);
+	else
+		json_null(j, key);
+}
+
+/* ---- what the record said otherwise ---- */
+
+static int same_value(const struct jr_value *a, const struct jr_value *b)
+{
+	if (a->type != b->type)
+		return 0;
+	switch (a->type) {
+	case JR_BOOL:
+		return a->b == b->b;
+	case JR_NUMBER:
+		return a->d == b->d && (a->flags & JR_UINT64) ==
+		       (b->flags & JR_UINT64) &&
+		       (!(a->flags & JR_UINT64) || a->u == b->u);
+	case JR_STRING:
+		return !strcmp(a->s, b->s);
+	case JR_NULL:
+		return 1;
+	default:
+		return 0;	/* not in a verdict's fields */
+	}
+}
+
+/* The verdict's fields, their words in text, and which are sizes. */
+static const struct said_field {
+	const char *key, *label;
+	int size, conf;		/* a size in bytes; has a confidence */
+} said_fields[] = {
+	{ "erase_size", "erase size", 1, 1 },
+	{ "page_size", "page size", 1, 1 },
+	{ "program_unit", "program unit", 1, 1 },
+	{ "allocation_group", "allocation group", 1, 1 },
+	{ "open_au_linear", "open AUs linear", 0, 1 },
+	{ "open_au_random", "open AUs random", 0, 1 },
+	{ "fat_start", "FAT area start (AU)", 0, 1 },
+	{ "fat_start_byte", "FAT area start", 1, 0 },
+	{ "fat_erase_blocks", "FAT area AUs", 0, 1 },
+	{ "fat_writes", "FAT area shown by", 0, 0 },
+	{ "timing_noise", "timing noise", 0, 0 },
+	{ "erase_size_from", "erase size from", 0, 0 },
+};
+
+/* Field f of a verdict as text: "8MiB", "none", "2, high". */
+static void said_text(char *buf, size_t len, const struct said_field *f,
+		      const struct jr_value *verdict)
+{
+	const struct jr_value *v = jr_get(verdict, f->key);
+	const char *conf = jr_str(jr_get(jr_get(verdict, "confidence"),
+					 f->key), NULL);
+	char sz[FMT_LEN], val[FMT_LEN + 24];
+
+	if (!v || v->type == JR_NULL)
+		snprintf(val, sizeof(val), "none");
+	else if (v->type == JR_STRING)
+		snprintf(val, sizeof(val), "%s", v->s);
+	else if (f->size && (v->flags & JR_UINT64))
+		snprintf(val, sizeof(val), "%s", fmt_size(sz, v->u));
+	else if (v->flags & JR_UINT64)
+		snprintf(val, sizeof(val), "%" PRIu64, v->u);
+	else
+		snprintf(val, sizeof(val), "%g", v->d);
+	if (f->conf && conf)
+		snprintf(buf, len, "%s, %s", val, conf);
+	else
+		snprintf(buf, len, "%s", val);
+}
+
+/* Does field f differ between today's verdict and the record's? */
+static int said_differs(const struct said_field *f, const struct jr_value *now,
+			const struct jr_value *then, int conf)
+{
+	const struct jr_value *a, *b;
+
+	if (conf) {
+		now = jr_get(now, "confidence");
+		then = jr_get(then, "confidence");
+	}
+	a = jr_get(now, f->key);
+	b = jr_get(then, f->key);
+	/* a field the record does not have, it did not say otherwise */
+	return a && b && !same_value(a, b);
+}
+
+static int said_any(const struct said_field *f, const struct jr_value *now,
+		    const struct jr_value *then)
+{
+	return said_differs(f, now, then, 0) ||
+	       (f->conf && said_differs(f, now, then, 1));
+}
+
+/* Text: one line per field the record said otherwise. */
+static void said_print(FILE *out, const struct jr_value *now,
+		       const struct jr_value *then, const char *version)
+{
+	char a[96], b[96];
+	size_t i, n = 0;
+
+	for (i = 0; i < sizeof(said_fields) / sizeof(said_fields[0]); i++) {
+		const struct said_field *f = &said_fields[i];
+
+		if (!said_any(f, now, then))
+			continue;
+		if (!n++)
+			fprintf(out, "the record (flashbench %s) said otherwise:\n",
+				version);
+		said_text(a, sizeof(a), f, now);
+		said_text(b, sizeof(b), f, then);
+		fprintf(out, "  %s: %s (the record said %s)\n", f->label, a,
+			b);
+	}
+}
+
+/* JSON: "record_said", the record's value of each field that differs. */
+static void said_json(struct json *j, const struct jr_value *now,
+		      const struct jr_value *then)
+{
+	const size_t n = sizeof(said_fields) / sizeof(said_fields[0]);
+	const struct jr_value *tc = jr_get(then, "confidence");
+	size_t i, any = 0, conf = 0;
+
+	for (i = 0; i < n; i++) {
+		any += said_any(&said_fields[i], now, then);
+		conf += said_fields[i].conf &&
+			said_differs(&said_fields[i], now, then, 1);
+	}
+	if (!any)
+		return;
+	json_object_begin(j, "record_said");
+	for (i = 0; i < n; i++)
+		if (said_differs(&said_fields[i], now, then, 0))
+			emit(j, said_fields[i].key,
+			     jr_get(then, said_fields[i].key));
+	if (conf) {
+		json_object_begin(j, "confidence");
+		for (i = 0; i < n; i++)
+			if (said_fields[i].conf &&
+			    said_differs(&said_fields[i], now, then, 1))
+				emit(j, said_fields[i].key,
+				     jr_get(tc, said_fields[i].key));
+		json_object_end(j);
+	}
+	json_object_end(j);
+}
+
+/* {"verdict": today's verdict of r}, parsed (NULL: out of memory). */
+static struct jr_value *verdict_now(const struct auto_result *r)
+{
+	struct jr_value *root = NULL;
+	char *buf = NULL, err[JR_ERR_LEN];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct json j;
+
+	if (!f)
+		return NULL;
+	json_init(&j, f);
+	json_object_begin(&j, NULL);
+	auto_json_verdict(&j, r);
+	json_object_end(&j);
+	fclose(f);
+	jr_parse(buf, len, NULL, &root, err, sizeof(err));
+	free(buf);
+	return root;
+}
+
+/* ---- --auto's record ---- */
+
+/* The record's reconcile, against today's erase size. */
+static void record_reconcile(const struct jr_value *doc, uint64_t erase,
+			     struct reconcile *rc)
+{
+	const struct jr_value *v = jr_get(doc, "reconcile");
+	const char *from = jr_str(jr_get(v, "kernel_from"), "");
+
+	memset(rc, 0, sizeof(*rc));
+	rc->measured_byte = erase;
+	rc->stated_byte = jr_u64(jr_get(v, "stated_au_size"), 0);
+	rc->kernel_byte = jr_u64(jr_get(v, "kernel_preferred_erase_size"), 0);
+	rc->stated_fit = reconcile_fit(erase, rc->stated_byte);
+	rc->kernel_fit = reconcile_fit(erase, rc->kernel_byte);
+	rc->kernel_from = !strcmp(from, "ssr") ? KERNEL_FROM_SSR :
+			  !strcmp(from, "capacity guess") ? KERNEL_GUESS :
+			  !strcmp(from, "other") ? KERNEL_OTHER : KERNEL_NONE;
+}
+
+/* device.sysfs as the kernel printed it, for the text. */
+static void record_sysfs(const struct jr_value *doc, struct sysfs_info *s)
+{
+	const struct jr_value *v = jr_path(doc, "device.sysfs");
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < jr_len(v) && s->n < SYSFS_MAX; i++) {
+		struct sysfs_entry *e = &s->e[s->n];
+
+		e->key = v->keys[i];
+		e->numeric = (v->v[i].flags & JR_UINT64) != 0;
+		if (e->numeric)
+			snprintf(e->value, sizeof(e->value), "%" PRIu64,
+				 v->v[i].u);
+		else if (v->v[i].type == JR_STRING)
+			snprintf(e->value, sizeof(e->value), "%s", v->v[i].s);
+		else
+			continue;
+		s->n++;
+	}
+}
+
+/* What a live run names the device by: its path or --simulate=SPEC. */
+static void record_target(const struct jr_value *doc, char *buf, size_t len)
+{
+	const char *spec = jr_str(jr_path(doc, "options.simulate"), NULL);
+
+	if (jr_bool(jr_path(doc, "device.simulated"), 0))
+		snprintf(buf, len, "--simulate%s%s", spec && *spec ? "=" : "",
+			 spec && *spec ? spec : "");
+	else
+		snprintf(buf, len, "%s",
+			 jr_str(jr_path(doc, "device.path"), "DEVICE"));
+}
+
+/* Did a class the card claims fail (in the record's class check)? */
+static int record_class_short(const struct jr_value *doc)
+{
+	const struct jr_value *cl = jr_get(doc, "class");
+	size_t i;
+
+	for (i = 0; i < jr_len(cl); i++)
+		if (jr_bool(jr_get(jr_at(cl, i), "claimed"), 0) &&
+		    !jr_bool(jr_get(jr_at(cl, i), "pass"), 1))
+			return 1;
+	return 0;
+}
+
+static void auto_record_json(FILE *res, const struct record *rec,
+			     const struct auto_result *r,
+			     const struct reconcile *rc,
+			     const struct jr_value *now)
+{
+	const struct jr_value *doc = rec->doc;
+	struct json j;
+
+	json_init(&j, res);
+	json_object_begin(&j, NULL);
+	json_string(&j, "version", FLASHBENCH_VERSION);
+	json_string(&j, "test", "auto");
+	emit_member(&j, doc, "device");
+	emit_member(&j, doc, "options");
+	auto_json_results(&j, r);
+	auto_json_verdict(&j, r);
+	auto_json_advice(&j, r);
+	reconcile_json(&j, rc);
+	emit_member(&j, doc, "class");
+	if (jr_get(doc, "error"))
+		emit_member(&j, doc, "error");
+	if (now)
+		said_json(&j, now, jr_get(doc, "verdict"));
+	json_tail(&j, (r->capacity_done && capacity_short(&r->capacity)) ||
+		      record_class_short(doc),
+		  jr_bool(jr_get(doc, "interrupted"), 0));
+}
+
+static void auto_record_text(FILE *res, const struct record *rec,
+			     const struct auto_result *r,
+			     const struct reconcile *rc,
+			     const struct jr_value *now)
+{
+	struct sysfs_info sysfs;
+	char target[512];
+
+	record_target(rec->doc, target, sizeof(target));
+	record_sysfs(rec->doc, &sysfs);
+	auto_print(res, r, target,
+		   jr_bool(jr_path(rec->doc, "device.simulated"), 0) ?
+			NULL : &sysfs);
+	reconcile_print(res, rc);
+	if (jr_len(jr_get(rec->doc, "class")))
+		fputs("class check: in the record's JSON (--json), not rebuilt as text\n",
+		      res);
+	if (now)
+		said_print(res, now, jr_get(rec->doc, "verdict"),
+			   jr_str(jr_get(rec->doc, "version"), "?"));
+}
+
+/* An --auto record: read, decided today, printed as a live run. */
+static int auto_record(struct cli *c, FILE *out, const struct record *rec)
+{
+	struct auto_result *r = malloc(sizeof(*r));
+	char err[JR_ERR_LEN + 160];
+	struct jr_value *now;
+	struct reconcile rc;
+	FILE *res = out;
+	int ret;
+
+	if (!r)
+		return usage_error(c->err, "--analyze: %s", strerror(ENOMEM));
+	ret = auto_record_read(rec->doc, r, err, sizeof(err));
+	if (ret) {
+		auto_free(r);
+		free(r);
+		return usage_error(c->err, "--analyze: %s:%s", rec->path, err);
+	}
+	auto_decide(r);
+	ret = open_outputs(c, out, &res);
+	if (ret) {
+		auto_free(r);
+		free(r);
+		return ret;
+	}
+	now = verdict_now(r);
+	record_reconcile(rec->doc, r->align.erase.size_byte, &rc);
+	if (c->plot)
+		plot_note(c->plot, plot_auto(c->plot->f, c->plot->title, r,
+					     NULL));
+	if (c->json)
+		auto_record_json(res, rec, r, &rc, jr_get(now, "verdict"));
+	else
+		auto_record_text(res, rec, r, &rc, jr_get(now, "verdict"));
+	jr_free(now);
+	auto_free(r);
+	free(r);
+	ret = plot_close(c) ? EXIT_DEVICE : 0;
+	if (finish_output(c, res, res != out))
+		return EXIT_DEVICE;
+	return ret;
+}
+
+/* ---- -a's record: its rows, as a text table ---- */
+
+static int align_record(struct cli *c, FILE *out, const struct record *rec)
+{
+	const struct jr_value *res = jr_get(rec->doc, "results");
+	struct align_table t = { 0 };
+	size_t i;
+	int ret;
+
+	if (!jr_is(res, JR_ARRAY) || !res->n)
+		return usage_error(c->err, "--analyze: %s:%u:%u: an -a record without rows in \"results\"",
+				   rec->path, res ? res->line : 1,
+				   res ? res->col : 1);
+	t.rows = calloc(res->n, sizeof(*t.rows));
+	if (!t.rows)
+		return usage_error(c->err, "--analyze: %s", strerror(ENOMEM));
+	t.nrows = res->n;
+	for (i = 0; i < res->n; i++) {
+		const struct jr_value *row = &res->v[i];
+		struct align_row *a = &t.rows[i];
+		const char *bad = !jr_is(jr_get(row, "align"), JR_NUMBER) ?
+				  "align" :
+				  !jr_is(jr_get(row, "pre_ns"), JR_NUMBER) ?
+				  "pre_ns" :
+				  !jr_is(jr_get(row, "on_ns"), JR_NUMBER) ?
+				  "on_ns" :
+				  !jr_is(jr_get(row, "post_ns"), JR_NUMBER) ?
+				  "post_ns" :
+				  !jr_is(jr_get(row, "diff_ns"), JR_NUMBER) ?
+				  "diff_ns" : NULL;
+
+		if (bad) {
+			free(t.rows);
+			return usage_error(c->err, "--analyze: %s:%u:%u: results[%zu] has no number \"%s\": the record lacks raw data today's rules need",
+					   rec->path, row->line, row->col, i,
+					   bad);
+		}
+		a->align_byte = jr_u64(jr_get(row, "align"), 0);
+		a->pre_ns = jr_i64(jr_get(row, "pre_ns"), 0);
+		a->on_ns = jr_i64(jr_get(row, "on_ns"), 0);
+		a->post_ns = jr_i64(jr_get(row, "post_ns"), 0);
+		a->diff_ns = jr_i64(jr_get(row, "diff_ns"), 0);
+	}
+	ret = analyze_tables_out(c, out, &t, 1);
+	free(t.rows);
+	return ret;
+}
+
+/* ---- the record's kind ---- */
+
+/* What a record of test name says when it cannot be judged again. */
+static const char *refusal(const char *test)
+{
+	if (!strcmp(test, "capacity"))
+		return "a -C record holds the check's verdict only (\"results\" is empty): not the probes (each signature block written and read back, in order) the verdict came from, so there is nothing to judge again";
+	if (!strcmp(test, "class"))
+		return "a -L record holds each class's figures, not the units' write times and the random runs' counts the class check judges and prints, so it is not judged again";
+	if (!strcmp(test, "analyze"))
+		return "this is --analyze's output, not a record: analyze the record it read";
+	return NULL;
+}
+
+/* Is the version a record this one reads ("2.x.y"); 0, else the error. */
+static int check_version(struct cli *c, const struct record *rec)
+{
+	const struct jr_value *v = jr_get(rec->doc, "version");
+	const char *s = jr_str(v, NULL);
+	char *end;
+	unsigned long major;
+
+	if (!s)
+		return usage_error(c->err, "--analyze: %s:%u:%u: no \"version\": not a flashbench record",
+				   rec->path, v ? v->line : rec->doc->line,
+				   v ? v->col : rec->doc->col);
+	major = strtoul(s, &end, 10);
+	if (end == s || *end != '.' || major != RECORD_MAJOR)
+		return usage_error(c->err, "--analyze: %s:%u:%u: a record of version \"%s\", unknown to flashbench %s (it reads version %d.x)",
+				   rec->path, v->line, v->col, s,
+				   FLASHBENCH_VERSION, RECORD_MAJOR);
+	return 0;
+}
+
+int is_record(const char *text, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && strchr(" \t\r\n", text[i]))
+		i++;
+	return i < len && (text[i] == '{' || text[i] == '[');
+}
+
+int run_record(struct cli *c, FILE *out, const char *text, size_t len)
+{
+	struct record rec = { strcmp(c->analyze_path, "-") ?
+			      c->analyze_path : "standard input", NULL };
+	const struct jr_value *t;
+	char err[JR_ERR_LEN];
+	const char *test, *no;
+	int ret;
+
+	if (jr_parse(text, len, NULL, &rec.doc, err, sizeof(err)))
+		return usage_error(c->err, "--analyze: %s:%s (not a whole JSON document)",
+				   rec.path, err);
+	t = jr_get(rec.doc, "test");
+	test = jr_str(t, NULL);
+	ret = check_version(c, &rec);
+	if (!ret && !test)
+		ret = usage_error(c->err, "--analyze: %s:%u:%u: no \"test\": not a flashbench record",
+				  rec.path, rec.doc->line, rec.doc->col);
+	no = ret ? NULL : refusal(test);
+	if (no)
+		ret = usage_error(c->err, "--analyze: %s:%u:%u: %s", rec.path,
+				  t->line, t->col, no);
+	else if (!ret && !strcmp(test, "auto"))
+		ret = auto_record(c, out, &rec);
+	else if (!ret && !strcmp(test, "align"))
+		ret = align_record(c, out, &rec);
+	else if (!ret)
+		ret = usage_error(c->err, "--analyze: %s:%u:%u: a record of test \"%s\": it has no verdict to judge again (records of --auto and -a have)",
+				  rec.path, t->line, t->col, test);
+	jr_free(rec.doc);
+	return ret;
+}
