@@ -4,10 +4,11 @@
  * with today's rules.  --auto's record (read-only or --destructive) is
  * read back (output/autoread.c), decided (auto_decide) and printed as a
  * live run prints it; -a's rows get the classic analysis of a text
- * table.  Where the record's own verdict differs from today's, each
- * field it said otherwise is named.  The capacity check's result and the
- * class check's are the record's: neither holds the probes its verdict
- * came from.
+ * table; the class check's figures (-L's, or --auto --destructive's) are
+ * judged again against today's thresholds.  Where the record's own
+ * verdict differs from today's, each field (and class) it said otherwise
+ * is named.  The capacity check's result is the record's: it does not
+ * hold the probes its verdict came from.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "autoread.h"
+#include "class.h"
 #include "cli.h"
 #include "format.h"
 #include "jsonread.h"
@@ -80,6 +82,203 @@ static void emit_member(struct json *j, const struct jr_value *doc,
 		emit(j, key, v);
 	else
 		json_null(j, key);
+}
+
+/* ---- the class check: the record's figures, judged today ---- */
+
+/* The record's card claims into *cl; NULL when it has no card. */
+static const struct card_claims *record_claims(const struct jr_value *doc,
+					       struct card_claims *cl)
+{
+	const struct jr_value *card = jr_path(doc, "device.card");
+
+	if (!jr_is(card, JR_OBJECT))
+		return NULL;
+	cl->speed_class = (int)jr_i64(jr_get(card, "speed_class"), -1);
+	cl->uhs_grade = (int)jr_i64(jr_get(card, "uhs_grade"), -1);
+	cl->video_class = (int)jr_i64(jr_get(card, "video_class"), -1);
+	cl->app_class = (int)jr_i64(jr_get(card, "app_class"), -1);
+	return cl;
+}
+
+/*
+ * The class entries cl of the record judged today into r: 0, or a
+ * one-line error in err (an entry without its figures).
+ */
+static int record_class(const struct jr_value *doc, const struct jr_value *cl,
+			struct class_result *r, char *err, size_t len)
+{
+	struct class_figures f[CLASS_NR];
+	struct card_claims claims;
+	const char *missing;
+	size_t i, n = jr_len(cl), bad;
+
+	if (n > CLASS_NR) {
+		snprintf(err, len, "%u:%u: %zu classes, more than there are",
+			 cl->line, cl->col, n);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		const struct jr_value *e = jr_at(cl, i);
+		const struct jr_value *m = jr_get(e, "measured");
+
+		f[i].name = jr_str(jr_get(e, "class"), NULL);
+		if (!f[i].name ||
+		    !jr_is(jr_get(m, "write_mbps"), JR_NUMBER) ||
+		    !jr_is(jr_get(m, "longest_write_ns"), JR_NUMBER)) {
+			snprintf(err, len, "%u:%u: a class without its name or its measured write_mbps and longest_write_ns: the record lacks raw data today's rules need",
+				 e->line, e->col);
+			return -1;
+		}
+		f[i].write_mbps = jr_double(jr_get(m, "write_mbps"), 0);
+		f[i].longest_write_ns = jr_u64(jr_get(m, "longest_write_ns"),
+					       0);
+		f[i].recording_unit = jr_u64(jr_get(m, "recording_unit"), 0);
+		f[i].iops = jr_is(jr_get(m, "read_iops"), JR_NUMBER) &&
+			    jr_is(jr_get(m, "write_iops"), JR_NUMBER) &&
+			    jr_is(jr_get(m, "read_iops_qd4"), JR_NUMBER) &&
+			    jr_is(jr_get(m, "write_iops_qd4"), JR_NUMBER);
+		f[i].read_iops = jr_double(jr_get(m, "read_iops"), 0);
+		f[i].write_iops = jr_double(jr_get(m, "write_iops"), 0);
+		f[i].read_iops_qd4 = jr_double(jr_get(m, "read_iops_qd4"), 0);
+		f[i].write_iops_qd4 = jr_double(jr_get(m, "write_iops_qd4"),
+						0);
+	}
+	bad = class_refill(r, f, n);
+	if (bad) {
+		const struct jr_value *e = jr_at(cl, bad - 1);
+
+		snprintf(err, len, "%u:%u: class \"%s\" is unknown to flashbench %s",
+			 e->line, e->col, f[bad - 1].name, FLASHBENCH_VERSION);
+		return -1;
+	}
+	class_judge(r, record_claims(doc, &claims));
+	missing = class_missing(r);
+	if (missing) {
+		snprintf(err, len, "%u:%u: today's rules judge class %s, whose figures the record lacks",
+			 cl->line, cl->col, missing);
+		return -1;
+	}
+	return 0;
+}
+
+/* The record's pass of class name (-1: it did not judge it). */
+static int record_pass(const struct jr_value *cl, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < jr_len(cl); i++)
+		if (!strcmp(jr_str(jr_get(jr_at(cl, i), "class"), ""), name))
+			return jr_bool(jr_get(jr_at(cl, i), "pass"), -1);
+	return -1;
+}
+
+/* How many classes the record judged otherwise than today. */
+static size_t class_said_n(const struct class_result *r,
+			   const struct jr_value *cl)
+{
+	size_t i, n = 0;
+
+	for (i = 0; r && i < r->n; i++) {
+		int then = record_pass(cl, r->c[i].name);
+
+		n += then >= 0 && then != r->c[i].pass;
+	}
+	return n;
+}
+
+/* Text: one line per class the record judged otherwise; how many. */
+static size_t class_said_print(FILE *out, const struct class_result *r,
+			       const struct jr_value *cl, size_t before,
+			       const char *version)
+{
+	size_t i, n = 0;
+
+	for (i = 0; r && i < r->n; i++) {
+		int then = record_pass(cl, r->c[i].name);
+
+		if (then < 0 || then == r->c[i].pass)
+			continue;
+		if (!before && !n)
+			fprintf(out, "the record (flashbench %s) said otherwise:\n",
+				version);
+		n++;
+		fprintf(out, "  class %s: %s (the record said %s)\n",
+			r->c[i].name, r->c[i].pass ? "pass" : "FAIL",
+			then ? "pass" : "FAIL");
+	}
+	return n;
+}
+
+/* JSON: record_said's "classes", each class judged otherwise. */
+static void class_said_json(struct json *j, const struct class_result *r,
+			    const struct jr_value *cl)
+{
+	size_t i;
+
+	if (!class_said_n(r, cl))
+		return;
+	json_array_begin(j, "classes");
+	for (i = 0; i < r->n; i++) {
+		int then = record_pass(cl, r->c[i].name);
+
+		if (then < 0 || then == r->c[i].pass)
+			continue;
+		json_object_begin(j, NULL);
+		json_string(j, "class", r->c[i].name);
+		json_bool(j, "pass", then);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+/* -L's record: its classes judged again, printed as a live run. */
+static int class_record(struct cli *c, FILE *out, const struct record *rec)
+{
+	const struct jr_value *cl = jr_get(rec->doc, "results");
+	const char *version = jr_str(jr_get(rec->doc, "version"), "?");
+	char err[JR_ERR_LEN + 160];
+	struct class_result r;
+	FILE *res = out;
+	struct json j;
+	int ret;
+
+	if (!jr_is(cl, JR_ARRAY) || !cl->n)
+		return usage_error(c->err, "--analyze: %s:%u:%u: a -L record without classes in \"results\"",
+				   rec->path, cl ? cl->line : 1,
+				   cl ? cl->col : 1);
+	if (record_class(rec->doc, cl, &r, err, sizeof(err)))
+		return usage_error(c->err, "--analyze: %s:%s", rec->path, err);
+	ret = open_outputs(c, out, &res);
+	if (ret)
+		return ret;
+	if (c->json) {
+		json_init(&j, res);
+		json_object_begin(&j, NULL);
+		json_string(&j, "version", FLASHBENCH_VERSION);
+		json_string(&j, "test", "class");
+		emit_member(&j, rec->doc, "device");
+		emit_member(&j, rec->doc, "options");
+		json_array_begin(&j, "results");
+		class_json(&j, &r);
+		json_array_end(&j);
+		json_null(&j, "verdict");
+		if (class_said_n(&r, cl)) {
+			json_object_begin(&j, "record_said");
+			class_said_json(&j, &r, cl);
+			json_object_end(&j);
+		}
+		json_tail(&j, class_short(&r),
+			  jr_bool(jr_get(rec->doc, "interrupted"), 0));
+	} else {
+		fprintf(res, "class check: judged again from the figures of a record of flashbench %s\n",
+			version);
+		class_print_checks(res, &r);
+		class_said_print(res, &r, cl, 0, version);
+	}
+	if (finish_output(c, res, res != out))
+		return EXIT_DEVICE;
+	return 0;
 }
 
 /* ---- what the record said otherwise ---- */
@@ -172,8 +371,8 @@ static int said_any(const struct said_field *f, const struct jr_value *now,
 }
 
 /* Text: one line per field the record said otherwise. */
-static void said_print(FILE *out, const struct jr_value *now,
-		       const struct jr_value *then, const char *version)
+static size_t said_print(FILE *out, const struct jr_value *now,
+			 const struct jr_value *then, const char *version)
 {
 	char a[96], b[96];
 	size_t i, n = 0;
@@ -191,13 +390,16 @@ static void said_print(FILE *out, const struct jr_value *now,
 		fprintf(out, "  %s: %s (the record said %s)\n", f->label, a,
 			b);
 	}
+	return n;
 }
 
 /* JSON: "record_said", the record's value of each field that differs. */
 static void said_json(struct json *j, const struct jr_value *now,
-		      const struct jr_value *then)
+		      const struct jr_value *then, const struct class_result *cr,
+		      const struct jr_value *cl)
 {
-	const size_t n = sizeof(said_fields) / sizeof(said_fields[0]);
+	const size_t n = now ? sizeof(said_fields) / sizeof(said_fields[0]) :
+			       0;
 	const struct jr_value *tc = jr_get(then, "confidence");
 	size_t i, any = 0, conf = 0;
 
@@ -206,7 +408,7 @@ static void said_json(struct json *j, const struct jr_value *now,
 		conf += said_fields[i].conf &&
 			said_differs(&said_fields[i], now, then, 1);
 	}
-	if (!any)
+	if (!any && !class_said_n(cr, cl))
 		return;
 	json_object_begin(j, "record_said");
 	for (i = 0; i < n; i++)
@@ -222,6 +424,7 @@ static void said_json(struct json *j, const struct jr_value *now,
 				     jr_get(tc, said_fields[i].key));
 		json_object_end(j);
 	}
+	class_said_json(j, cr, cl);
 	json_object_end(j);
 }
 
@@ -302,22 +505,10 @@ static void record_target(const struct jr_value *doc, char *buf, size_t len)
 			 jr_str(jr_path(doc, "device.path"), "DEVICE"));
 }
 
-/* Did a class the card claims fail (in the record's class check)? */
-static int record_class_short(const struct jr_value *doc)
-{
-	const struct jr_value *cl = jr_get(doc, "class");
-	size_t i;
-
-	for (i = 0; i < jr_len(cl); i++)
-		if (jr_bool(jr_get(jr_at(cl, i), "claimed"), 0) &&
-		    !jr_bool(jr_get(jr_at(cl, i), "pass"), 1))
-			return 1;
-	return 0;
-}
-
 static void auto_record_json(FILE *res, const struct record *rec,
 			     const struct auto_result *r,
 			     const struct reconcile *rc,
+			     const struct class_result *cr,
 			     const struct jr_value *now)
 {
 	const struct jr_value *doc = rec->doc;
@@ -333,23 +524,31 @@ static void auto_record_json(FILE *res, const struct record *rec,
 	auto_json_verdict(&j, r);
 	auto_json_advice(&j, r);
 	reconcile_json(&j, rc);
-	emit_member(&j, doc, "class");
+	if (cr) {
+		json_array_begin(&j, "class");
+		class_json(&j, cr);
+		json_array_end(&j);
+	} else {
+		json_null(&j, "class");
+	}
 	if (jr_get(doc, "error"))
 		emit_member(&j, doc, "error");
-	if (now)
-		said_json(&j, now, jr_get(doc, "verdict"));
+	said_json(&j, now, jr_get(doc, "verdict"), cr, jr_get(doc, "class"));
 	json_tail(&j, (r->capacity_done && capacity_short(&r->capacity)) ||
-		      record_class_short(doc),
+		      (cr && class_short(cr)),
 		  jr_bool(jr_get(doc, "interrupted"), 0));
 }
 
 static void auto_record_text(FILE *res, const struct record *rec,
 			     const struct auto_result *r,
 			     const struct reconcile *rc,
+			     const struct class_result *cr,
 			     const struct jr_value *now)
 {
+	const char *version = jr_str(jr_get(rec->doc, "version"), "?");
 	struct sysfs_info sysfs;
 	char target[512];
+	size_t n = 0;
 
 	record_target(rec->doc, target, sizeof(target));
 	record_sysfs(rec->doc, &sysfs);
@@ -357,12 +556,14 @@ static void auto_record_text(FILE *res, const struct record *rec,
 		   jr_bool(jr_path(rec->doc, "device.simulated"), 0) ?
 			NULL : &sysfs);
 	reconcile_print(res, rc);
-	if (jr_len(jr_get(rec->doc, "class")))
-		fputs("class check: in the record's JSON (--json), not rebuilt as text\n",
+	if (cr) {
+		fputs("class check: judged again from the record's figures\n",
 		      res);
+		class_print_checks(res, cr);
+	}
 	if (now)
-		said_print(res, now, jr_get(rec->doc, "verdict"),
-			   jr_str(jr_get(rec->doc, "version"), "?"));
+		n = said_print(res, now, jr_get(rec->doc, "verdict"), version);
+	class_said_print(res, cr, jr_get(rec->doc, "class"), n, version);
 }
 
 /* An --auto record: read, decided today, printed as a live run. */
@@ -370,10 +571,11 @@ static int auto_record(struct cli *c, FILE *out, const struct record *rec)
 {
 	struct auto_result *r = malloc(sizeof(*r));
 	char err[JR_ERR_LEN + 160];
+	struct class_result cr;
 	struct jr_value *now;
 	struct reconcile rc;
 	FILE *res = out;
-	int ret;
+	int ret, have;
 
 	if (!r)
 		return usage_error(c->err, "--analyze: %s", strerror(ENOMEM));
@@ -384,6 +586,13 @@ static int auto_record(struct cli *c, FILE *out, const struct record *rec)
 		return usage_error(c->err, "--analyze: %s:%s", rec->path, err);
 	}
 	auto_decide(r);
+	if (jr_len(jr_get(rec->doc, "class")) &&
+	    record_class(rec->doc, jr_get(rec->doc, "class"), &cr, err,
+			 sizeof(err))) {
+		auto_free(r);
+		free(r);
+		return usage_error(c->err, "--analyze: %s:%s", rec->path, err);
+	}
 	ret = open_outputs(c, out, &res);
 	if (ret) {
 		auto_free(r);
@@ -395,10 +604,13 @@ static int auto_record(struct cli *c, FILE *out, const struct record *rec)
 	if (c->plot)
 		plot_note(c->plot, plot_auto(c->plot->f, c->plot->title, r,
 					     NULL));
+	have = jr_len(jr_get(rec->doc, "class")) != 0;
 	if (c->json)
-		auto_record_json(res, rec, r, &rc, jr_get(now, "verdict"));
+		auto_record_json(res, rec, r, &rc, have ? &cr : NULL,
+				 jr_get(now, "verdict"));
 	else
-		auto_record_text(res, rec, r, &rc, jr_get(now, "verdict"));
+		auto_record_text(res, rec, r, &rc, have ? &cr : NULL,
+				 jr_get(now, "verdict"));
 	jr_free(now);
 	auto_free(r);
 	free(r);
@@ -463,8 +675,6 @@ static const char *refusal(const char *test)
 {
 	if (!strcmp(test, "capacity"))
 		return "a -C record holds the check's verdict only (\"results\" is empty): not the probes (each signature block written and read back, in order) the verdict came from, so there is nothing to judge again";
-	if (!strcmp(test, "class"))
-		return "a -L record holds each class's figures, not the units' write times and the random runs' counts the class check judges and prints, so it is not judged again";
 	if (!strcmp(test, "analyze"))
 		return "this is --analyze's output, not a record: analyze the record it read";
 	return NULL;
@@ -525,8 +735,10 @@ int run_record(struct cli *c, FILE *out, const char *text, size_t len)
 		ret = auto_record(c, out, &rec);
 	else if (!ret && !strcmp(test, "align"))
 		ret = align_record(c, out, &rec);
+	else if (!ret && !strcmp(test, "class"))
+		ret = class_record(c, out, &rec);
 	else if (!ret)
-		ret = usage_error(c->err, "--analyze: %s:%u:%u: a record of test \"%s\": it has no verdict to judge again (records of --auto and -a have)",
+		ret = usage_error(c->err, "--analyze: %s:%u:%u: a record of test \"%s\": it has no verdict to judge again (records of --auto, -a and -L have)",
 				  rec.path, t->line, t->col, test);
 	jr_free(rec.doc);
 	return ret;

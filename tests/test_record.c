@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "autoread.h"
 #include "decide.h"
@@ -298,6 +299,147 @@ START_TEST(test_record_missing)
 }
 END_TEST
 
+/* Write text to a fresh file named in path (a template). */
+static void put_file(char *path, const char *text)
+{
+	int fd = mkstemp(path);
+	FILE *f;
+
+	ck_assert_int_ge(fd, 0);
+	f = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* text with from replaced by to, the first or every one (a new string). */
+static char *replaced(const char *text, const char *from, const char *to,
+		      int every)
+{
+	size_t n = strlen(text) + 1 + count_str(text, from) * strlen(to);
+	char *s = malloc(n), *o = s;
+	const char *at;
+
+	ck_assert_ptr_nonnull(s);
+	ck_assert_ptr_nonnull(strstr(text, from));
+	while ((at = strstr(text, from))) {
+		memcpy(o, text, (size_t)(at - text));
+		o += at - text;
+		o += sprintf(o, "%s", to);
+		text = at + strlen(from);
+		if (!every)
+			break;
+	}
+	strcpy(o, text);
+	return s;
+}
+
+/* Run --analyze on text (a record) with more arguments. */
+static void record_analyze(const char *text, const char *more,
+			 struct fb_run *run)
+{
+	char path[] = "/tmp/fb-record.XXXXXX", args[160];
+
+	put_file(path, text);
+	snprintf(args, sizeof(args), "--analyze=%s%s", path, more);
+	fb_run(args, run);
+	unlink(path);
+}
+
+/*
+ * -L's record judged again: the live run's classes, pass for pass (text
+ * lines and JSON), on a card stating classes and on one stating none;
+ * a figure lowered below a class's threshold fails it today, named as
+ * what the record said otherwise; a class without its figures, or one
+ * unknown, is refused in one line.
+ */
+START_TEST(test_record_class)
+{
+	static const char *const spec[] = {
+		"claims=C10+U1+A1", "claims=none,seed=3",
+		"size=16G,erase=8M,claims=C6+V10+A2",
+	};
+	struct jr_value *live, *now;
+	struct fb_run l, a, lt, at;
+	char args[128], err[256], *bad;
+	const char *lines, *said, *heading;
+	size_t passed;
+
+	snprintf(args, sizeof(args), "-L --json -q --simulate=%s", spec[_i]);
+	fb_run(args, &l);
+	ck_assert_msg(l.status == 0 || l.status == 3, "%d", l.status);
+	record_analyze(l.out, " --json", &a);
+	ck_assert_int_eq(a.status, 0);
+	ck_assert_int_eq(jr_parse(l.out, strlen(l.out), NULL, &live, err,
+				  sizeof(err)), 0);
+	ck_assert_int_eq(jr_parse(a.out, strlen(a.out), NULL, &now, err,
+				  sizeof(err)), 0);
+	ck_assert_uint_gt(jr_len(jr_get(now, "results")), 0);
+	ck_assert_msg(tree_eq(jr_get(live, "results"), jr_get(now, "results")),
+		      "%s: the classes judged again differ", spec[_i]);
+	ck_assert(tree_eq(jr_get(live, "short_of_claims"),
+			  jr_get(now, "short_of_claims")));
+	ck_assert_ptr_null(jr_get(now, "record_said"));
+	jr_free(now);
+	jr_free(live);
+
+	/* the text: the live run's class lines, from the heading on */
+	snprintf(args, sizeof(args), "-L -q --simulate=%s", spec[_i]);
+	fb_run(args, &lt);
+	record_analyze(l.out, "", &at);
+	ck_assert_int_eq(at.status, 0);
+	heading = _i == 1 ? "the card states no class" :
+			    "the classes the card states:";
+	lines = strstr(lt.out, heading);
+	ck_assert_ptr_nonnull(lines);
+	ck_assert_ptr_nonnull(strstr(lines, "device time"));
+	ck_assert_ptr_nonnull(strstr(at.out, heading));
+	ck_assert_msg(!strncmp(strstr(at.out, heading), lines,
+			       (size_t)(strstr(lines, "device time") - lines)),
+		      "%s: text differs:\n%s\n---\n%s", spec[_i], at.out,
+		      lt.out);
+	fb_free(&at);
+	fb_free(&lt);
+
+	/* every rate lowered below every threshold: each class that passed
+	 * is named, as passed in the record */
+	passed = count_str(l.out, "\"pass\": true");
+	ck_assert_uint_gt(passed, 0);
+	bad = replaced(l.out, "\"write_mbps\": ",
+		       "\"write_mbps\": 1.5, \"was\": ", 1);
+	record_analyze(bad, " --json", &a);
+	ck_assert_int_eq(a.status, 0);
+	ck_assert_uint_eq(count_str(a.out, "\"pass\": true"), passed);
+	ck_assert_str_eq(fb_json(&a, "results.0.pass"), "false");
+	ck_assert_str_eq(fb_json(&a, "short_of_claims"),
+			 _i == 1 ? "false" : "true");
+	said = fb_json(&a, "record_said.classes.0.pass");
+	ck_assert_str_eq(said, "true");
+	fb_free(&a);
+	record_analyze(bad, "", &a);
+	ck_assert_ptr_nonnull(strstr(a.out, "said otherwise:"));
+	ck_assert_ptr_nonnull(strstr(a.out, "FAIL (the record said"));
+	fb_free(&a);
+	free(bad);
+
+	/* a figure taken out, a class unknown: refused */
+	bad = replaced(l.out, "\"longest_write_ns\"", "\"taken_out\"", 0);
+	record_analyze(bad, "", &a);
+	ck_assert_int_eq(a.status, 2);
+	ck_assert_ptr_nonnull(strstr(a.err, "lacks raw data"));
+	ck_assert_uint_eq(count_str(a.err, "\n"), 1);
+	fb_free(&a);
+	free(bad);
+	bad = replaced(l.out, "\"class\": \"", "\"class\": \"X", 0);
+	record_analyze(bad, "", &a);
+	ck_assert_int_eq(a.status, 2);
+	ck_assert_ptr_nonnull(strstr(a.err, "unknown"));
+	fb_free(&a);
+	free(bad);
+	fb_free(&l);
+}
+END_TEST
+
 Suite *record_suite(void)
 {
 	Suite *s = suite_create("record");
@@ -307,6 +449,7 @@ Suite *record_suite(void)
 	tcase_add_test(tc, test_record_hard_cards);
 	tcase_add_test(tc, test_record_before);
 	tcase_add_test(tc, test_record_missing);
+	tcase_add_loop_test(tc, test_record_class, 0, 3);
 	suite_add_tcase(s, tc);
 	return s;
 }
