@@ -156,6 +156,8 @@ static int json_capacity(struct cli *c, struct device *dev, struct json *j)
 	ret = capacity_measure(dev, &c->o, &r);
 
 	json_array_begin(j, "results");
+	if (!ret)
+		capacity_json_evidence(j, &r);
 	json_array_end(j);
 	if (ret) {
 		json_null(j, "verdict");

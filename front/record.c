@@ -7,8 +7,9 @@
  * table; the class check's figures (-L's, or --auto --destructive's) are
  * judged again against today's thresholds.  Where the record's own
  * verdict differs from today's, each field (and class) it said otherwise
- * is named.  The capacity check's result is the record's: it does not
- * hold the probes its verdict came from.
+ * is named.  -C's record is judged from what its search saw (the lowest
+ * write lost, how far data came back, the aliases' period, the flush);
+ * in --auto's record the capacity check's result stays the record's.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -16,6 +17,8 @@
 #include <string.h>
 
 #include "autoread.h"
+#include "capacity.h"
+#include "capfix.h"
 #include "class.h"
 #include "cli.h"
 #include "format.h"
@@ -449,6 +452,201 @@ static struct jr_value *verdict_now(const struct auto_result *r)
 	return root;
 }
 
+/* ---- -C's record: what the search saw, judged today ---- */
+
+/* The verdict's members compared with the record's, and their words. */
+static const struct cap_said {
+	const char *key, *label;
+	int size;
+} cap_said[] = {
+	{ "kind", "kind", 0 },
+	{ "usable_size", "usable size", 1 },
+	{ "usable_exact", "usable size exact", 0 },
+	{ "modulus", "modulus", 1 },
+	{ "limbo_reads", "reads past it", 0 },
+	{ "cache_size", "write cache", 1 },
+	{ "cache_defeated_up_to", "caches defeated up to", 1 },
+};
+
+#define CAP_SAID_N (sizeof(cap_said) / sizeof(cap_said[0]))
+
+/* A verdict member as text: "2GiB", "limbo", "true", "none". */
+static void cap_said_text(char *buf, size_t len, const struct cap_said *f,
+			  const struct jr_value *v)
+{
+	char sz[FMT_LEN];
+
+	if (!v || v->type == JR_NULL)
+		snprintf(buf, len, "none");
+	else if (v->type == JR_STRING)
+		snprintf(buf, len, "%s", v->s);
+	else if (v->type == JR_BOOL)
+		snprintf(buf, len, "%s", v->b ? "yes" : "no");
+	else if (f->size && (v->flags & JR_UINT64))
+		snprintf(buf, len, "%s", fmt_size(sz, v->u));
+	else
+		snprintf(buf, len, "%g", v->d);
+}
+
+/* Today's verdict of r, parsed ({"verdict": {...}}; NULL: no memory). */
+static struct jr_value *cap_verdict_now(const struct capacity_result *r)
+{
+	struct jr_value *root = NULL;
+	char *buf = NULL, err[JR_ERR_LEN];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct json j;
+
+	if (!f)
+		return NULL;
+	json_init(&j, f);
+	json_object_begin(&j, NULL);
+	json_object_begin(&j, "verdict");
+	capacity_json(&j, r);
+	json_object_end(&j);
+	json_object_end(&j);
+	fclose(f);
+	jr_parse(buf, len, NULL, &root, err, sizeof(err));
+	free(buf);
+	return root;
+}
+
+/* Does member f differ between today's verdict and the record's? */
+static int cap_differs(const struct cap_said *f, const struct jr_value *now,
+		       const struct jr_value *then)
+{
+	const struct jr_value *a = jr_get(now, f->key);
+	const struct jr_value *b = jr_get(then, f->key);
+
+	if (!a || !b)
+		return 0;	/* one side does not have it */
+	return !same_value(a, b);
+}
+
+/* The evidence of results[0] into r; 0, or the error in err. */
+static int cap_evidence(const struct jr_value *doc, struct capacity_result *r,
+			char *err, size_t len)
+{
+	static const char *const need[] = {
+		"stored_up_to", "lost_from", "lost_below_stored",
+		"alias_period", "flush_bytes", "cache_held_up_to",
+	};
+	const struct jr_value *res = jr_get(doc, "results");
+	const struct jr_value *e = jr_at(res, 0);
+	const struct jr_value *v = jr_get(doc, "verdict");
+	size_t i;
+
+	if (!jr_is(e, JR_OBJECT) ||
+	    strcmp(jr_str(jr_get(e, "step"), ""), "capacity")) {
+		snprintf(err, len, "%u:%u: a -C record without what the search saw (\"results\" is empty: records made before -C kept it hold the verdict only)",
+			 res ? res->line : doc->line,
+			 res ? res->col : doc->col);
+		return -1;
+	}
+	for (i = 0; i < sizeof(need) / sizeof(need[0]); i++)
+		if (!jr_get(e, need[i])) {
+			snprintf(err, len, "%u:%u: results[0] has no \"%s\": the record lacks raw data today's rules need",
+				 e->line, e->col, need[i]);
+			return -1;
+		}
+	if (!jr_is(jr_get(v, "announced_size"), JR_NUMBER)) {
+		snprintf(err, len, "%u:%u: no \"verdict\" with the announced_size",
+			 v ? v->line : doc->line, v ? v->col : doc->col);
+		return -1;
+	}
+	memset(r, 0, sizeof(*r));
+	r->ev.stored_byte = jr_u64(jr_get(e, "stored_up_to"), 0);
+	r->ev.lost = jr_is(jr_get(e, "lost_from"), JR_NUMBER);
+	r->ev.lost_byte = jr_u64(jr_get(e, "lost_from"), 0);
+	r->ev.lost_garbage = !strcmp(jr_str(jr_get(e, "lost_reads"), ""),
+				     "garbage");
+	r->ev.lost_below_stored = jr_bool(jr_get(e, "lost_below_stored"), 0);
+	r->ev.alias_byte = jr_u64(jr_get(e, "alias_period"), 0);
+	r->ev.flush_byte = jr_u64(jr_get(e, "flush_bytes"), 0);
+	r->ev.cache_byte = jr_u64(jr_get(e, "cache_held_up_to"), 0);
+	r->announced_byte = jr_u64(jr_get(v, "announced_size"), 0);
+	r->probes = (unsigned int)jr_u64(jr_get(v, "probes"), 0);
+	r->written_byte = jr_u64(jr_get(v, "bytes_written"), 0);
+	r->device_ns = jr_u64(jr_get(v, "device_ns"), 0);
+	r->logical_block_size = (unsigned int)jr_u64(
+		jr_path(doc, "device.logical_block_size"), 512);
+	capacity_decide(r);
+	return 0;
+}
+
+/* -C's record: judged again from what its search saw. */
+static int capacity_record(struct cli *c, FILE *out, const struct record *rec)
+{
+	const char *version = jr_str(jr_get(rec->doc, "version"), "?");
+	const char *path = jr_str(jr_path(rec->doc, "device.path"), "DEVICE");
+	const struct jr_value *then = jr_get(rec->doc, "verdict");
+	char err[JR_ERR_LEN + 160], a[64], b[64];
+	struct capacity_result r;
+	struct jr_value *now;
+	const struct jr_value *nv;
+	FILE *res = out;
+	size_t i, n = 0;
+	struct json j;
+	int ret;
+
+	if (cap_evidence(rec->doc, &r, err, sizeof(err)))
+		return usage_error(c->err, "--analyze: %s:%s", rec->path, err);
+	ret = open_outputs(c, out, &res);
+	if (ret)
+		return ret;
+	now = cap_verdict_now(&r);
+	nv = jr_get(now, "verdict");
+	for (i = 0; i < CAP_SAID_N; i++)
+		n += cap_differs(&cap_said[i], nv, then);
+	if (c->json) {
+		json_init(&j, res);
+		json_object_begin(&j, NULL);
+		json_string(&j, "version", FLASHBENCH_VERSION);
+		json_string(&j, "test", "capacity");
+		emit_member(&j, rec->doc, "device");
+		emit_member(&j, rec->doc, "options");
+		json_array_begin(&j, "results");
+		capacity_json_evidence(&j, &r);
+		json_array_end(&j);
+		json_object_begin(&j, "verdict");
+		capacity_json(&j, &r);
+		capfix_json(&j, &r, NULL, path);
+		json_object_end(&j);
+		emit_member(&j, rec->doc, "estimate");
+		if (jr_get(rec->doc, "time_ops"))
+			emit_member(&j, rec->doc, "time_ops");
+		if (n) {
+			json_object_begin(&j, "record_said");
+			for (i = 0; i < CAP_SAID_N; i++)
+				if (cap_differs(&cap_said[i], nv, then))
+					emit(&j, cap_said[i].key,
+					     jr_get(then, cap_said[i].key));
+			json_object_end(&j);
+		}
+		json_tail(&j, capacity_short(&r) != 0,
+			  jr_bool(jr_get(rec->doc, "interrupted"), 0));
+	} else {
+		capacity_print(res, &r, path);
+		for (i = 0, n = 0; i < CAP_SAID_N; i++) {
+			if (!cap_differs(&cap_said[i], nv, then))
+				continue;
+			if (!n++)
+				fprintf(res, "the record (flashbench %s) said otherwise:\n",
+					version);
+			cap_said_text(a, sizeof(a), &cap_said[i],
+				      jr_get(nv, cap_said[i].key));
+			cap_said_text(b, sizeof(b), &cap_said[i],
+				      jr_get(then, cap_said[i].key));
+			fprintf(res, "  %s: %s (the record said %s)\n",
+				cap_said[i].label, a, b);
+		}
+	}
+	jr_free(now);
+	if (finish_output(c, res, res != out))
+		return EXIT_DEVICE;
+	return 0;
+}
+
 /* ---- --auto's record ---- */
 
 /* The record's reconcile, against today's erase size. */
@@ -673,8 +871,6 @@ static int align_record(struct cli *c, FILE *out, const struct record *rec)
 /* What a record of test name says when it cannot be judged again. */
 static const char *refusal(const char *test)
 {
-	if (!strcmp(test, "capacity"))
-		return "a -C record holds the check's verdict only (\"results\" is empty): not the probes (each signature block written and read back, in order) the verdict came from, so there is nothing to judge again";
 	if (!strcmp(test, "analyze"))
 		return "this is --analyze's output, not a record: analyze the record it read";
 	return NULL;
@@ -737,8 +933,10 @@ int run_record(struct cli *c, FILE *out, const char *text, size_t len)
 		ret = align_record(c, out, &rec);
 	else if (!ret && !strcmp(test, "class"))
 		ret = class_record(c, out, &rec);
+	else if (!ret && !strcmp(test, "capacity"))
+		ret = capacity_record(c, out, &rec);
 	else if (!ret)
-		ret = usage_error(c->err, "--analyze: %s:%u:%u: a record of test \"%s\": it has no verdict to judge again (records of --auto, -a and -L have)",
+		ret = usage_error(c->err, "--analyze: %s:%u:%u: a record of test \"%s\": it has no verdict to judge again (records of --auto, -a, -C and -L have)",
 				  rec.path, t->line, t->col, test);
 	jr_free(rec.doc);
 	return ret;

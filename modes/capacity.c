@@ -79,14 +79,14 @@
 #include "format.h"
 #include "json.h"
 
-#define CAP_BLOCK	4096ULL		/* a probe */
-#define CAP_SECTOR	512ULL		/* a signed unit */
+#define CAP_BLOCK	CAPACITY_BLOCK
+#define CAP_SECTOR	CAPACITY_SECTOR
 #define CAP_GRID	256ULL		/* coarse probe positions */
 #define CAP_SPLIT_FIRST	8U		/* probes in round 1 */
 #define CAP_SPLIT	32U		/* probes in a later round, at most */
 #define CAP_PROBE_COST	(4ULL << 20)	/* a probe costs about as much as
 					 * flushing this */
-#define CAP_STEP	(1ULL << 20)	/* finest step; below the grid */
+#define CAP_STEP	CAPACITY_STEP
 #define CAP_FINE	16ULL		/* fine steps per coarse one, at most */
 #define CAP_REL		128ULL		/* a fine step: at most 1/128
 					 * of where it starts */
@@ -806,37 +806,20 @@ static int cap_modulus(struct cap_run *c)
 	return ret < 0 ? ret : 0;
 }
 
-/* Classify from the bounds and the aliases seen. */
+/* Hand what the search saw to the verdict. */
 static void cap_classify(struct cap_run *c)
 {
-	struct capacity_result *r = c->r;
-	uint64_t slack;
+	struct capacity_evidence *e = &c->r->ev;
 
-	r->limbo_garbage = c->garbage;
-	r->usable_byte = c->lo / CAP_BLOCK * CAP_BLOCK;
-	if (c->hi != CAP_NONE) {
-		r->lost_byte = c->hi;
-		if (r->usable_byte > c->hi)
-			r->usable_byte = c->hi / CAP_BLOCK * CAP_BLOCK;
-	}
-	if (c->alias) {
-		r->kind = CAPACITY_WRAP;
-		r->modulus_byte = c->alias;
-		r->usable_byte = c->alias;
-		r->exact = 1;
-	} else if (c->damaged) {
-		r->kind = CAPACITY_DAMAGED;
-	} else if (c->hi != CAP_NONE) {
-		r->kind = CAPACITY_LIMBO;
-		slack = r->usable_byte / 100 > CAP_STEP ?
-			r->usable_byte / 100 : CAP_STEP;
-		r->exact = c->hi - r->usable_byte <= slack;
-	} else {
-		r->kind = CAPACITY_GENUINE;
-		r->usable_byte = c->geo.size;
-	}
-	/* the scan's step after the whole flush region: half of it */
-	r->defeat_byte = r->flush_byte / 2 / CAP_SECTOR * CAP_SECTOR;
+	e->stored_byte = c->lo;
+	e->lost = c->hi != CAP_NONE;
+	e->lost_byte = e->lost ? c->hi : 0;
+	e->lost_garbage = c->garbage;
+	e->lost_below_stored = c->damaged;
+	e->alias_byte = c->alias;
+	e->flush_byte = c->r->flush_byte;
+	e->cache_byte = c->r->cache_byte;
+	capacity_decide(c->r);
 }
 
 /* A fresh key: random, or from the clock when there is no randomness. */
@@ -970,6 +953,28 @@ void capacity_print(FILE *out, const struct capacity_result *r,
 {
 	cap_print_findings(out, r);
 	capfix_print(out, r, NULL, path);
+}
+
+void capacity_json_evidence(struct json *j, const struct capacity_result *r)
+{
+	const struct capacity_evidence *e = &r->ev;
+
+	json_object_begin(j, NULL);
+	json_string(j, "step", "capacity");
+	json_u64(j, "stored_up_to", e->stored_byte);
+	if (e->lost) {
+		json_u64(j, "lost_from", e->lost_byte);
+		json_string(j, "lost_reads", e->lost_garbage ? "garbage" :
+							       "zeros");
+	} else {
+		json_null(j, "lost_from");
+		json_null(j, "lost_reads");
+	}
+	json_bool(j, "lost_below_stored", e->lost_below_stored);
+	json_u64(j, "alias_period", e->alias_byte);
+	json_u64(j, "flush_bytes", e->flush_byte);
+	json_u64(j, "cache_held_up_to", e->cache_byte);
+	json_object_end(j);
 }
 
 void capacity_json(struct json *j, const struct capacity_result *r)

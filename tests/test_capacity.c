@@ -115,6 +115,7 @@ static struct watch_dev *watched(const char *spec)
 static void check_card(const char *spec, struct capacity_result *r)
 {
 	struct watch_dev *w = watched(spec);
+	struct capacity_result again;
 	struct bench_opts o;
 
 	bench_opts_default(&o);
@@ -123,6 +124,20 @@ static void check_card(const char *spec, struct capacity_result *r)
 		      spec, w->outside);
 	ck_assert_uint_gt(w->writes, 0);
 	dev_close(&w->dev);
+	/* the verdict is what the evidence alone decides (as --analyze
+	 * of the record decides it again) */
+	memset(&again, 0, sizeof(again));
+	again.ev = r->ev;
+	again.announced_byte = r->announced_byte;
+	capacity_decide(&again);
+	ck_assert_int_eq(again.kind, r->kind);
+	ck_assert_uint_eq(again.usable_byte, r->usable_byte);
+	ck_assert_uint_eq(again.modulus_byte, r->modulus_byte);
+	ck_assert_uint_eq(again.lost_byte, r->lost_byte);
+	ck_assert_uint_eq(again.cache_byte, r->cache_byte);
+	ck_assert_uint_eq(again.defeat_byte, r->defeat_byte);
+	ck_assert_int_eq(again.exact, r->exact);
+	ck_assert_int_eq(again.limbo_garbage, r->limbo_garbage);
 }
 
 /* ---- every fake kind ---- */

@@ -440,6 +440,108 @@ START_TEST(test_record_class)
 }
 END_TEST
 
+/* text without its lines that start with prefix (a new string). */
+static char *without_lines(const char *text, const char *prefix)
+{
+	char *s = strdup(text), *o = s;
+
+	ck_assert_ptr_nonnull(s);
+	while (*text) {
+		size_t n = strcspn(text, "\n") + (text[strcspn(text, "\n")] != 0);
+
+		if (strncmp(text, prefix, strlen(prefix))) {
+			memcpy(o, text, n);
+			o += n;
+		}
+		text += n;
+	}
+	*o = '\0';
+	return s;
+}
+
+/*
+ * -C's record judged again from what its search saw: the run's own
+ * verdict, member for member (the fix included), and its text but for
+ * the device time of another run; an alias period taken out of a
+ * wraparound's evidence makes today's verdict another kind, the
+ * record's named; a record without the evidence (made before it was
+ * kept) or missing one member of it is refused in one line.
+ */
+START_TEST(test_record_capacity)
+{
+	static const char *const spec[] = {
+		"size=4G", "size=16G,real_size=2G",
+		"size=8G,real_size=2G,fake=wrap",
+		"size=32G,real_size=4G,fake=limbo-garbage",
+		"size=4G,real_size=2G,cache=64M",
+	};
+	struct jr_value *live, *now;
+	struct fb_run l, a, lt;
+	char args[128], err[256], *bad, *x, *y;
+
+	snprintf(args, sizeof(args), "-C --json -q --simulate=%s", spec[_i]);
+	fb_run(args, &l);
+	ck_assert_int_eq(jr_parse(l.out, strlen(l.out), NULL, &live, err,
+				  sizeof(err)), 0);
+	ck_assert_str_eq(jr_str(jr_path(live, "results.0.step"), ""),
+			 "capacity");
+	record_analyze(l.out, " --json", &a);
+	ck_assert_int_eq(a.status, 0);
+	ck_assert_int_eq(jr_parse(a.out, strlen(a.out), NULL, &now, err,
+				  sizeof(err)), 0);
+	ck_assert_msg(tree_eq(jr_get(live, "verdict"), jr_get(now, "verdict")),
+		      "%s: the verdict judged again differs", spec[_i]);
+	ck_assert(tree_eq(jr_get(live, "results"), jr_get(now, "results")));
+	ck_assert(tree_eq(jr_get(live, "short_of_claims"),
+			  jr_get(now, "short_of_claims")));
+	ck_assert_ptr_null(jr_get(now, "record_said"));
+	jr_free(now);
+	jr_free(live);
+	fb_free(&a);
+
+	snprintf(args, sizeof(args), "-C -q --simulate=%s", spec[_i]);
+	fb_run(args, &lt);
+	record_analyze(l.out, "", &a);
+	ck_assert_int_eq(a.status, 0);
+	x = without_lines(lt.out, "written:");
+	y = without_lines(a.out, "written:");
+	ck_assert_str_eq(y, x);
+	free(x);
+	free(y);
+	fb_free(&a);
+	fb_free(&lt);
+
+	if (_i == 2) {
+		bad = replaced(l.out, "\"alias_period\": ",
+			       "\"alias_period\": 0, \"was\": ", 0);
+		record_analyze(bad, " --json", &a);
+		ck_assert_int_eq(a.status, 0);
+		ck_assert_str_ne(fb_json(&a, "verdict.kind"), "\"wraparound\"");
+		ck_assert_str_eq(fb_json(&a, "record_said.kind"),
+				 "\"wraparound\"");
+		fb_free(&a);
+		record_analyze(bad, "", &a);
+		ck_assert_ptr_nonnull(strstr(a.out,
+					     "(the record said wraparound)"));
+		fb_free(&a);
+		free(bad);
+	}
+	bad = replaced(l.out, "\"flush_bytes\"", "\"taken_out\"", 0);
+	record_analyze(bad, "", &a);
+	ck_assert_int_eq(a.status, 2);
+	ck_assert_ptr_nonnull(strstr(a.err, "\"flush_bytes\""));
+	ck_assert_uint_eq(count_str(a.err, "\n"), 1);
+	fb_free(&a);
+	free(bad);
+	fb_free(&l);
+
+	fb_run("--analyze=" RECORDS "capacity.json", &a);
+	ck_assert_int_eq(a.status, 2);
+	ck_assert_ptr_nonnull(strstr(a.err, "verdict only"));
+	fb_free(&a);
+}
+END_TEST
+
 Suite *record_suite(void)
 {
 	Suite *s = suite_create("record");
@@ -450,6 +552,7 @@ Suite *record_suite(void)
 	tcase_add_test(tc, test_record_before);
 	tcase_add_test(tc, test_record_missing);
 	tcase_add_loop_test(tc, test_record_class, 0, 3);
+	tcase_add_loop_test(tc, test_record_capacity, 0, 5);
 	suite_add_tcase(s, tc);
 	return s;
 }
