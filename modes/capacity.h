@@ -82,6 +82,9 @@ const char *capacity_kind_name(enum capacity_kind kind);
 int capacity_measure(struct device *dev, const struct bench_opts *o,
 		     struct capacity_result *r);
 
+/* The report up to its advice (what was found, cache, what was written). */
+void capacity_print_findings(FILE *out, const struct capacity_result *r);
+
 /* The report, with what to do, for the device at path. */
 void capacity_print(FILE *out, const struct capacity_result *r,
 		    const char *path);
