@@ -330,7 +330,7 @@ static void rd_open(struct rd *c, const struct jr_value *s, const char *where,
 {
 	const struct jr_value *v = rd_member(c, s, where, key, JR_OBJECT);
 	const struct jr_value *ps;
-	char w[64], pw[80];
+	char w[64], pw[96];
 	size_t k;
 
 	if (!v)

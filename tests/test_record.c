@@ -382,6 +382,7 @@ START_TEST(test_record_class)
 	ck_assert_ptr_null(jr_get(now, "record_said"));
 	jr_free(now);
 	jr_free(live);
+	fb_free(&a);
 
 	/* the text: the live run's class lines, from the heading on */
 	snprintf(args, sizeof(args), "-L -q --simulate=%s", spec[_i]);
