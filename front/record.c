@@ -431,8 +431,10 @@ static void said_json(struct json *j, const struct jr_value *now,
 	json_object_end(j);
 }
 
-/* {"verdict": today's verdict of r}, parsed (NULL: out of memory). */
-static struct jr_value *verdict_now(const struct auto_result *r)
+/* What write(j, arg) writes as one object's members, parsed (NULL: out
+ * of memory). */
+static struct jr_value *written(void (*write)(struct json *, const void *),
+				const void *arg)
 {
 	struct jr_value *root = NULL;
 	char *buf = NULL, err[JR_ERR_LEN];
@@ -444,12 +446,23 @@ static struct jr_value *verdict_now(const struct auto_result *r)
 		return NULL;
 	json_init(&j, f);
 	json_object_begin(&j, NULL);
-	auto_json_verdict(&j, r);
+	write(&j, arg);
 	json_object_end(&j);
 	fclose(f);
 	jr_parse(buf, len, NULL, &root, err, sizeof(err));
 	free(buf);
 	return root;
+}
+
+static void write_auto_verdict(struct json *j, const void *r)
+{
+	auto_json_verdict(j, r);
+}
+
+/* {"verdict": today's verdict of r}, parsed (NULL: out of memory). */
+static struct jr_value *verdict_now(const struct auto_result *r)
+{
+	return written(write_auto_verdict, r);
 }
 
 /* ---- -C's record: what the search saw, judged today ---- */
@@ -488,27 +501,17 @@ static void cap_said_text(char *buf, size_t len, const struct cap_said *f,
 		snprintf(buf, len, "%g", v->d);
 }
 
+static void write_cap_verdict(struct json *j, const void *r)
+{
+	json_object_begin(j, "verdict");
+	capacity_json(j, r);
+	json_object_end(j);
+}
+
 /* Today's verdict of r, parsed ({"verdict": {...}}; NULL: no memory). */
 static struct jr_value *cap_verdict_now(const struct capacity_result *r)
 {
-	struct jr_value *root = NULL;
-	char *buf = NULL, err[JR_ERR_LEN];
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	struct json j;
-
-	if (!f)
-		return NULL;
-	json_init(&j, f);
-	json_object_begin(&j, NULL);
-	json_object_begin(&j, "verdict");
-	capacity_json(&j, r);
-	json_object_end(&j);
-	json_object_end(&j);
-	fclose(f);
-	jr_parse(buf, len, NULL, &root, err, sizeof(err));
-	free(buf);
-	return root;
+	return written(write_cap_verdict, r);
 }
 
 /* Does member f differ between today's verdict and the record's? */
