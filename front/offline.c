@@ -101,10 +101,9 @@ static int analyze_tables_text(FILE *res, const struct align_table *t,
 {
 	struct align_verdict v;
 	size_t i;
-	int ret;
 
 	for (i = 0; i < n; i++) {
-		ret = analyze_align(t[i].rows, t[i].nrows, &v);
+		int ret = analyze_align(t[i].rows, t[i].nrows, &v);
 		if (ret)
 			return ret;
 		analyze_print_verdict(res, i + 1, &v);

@@ -583,7 +583,7 @@ static int capacity_record(struct cli *c, FILE *out, const struct record *rec)
 	const char *version = jr_str(jr_get(rec->doc, "version"), "?");
 	const char *path = jr_str(jr_path(rec->doc, "device.path"), "DEVICE");
 	const struct jr_value *then = jr_get(rec->doc, "verdict");
-	char err[JR_ERR_LEN + 160], a[64], b[64];
+	char err[JR_ERR_LEN + 160];
 	struct capacity_result r;
 	struct jr_value *now;
 	const struct jr_value *nv;
@@ -631,6 +631,8 @@ static int capacity_record(struct cli *c, FILE *out, const struct record *rec)
 	} else {
 		capacity_print(res, &r, path);
 		for (i = 0, n = 0; i < CAP_SAID_N; i++) {
+			char a[64], b[64];
+
 			if (!cap_differs(&cap_said[i], nv, then))
 				continue;
 			if (!n++)

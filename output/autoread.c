@@ -30,13 +30,14 @@ static int rd_fail(struct rd *c, int ret, const struct jr_value *at,
 		   const char *fmt, ...)
 {
 	size_t n;
-	va_list ap;
 
 	if (c->ret)
 		return c->ret;
 	n = (size_t)snprintf(c->err, c->err_len, "%u:%u: ",
 			     at ? at->line : 1, at ? at->col : 1);
 	if (n < c->err_len) {
+		va_list ap;
+
 		va_start(ap, fmt);
 		vsnprintf(c->err + n, c->err_len - n, fmt, ap);
 		va_end(ap);
@@ -454,17 +455,19 @@ static void rd_device(struct rd *c, const struct jr_value *doc,
 {
 	const struct jr_value *d = rd_member(c, doc, "the record", "device",
 					     JR_OBJECT);
-	struct bench_range ranges[AUTO_MAX_RANGES];
 	uint64_t size;
 
 	if (!d)
 		return;
 	size = rd_u64(c, d, "device", "size", 0);
 	r->sector_byte = rd_uint(c, d, "device", "logical_block_size");
-	if (!c->ret)
+	if (!c->ret) {
+		struct bench_range ranges[AUTO_MAX_RANGES];
+
 		r->search_fits = auto_search_ranges(size, r->sector_byte,
 						    ranges,
 						    AUTO_MAX_RANGES) >= 0;
+	}
 }
 
 int auto_record_read(const struct jr_value *doc, struct auto_result *r,

@@ -47,7 +47,7 @@ static int validate_dir(const char *dir, size_t *n, char **out)
 {
 	struct cmd_result res;
 	struct dirent *e;
-	char **argv = NULL;
+	char **argv = NULL, **more;
 	size_t k = 0, i;
 	DIR *d = opendir(dir);
 
@@ -61,8 +61,9 @@ static int validate_dir(const char *dir, size_t *n, char **out)
 
 		if (len < 6 || strcmp(e->d_name + len - 5, ".json"))
 			continue;
-		argv = realloc(argv, (k + 4) * sizeof(*argv));
-		ck_assert_ptr_nonnull(argv);
+		more = realloc(argv, (k + 4) * sizeof(*argv));
+		ck_assert_ptr_nonnull(more);
+		argv = more;
 		argv[k++] = strdup("-i");
 		ck_assert_int_ge(asprintf(&argv[k++], "%s/%s", dir, e->d_name),
 				 0);
