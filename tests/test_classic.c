@@ -31,8 +31,8 @@
 #include "util.h"
 #include "wtable.h"
 
-#define OPEN 4		/* AUs kept open in order */
-#define OPEN_RANDOM 2	/* out of order, on a card with random mode */
+#define OPEN 4U		/* AUs kept open in order */
+#define OPEN_RANDOM 2U	/* out of order, on a card with random mode */
 
 static const char *const ooo[] = { "", ",ooo=random", ",ooo=merge",
 				   ",ooo=copy-whole", ",ooo=copy-written" };
