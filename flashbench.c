@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "capacity.h"
 #include "class.h"
 #include "dev.h"
 #include "flashbench.h"
@@ -225,6 +226,7 @@ static int run(struct cli *c, FILE *out)
 		dev = timeops_attach(&c->tops, dev);
 	device_card(c, dev, &c->card_raw, &c->card);
 	class_set_card(&c->card);
+	capacity_set_flush(c->o.flush_byte);
 	if (c->o.verbose)
 		fprintf(c->err,
 			"flashbench: %s: %" PRIu64 " bytes, logical block %u bytes\n",
@@ -278,6 +280,7 @@ static int run(struct cli *c, FILE *out)
 		ret = EXIT_DEVICE;
 out_close_dev:
 	class_set_card(NULL);
+	capacity_set_flush(0);
 	preserve_free(c->loaded);
 	c->loaded = NULL;
 	close_device(dev);

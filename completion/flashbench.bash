@@ -25,7 +25,7 @@ _flashbench_devices()
 shopt -s extglob
 
 # Options of flashbench that take a value, in either spelling.
-_flashbench_value_opts='-b|--blocksize|-e|--erasesize|-c|--count|--scatter-order|--scatter-span|--interval-order|--open-au-nr|--offset|--fat-nr|-o|--out|--analyze|--registers|--plot|--journal|--restore'
+_flashbench_value_opts='-b|--blocksize|-e|--erasesize|-c|--count|--scatter-order|--scatter-span|--interval-order|--open-au-nr|--offset|--fat-nr|--flush|-o|--out|--analyze|--registers|--plot|--journal|--restore'
 
 # Complete the value of option opt (given without "=value").
 _flashbench_value()
@@ -41,6 +41,9 @@ _flashbench_value()
 		;;
 	--offset)
 		COMPREPLY=($(compgen -W '0 4M 8M 16M 32M 64M' -- "$cur"))
+		;;
+	--flush)
+		COMPREPLY=($(compgen -W '64M 128M 256M 512M 1G 2G' -- "$cur"))
 		;;
 	--scatter-order)
 		COMPREPLY=($(compgen -W "$(echo {1..24})" -- "$cur"))
@@ -146,7 +149,7 @@ _flashbench_options()
 		--markdown --json --plot \
 		--preserve --journal --restore --force --time-ops -b --blocksize \
 		-e --erasesize -c --count --scatter-order --scatter-span \
-		--interval-order --open-au-nr --offset -r --random --fat-nr \
+		--interval-order --open-au-nr --offset -r --random --fat-nr --flush \
 		-o --out -v --verbose -q --quiet --simulate --simulate= -h --help \
 		-V --version
 }

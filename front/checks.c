@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "auto.h"
+#include "capacity.h"
 #include "class.h"
 #include "cli.h"
 #include "format.h"
@@ -586,6 +587,16 @@ int check_size(struct cli *c, const struct device *dev)
 				   "--auto needs at least %s (%" PRIu64 " bytes), more than " DEV_FMT,
 				   fmt_size(size, min), min, dev->path,
 				   c->dev_byte);
+	}
+	if ((c->tests & BENCH_CAPACITY) &&
+	    c->o.flush_byte > capacity_flush_most(dev->size_byte)) {
+		char most[FMT_LEN];
+
+		return usage_error(c->err,
+				   "--flush=%s: at most a quarter of " DEV_FMT ", %s",
+				   c->text[V_FLUSH], dev->path, c->dev_byte,
+				   fmt_size(most,
+					    capacity_flush_most(dev->size_byte)));
 	}
 	return 0;
 }

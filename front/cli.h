@@ -47,6 +47,7 @@ enum cli_value {
 	V_OPEN_AU_NR,
 	V_OFFSET,
 	V_FAT_NR,
+	V_FLUSH,
 	V_NR,
 };
 

@@ -101,6 +101,7 @@ void json_head(const struct cli *c, struct json *j, const char *test,
 	json_u64(j, "open_au_nr", o->open_au_nr);
 	json_u64(j, "offset", o->offset_byte);
 	json_u64(j, "fat_nr", o->fat_nr);
+	json_u64(j, "flush", o->flush_byte);
 	json_bool(j, "random", o->random);
 	json_bool(j, "destructive", c->destructive);
 	if (c->simulate)

@@ -56,6 +56,13 @@ static const char *valid_erasesize(uint64_t v)
 	return "not a power of two or 3 times a power of two";
 }
 
+static const char *valid_flush(uint64_t v)
+{
+	if (v && v < (1 << 20))
+		return "less than 1MiB";
+	return v % 4096 ? "not a multiple of 4KiB" : NULL;
+}
+
 #define MODE_ROW(bit, text)						\
 	{ .kind = OPT_MODE, .mode = (bit), .flag = NO_FLAG,		\
 	  .section = SEC_TESTS, .help = (text) }
@@ -136,6 +143,12 @@ const struct opt_row opt_rows[] = {
 	VALUE_ROW("fat-nr", 0, OPT_NUMBER, V_FAT_NR, fat_nr, 6, 1, UINT_MAX,
 		  NULL, BENCH_FIND_FAT,
 		  "<num>", "erase blocks looked at by -f (default %D)"),
+	VALUE_ROW("flush", 0, OPT_SIZE, V_FLUSH, flush_byte, 0, 0,
+		  UINT64_MAX, valid_flush, BENCH_CAPACITY,
+		  "<size>", "what -C writes to push a fake's write\n"
+			    "  cache out, defeating one up to half of\n"
+			    "  it (default, or 0: 1/128 of the device,\n"
+			    "  at most 256MiB; at most a quarter of it)"),
 	FLAG_ROW("auto", 0, autorun, SEC_BEYOND,
 		 "find erase size, page size, open AUs and\n"
 		 "  FAT area and say what to do with them;\n"

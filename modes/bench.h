@@ -40,6 +40,7 @@ struct bench_opts {
 	unsigned int interval_order;	/* sizes up to 512 << (order-1) */
 	unsigned int open_au_nr;	/* AUs written in turn by -O */
 	unsigned int fat_nr;		/* AUs looked at by -f */
+	uint64_t flush_byte;		/* -C's flush, --flush (0: its own) */
 	uint64_t offset_byte;		/* where -O starts */
 	int random;			/* -r: pseudo-random order in an AU */
 	int verbose;			/* -v count */

@@ -137,6 +137,19 @@ struct cap_run {
 	struct capacity_result *r;
 };
 
+/* --flush: the flush region's size asked for (0: the check's own). */
+static uint64_t cap_flush_want;
+
+void capacity_set_flush(uint64_t byte)
+{
+	cap_flush_want = byte;
+}
+
+uint64_t capacity_flush_most(uint64_t dev_size)
+{
+	return dev_size / 4 / CAP_BLOCK * CAP_BLOCK;
+}
+
 /* The geometry of a device of size bytes; 0 or -EINVAL (too small). */
 static int cap_geo_init(struct cap_geo *g, uint64_t size)
 {
@@ -145,6 +158,9 @@ static int cap_geo_init(struct cap_geo *g, uint64_t size)
 	if (size < CAP_MIN_SIZE)
 		return -EINVAL;
 	w = size / 128 < CAP_FLUSH_MAX ? size / 128 : CAP_FLUSH_MAX;
+	if (cap_flush_want)	/* more (or less) than that, [W, 2W) */
+		w = cap_flush_want < capacity_flush_most(size) ?
+		    cap_flush_want : capacity_flush_most(size);
 	g->size = size;
 	g->flush = w / CAP_BLOCK * CAP_BLOCK;
 	g->first = g->flush < CAP_FLUSH_FIRST ? g->flush : CAP_FLUSH_FIRST;

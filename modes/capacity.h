@@ -65,6 +65,13 @@ struct capacity_result {
 };
 
 /*
+ * --flush: the flush region [W, 2W) is byte long (0: 1/128 of the
+ * device, at most 256 MiB), at most capacity_flush_most() of the device.
+ */
+void capacity_set_flush(uint64_t byte);
+uint64_t capacity_flush_most(uint64_t dev_size);
+
+/*
  * The verdict from r->ev and r->announced_byte (verdict/capacity.c): the
  * kind, the usable size and whether it is exact, the modulus, the cache
  * and how large a cache the flush defeats.  No I/O.

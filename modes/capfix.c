@@ -179,8 +179,9 @@ void capfix_print(FILE *out, const struct capacity_result *r,
 
 	switch (capfix_plan(r, t, path, cmd, sizeof(cmd))) {
 	case CAPFIX_NOTHING:
-		fprintf(out, "to do:          nothing, unless a cache over %s hides a fake: then no\n"
-			"                check that writes less can tell (f3write fills the card)\n",
+		fprintf(out, "to do:          nothing, unless a cache over %s hides a fake: -C\n"
+			"                --flush=SIZE defeats one up to half of SIZE, f3write (it\n"
+			"                fills the card) any\n",
 			fmt_size(b, r->defeat_byte));
 		break;
 	case CAPFIX_NO_DATA:

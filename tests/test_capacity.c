@@ -1485,6 +1485,71 @@ START_TEST(test_capacity_fix_plan)
 }
 END_TEST
 
+/*
+ * --flush: a fake behind a cache larger than half the check's own flush
+ * region passes for genuine (hedged with that size); a flush twice the
+ * cache finds it, right and exact.  A flush over a quarter of the
+ * device, or under 1 MiB, is bad input, refused before any I/O.
+ */
+START_TEST(test_capacity_flush_more)
+{
+	static const struct {
+		const char *spec, *flush, *kind;
+		uint64_t real;
+	} card[] = {
+		{ "size=4G,real_size=2G,cache=64M,noise=0", "256M", "limbo",
+		  2048 * MiB },
+		{ "size=4G,real_size=1G,fake=wrap,cache=64M,cache_kind=back,noise=0",
+		  "256M", "wraparound", 1024 * MiB },
+		{ "size=2G,real_size=512M,fake=limbo-garbage,cache=32M,noise=0",
+		  "128M", "limbo", 512 * MiB },
+	};
+	char args[256], hedge[64];
+	struct fb_run r;
+
+	snprintf(args, sizeof(args), "-C -q --json --simulate=%s",
+		 card[_i].spec);
+	fb_run(args, &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(fb_json(&r, "verdict.kind"), "\"genuine\"");
+	ck_assert_str_eq(fb_json(&r, "verdict.usable_exact"), "false");
+	fb_free(&r);
+	snprintf(args, sizeof(args), "-C -q --simulate=%s", card[_i].spec);
+	fb_run(args, &r);
+	snprintf(hedge, sizeof(hedge), "cache over");
+	ck_assert_ptr_nonnull(strstr(r.out, hedge));
+	ck_assert_ptr_nonnull(strstr(r.out, "--flush=SIZE"));
+	fb_free(&r);
+
+	snprintf(args, sizeof(args), "-C -q --json --flush=%s --simulate=%s",
+		 card[_i].flush, card[_i].spec);
+	fb_run(args, &r);
+	ck_assert_int_eq(r.status, strcmp(card[_i].kind, "limbo") ? 5 : 4);
+	ck_assert_str_eq(fb_json(&r, "verdict.kind"), card[_i].kind[0] == 'l' ?
+			 "\"limbo\"" : "\"wraparound\"");
+	ck_assert_uint_eq(strtoull(fb_json(&r, "verdict.usable_size"), NULL,
+				   10), card[_i].real);
+	fb_free(&r);
+}
+END_TEST
+
+START_TEST(test_capacity_flush_refused)
+{
+	static const char *const args[] = {
+		"-C --flush=2G --simulate=size=4G",
+		"-C --flush=512K --simulate=size=4G",
+	};
+	struct fb_run r;
+
+	fb_run(args[_i], &r);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_uint_eq(count_str(r.err, "\n"), 1);
+	ck_assert_ptr_nonnull(strstr(r.err, "--flush"));
+	ck_assert_uint_eq(r.io_calls, 0);
+	fb_free(&r);
+}
+END_TEST
+
 Suite *capacity_suite(void)
 {
 	Suite *s = suite_create("capacity");
@@ -1505,6 +1570,9 @@ Suite *capacity_suite(void)
 
 	tc = tcase_create("cost");
 	tcase_add_test(tc, test_capacity_no_cache_no_flush);
+	tcase_add_loop_test(tc, test_capacity_flush_more, 0, 3);
+	tcase_add_loop_test(tc, test_capacity_flush_refused, 0, 2);
+	tcase_set_timeout(tc, 300);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("exit");
