@@ -103,6 +103,9 @@ static void note_unused(const struct cli *c)
 
 		if (!c->arg[v] || !r->users || (c->tests & r->users))
 			continue;
+		/* --auto --destructive runs the capacity check */
+		if (v == V_FLUSH && c->autorun && c->destructive)
+			continue;
 		snprintf(option, sizeof(option), "--%s=%.40s", r->name,
 			 c->arg[v]);
 		note_ignored(c, option, r->users);

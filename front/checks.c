@@ -588,7 +588,7 @@ int check_size(struct cli *c, const struct device *dev)
 				   fmt_size(size, min), min, dev->path,
 				   c->dev_byte);
 	}
-	if ((c->tests & BENCH_CAPACITY) &&
+	if (((c->tests & BENCH_CAPACITY) || (c->autorun && c->destructive)) &&
 	    c->o.flush_byte > capacity_flush_most(dev->size_byte)) {
 		char most[FMT_LEN];
 

@@ -1538,6 +1538,7 @@ START_TEST(test_capacity_flush_refused)
 	static const char *const args[] = {
 		"-C --flush=2G --simulate=size=4G",
 		"-C --flush=512K --simulate=size=4G",
+		"--auto --destructive --flush=1025M --simulate=size=4G",
 	};
 	struct fb_run r;
 
@@ -1571,7 +1572,7 @@ Suite *capacity_suite(void)
 	tc = tcase_create("cost");
 	tcase_add_test(tc, test_capacity_no_cache_no_flush);
 	tcase_add_loop_test(tc, test_capacity_flush_more, 0, 3);
-	tcase_add_loop_test(tc, test_capacity_flush_refused, 0, 2);
+	tcase_add_loop_test(tc, test_capacity_flush_refused, 0, 3);
 	tcase_set_timeout(tc, 300);
 	suite_add_tcase(s, tc);
 
