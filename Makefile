@@ -38,6 +38,9 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+# the record's JSON Schema, beside the man pages (share/flashbench, not
+# share/doc: packagers compress what is there)
+DATADIR ?= $(PREFIX)/share/flashbench
 
 FB_CFLAGS := -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
 	     -ffp-contract=off \
@@ -84,7 +87,8 @@ FRONT_OBJS := $(FRONT_SRCS:%.c=$(B)/%.o)
 # the runner learns the list from the file names (build/tests/suites.h),
 # so a new suite is one new file.
 TEST_SRCS := $(sort $(wildcard tests/test_*.c))
-SUITES := $(TEST_SRCS:tests/test_%.c=%)
+# schema last: it validates the JSON documents of the suites before it
+SUITES := $(filter-out schema,$(TEST_SRCS:tests/test_%.c=%)) schema
 TEST_NAMES := check_main $(SUITES:%=test_%) recdev util wtable tfiles hardcard
 TEST_OBJS := $(TEST_NAMES:%=$(B)/tests/%.o)
 CHECK_BIN := $(B)/tests/check_flashbench
@@ -145,20 +149,26 @@ verdict-noio: $(VERDICT_OBJS)
 # Every test; the benchmark is only built, so that it keeps compiling.
 # Two runners side by side: the long sweeps (CHECK_APART) in one, every
 # other suite in the other; the first one's output follows the second's.
+# Both keep their --json documents in one directory, which the schema
+# suite validates when both are done.
 CHECK_APART = sweep auto
 CHECK_ENV = FLASHBENCH_BIN=$(CURDIR)/flashbench ERASE_BIN=$(CURDIR)/erase \
 	$(if $(HAVE_FUSE3),FUSECARD_BIN=$(CURDIR)/$(FUSECARD_BIN))
 
 check: all verdict-noio $(CHECK_BIN) $(BENCH_BIN) \
 	$(if $(HAVE_FUSE3),$(FUSECARD_BIN))
-	@log=$$(mktemp); ra=0; rb=0; \
+	@log=$$(mktemp); ra=0; rb=0; rs=0; \
+	export FB_JSON_DIR=$$(mktemp -d /tmp/flashbench-json.XXXXXX); \
 	$(CHECK_ENV) FB_SUITES="$(CHECK_APART)" $(CHECK_BIN) >$$log 2>&1 & \
 	pid=$$!; \
-	$(CHECK_ENV) FB_SKIP_SUITES="$(CHECK_APART)" $(CHECK_BIN) || rb=$$?; \
+	$(CHECK_ENV) FB_SKIP_SUITES="$(CHECK_APART) schema" $(CHECK_BIN) || \
+		rb=$$?; \
 	wait $$pid || ra=$$?; \
 	cat $$log; rm -f $$log; \
-	echo "check: runner of $(CHECK_APART): $$([ $$ra = 0 ] && echo passed || echo FAILED); runner of the other suites: $$([ $$rb = 0 ] && echo passed || echo FAILED)"; \
-	[ $$ra = 0 ] && [ $$rb = 0 ]
+	$(CHECK_ENV) FB_SUITES=schema $(CHECK_BIN) || rs=$$?; \
+	rm -rf "$$FB_JSON_DIR"; \
+	echo "check: runner of $(CHECK_APART): $$([ $$ra = 0 ] && echo passed || echo FAILED); of the other suites: $$([ $$rb = 0 ] && echo passed || echo FAILED); schema: $$([ $$rs = 0 ] && echo passed || echo FAILED)"; \
+	[ $$ra = 0 ] && [ $$rb = 0 ] && [ $$rs = 0 ]
 
 # Device time of --auto against the classic manual procedure (virtual
 # clock of the simulated card): see tests/bench_auto.c.
@@ -222,6 +232,7 @@ cppcheck:
 golden: all $(CHECK_BIN)
 	GOLDEN_UPDATE=1 CK_RUN_SUITE=golden FLASHBENCH_BIN=$(CURDIR)/flashbench \
 		ERASE_BIN=$(CURDIR)/erase $(CHECK_BIN)
+	GOLDEN_UPDATE=1 CK_RUN_SUITE=survey CK_RUN_CASE=records $(CHECK_BIN)
 
 # The discard tool is installed as flashbench-erase, as Debian's classic
 # package has it: a bare "erase" in the system's path is too generic a
@@ -242,6 +253,8 @@ install: all
 		>$(DESTDIR)$(MANDIR)/man1/$(ERASE_NAME).1
 	chmod 644 $(DESTDIR)$(MANDIR)/man1/flashbench.1 \
 		$(DESTDIR)$(MANDIR)/man1/$(ERASE_NAME).1
+	install -d $(DESTDIR)$(DATADIR)
+	install -m 644 doc/flashbench.schema.json $(DESTDIR)$(DATADIR)
 	install -d $(DESTDIR)$(BASHCOMPDIR)
 	install -m 644 completion/flashbench.bash \
 		$(DESTDIR)$(BASHCOMPDIR)/flashbench
@@ -255,7 +268,9 @@ uninstall:
 		$(DESTDIR)$(MANDIR)/man1/flashbench.1 \
 		$(DESTDIR)$(MANDIR)/man1/$(ERASE_NAME).1 \
 		$(DESTDIR)$(BASHCOMPDIR)/flashbench \
-		$(DESTDIR)$(BASHCOMPDIR)/$(ERASE_NAME)
+		$(DESTDIR)$(BASHCOMPDIR)/$(ERASE_NAME) \
+		$(DESTDIR)$(DATADIR)/flashbench.schema.json
+	-rmdir $(DESTDIR)$(DATADIR) 2>/dev/null
 
 clean:
 	rm -rf flashbench erase $(B)/*.a $(B)/*.o $(B)/*.d $(SRC_DIRS:%=$(B)/%) \
@@ -273,7 +288,7 @@ clean:
 
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 600
-FUZZ_TARGETS ?= cli spec vm analyze
+FUZZ_TARGETS ?= cli spec vm analyze jsonread
 FUZZ_FLAGS ?=
 FUZZ_DIR := tests/fuzz
 FUZZ_BUILD := $(FUZZ_DIR)/build
@@ -288,7 +303,7 @@ FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 # what the command-line harness replaces in its copies of flashbench.o
 # and preserve.o (whose stand-ins are named fuzz_preserve_*)
 FUZZ_CLI_STUBS := dev_open quiet_system fopen fopen64 open open64 \
-		  stat stat64 realpath unlink
+		  stat stat64 realpath unlink opendir
 FUZZ_PRESERVE_STUBS := open open64 link rename unlink access stat stat64 \
 		       lstat lstat64 fopen fopen64
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "capacity.h"
 #include "class.h"
 #include "dev.h"
 #include "flashbench.h"
@@ -102,6 +103,9 @@ static void note_unused(const struct cli *c)
 
 		if (!c->arg[v] || !r->users || (c->tests & r->users))
 			continue;
+		/* --auto --destructive runs the capacity check */
+		if (v == V_FLUSH && c->autorun && c->destructive)
+			continue;
 		snprintf(option, sizeof(option), "--%s=%.40s", r->name,
 			 c->arg[v]);
 		note_ignored(c, option, r->users);
@@ -145,8 +149,9 @@ static int run_tests(struct cli *c, struct device *dev, FILE *out)
 		else
 			ret = m->run(dev, &c->o, out);
 		progress_done(c->prog);
-		if (ret == BENCH_SHORT) {
-			c->short_found = 1;
+		if (short_status(ret)) {
+			c->short_found = short_worst(c->short_found,
+						     short_status(ret));
 			continue;
 		}
 		if (ret) {
@@ -156,7 +161,56 @@ static int run_tests(struct cli *c, struct device *dev, FILE *out)
 			return test_failed(c, dev, m->option, ret);
 		}
 	}
-	return c->short_found ? EXIT_SHORT : 0;
+	return c->short_found;
+}
+
+int short_status(int bench)
+{
+	switch (bench) {
+	case BENCH_SHORT:
+		return EXIT_SHORT;
+	case BENCH_LIMBO:
+		return EXIT_LIMBO;
+	case BENCH_WRAP:
+		return EXIT_WRAP;
+	default:
+		return 0;
+	}
+}
+
+int short_worst(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+/*
+ * --preserve's save, -C's estimate, then the tests; returns 0 or an exit
+ * status.
+ */
+static int save_and_run(struct cli *c, struct device *dev, FILE *res)
+{
+	int ret;
+
+	timeops_phase(&c->tops, TIMEOPS_SAVE);
+	ret = save_tests(c, dev);
+	if (ret)
+		return ret;
+	/* after the save: its timing writes are journalled as the test's */
+	timeops_phase(&c->tops, TIMEOPS_TIMING);
+	announce_estimate(c, dev);
+	timeops_phase(&c->tops, TIMEOPS_TEST);
+	return run_tests(c, dev, res);
+}
+
+/* --time-ops: the table, or the JSON document's last members. */
+static void report_time_ops(struct cli *c, FILE *res)
+{
+	if (!c->time_ops)
+		return;
+	if (c->json)
+		json_finish(c);
+	else
+		timeops_print(res, &c->tops);
 }
 
 /* Check everything against the device, then run; returns the status. */
@@ -171,8 +225,11 @@ static int run(struct cli *c, FILE *out)
 	ret = open_device(c, &dev);
 	if (ret)
 		return ret;
+	if (c->time_ops)
+		dev = timeops_attach(&c->tops, dev);
 	device_card(c, dev, &c->card_raw, &c->card);
 	class_set_card(&c->card);
+	capacity_set_flush(c->o.flush_byte);
 	if (c->o.verbose)
 		fprintf(c->err,
 			"flashbench: %s: %" PRIu64 " bytes, logical block %u bytes\n",
@@ -207,12 +264,14 @@ static int run(struct cli *c, FILE *out)
 		ret = run_restore(c, dev, res);
 	else if (c->autorun)
 		ret = run_auto(c, dev, res);
-	else if (!(ret = save_tests(c, dev)))
-		ret = run_tests(c, dev, res);
-	res = progress_unwrap(c->prog, res);
+	else
+		ret = save_and_run(c, dev, res);
 	/* whatever happened, put back what was saved */
+	timeops_phase(&c->tops, TIMEOPS_BACK);
 	if (restore_saved(c, dev))
 		ret = EXIT_DEVICE;
+	report_time_ops(c, res);
+	res = progress_unwrap(c->prog, res);
 	c->err = progress_unwrap(c->prog, c->err);
 	c->o.log = c->err;
 	dev = progress_detach(c->prog, dev);
@@ -224,6 +283,7 @@ static int run(struct cli *c, FILE *out)
 		ret = EXIT_DEVICE;
 out_close_dev:
 	class_set_card(NULL);
+	capacity_set_flush(0);
 	preserve_free(c->loaded);
 	c->loaded = NULL;
 	close_device(dev);
@@ -282,6 +342,8 @@ int flashbench_main(int argc, char **argv, FILE *out, FILE *err)
 	if (ret)
 		return ret;
 	note_unused(&c);
+	if (c.survey)
+		return run_survey(&c, out);
 	if (c.analyze_path)
 		return run_analyze(&c, out);
 	if (c.registers_dir)

@@ -25,7 +25,7 @@ _flashbench_devices()
 shopt -s extglob
 
 # Options of flashbench that take a value, in either spelling.
-_flashbench_value_opts='-b|--blocksize|-e|--erasesize|-c|--count|--scatter-order|--scatter-span|--interval-order|--open-au-nr|--offset|--fat-nr|-o|--out|--analyze|--registers|--plot|--journal|--restore'
+_flashbench_value_opts='-b|--blocksize|-e|--erasesize|-c|--count|--scatter-order|--scatter-span|--interval-order|--open-au-nr|--offset|--fat-nr|--flush|-o|--out|--analyze|--registers|--plot|--journal|--restore'
 
 # Complete the value of option opt (given without "=value").
 _flashbench_value()
@@ -41,6 +41,9 @@ _flashbench_value()
 		;;
 	--offset)
 		COMPREPLY=($(compgen -W '0 4M 8M 16M 32M 64M' -- "$cur"))
+		;;
+	--flush)
+		COMPREPLY=($(compgen -W '64M 128M 256M 512M 1G 2G' -- "$cur"))
 		;;
 	--scatter-order)
 		COMPREPLY=($(compgen -W "$(echo {1..24})" -- "$cur"))
@@ -142,10 +145,11 @@ _flashbench_options()
 	fi
 	printf '%s\n' -a --align -s --scatter -i --interval -O --open-au \
 		-f --find-fat --findfat -p --program -C --capacity -L --class \
-		--auto --destructive --analyze --registers --json --plot \
-		--preserve --journal --restore --force -b --blocksize \
+		--auto --destructive --analyze --registers --survey --csv \
+		--markdown --json --plot \
+		--preserve --journal --restore --force --time-ops -b --blocksize \
 		-e --erasesize -c --count --scatter-order --scatter-span \
-		--interval-order --open-au-nr --offset -r --random --fat-nr \
+		--interval-order --open-au-nr --offset -r --random --fat-nr --flush \
 		-o --out -v --verbose -q --quiet --simulate --simulate= -h --help \
 		-V --version
 }
@@ -208,9 +212,15 @@ _flashbench()
 		return
 	fi
 	# DEVICE: none with --simulate, --analyze or --registers (--restore
-	# JOURNAL DEVICE takes one)
+	# JOURNAL DEVICE takes one); --survey takes records and directories
 	for w in "${words[@]}"; do
 		case $w in
+		--survey)
+			COMPREPLY=($(compgen -d -- "$cur")
+				   $(compgen -f -X '!*.json' -- "$cur"))
+			compopt -o filenames 2>/dev/null
+			return
+			;;
 		--simulate*|--analyze*|--registers*)
 			return
 			;;

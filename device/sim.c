@@ -332,6 +332,7 @@ struct sim_card {
 	struct device dev;	/* must be first */
 	struct sim_params p;	/* fat_mbps resolved */
 	uint64_t now_ns;	/* virtual clock */
+	uint64_t untimed_ns;	/* what untimed I/O cost, noise-free */
 	uint64_t rng;		/* splitmix64 state */
 	uint64_t rng_pause;	/* splitmix64 state of the pauses */
 	uint64_t rng_busy;	/* splitmix64 state of the busy host */
@@ -1000,8 +1001,10 @@ static void sim_charge(struct sim_card *c, double cost_ns)
 	double u;
 
 	/* backup and restore I/O is not part of any measurement */
-	if (c->dev.untimed)
+	if (c->dev.untimed) {
+		c->untimed_ns += (uint64_t)llround(cost_ns);
 		return;
+	}
 	/* 53 random bits scaled to [0, 2) */
 	u = (double)(sim_rand(c) >> 11) * 0x1p-52;
 
@@ -1803,6 +1806,16 @@ static const struct dev_ops sim_ops = {
 	.now_ns = sim_now,
 	.destroy = sim_destroy,
 };
+
+int sim_total_ns(const struct device *dev, uint64_t *ns)
+{
+	const struct sim_card *c = (const struct sim_card *)dev;
+
+	if (dev->ops != &sim_ops)
+		return 0;
+	*ns = c->now_ns + c->untimed_ns;
+	return 1;
+}
 
 void sim_card_registers(const struct sim_params *p, struct card_raw *raw)
 {

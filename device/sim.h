@@ -148,6 +148,13 @@ struct card_raw;
  */
 void sim_card_registers(const struct sim_params *p, struct card_raw *raw);
 
+/*
+ * If dev is a simulated card: 1, and in *ns its clock plus what its
+ * untimed I/O (--preserve's save and write-back) would have taken, had
+ * it been timed (without noise).  Else 0.
+ */
+int sim_total_ns(const struct device *dev, uint64_t *ns);
+
 /* Create a simulated card.  Returns 0 or -errno. */
 int sim_open(struct device **devp, const struct sim_params *p);
 

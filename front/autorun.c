@@ -286,8 +286,9 @@ int run_auto(struct cli *c, struct device *dev, FILE *res)
 	ret = auto_run(dev, &c->o, c->destructive, &h, &r);
 	if (!ret && c->destructive && !stop_signal)
 		ret = auto_class(c, &actx, &r, &cr, &class_end);
-	c->short_found = (r.capacity_done && capacity_short(&r.capacity)) ||
-			 (cr.n && class_short(&cr));
+	c->short_found = short_worst(
+		r.capacity_done ? short_status(capacity_short(&r.capacity)) : 0,
+		cr.n && class_short(&cr) ? EXIT_SHORT : 0);
 	progress_unwrap(c->prog, h.progress);
 	progress_done(c->prog);
 	auto_reconcile(c, dev, &r, &rc);
@@ -340,5 +341,5 @@ int run_auto(struct cli *c, struct device *dev, FILE *res)
 			return EXIT_DEVICE;
 		return test_failed(c, dev, "--auto", ret);
 	}
-	return c->short_found ? EXIT_SHORT : 0;
+	return c->short_found;
 }

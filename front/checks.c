@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "auto.h"
+#include "capacity.h"
 #include "class.h"
 #include "cli.h"
 #include "format.h"
@@ -186,6 +187,23 @@ static int check_registers(struct cli *c, int others)
 	return 0;
 }
 
+/* --survey reads records alone: FILE... and one format. */
+static int check_survey(struct cli *c)
+{
+	if (c->tests || c->autorun || c->analyze_path || c->registers_dir ||
+	    c->restore || c->simulate || c->destructive || c->preserve ||
+	    c->plot_path || c->out_path || c->force)
+		return usage_error(c->err,
+				   "--survey reads records on its own, without tests, --auto, --analyze, --simulate, -o, --plot or --preserve");
+	if (!c->files_nr)
+		return usage_error(c->err,
+				   "--survey needs FILE... (records written by --json, or directories of them)");
+	if (c->csv + c->markdown + c->json > 1)
+		return usage_error(c->err,
+				   "--csv, --markdown and --json exclude each other");
+	return 0;
+}
+
 /*
  * Check what needs no device: DEVICE given (once), a test asked for, the
  * erase size against the block size, the -O offset against the erase
@@ -196,6 +214,12 @@ int check_args(struct cli *c)
 	enum cli_value v;
 	int runs_alone = c->autorun + !!c->analyze_path + !!c->restore;
 
+	if (c->survey)
+		return check_survey(c);
+	if (c->csv || c->markdown)
+		return usage_error(c->err,
+				   "--%s formats --survey's table: it needs --survey",
+				   c->csv ? "csv" : "markdown");
 	if (c->registers_dir)
 		return check_registers(c, runs_alone);
 	if (runs_alone > 1)
@@ -213,6 +237,9 @@ int check_args(struct cli *c)
 				   c->journal ? "journal" : "preserve");
 	if (c->destructive && !c->autorun)
 		return usage_error(c->err, "--destructive needs --auto");
+	if (c->time_ops && c->tests != BENCH_CAPACITY)
+		return usage_error(c->err,
+				   "--time-ops times --capacity alone: give -C and no other test");
 	if (c->force && !c->restore)
 		return usage_error(c->err,
 				   "--force goes with --restore (it restores unchecked)");
@@ -560,6 +587,16 @@ int check_size(struct cli *c, const struct device *dev)
 				   "--auto needs at least %s (%" PRIu64 " bytes), more than " DEV_FMT,
 				   fmt_size(size, min), min, dev->path,
 				   c->dev_byte);
+	}
+	if (((c->tests & BENCH_CAPACITY) || (c->autorun && c->destructive)) &&
+	    c->o.flush_byte > capacity_flush_most(dev->size_byte)) {
+		char most[FMT_LEN];
+
+		return usage_error(c->err,
+				   "--flush=%s: at most a quarter of " DEV_FMT ", %s",
+				   c->text[V_FLUSH], dev->path, c->dev_byte,
+				   fmt_size(most,
+					    capacity_flush_most(dev->size_byte)));
 	}
 	return 0;
 }

@@ -6,7 +6,8 @@
  * and dispatches; checks.c checks before any I/O, opendev.c opens the
  * device, outputs.c opens -o and --plot, jsonout.c writes --json, safety.c
  * announces the writes and keeps --preserve's journal, autorun.c runs
- * --auto, offline.c --analyze and --registers (no device).
+ * --auto, offline.c --analyze and --registers, survey.c --survey (no
+ * device).
  */
 #ifndef FLASHBENCH_CLI_H
 #define FLASHBENCH_CLI_H
@@ -23,11 +24,17 @@
 #include "card.h"
 #include "dev.h"
 #include "json.h"
+#include "capest.h"
 #include "modes.h"
+#include "timeops.h"
 
 #define EXIT_USAGE	2	/* bad command line, found before any I/O */
 #define EXIT_DEVICE	1	/* the device failed or refused */
-#define EXIT_SHORT	3	/* a check found the card short of its claims */
+#define EXIT_SHORT	3	/* a check found the card short of its claims:
+				 * damaged, or a class it states not met */
+#define EXIT_LIMBO	4	/* a fake whose writes past its real size
+				 * are lost (-C, --auto --destructive) */
+#define EXIT_WRAP	5	/* a fake whose addresses repeat */
 
 /* The options that take a value; they index cli.arg[]. */
 enum cli_value {
@@ -40,6 +47,7 @@ enum cli_value {
 	V_OPEN_AU_NR,
 	V_OFFSET,
 	V_FAT_NR,
+	V_FLUSH,
 	V_NR,
 };
 
@@ -61,6 +69,11 @@ struct cli {
 	int json;			/* --json */
 	const char *analyze_path;	/* --analyze FILE ("-": stdin) */
 	const char *registers_dir;	/* --registers DIR */
+	int survey;			/* --survey */
+	int csv;			/* --csv (with --survey) */
+	int markdown;			/* --markdown (with --survey) */
+	char **files;			/* --survey's FILE..., in argv */
+	size_t files_nr;
 	struct card_raw card_raw;	/* the card's registers */
 	struct card_info card;		/* decoded */
 	const char *plot_path;		/* --plot FILE.svg, or NULL */
@@ -75,7 +88,17 @@ struct cli {
 	struct preserve *saved;		/* what --preserve saved */
 	struct preserve *loaded;	/* the journal --restore checked */
 	int restore_failed;		/* writing it back failed */
-	int short_found;		/* a check found the card short */
+	struct capacity_estimate est;	/* -C's, said before it ran */
+	int est_done;			/* est is filled */
+	int time_ops;			/* --time-ops */
+	struct timeops tops;		/* what it counted */
+	struct json jdoc;		/* --json's document, with --time-ops
+					 * ended after the write-back */
+	int jdoc_open;			/* it waits for its end */
+	int jdoc_short;			/* its short_of_claims */
+	int short_found;		/* a check found the card short: the
+					 * exit status (EXIT_SHORT, _LIMBO,
+					 * _WRAP), else 0 */
 	int restore_unfinished;		/* --restore: only JOURNAL.tmp */
 	FILE *err;			/* where messages go */
 };
@@ -146,12 +169,26 @@ void device_card(const struct cli *c, const struct device *dev,
 void json_head(const struct cli *c, struct json *j, const char *test,
 	       const struct device *dev);
 void json_tail(struct json *j, int short_found, int interrupted);
+
+/* With --time-ops: the document's time_ops and end, after the write-back. */
+void json_finish(struct cli *c);
+
+/*
+ * The exit status of a check's result (BENCH_SHORT, _LIMBO, _WRAP; 0 for
+ * anything else), and the more telling of two statuses (a fake's kind
+ * over a plain "short").
+ */
+int short_status(int bench);
+int short_worst(int a, int b);
 int run_json(struct cli *c, struct device *dev, enum bench_test t,
 	     const char *option, FILE *out);
 
 /* offline */
 int run_analyze(struct cli *c, FILE *out);
 int run_registers(struct cli *c, FILE *out);
+
+/* survey */
+int run_survey(struct cli *c, FILE *out);
 
 /* outputs */
 void plot_note(struct plot_out *p, int ret);
@@ -172,6 +209,12 @@ void announce_step(const struct cli *c, const struct device *dev,
 struct bench_range *ranges_dup(const struct bench_range *r, size_t n);
 void announce_writes(const struct cli *c, const struct device *dev,
 		     const struct write_plan plan[MODES_MAX]);
+
+/* With -C: the estimate of its duration, timed on dev, on c->err. */
+void announce_estimate(struct cli *c, struct device *dev);
+
+/* The JSON object estimate: what announce_estimate() said (or null). */
+void json_estimate(struct json *j, const struct cli *c);
 int check_journal(struct cli *c, const struct device *dev);
 int save_ranges(struct cli *c, struct device *dev,
 		const struct bench_range *r, size_t n);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "capacity.h"
+#include "capfix.h"
 #include "cardout.h"
 #include "class.h"
 #include "cli.h"
@@ -100,6 +101,7 @@ void json_head(const struct cli *c, struct json *j, const char *test,
 	json_u64(j, "open_au_nr", o->open_au_nr);
 	json_u64(j, "offset", o->offset_byte);
 	json_u64(j, "fat_nr", o->fat_nr);
+	json_u64(j, "flush", o->flush_byte);
 	json_bool(j, "random", o->random);
 	json_bool(j, "destructive", c->destructive);
 	if (c->simulate)
@@ -121,13 +123,42 @@ void json_tail(struct json *j, int short_found, int interrupted)
 	json_object_end(j);
 }
 
+/*
+ * The document's end: now, or with --time-ops after the write-back
+ * (json_finish()), so that its time goes in.
+ */
+static void json_end(struct cli *c, struct json *j, int short_found)
+{
+	if (c->time_ops) {
+		c->jdoc_open = 1;
+		c->jdoc_short = short_found;
+		return;
+	}
+	json_tail(j, short_found, stop_signal != 0);
+}
+
+void json_finish(struct cli *c)
+{
+	if (!c->jdoc_open)
+		return;
+	timeops_json(&c->jdoc, &c->tops);
+	json_tail(&c->jdoc, c->jdoc_short, stop_signal != 0);
+	c->jdoc_open = 0;
+}
+
 /* --capacity --json: no rows, the verdict alone.  0 or -errno. */
 static int json_capacity(struct cli *c, struct device *dev, struct json *j)
 {
 	struct capacity_result r;
-	int ret = capacity_measure(dev, &c->o, &r);
+	struct capfix_table t;
+	int ret;
+
+	capfix_read(dev, &t);	/* before the check may write over it */
+	ret = capacity_measure(dev, &c->o, &r);
 
 	json_array_begin(j, "results");
+	if (!ret)
+		capacity_json_evidence(j, &r);
 	json_array_end(j);
 	if (ret) {
 		json_null(j, "verdict");
@@ -136,11 +167,12 @@ static int json_capacity(struct cli *c, struct device *dev, struct json *j)
 	} else {
 		json_object_begin(j, "verdict");
 		capacity_json(j, &r);
+		capfix_json(j, &r, &t, dev->path);
 		json_object_end(j);
-		if (capacity_short(&r))
-			ret = BENCH_SHORT;
+		ret = capacity_short(&r);
 	}
-	json_tail(j, ret == BENCH_SHORT, stop_signal != 0);
+	json_estimate(j, c);
+	json_end(c, j, short_status(ret) != 0);
 	return ret;
 }
 
@@ -154,8 +186,10 @@ int run_json(struct cli *c, struct device *dev, enum bench_test t,
 
 	json_init(&j, out);
 	json_head(c, &j, option + 2, dev);
-	if (t == BENCH_CAPACITY)
-		return json_capacity(c, dev, &j);
+	if (t == BENCH_CAPACITY) {
+		c->jdoc = j;
+		return json_capacity(c, dev, &c->jdoc);
+	}
 	if (m && m->prog) {
 		/* the results (and -i's regression beside them) */
 		ret = run_vm_mode(c, dev, m, NULL, &j);
@@ -167,6 +201,6 @@ int run_json(struct cli *c, struct device *dev, enum bench_test t,
 	json_null(&j, "verdict");
 	if (ret < 0 && !stop_signal)
 		json_string(&j, "error", strerror(-ret));
-	json_tail(&j, ret == BENCH_SHORT, stop_signal != 0);
+	json_tail(&j, short_status(ret) != 0, stop_signal != 0);
 	return ret;
 }

@@ -11,6 +11,7 @@
 #include "cardout.h"
 #include "cli.h"
 #include "plot.h"
+#include "record.h"
 
 /* ---- --analyze ---- */
 
@@ -60,18 +61,14 @@ static int slurp(const char *path, char **text, size_t *len)
 }
 
 /* --analyze as JSON: every table with its verdict; the first on top. */
-static int analyze_json(struct cli *c, FILE *res, const char *text,
-			size_t len)
+static int analyze_json(struct cli *c, FILE *res, const struct align_table *t,
+			size_t n)
 {
 	struct align_verdict v, first;
-	struct align_table *t;
-	size_t i, n;
 	struct json j;
-	int ret;
+	size_t i;
+	int ret = 0;
 
-	ret = analyze_parse(text, len, &t, &n);
-	if (ret)
-		return ret;
 	json_init(&j, res);
 	json_head(c, &j, "analyze", NULL);
 	json_array_begin(&j, "results");
@@ -95,84 +92,54 @@ static int analyze_json(struct cli *c, FILE *res, const char *text,
 	else
 		json_null(&j, "verdict");
 	json_tail(&j, 0, 0);
-	analyze_free_tables(t, n);
 	return ret;
 }
 
-/* Plot the first align table of text (an empty chart if none). */
-static void plot_analyze(struct cli *c, const char *text, size_t len)
+/* --analyze as text: each table's verdict (and evidence under -v). */
+static int analyze_tables_text(FILE *res, const struct align_table *t,
+			       size_t n, int verbose)
 {
 	struct align_verdict v;
-	struct align_table *t = NULL;
-	size_t n = 0;
-	int ret;
+	size_t i;
 
-	snprintf(c->plot->title, sizeof(c->plot->title),
-		 "flashbench --analyze %s", c->analyze_path);
-	ret = analyze_parse(text, len, &t, &n);
-	if (!ret)
-		ret = plot_align(c->plot->f, c->plot->title, n ? t[0].rows : NULL,
-				 n ? t[0].nrows : 0,
-				 n ? plot_verdict(t[0].rows, t[0].nrows, &v) :
-				     NULL);
-	plot_note(c->plot, ret);
-	analyze_free_tables(t, n);
+	for (i = 0; i < n; i++) {
+		int ret = analyze_align(t[i].rows, t[i].nrows, &v);
+		if (ret)
+			return ret;
+		analyze_print_verdict(res, i + 1, &v);
+		if (verbose)
+			analyze_print_evidence(res, &v);
+	}
+	return 0;
 }
 
-/* How many align tables text holds, or -errno. */
-static int count_tables(const char *text, size_t len)
+/* Plot the first of the tables (an empty chart if none). */
+static void plot_analyze(struct cli *c, const struct align_table *t, size_t n)
 {
-	struct align_table *t = NULL;
-	size_t n = 0;
-	int ret;
+	struct align_verdict v;
 
-	ret = analyze_parse(text, len, &t, &n);
-	analyze_free_tables(t, n);
-	if (ret)
-		return ret;
-	return n > INT_MAX ? INT_MAX : (int)n;
+	plot_note(c->plot, plot_align(c->plot->f, c->plot->title,
+				      n ? t[0].rows : NULL,
+				      n ? t[0].nrows : 0,
+				      n ? plot_verdict(t[0].rows, t[0].nrows,
+						       &v) : NULL));
 }
 
-/*
- * Read saved align tables and state their verdicts; returns the status.
- * Input without a table is bad input (exit 2), found before any output
- * file is opened, so a script can tell it from a verdict.
- */
-int run_analyze(struct cli *c, FILE *out)
+int analyze_tables_out(struct cli *c, FILE *out, const struct align_table *t,
+		       size_t n)
 {
 	FILE *res = out;
-	char *text = NULL;
-	size_t len = 0;
 	int ret;
 
-	ret = slurp(c->analyze_path, &text, &len);
-	if (ret)
-		return usage_error(c->err, "invalid --analyze '%s': %s",
-				   c->analyze_path, strerror(-ret));
-	ret = count_tables(text, len);
-	if (ret <= 0) {
-		free(text);
-		if (ret < 0)
-			return usage_error(c->err, "--analyze: %s",
-					   strerror(-ret));
-		return usage_error(c->err, "no align table found in %s",
-				   strcmp(c->analyze_path, "-") ?
-					   c->analyze_path : "standard input");
-	}
 	ret = open_outputs(c, out, &res);
-	if (ret) {
-		free(text);
+	if (ret)
 		return ret;
-	}
 	if (c->plot)
-		plot_analyze(c, text, len);
-	if (c->json) {
-		ret = analyze_json(c, res, text, len);
-	} else {
-		ret = analyze_text(res, text, len, c->o.verbose);
-		ret = ret < 0 ? ret : 0;
-	}
-	free(text);
+		plot_analyze(c, t, n);
+	if (c->json)
+		ret = analyze_json(c, res, t, n);
+	else
+		ret = analyze_tables_text(res, t, n, c->o.verbose);
 	if (ret)
 		fprintf(c->err, "flashbench: --analyze: %s\n", strerror(-ret));
 	if (plot_close(c) && !ret)
@@ -180,6 +147,44 @@ int run_analyze(struct cli *c, FILE *out)
 	if (finish_output(c, res, res != out) && !ret)
 		return EXIT_DEVICE;
 	return ret ? EXIT_DEVICE : 0;
+}
+
+/*
+ * Read saved align tables, or a record (front/record.c), and state their
+ * verdicts; returns the status.  Input without a table is bad input
+ * (exit 2), found before any output file is opened, so a script can tell
+ * it from a verdict.
+ */
+int run_analyze(struct cli *c, FILE *out)
+{
+	struct align_table *t = NULL;
+	char *text = NULL;
+	size_t len = 0, n = 0;
+	int ret;
+
+	ret = slurp(c->analyze_path, &text, &len);
+	if (ret)
+		return usage_error(c->err, "invalid --analyze '%s': %s",
+				   c->analyze_path, strerror(-ret));
+	if (c->plot)
+		snprintf(c->plot->title, sizeof(c->plot->title),
+			 "flashbench --analyze %s", c->analyze_path);
+	if (is_record(text, len)) {
+		ret = run_record(c, out, text, len);
+		free(text);
+		return ret;
+	}
+	ret = analyze_parse(text, len, &t, &n);
+	free(text);
+	if (ret)
+		return usage_error(c->err, "--analyze: %s", strerror(-ret));
+	if (!n)
+		return usage_error(c->err, "no align table found in %s",
+				   strcmp(c->analyze_path, "-") ?
+					   c->analyze_path : "standard input");
+	ret = analyze_tables_out(c, out, t, n);
+	analyze_free_tables(t, n);
+	return ret;
 }
 
 /* ---- --registers ---- */

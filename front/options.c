@@ -56,6 +56,13 @@ static const char *valid_erasesize(uint64_t v)
 	return "not a power of two or 3 times a power of two";
 }
 
+static const char *valid_flush(uint64_t v)
+{
+	if (v && v < (1 << 20))
+		return "less than 1MiB";
+	return v % 4096 ? "not a multiple of 4KiB" : NULL;
+}
+
 #define MODE_ROW(bit, text)						\
 	{ .kind = OPT_MODE, .mode = (bit), .flag = NO_FLAG,		\
 	  .section = SEC_TESTS, .help = (text) }
@@ -136,6 +143,12 @@ const struct opt_row opt_rows[] = {
 	VALUE_ROW("fat-nr", 0, OPT_NUMBER, V_FAT_NR, fat_nr, 6, 1, UINT_MAX,
 		  NULL, BENCH_FIND_FAT,
 		  "<num>", "erase blocks looked at by -f (default %D)"),
+	VALUE_ROW("flush", 0, OPT_SIZE, V_FLUSH, flush_byte, 0, 0,
+		  UINT64_MAX, valid_flush, BENCH_CAPACITY,
+		  "<size>", "what -C writes to push a fake's write\n"
+			    "  cache out, defeating one up to half of\n"
+			    "  it (default, or 0: 1/128 of the device,\n"
+			    "  at most 256MiB; at most a quarter of it)"),
 	FLAG_ROW("auto", 0, autorun, SEC_BEYOND,
 		 "find erase size, page size, open AUs and\n"
 		 "  FAT area and say what to do with them;\n"
@@ -148,6 +161,13 @@ const struct opt_row opt_rows[] = {
 	FILE_ROW("registers", 0, registers_dir, "<dir>",
 		 "decode a card's register files (cid, csd,\n"
 		 "  scr, ssr, ... as in sysfs), no device"),
+	FLAG_ROW("survey", 0, survey, SEC_BEYOND,
+		 "one row per card from records written by\n"
+		 "  --json (FILE... or directories of them),\n"
+		 "  no device"),
+	FLAG_ROW("csv", 0, csv, SEC_BEYOND, "--survey's table as CSV"),
+	FLAG_ROW("markdown", 0, markdown, SEC_BEYOND,
+		 "--survey's table in Markdown"),
 	FLAG_ROW("json", 0, json, SEC_BEYOND,
 		 "one JSON document instead of the table"),
 	FILE_ROW("plot", 0, plot_path, "<file.svg>",
@@ -164,6 +184,10 @@ const struct opt_row opt_rows[] = {
 	FILE_ROW("restore", 0, restore, "<journal>",
 		 "put a journal back on DEVICE after a\n"
 		 "  crash or power loss"),
+	FLAG_ROW("time-ops", 0, time_ops, SEC_BEYOND,
+		 "with -C: the device time of each kind\n"
+		 "  of operation (reads, writes, flushes,\n"
+		 "  --preserve's save and write-back)"),
 	FLAG_ROW("force", 0, force, SEC_BEYOND,
 		 "with --restore: even where DEVICE no\n"
 		 "  longer holds what the run wrote"),
@@ -519,6 +543,11 @@ int opt_parse(struct cli *c, int argc, char **argv, FILE *out)
 		if (ret >= 0)
 			return ret;
 	}
+	if (c->survey) {	/* FILE... */
+		c->files = argv + optind;
+		c->files_nr = (size_t)(argc - optind);
+		return -1;
+	}
 	if (optind < argc)
 		c->device = argv[optind++];
 	if (optind < argc)
@@ -535,6 +564,7 @@ static const char help_head[] =
 "\nUsage:\n"
 " flashbench [options] <device>\n"
 " flashbench [options] --simulate[=<spec>]\n"
+" flashbench --survey [--csv|--markdown|--json] <file|dir>...\n"
 "\n"
 "Identify characteristics of flash media (erase block and page size,\n"
 "number of open erase blocks, FAT area) by timing reads and writes.\n"

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capest.h"
 #include "cli.h"
 #include "format.h"
 #include "preserve.h"
@@ -198,6 +199,40 @@ void announce_writes(const struct cli *c, const struct device *dev,
 	}
 	announce(c, dev, all, n);
 	free(all);
+}
+
+/*
+ * With -C: how long it should take, from a short timing of the device,
+ * said before its first write (the timing writes back what it read).
+ */
+void announce_estimate(struct cli *c, struct device *dev)
+{
+	struct capacity_estimate e;
+
+	c->est_done = 0;
+	if (!(c->tests & BENCH_CAPACITY) || c->restore)
+		return;
+	if (capacity_estimate(dev, &e))
+		return;
+	capacity_estimate_print(c->err, &e, c->preserve && !c->simulate);
+	c->est = e;
+	c->est_done = 1;
+}
+
+void json_estimate(struct json *j, const struct cli *c)
+{
+	if (!c->est_done) {
+		json_null(j, "estimate");
+		return;
+	}
+	json_object_begin(j, "estimate");
+	json_u64(j, "fake_ns", c->est.fake_ns);
+	json_u64(j, "genuine_ns", c->est.genuine_ns);
+	json_u64(j, "save_ns", c->est.save_ns);
+	json_u64(j, "write_back_fake_ns", c->est.back_fake_ns);
+	json_u64(j, "write_back_ns", c->est.back_ns);
+	json_u64(j, "block_write_ns", c->est.write_block_ns);
+	json_object_end(j);
 }
 
 /* ---- --preserve and --restore ---- */

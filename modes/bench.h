@@ -40,6 +40,7 @@ struct bench_opts {
 	unsigned int interval_order;	/* sizes up to 512 << (order-1) */
 	unsigned int open_au_nr;	/* AUs written in turn by -O */
 	unsigned int fat_nr;		/* AUs looked at by -f */
+	uint64_t flush_byte;		/* -C's flush, --flush (0: its own) */
 	uint64_t offset_byte;		/* where -O starts */
 	int random;			/* -r: pseudo-random order in an AU */
 	int verbose;			/* -v count */
@@ -168,9 +169,12 @@ double interval_overhead_ns(const struct interval_fit *fit,
 /*
  * What a check (--capacity, --class) returns, instead of 0, when it ran
  * and found the card short of what it claims: it stores less than it
- * announces, or misses a class it states.  Errors stay -errno.
+ * announces (a limbo fake, a wraparound fake, or damaged: BENCH_SHORT),
+ * or misses a class it states (BENCH_SHORT).  Errors stay -errno.
  */
 #define BENCH_SHORT	1
+#define BENCH_LIMBO	2	/* a fake: writes past its real size lost */
+#define BENCH_WRAP	3	/* a fake: addresses repeat */
 
 /* A byte range a writing test will overwrite: [start, end). */
 struct bench_range {

@@ -75,41 +75,9 @@
 #include <unistd.h>
 
 #include "capacity.h"
-#include "format.h"
-#include "json.h"
+#include "capfix.h"
+#include "capint.h"
 
-#define CAP_BLOCK	4096ULL		/* a probe */
-#define CAP_SECTOR	512ULL		/* a signed unit */
-#define CAP_GRID	256ULL		/* coarse probe positions */
-#define CAP_SPLIT_FIRST	8U		/* probes in round 1 */
-#define CAP_SPLIT	32U		/* probes in a later round, at most */
-#define CAP_PROBE_COST	(4ULL << 20)	/* a probe costs about as much as
-					 * flushing this */
-#define CAP_STEP	(1ULL << 20)	/* finest step; below the grid */
-#define CAP_FINE	16ULL		/* fine steps per coarse one, at most */
-#define CAP_REL		128ULL		/* a fine step: at most 1/128
-					 * of where it starts */
-#define CAP_CHUNK	(1ULL << 20)	/* the top chunk, at most */
-#define CAP_FLUSH_FIRST	(32ULL << 20)	/* flushed in round 1 at least */
-#define CAP_FLUSH_MAX	(256ULL << 20)	/* largest cache defeated */
-#define CAP_FLUSH_PARTS	32ULL		/* the first flush in parts */
-#define CAP_MIN_SIZE	(16ULL << 20)	/* smallest device checked */
-#define CAP_NONE	UINT64_MAX	/* no write lost yet */
-#define CAP_WITNESSES	8U		/* aliases kept to check a modulus */
-#define CAP_DIVISORS	8192U		/* of a sector count below 2^40 */
-#define CAP_WORDS	(CAP_SECTOR / 8)
-#define CAP_MAGIC	0x4643415041434954ULL	/* "FCAPACIT" */
-
-/* Where the check may write on a device of size bytes. */
-struct cap_geo {
-	uint64_t size;		/* announced size S */
-	uint64_t flush;		/* W: the flush region is [W, 2W) */
-	uint64_t first;		/* flushed in round 1: min(W, 32 MiB) */
-	uint64_t grid;		/* S / 256, in whole blocks */
-	uint64_t chunk;		/* the top chunk [S - chunk, S) */
-	unsigned int lo0;	/* coarse probes 1..lo0 lie in or below the
-				 * flush region */
-};
 
 /* What a block read back holds. */
 enum cap_state {
@@ -138,193 +106,6 @@ struct cap_run {
 	struct capacity_result *r;
 };
 
-const char *capacity_kind_name(enum capacity_kind kind)
-{
-	static const char *const name[] = { "genuine", "limbo", "wraparound",
-					    "damaged" };
-
-	return kind <= CAPACITY_DAMAGED ? name[kind] : "?";
-}
-
-/* The geometry of a device of size bytes; 0 or -EINVAL (too small). */
-static int cap_geo_init(struct cap_geo *g, uint64_t size)
-{
-	uint64_t w;
-
-	if (size < CAP_MIN_SIZE)
-		return -EINVAL;
-	w = size / 128 < CAP_FLUSH_MAX ? size / 128 : CAP_FLUSH_MAX;
-	g->size = size;
-	g->flush = w / CAP_BLOCK * CAP_BLOCK;
-	g->first = g->flush < CAP_FLUSH_FIRST ? g->flush : CAP_FLUSH_FIRST;
-	g->grid = size / CAP_GRID / CAP_BLOCK * CAP_BLOCK;
-	g->chunk = g->grid < CAP_CHUNK ? g->grid : CAP_CHUNK;
-	g->lo0 = (unsigned int)((2 * g->flush + CAP_BLOCK - 1) / g->grid);
-	return 0;
-}
-
-/* The end of coarse probe k (1..256). */
-static uint64_t cap_end(const struct cap_geo *g, unsigned int k)
-{
-	return k >= CAP_GRID ? g->size : k * g->grid;
-}
-
-/*
- * The fine step between coarse probes k - 1 and k: 1/128 of where it
- * starts (a usable size within 1 %), at most 1/16 of the grid, at least
- * 1 MiB.
- */
-static uint64_t cap_step(const struct cap_geo *g, unsigned int k)
-{
-	uint64_t s = cap_end(g, k - 1) / CAP_REL;
-
-	if (s > g->grid / CAP_FINE)
-		s = g->grid / CAP_FINE;
-	s = s / CAP_BLOCK * CAP_BLOCK;
-	return s < CAP_STEP ? CAP_STEP : s;
-}
-
-/* Note end e as position n (when there is room); the count. */
-static size_t cap_put(uint64_t *pos, size_t max, size_t n, uint64_t e)
-{
-	if (pos && n < max)
-		pos[n] = e;
-	return n + 1;
-}
-
-/*
- * The end of every probe the search may write, ascending: every MiB
- * below the coarse grid, then the coarse grid with its fine steps.  The
- * count.
- */
-static size_t cap_positions(const struct cap_geo *g, uint64_t *pos,
-			    size_t max)
-{
-	uint64_t e, top = cap_end(g, g->lo0);
-	unsigned int k;
-	size_t n = 0;
-
-	for (e = CAP_STEP; e <= top; e += CAP_STEP)
-		n = cap_put(pos, max, n, e);
-	for (k = g->lo0 + 1; k <= CAP_GRID; k++) {
-		uint64_t s = cap_step(g, k);
-
-		for (e = cap_end(g, k - 1) + s; e < cap_end(g, k); e += s)
-			n = cap_put(pos, max, n, e);
-		n = cap_put(pos, max, n, cap_end(g, k));
-	}
-	return n;
-}
-
-/* Ranges as they are noted: merged with the last when they touch. */
-struct cap_ranges {
-	struct bench_range *r;	/* NULL: count only */
-	size_t max, n;
-	uint64_t last_end;	/* end of range n - 1 */
-};
-
-/* Note [start, end), ascending. */
-static void cap_range(struct cap_ranges *rs, uint64_t start, uint64_t end)
-{
-	if (rs->n && start <= rs->last_end) {
-		if (end <= rs->last_end)
-			return;
-		if (rs->r && rs->n <= rs->max)
-			rs->r[rs->n - 1].end_byte = end;
-	} else {
-		if (rs->r && rs->n < rs->max)
-			rs->r[rs->n].start_byte = start;
-		if (rs->r && rs->n < rs->max)
-			rs->r[rs->n].end_byte = end;
-		rs->n++;
-	}
-	rs->last_end = end;
-}
-
-int capacity_write_ranges(enum bench_test test, const struct bench_opts *o,
-			  uint64_t dev_size, struct bench_range *ranges,
-			  size_t max)
-{
-	struct cap_ranges rs = { ranges, max, 0, 0 };
-	struct cap_geo g;
-	uint64_t *pos;
-	size_t i, np;
-
-	(void)test;
-	(void)o;
-	if (cap_geo_init(&g, dev_size))
-		return -EINVAL;
-	np = cap_positions(&g, NULL, 0);
-	pos = malloc(np * sizeof(*pos));
-	if (!pos)
-		return -ENOMEM;
-	cap_positions(&g, pos, np);
-	for (i = 0; i < np && pos[i] <= g.flush; i++)
-		cap_range(&rs, pos[i] - CAP_BLOCK, pos[i]);
-	cap_range(&rs, g.flush, 2 * g.flush);
-	for (; i < np; i++)
-		if (pos[i] - CAP_BLOCK >= 2 * g.flush &&
-		    pos[i] - CAP_BLOCK < g.size - g.chunk)
-			cap_range(&rs, pos[i] - CAP_BLOCK, pos[i]);
-	cap_range(&rs, g.size - g.chunk, g.size);
-	free(pos);
-	if (ranges && max < rs.n)
-		return -ENOSPC;
-	return rs.n > INT_MAX ? -E2BIG : (int)rs.n;
-}
-
-/* A finalizer of splitmix64: spreads x over 64 bits. */
-static uint64_t cap_mix(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
-
-/* Word i of the sector at off. */
-static uint64_t cap_word(uint64_t key, uint64_t off, unsigned int i)
-{
-	if (i == 0)
-		return CAP_MAGIC ^ key;
-	if (i == 1)
-		return off;
-	return cap_mix(key ^ cap_mix(off + i));
-}
-
-/* Sign len bytes of buf as written at off. */
-static void cap_sign(unsigned char *buf, uint64_t len, uint64_t off,
-		     uint64_t key)
-{
-	uint64_t s, w;
-	unsigned int i;
-
-	for (s = 0; s < len; s += CAP_SECTOR)
-		for (i = 0; i < CAP_WORDS; i++) {
-			w = cap_word(key, off + s, i);
-			memcpy(buf + s + 8 * i, &w, sizeof(w));
-		}
-}
-
-/* Is the sector ours?  Then *named gets the offset it names. */
-static int cap_ours(const unsigned char *sec, uint64_t key, uint64_t *named)
-{
-	uint64_t w, off;
-	unsigned int i;
-
-	memcpy(&w, sec, sizeof(w));
-	if (w != (CAP_MAGIC ^ key))
-		return 0;
-	memcpy(&off, sec + 8, sizeof(off));
-	for (i = 2; i < CAP_WORDS; i++) {
-		memcpy(&w, sec + 8 * i, sizeof(w));
-		if (w != cap_word(key, off, i))
-			return 0;
-	}
-	*named = off;
-	return 1;
-}
 
 /* Greatest common divisor. */
 static uint64_t cap_gcd(uint64_t a, uint64_t b)
@@ -794,37 +575,20 @@ static int cap_modulus(struct cap_run *c)
 	return ret < 0 ? ret : 0;
 }
 
-/* Classify from the bounds and the aliases seen. */
+/* Hand what the search saw to the verdict. */
 static void cap_classify(struct cap_run *c)
 {
-	struct capacity_result *r = c->r;
-	uint64_t slack;
+	struct capacity_evidence *e = &c->r->ev;
 
-	r->limbo_garbage = c->garbage;
-	r->usable_byte = c->lo / CAP_BLOCK * CAP_BLOCK;
-	if (c->hi != CAP_NONE) {
-		r->lost_byte = c->hi;
-		if (r->usable_byte > c->hi)
-			r->usable_byte = c->hi / CAP_BLOCK * CAP_BLOCK;
-	}
-	if (c->alias) {
-		r->kind = CAPACITY_WRAP;
-		r->modulus_byte = c->alias;
-		r->usable_byte = c->alias;
-		r->exact = 1;
-	} else if (c->damaged) {
-		r->kind = CAPACITY_DAMAGED;
-	} else if (c->hi != CAP_NONE) {
-		r->kind = CAPACITY_LIMBO;
-		slack = r->usable_byte / 100 > CAP_STEP ?
-			r->usable_byte / 100 : CAP_STEP;
-		r->exact = c->hi - r->usable_byte <= slack;
-	} else {
-		r->kind = CAPACITY_GENUINE;
-		r->usable_byte = c->geo.size;
-	}
-	/* the scan's step after the whole flush region: half of it */
-	r->defeat_byte = r->flush_byte / 2 / CAP_SECTOR * CAP_SECTOR;
+	e->stored_byte = c->lo;
+	e->lost = c->hi != CAP_NONE;
+	e->lost_byte = e->lost ? c->hi : 0;
+	e->lost_garbage = c->garbage;
+	e->lost_below_stored = c->damaged;
+	e->alias_byte = c->alias;
+	e->flush_byte = c->r->flush_byte;
+	e->cache_byte = c->r->cache_byte;
+	capacity_decide(c->r);
 }
 
 /* A fresh key: random, or from the clock when there is no randomness. */
@@ -898,124 +662,31 @@ int capacity_measure(struct device *dev, const struct bench_opts *o,
 	return ret;
 }
 
-/* What the kind means, in a line. */
-static void cap_print_kind(FILE *out, const struct capacity_result *r)
-{
-	char a[FMT_LEN], b[FMT_LEN];
-
-	fmt_size(a, r->usable_byte);
-	fmt_size(b, r->defeat_byte);
-	switch (r->kind) {
-	case CAPACITY_GENUINE:
-		fprintf(out, "kind:           genuine as far as this check sees: every block written came\n"
-			"                back; it could not rule out a fake with a cache over %s\n",
-			b);
-		break;
-	case CAPACITY_LIMBO:
-		fprintf(out, "kind:           limbo: a write at %s (%" PRIu64 ") was lost, as are\n"
-			"                those above it; reads there return %s\n",
-			fmt_size(b, r->lost_byte), r->lost_byte,
-			r->limbo_garbage ? "garbage" : "zeros");
-		break;
-	case CAPACITY_WRAP:
-		fprintf(out, "kind:           wraparound: addresses repeat every %s (%" PRIu64 " bytes),\n"
-			"                a write past it overwrites data below it\n",
-			a, r->modulus_byte);
-		break;
-	case CAPACITY_DAMAGED:
-		fprintf(out, "kind:           damaged: blocks below %s did not come back\n",
-			a);
-		break;
-	}
-}
-
-/* What to do about it. */
-static void cap_print_advice(FILE *out, const struct capacity_result *r,
-			     const char *path)
-{
-	uint64_t lbs = r->logical_block_size ? r->logical_block_size : 512;
-	uint64_t start = (1ULL << 20) / lbs;
-
-	if (r->kind == CAPACITY_GENUINE) {
-		char b[FMT_LEN];
-
-		fprintf(out, "to do:          nothing, unless a cache over %s hides a fake: then no\n"
-			"                check that writes less can tell (f3write fills the card)\n",
-			fmt_size(b, r->defeat_byte));
-		return;
-	}
-	if (r->kind == CAPACITY_DAMAGED || r->usable_byte <= (2ULL << 20)) {
-		fprintf(out, "to do:          do not keep data on this card\n");
-		return;
-	}
-	fprintf(out, "to do:          use no more than the usable size: one partition of at most\n"
-		"                %" PRIu64 " sectors of %" PRIu64 " bytes from sector %" PRIu64 ", e.g. (this replaces the\n"
-		"                whole partition table; format the partition afterwards):\n"
-		"                echo 'start=%" PRIu64 ", size=%" PRIu64 ", type=c' | sudo sfdisk %s\n",
-		r->usable_byte / lbs - start, lbs, start, start,
-		r->usable_byte / lbs - start,
-		/* the simulated card has no path to give sfdisk */
-		strcmp(path, "simulated card") ? path : "DEVICE");
-}
-
-void capacity_print(FILE *out, const struct capacity_result *r,
-		    const char *path)
-{
-	char a[FMT_LEN], b[FMT_LEN], t[FMT_LEN];
-
-	fprintf(out, "announced size: %s (%" PRIu64 " bytes)\n",
-		fmt_size(a, r->announced_byte), r->announced_byte);
-	fprintf(out, "usable size:    %s%s (%" PRIu64 " bytes)\n",
-		r->kind == CAPACITY_LIMBO && !r->exact ? "at least " : "",
-		fmt_size(a, r->usable_byte), r->usable_byte);
-	cap_print_kind(out, r);
-	if (r->cache_byte)
-		fprintf(out, "write cache:    at most %s (it held a block the flash lost)\n",
-			fmt_size(a, r->cache_byte));
-	else if (!r->flush_byte && r->kind != CAPACITY_GENUINE)
-		fprintf(out, "write cache:    none (the last block written was lost at once)\n");
-	else
-		fprintf(out, "write cache:    none seen (caches up to %s are defeated)\n",
-			fmt_size(a, r->defeat_byte));
-	fprintf(out, "written:        %u blocks of 4KiB and %s in all, in %s of device time\n",
-		r->probes, fmt_size(b, r->written_byte),
-		fmt_time(t, (int64_t)r->device_ns));
-	cap_print_advice(out, r, path);
-}
-
-void capacity_json(struct json *j, const struct capacity_result *r)
-{
-	json_u64(j, "usable_size", r->usable_byte);
-	json_u64(j, "announced_size", r->announced_byte);
-	json_string(j, "kind", capacity_kind_name(r->kind));
-	json_u64(j, "cache_size", r->cache_byte);
-	if (r->kind == CAPACITY_WRAP)
-		json_u64(j, "modulus", r->modulus_byte);
-	else
-		json_null(j, "modulus");
-	if (r->kind == CAPACITY_LIMBO)
-		json_string(j, "limbo_reads",
-			    r->limbo_garbage ? "garbage" : "zeros");
-	json_u64(j, "cache_defeated_up_to", r->defeat_byte);
-	json_bool(j, "usable_exact", r->kind != CAPACITY_GENUINE &&
-				     r->kind != CAPACITY_DAMAGED && r->exact);
-	json_u64(j, "probes", r->probes);
-	json_u64(j, "bytes_written", r->written_byte);
-	json_u64(j, "device_ns", r->device_ns);
-}
-
 int capacity_run(struct device *dev, const struct bench_opts *o, FILE *out)
 {
 	struct capacity_result r;
-	int ret = capacity_measure(dev, o, &r);
+	struct capfix_table t;
+	int ret;
 
+	capfix_read(dev, &t);	/* before the check may write over it */
+	ret = capacity_measure(dev, o, &r);
 	if (ret)
 		return ret;
-	capacity_print(out, &r, dev->path);
-	return capacity_short(&r) ? BENCH_SHORT : 0;
+	capacity_print_findings(out, &r);
+	capfix_print(out, &r, &t, dev->path);
+	return capacity_short(&r);
 }
 
 int capacity_short(const struct capacity_result *r)
 {
-	return r->kind != CAPACITY_GENUINE;
+	switch (r->kind) {
+	case CAPACITY_GENUINE:
+		return 0;
+	case CAPACITY_LIMBO:
+		return BENCH_LIMBO;
+	case CAPACITY_WRAP:
+		return BENCH_WRAP;
+	default:
+		return BENCH_SHORT;
+	}
 }

@@ -15,6 +15,10 @@
 #include "bench.h"
 #include "dev.h"
 
+#define CAPACITY_BLOCK	4096ULL		/* a probe */
+#define CAPACITY_SECTOR	512ULL		/* a signed unit */
+#define CAPACITY_STEP	(1ULL << 20)	/* the search's finest step */
+
 /* What the card turned out to be. */
 enum capacity_kind {
 	CAPACITY_GENUINE,	/* every probe came back */
@@ -23,7 +27,26 @@ enum capacity_kind {
 	CAPACITY_DAMAGED,	/* blocks below usable did not come back */
 };
 
+/*
+ * What the search saw, the raw evidence its verdict comes from (kept in
+ * the record's "results"): capacity_decide() judges it without a device.
+ */
+struct capacity_evidence {
+	uint64_t stored_byte;		/* data came back up to here */
+	int lost;			/* a write was lost ... */
+	uint64_t lost_byte;		/* ... the lowest one, from here */
+	int lost_garbage;		/* read there: not zeros */
+	int lost_below_stored;		/* one lost below one that came back */
+	uint64_t alias_byte;		/* blocks read back naming another
+					 * offset: the period they share, its
+					 * divisors tried (0: none seen) */
+	uint64_t flush_byte;		/* written to defeat a cache */
+	uint64_t cache_byte;		/* a cache held a block the flash lost,
+					 * flushed this far (0: none) */
+};
+
 struct capacity_result {
+	struct capacity_evidence ev;	/* what the search saw */
 	uint64_t announced_byte;	/* the device's size */
 	uint64_t usable_byte;		/* stores data up to here */
 	uint64_t modulus_byte;		/* wrap: the modulus, else 0 */
@@ -41,12 +64,33 @@ struct capacity_result {
 	unsigned int logical_block_size;
 };
 
+/*
+ * --flush: the flush region [W, 2W) is byte long (0: 1/128 of the
+ * device, at most 256 MiB), at most capacity_flush_most() of the device.
+ */
+void capacity_set_flush(uint64_t byte);
+uint64_t capacity_flush_most(uint64_t dev_size);
+
+/*
+ * The verdict from r->ev and r->announced_byte (verdict/capacity.c): the
+ * kind, the usable size and whether it is exact, the modulus, the cache
+ * and how large a cache the flush defeats.  No I/O.
+ */
+void capacity_decide(struct capacity_result *r);
+
+/* The evidence as the record's results[0] ("step": "capacity"). */
+struct json;
+void capacity_json_evidence(struct json *j, const struct capacity_result *r);
+
 /* The kind's name: "genuine", "limbo", "wraparound", "damaged". */
 const char *capacity_kind_name(enum capacity_kind kind);
 
 /* Run the check on dev.  Returns 0 or -errno (-EINVAL: too small). */
 int capacity_measure(struct device *dev, const struct bench_opts *o,
 		     struct capacity_result *r);
+
+/* The report up to its advice (what was found, cache, what was written). */
+void capacity_print_findings(FILE *out, const struct capacity_result *r);
 
 /* The report, with what to do, for the device at path. */
 void capacity_print(FILE *out, const struct capacity_result *r,
@@ -56,14 +100,26 @@ void capacity_print(FILE *out, const struct capacity_result *r,
 struct json;
 void capacity_json(struct json *j, const struct capacity_result *r);
 
-/* Does the card store less than it announces (not genuine)? */
+/*
+ * Does the card store less than it announces (not genuine)?  0, or
+ * BENCH_LIMBO, BENCH_WRAP or BENCH_SHORT (damaged).
+ */
 int capacity_short(const struct capacity_result *r);
 
-/* The mode's row: run and print (0, BENCH_SHORT or -errno); the ranges
- * it may overwrite. */
+/*
+ * The mode's row: run and print (0, what capacity_short() returns, or
+ * -errno); the ranges it may overwrite.
+ */
 int capacity_run(struct device *dev, const struct bench_opts *o, FILE *out);
 int capacity_write_ranges(enum bench_test test, const struct bench_opts *o,
 			  uint64_t dev_size, struct bench_range *ranges,
 			  size_t max);
+
+/*
+ * The flush region on a device of dev_size bytes: [*start, *end), what
+ * the check writes to push its probes out of a write cache.  0 or
+ * -EINVAL (too small).
+ */
+int capacity_flush_region(uint64_t dev_size, uint64_t *start, uint64_t *end);
 
 #endif /* FLASHBENCH_CAPACITY_H */

@@ -342,7 +342,6 @@ static void print_check(FILE *out, const struct class_result *r,
 void class_print_body(FILE *out, const struct class_result *r)
 {
 	char a[FMT_LEN], b[FMT_LEN], t[FMT_LEN], u[FMT_LEN];
-	size_t i;
 
 	fprintf(out, "class check: measured from the host, on the card as it is now\n"
 		"  (not the SD Association's certification procedure)\n");
@@ -357,6 +356,13 @@ void class_print_body(FILE *out, const struct class_result *r)
 	fprintf(out, "  queue depth %u          %9.0f %9.0f %7u %7u\n",
 		CLASS_QD, r->read_iops_qd4, r->write_iops_qd4, r->reads_qd4,
 		r->writes_qd4);
+	class_print_checks(out, r);
+}
+
+void class_print_checks(FILE *out, const struct class_result *r)
+{
+	size_t i;
+
 	if (r->all && r->unknown)
 		fputs("no SD registers could be read, so every class is checked:\n",
 		      out);
@@ -367,6 +373,48 @@ void class_print_body(FILE *out, const struct class_result *r)
 		fputs("the classes the card states:\n", out);
 	for (i = 0; i < r->n; i++)
 		print_check(out, r, &r->c[i]);
+}
+
+size_t class_refill(struct class_result *r, const struct class_figures *f,
+		    size_t n)
+{
+	size_t i, k;
+
+	memset(r, 0, sizeof(*r));
+	r->read_iops = -1;	/* unknown until a figure says */
+	for (i = 0; i < n; i++) {
+		struct class_seq *s;
+
+		for (k = 0; k < CLASS_NR; k++)
+			if (!strcmp(classes[k].name, f[i].name))
+				break;
+		if (k == CLASS_NR)
+			return i + 1;
+		s = classes[k].kind == CLASS_SPEED ? &r->sd : &r->uhs;
+		s->ru_byte = f[i].recording_unit ? f[i].recording_unit :
+			     classes[k].kind == CLASS_SPEED ? SD_RU_BYTE :
+							      UHS_RU_BYTE;
+		s->min_mbps = f[i].write_mbps;
+		s->max_write_ns = f[i].longest_write_ns;
+		if (f[i].iops) {
+			r->read_iops = f[i].read_iops;
+			r->write_iops = f[i].write_iops;
+			r->read_iops_qd4 = f[i].read_iops_qd4;
+			r->write_iops_qd4 = f[i].write_iops_qd4;
+		}
+	}
+	return 0;
+}
+
+const char *class_missing(const struct class_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (!seq_of(r, &r->c[i])->ru_byte ||
+		    (r->c[i].kind == CLASS_APP && r->read_iops < 0))
+			return r->c[i].name;
+	return NULL;
 }
 
 void class_print(FILE *out, const struct class_result *r)

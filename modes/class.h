@@ -116,6 +116,31 @@ void class_judge(struct class_result *r, const struct card_claims *c);
 /* Does the card miss a class it states (after class_judge())? */
 int class_short(const struct class_result *r);
 
+/* A class's figures as a record keeps them (class_json()). */
+struct class_figures {
+	const char *name;		/* "C10" */
+	double write_mbps;		/* its run's slowest unit */
+	uint64_t longest_write_ns;
+	uint64_t recording_unit;	/* 0: the class's own */
+	int iops;			/* the four rates below are known */
+	double read_iops, write_iops, read_iops_qd4, write_iops_qd4;
+};
+
+/*
+ * Fill r's measurements from a record's figures of n classes, as
+ * class_judge() needs them (the plan and the counts stay 0): 0, or 1 +
+ * the index of a class name it does not know.
+ */
+size_t class_refill(struct class_result *r, const struct class_figures *f,
+		    size_t n);
+
+/* After class_judge() on a refilled r: the first class judged whose
+ * figures the record lacks, or NULL. */
+const char *class_missing(const struct class_result *r);
+
+/* The classes' lines alone (a record's check: no plan, no counts). */
+void class_print_checks(FILE *out, const struct class_result *r);
+
 /* The report, with its device time; without it (for --auto's total). */
 void class_print(FILE *out, const struct class_result *r);
 void class_print_body(FILE *out, const struct class_result *r);

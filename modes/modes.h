@@ -25,8 +25,9 @@ struct mode {
 	char short_option;	/* 'a' */
 	int writes;		/* overwrites data on the device */
 	/*
-	 * run it and print the classic table to out; 0, BENCH_SHORT (a
-	 * check found the card short of its claims) or -errno
+	 * run it and print the classic table to out; 0, BENCH_SHORT,
+	 * BENCH_LIMBO or BENCH_WRAP (a check found the card short of its
+	 * claims) or -errno
 	 */
 	int (*run)(struct device *dev, const struct bench_opts *o,
 		   FILE *out);

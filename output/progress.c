@@ -17,6 +17,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "capest.h"
 #include "class.h"
 #include "format.h"
 #include "modes.h"
@@ -551,6 +552,20 @@ static int plan_calls(struct seg_list *l, enum bench_test test,
  * units, then 1000 random reads and writes at each queue depth (a slow
  * card stops a phase early, at its time budget: the line then jumps).
  */
+/*
+ * --capacity's steps on a genuine card (the most it does): a fake ends
+ * sooner, or, for a limbo fake's later rounds, past them at 100%.
+ */
+static int plan_capacity(struct seg_list *l, const struct device *dev)
+{
+	struct capacity_step st[CAPACITY_STEPS];
+	size_t i, n = capacity_plan_steps(dev->size_byte, st);
+
+	for (i = 0; i < n; i++)
+		seg_add(l, st[i].n_io, st[i].io_byte, st[i].label);
+	return n ? 0 : -EINVAL;
+}
+
 static int plan_class(struct seg_list *l, const struct bench_opts *o,
 		      const struct device *dev)
 {
@@ -576,6 +591,7 @@ int progress_plan(enum bench_test test, const struct bench_opts *o,
 {
 	struct seg_list l = { NULL, 0, 0, 0 };
 	int ret = test == BENCH_CLASS ? plan_class(&l, o, dev) :
+		  test == BENCH_CAPACITY ? plan_capacity(&l, dev) :
 		  plan_calls(&l, test, o, dev);
 
 	if (ret) {

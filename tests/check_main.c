@@ -7,6 +7,7 @@
  * that run side by side (make check runs two).
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,8 +44,20 @@ static int wanted(const char *name)
 	return !(skip && listed(skip, name));
 }
 
+/* rm -rf dir (the documents the schema suite validated). */
+static void remove_dir(const char *dir)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd))
+		fprintf(stderr, "could not remove %s\n", dir);
+}
+
 int main(void)
 {
+	char json_dir[] = "/tmp/flashbench-json.XXXXXX";
+	int own_dir = 0;
 	SRunner *sr;
 	int failed, added = 0;
 
@@ -55,6 +68,11 @@ int main(void)
 	 * Read when the suites below create their test cases.
 	 */
 	setenv("CK_DEFAULT_TIMEOUT", "120", 0);
+	/* every --json document of the run, for the schema suite (last) */
+	if (!getenv("FB_JSON_DIR") && mkdtemp(json_dir)) {
+		setenv("FB_JSON_DIR", json_dir, 1);
+		own_dir = 1;
+	}
 	sr = srunner_create(NULL);
 #define SUITE(name) \
 	if (wanted(#name)) { \
@@ -65,11 +83,15 @@ int main(void)
 #undef SUITE
 	if (!added) {		/* the other runner has them all */
 		srunner_free(sr);
+		if (own_dir)
+			remove_dir(json_dir);
 		return EXIT_SUCCESS;
 	}
 	srunner_run_all(sr, CK_ENV);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
 	loop_report();
+	if (own_dir)
+		remove_dir(json_dir);
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -12,4 +12,12 @@
  */
 void decide_check(const struct auto_result *r, const char *what);
 
+/*
+ * Assert that r's record (the JSON --auto --json writes, of a device of
+ * size bytes), read back by auto_record_read() and decided, gives r's
+ * verdict field for field (tests/test_record.c).
+ */
+void record_check(const struct auto_result *r, uint64_t size,
+		  const char *what);
+
 #endif /* FLASHBENCH_TEST_DECIDE_H */

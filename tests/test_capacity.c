@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "capacity.h"
+#include "capfix.h"
 #include "fault.h"
 #include "flashbench.h"
 #include "preserve.h"
@@ -114,6 +115,7 @@ static struct watch_dev *watched(const char *spec)
 static void check_card(const char *spec, struct capacity_result *r)
 {
 	struct watch_dev *w = watched(spec);
+	struct capacity_result again;
 	struct bench_opts o;
 
 	bench_opts_default(&o);
@@ -122,6 +124,20 @@ static void check_card(const char *spec, struct capacity_result *r)
 		      spec, w->outside);
 	ck_assert_uint_gt(w->writes, 0);
 	dev_close(&w->dev);
+	/* the verdict is what the evidence alone decides (as --analyze
+	 * of the record decides it again) */
+	memset(&again, 0, sizeof(again));
+	again.ev = r->ev;
+	again.announced_byte = r->announced_byte;
+	capacity_decide(&again);
+	ck_assert_int_eq(again.kind, r->kind);
+	ck_assert_uint_eq(again.usable_byte, r->usable_byte);
+	ck_assert_uint_eq(again.modulus_byte, r->modulus_byte);
+	ck_assert_uint_eq(again.lost_byte, r->lost_byte);
+	ck_assert_uint_eq(again.cache_byte, r->cache_byte);
+	ck_assert_uint_eq(again.defeat_byte, r->defeat_byte);
+	ck_assert_int_eq(again.exact, r->exact);
+	ck_assert_int_eq(again.limbo_garbage, r->limbo_garbage);
 }
 
 /* ---- every fake kind ---- */
@@ -758,6 +774,201 @@ START_TEST(test_capacity_restore_cli)
 }
 END_TEST
 
+/* A JSON member of r's document as an integer. */
+static uint64_t json_u(const struct fb_run *r, const char *path)
+{
+	return strtoull(fb_json(r, path), NULL, 10);
+}
+
+/*
+ * --time-ops: the check's reads, writes and flushes add up to the device
+ * time it reports, its writes are its probes (and the top block written
+ * again before a flush), its bytes what it wrote;
+ * with --preserve (on a card the front end takes for a device: the
+ * simulated card itself saves nothing) the save reads every announced
+ * range, the write-back writes fewer (all on a wraparound fake with a
+ * cache), and both cost device time, while
+ * the check's reads, writes and flushes still add up to its own.
+ */
+START_TEST(test_time_ops)
+{
+	static const char *const spec[] = {
+		"size=16G,real_size=4G,noise=0",
+		"size=16G,real_size=3000M,fake=wrap,cache=4M,noise=0",
+		"size=8G,noise=0",
+	};
+	char file[160], journal[160], args[512];
+	uint64_t dev_ns, w, f, rd;
+	struct fb_run r;
+	FILE *fp;
+
+	snprintf(args, sizeof(args), "-C -q --json --time-ops --simulate=%s",
+		 spec[_i]);
+	fb_run(args, &r);
+	ck_assert_msg(r.status == (_i == 2 ? 0 : _i ? 5 : 4), "%d", r.status);
+	dev_ns = json_u(&r, "verdict.device_ns");
+	rd = json_u(&r, "time_ops.read.device_ns");
+	w = json_u(&r, "time_ops.write.device_ns");
+	f = json_u(&r, "time_ops.flush.device_ns");
+	ck_assert_uint_gt(rd, 0);
+	ck_assert_uint_gt(w, 0);
+	/* a limbo fake that loses its top block at once takes no flush */
+	if (_i == 0)
+		ck_assert_uint_eq(f, 0);
+	else
+		ck_assert_uint_gt(f, 0);
+	ck_assert_uint_eq(rd + w + f, dev_ns);
+	/* a flush follows the top block written again, the newest write */
+	ck_assert_uint_eq(json_u(&r, "time_ops.write.count"),
+			  json_u(&r, "verdict.probes") + (_i != 0));
+	ck_assert_uint_eq(json_u(&r, "time_ops.write.bytes") +
+			  json_u(&r, "time_ops.flush.bytes"),
+			  json_u(&r, "verdict.bytes_written"));
+	ck_assert_uint_eq(json_u(&r, "time_ops.save.count"), 0);
+	ck_assert_uint_eq(json_u(&r, "time_ops.write_back.count"), 0);
+	fb_free(&r);
+
+	t_path(file, sizeof(file), "card");
+	t_path(journal, sizeof(journal), "j");
+	fp = fopen(file, "w");
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_int_eq(ftruncate(fileno(fp), 64 * MiB), 0);
+	fclose(fp);
+	cli_card = spec[_i];
+	flashbench_open_hook = cli_card_hook;
+	snprintf(args, sizeof(args),
+		 "-C -q --json --time-ops --preserve --journal %s %s", journal,
+		 file);
+	fb_run(args, &r);
+	flashbench_open_hook = NULL;
+	unlink(journal);
+	unlink(file);
+	/* the card's planted data changes its costs: its own total */
+	dev_ns = json_u(&r, "verdict.device_ns");
+	ck_assert_uint_eq(json_u(&r, "time_ops.read.device_ns") +
+			  json_u(&r, "time_ops.write.device_ns") +
+			  json_u(&r, "time_ops.flush.device_ns"), dev_ns);
+	ck_assert_uint_gt(json_u(&r, "time_ops.save.count"), 100);
+	ck_assert_uint_gt(json_u(&r, "time_ops.save.device_ns"), 0);
+	ck_assert_uint_gt(json_u(&r, "time_ops.write_back.count"), 0);
+	/* a wraparound with a cache reads back changed: all goes back */
+	if (_i == 1)
+		ck_assert_uint_ge(json_u(&r, "time_ops.write_back.count"),
+				  json_u(&r, "time_ops.save.count"));
+	else
+		ck_assert_uint_lt(json_u(&r, "time_ops.write_back.count"),
+				  json_u(&r, "time_ops.save.count") / 4);
+	ck_assert_uint_gt(json_u(&r, "time_ops.write_back.device_ns"), 0);
+	ck_assert_uint_gt(json_u(&r, "time_ops.verify.count"), 0);
+	fb_free(&r);
+}
+END_TEST
+
+/* Is got within a factor 2 of want? */
+static int within_2(uint64_t got, uint64_t want)
+{
+	return got <= 2 * want && want <= 2 * got;
+}
+
+/*
+ * The estimate said before the first write (text on stderr, JSON's
+ * estimate) is within a factor of 2 of the device time the run then
+ * takes, on a card the front end takes for a device with --preserve:
+ * the check (a fake's figure on a fake, a genuine card's on a genuine
+ * one, the actual between the two), the save, and the write-back with
+ * its verifying reads (--time-ops counts them; again a fake's figure or
+ * a genuine card's).
+ */
+START_TEST(test_capacity_estimate)
+{
+	static const struct {
+		const char *spec;
+		int genuine;
+	} t[] = {
+		{ "size=8G,noise=1", 1 },
+		{ "size=64G,noise=1", 1 },
+		{ "size=16G,real_size=4G,noise=1", 0 },
+		{ "size=16G,real_size=2G,fake=wrap,noise=1", 0 },
+		{ "size=1G,real_size=100M,noise=1", 0 },
+		{ "size=32G,real_size=31G,fake=wrap,noise=1", 0 },
+		{ "size=4G,real_size=1G,fake=limbo-garbage,cache=4M,noise=1",
+		  0 },
+	};
+	char file[160], journal[160], args[512];
+	uint64_t test, fake, genuine, save, back;
+	struct fb_run r;
+	FILE *fp;
+
+	t_path(file, sizeof(file), "card");
+	t_path(journal, sizeof(journal), "j");
+	fp = fopen(file, "w");
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_int_eq(ftruncate(fileno(fp), 64 * MiB), 0);
+	fclose(fp);
+	cli_card = t[_i].spec;
+	flashbench_open_hook = cli_card_hook;
+	snprintf(args, sizeof(args),
+		 "-C -q --json --time-ops --preserve --journal %s %s", journal,
+		 file);
+	fb_run(args, &r);
+	flashbench_open_hook = NULL;
+	unlink(journal);
+	unlink(file);
+	ck_assert_ptr_nonnull(strstr(r.err, "flashbench: --capacity should take about "));
+	/* said before the first write: right after the announcement */
+	ck_assert_ptr_nonnull(strstr(r.err, "-v lists every range\nflashbench: --capacity should take"));
+	test = json_u(&r, "verdict.device_ns");
+	fake = json_u(&r, "estimate.fake_ns");
+	genuine = json_u(&r, "estimate.genuine_ns");
+	save = json_u(&r, "time_ops.save.device_ns");
+	back = json_u(&r, "time_ops.write_back.device_ns") +
+	       json_u(&r, "time_ops.verify.device_ns");
+	if (getenv("FB_CAPACITY_REPORT"))
+		fprintf(stderr, "%s: test %" PRIu64 " est %" PRIu64 "-%" PRIu64 " save %" PRIu64 " est %" PRIu64 " back %" PRIu64 " (%" PRIu64 " writes) est %" PRIu64 "-%" PRIu64 "; block write %" PRIu64 ", probes %" PRIu64 " in %" PRIu64 "\n",
+			t[_i].spec, test, fake, genuine, save,
+			json_u(&r, "estimate.save_ns"), back,
+			json_u(&r, "time_ops.write_back.count"),
+			json_u(&r, "estimate.write_back_fake_ns"),
+			json_u(&r, "estimate.write_back_ns"),
+			json_u(&r, "estimate.block_write_ns"),
+			json_u(&r, "time_ops.write.count"),
+			json_u(&r, "time_ops.write.device_ns"));
+	ck_assert_msg(within_2(test, t[_i].genuine ? genuine : fake),
+		      "%s: %" PRIu64 " against %" PRIu64 "-%" PRIu64,
+		      t[_i].spec, test, fake, genuine);
+	ck_assert_uint_le(test, 2 * genuine);
+	ck_assert(within_2(save, json_u(&r, "estimate.save_ns")));
+	/*
+	 * a limbo fake returning garbage reads back changed where nothing
+	 * was written: every range is written back, which no estimate made
+	 * before the run foresees (the man page says so)
+	 */
+	if (_i != 6)
+		ck_assert_msg(within_2(back, json_u(&r, t[_i].genuine ?
+						    "estimate.write_back_ns" :
+						    "estimate.write_back_fake_ns")),
+			      "%s: write-back %" PRIu64, t[_i].spec, back);
+	fb_free(&r);
+}
+END_TEST
+
+/* --time-ops with another test, or none: refused before any I/O. */
+START_TEST(test_time_ops_refused)
+{
+	static const char *const args[] = {
+		"-a --time-ops --simulate",
+		"-C -L --time-ops --simulate",
+		"--auto --time-ops --simulate",
+	};
+	struct fb_run r;
+
+	fb_run(args[_i], &r);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_uint_eq(r.io_calls, 0);
+	fb_free(&r);
+}
+END_TEST
+
 /* ---- against f3probe ---- */
 
 /*
@@ -769,6 +980,22 @@ END_TEST
  */
 #define F3_FAKE_BLOCKS		2158ULL
 #define F3_GENUINE_BLOCKS	17914ULL
+
+/* The open hook of a damaged card: writes to [66 MiB, 67 MiB) are lost. */
+static struct device *damaged_hook(struct device *dev)
+{
+	struct watch_dev *w = calloc(1, sizeof(*w));
+
+	ck_assert_ptr_nonnull(w);
+	w->dev.ops = &watch_ops;
+	w->dev.path = dev->path;
+	w->dev.size_byte = dev->size_byte;
+	w->dev.logical_block_size = dev->logical_block_size;
+	w->dev.inner = dev;
+	w->hole_lo = 66 * MiB;
+	w->hole_hi = 67 * MiB;
+	return &w->dev;
+}
 
 /*
  * A limbo fake without a cache loses the top block as soon as it is
@@ -809,38 +1036,74 @@ START_TEST(test_capacity_no_cache_no_flush)
 END_TEST
 
 /*
- * The exit status tells a script whether the card is short of what it
- * claims (3), apart from success (0), a device error (1) and bad input
- * (2), and the JSON says the same.
+ * The exit status tells a script what the check found: 4 a limbo fake,
+ * 5 a wraparound fake, 3 a damaged card or a class not met, apart from
+ * success (0), a device error (1) and bad input (2); the JSON says the
+ * same (short_of_claims, and the kind in the verdict).
  */
 START_TEST(test_exit_short)
 {
+	enum { PLAIN, DAMAGED, BROKEN };
 	static const struct {
 		const char *args;
+		int hook;
 		int status;
 		const char *json;	/* short_of_claims, or NULL */
+		const char *kind;	/* verdict.kind, or NULL */
 	} t[] = {
-		{ "-C -q --simulate=size=2G", 0, NULL },
-		{ "-C -q --simulate=size=2G,real_size=1G", 3, NULL },
-		{ "-C -q --simulate=size=2G,real_size=1G,fake=wrap", 3, NULL },
-		{ "-C -q --json --simulate=size=2G,real_size=1G", 3, "true" },
-		{ "-C -q --json --simulate=size=2G", 0, "false" },
-		{ "-L -q --simulate=claims=C10,noise=0", 0, NULL },
-		{ "-L -q --json --simulate=claims=C10,write_mbps=5,noise=0", 3,
-		  "true" },
-		{ "-L -q --simulate=write_mbps=5,noise=0", 0, NULL },
-		{ "-a -q --json --simulate", 0, "false" },
-		{ "-C -q --simulate=size=2G -b 3", 2, NULL },
-		{ "--auto --destructive -q --simulate=size=4G,real_size=1G", 3,
+		{ "-C -q --simulate=size=2G", PLAIN, 0, NULL, NULL },
+		{ "-C -q --simulate=size=2G,real_size=1G", PLAIN, 4, NULL,
 		  NULL },
+		{ "-C -q --simulate=size=2G,real_size=1G,fake=limbo-garbage",
+		  PLAIN, 4, NULL, NULL },
+		{ "-C -q --simulate=size=2G,real_size=1G,fake=wrap", PLAIN, 5,
+		  NULL, NULL },
+		{ "-C -q --simulate=size=8G,real_size=8150M,fake=wrap", PLAIN,
+		  5, NULL, NULL },
+		{ "-C -q --simulate=size=8G,noise=1", DAMAGED, 3, NULL, NULL },
+		{ "-C -q --json --simulate=size=2G,real_size=1G", PLAIN, 4,
+		  "true", "\"limbo\"" },
+		{ "-C -q --json --simulate=size=2G,real_size=1G,fake=wrap",
+		  PLAIN, 5, "true", "\"wraparound\"" },
+		{ "-C -q --json --simulate=size=8G,noise=1", DAMAGED, 3, "true",
+		  "\"damaged\"" },
+		{ "-C -q --json --simulate=size=2G", PLAIN, 0, "false",
+		  "\"genuine\"" },
+		{ "-L -q --simulate=claims=C10,noise=0", PLAIN, 0, NULL, NULL },
+		{ "-L -q --json --simulate=claims=C10,write_mbps=5,noise=0",
+		  PLAIN, 3, "true", NULL },
+		{ "-L -q --simulate=write_mbps=5,noise=0", PLAIN, 0, NULL,
+		  NULL },
+		{ "-a -q --json --simulate", PLAIN, 0, "false", NULL },
+		{ "-C -q --simulate=size=2G -b 3", PLAIN, 2, NULL, NULL },
+		{ "-C -q --simulate=size=2G,real_size=3G", PLAIN, 2, NULL,
+		  NULL },
+		{ "-C -q --simulate=size=2G,real_size=1G", BROKEN, 1, NULL, NULL },
+		{ "-C -q --json --simulate=size=2G,real_size=1G", BROKEN, 1,
+		  "false", NULL },
+		{ "--auto --destructive -q --simulate=size=4G,real_size=1G",
+		  PLAIN, 4, NULL, NULL },
+		{ "--auto --destructive -q --simulate=size=4G,real_size=1G,fake=wrap",
+		  PLAIN, 5, NULL, NULL },
+		{ "--auto --destructive -q --json --simulate=size=4G,real_size=1G,fake=wrap",
+		  PLAIN, 5, "true", NULL },
 	};
 	struct fb_run r;
 
+	fault_plan_init(&fb_fault_plan);
+	fb_fault_plan.eio_op = 20;
+	if (t[_i].hook == DAMAGED)
+		flashbench_open_hook = damaged_hook;
+	else if (t[_i].hook == BROKEN)
+		flashbench_open_hook = fb_fault_hook;
 	fb_run(t[_i].args, &r);
+	flashbench_open_hook = NULL;
 	ck_assert_msg(r.status == t[_i].status, "%s: status %d: %.300s",
 		      t[_i].args, r.status, r.err);
 	if (t[_i].json)
 		ck_assert_str_eq(fb_json(&r, "short_of_claims"), t[_i].json);
+	if (t[_i].kind)
+		ck_assert_str_eq(fb_json(&r, "verdict.kind"), t[_i].kind);
 	fb_free(&r);
 }
 END_TEST
@@ -1147,6 +1410,147 @@ START_TEST(test_auto_advice_fake)
 }
 END_TEST
 
+/* Put MBR entry i (type, start and size in sectors) into sec. */
+static void mbr_entry(unsigned char *sec, unsigned int i, unsigned int type,
+		      uint32_t start, uint32_t size)
+{
+	unsigned char *e = sec + 446 + 16 * i;
+	unsigned int k;
+
+	e[4] = (unsigned char)type;
+	for (k = 0; k < 4; k++) {
+		e[8 + k] = (unsigned char)(start >> (8 * k));
+		e[12 + k] = (unsigned char)(size >> (8 * k));
+	}
+}
+
+/*
+ * The advice on a limbo fake of 16 GiB with 4 GiB usable reads the card's
+ * table: one partition past the usable size is shrunk alone (sfdisk -N,
+ * ending at a MiB boundary within it); a table within it is kept; a GPT,
+ * two partitions past it, an extended one, or a boot sector without a
+ * table get a new MBR of one partition.
+ */
+START_TEST(test_capacity_fix_plan)
+{
+	static const struct {
+		unsigned int n;			/* entries */
+		unsigned int type[2];
+		uint32_t start[2], size[2];
+		int no_sig;			/* no 0x55aa */
+		enum capfix_how how;
+		const char *cmd;
+	} t[] = {
+		{ 1, { 0x0c }, { 2048 }, { 33552384 }, 0, CAPFIX_SHRINK,
+		  "echo ',8386560' | sudo sfdisk -N 1 DEVICE" },
+		{ 2, { 0x0c, 0x83 }, { 2048, 1050624 }, { 1048576, 32503808 },
+		  0, CAPFIX_SHRINK, "echo ',7337984' | sudo sfdisk -N 2 DEVICE" },
+		{ 1, { 0x0c }, { 2048 }, { 4194304 }, 0, CAPFIX_KEEP, "" },
+		{ 1, { 0xee }, { 1 }, { 33554431 }, 0, CAPFIX_REPLACE,
+		  "printf 'label: dos\\nstart=2048, size=8386560, type=c\\n' | sudo sfdisk DEVICE" },
+		{ 2, { 0x0c, 0x83 }, { 2048, 16777216 }, { 16775168, 16777216 },
+		  0, CAPFIX_REPLACE,
+		  "echo 'start=2048, size=8386560, type=c' | sudo sfdisk DEVICE" },
+		{ 1, { 0x0f }, { 2048 }, { 33552384 }, 0, CAPFIX_REPLACE,
+		  "echo 'start=2048, size=8386560, type=c' | sudo sfdisk DEVICE" },
+		{ 1, { 0x0c }, { 2048 }, { 33552384 }, 1, CAPFIX_REPLACE,
+		  "echo 'start=2048, size=8386560, type=c' | sudo sfdisk DEVICE" },
+	};
+	struct device *dev = sim_card("size=16G,noise=0");
+	unsigned char *sec = dev_alloc_buf(512);
+	struct capacity_result r = { .kind = CAPACITY_LIMBO };
+	struct capfix_table tab;
+	char cmd[512];
+	unsigned int i;
+
+	ck_assert_ptr_nonnull(sec);
+	memset(sec, 0, 512);
+	for (i = 0; i < t[_i].n; i++)
+		mbr_entry(sec, i, t[_i].type[i], t[_i].start[i],
+			  t[_i].size[i]);
+	if (!t[_i].no_sig) {
+		sec[510] = 0x55;
+		sec[511] = 0xaa;
+	}
+	ck_assert_int_eq(dev_write(dev, sec, 512, 0, NULL), 0);
+	capfix_read(dev, &tab);
+	r.announced_byte = dev->size_byte;
+	r.usable_byte = 4 * GiB;
+	r.logical_block_size = 512;
+	ck_assert_int_eq(capfix_plan(&r, &tab, "simulated card", cmd,
+				     sizeof(cmd)), t[_i].how);
+	ck_assert_str_eq(cmd, t[_i].cmd);
+	dev_free_buf(sec);
+	dev_close(dev);
+}
+END_TEST
+
+/*
+ * --flush: a fake behind a cache larger than half the check's own flush
+ * region passes for genuine (hedged with that size); a flush twice the
+ * cache finds it, right and exact.  A flush over a quarter of the
+ * device, or under 1 MiB, is bad input, refused before any I/O.
+ */
+START_TEST(test_capacity_flush_more)
+{
+	static const struct {
+		const char *spec, *flush, *kind;
+		uint64_t real;
+	} card[] = {
+		{ "size=4G,real_size=2G,cache=64M,noise=0", "256M", "limbo",
+		  2048 * MiB },
+		{ "size=4G,real_size=1G,fake=wrap,cache=64M,cache_kind=back,noise=0",
+		  "256M", "wraparound", 1024 * MiB },
+		{ "size=2G,real_size=512M,fake=limbo-garbage,cache=32M,noise=0",
+		  "128M", "limbo", 512 * MiB },
+	};
+	char args[256], hedge[64];
+	struct fb_run r;
+
+	snprintf(args, sizeof(args), "-C -q --json --simulate=%s",
+		 card[_i].spec);
+	fb_run(args, &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(fb_json(&r, "verdict.kind"), "\"genuine\"");
+	ck_assert_str_eq(fb_json(&r, "verdict.usable_exact"), "false");
+	fb_free(&r);
+	snprintf(args, sizeof(args), "-C -q --simulate=%s", card[_i].spec);
+	fb_run(args, &r);
+	snprintf(hedge, sizeof(hedge), "cache over");
+	ck_assert_ptr_nonnull(strstr(r.out, hedge));
+	ck_assert_ptr_nonnull(strstr(r.out, "--flush=SIZE"));
+	fb_free(&r);
+
+	snprintf(args, sizeof(args), "-C -q --json --flush=%s --simulate=%s",
+		 card[_i].flush, card[_i].spec);
+	fb_run(args, &r);
+	ck_assert_int_eq(r.status, strcmp(card[_i].kind, "limbo") ? 5 : 4);
+	ck_assert_str_eq(fb_json(&r, "verdict.kind"), card[_i].kind[0] == 'l' ?
+			 "\"limbo\"" : "\"wraparound\"");
+	ck_assert_uint_eq(strtoull(fb_json(&r, "verdict.usable_size"), NULL,
+				   10), card[_i].real);
+	fb_free(&r);
+}
+END_TEST
+
+START_TEST(test_capacity_flush_refused)
+{
+	static const char *const args[] = {
+		"-C --flush=2G --simulate=size=4G",
+		"-C --flush=512K --simulate=size=4G",
+		"--auto --destructive --flush=1025M --simulate=size=4G",
+	};
+	struct fb_run r;
+
+	fb_run(args[_i], &r);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_uint_eq(count_str(r.err, "\n"), 1);
+	ck_assert_ptr_nonnull(strstr(r.err, "--flush"));
+	ck_assert_uint_eq(r.io_calls, 0);
+	fb_free(&r);
+}
+END_TEST
+
 Suite *capacity_suite(void)
 {
 	Suite *s = suite_create("capacity");
@@ -1159,7 +1563,6 @@ Suite *capacity_suite(void)
 	tcase_add_loop_test(tc, test_capacity_damaged, 0, 2);
 	tcase_add_test(tc, test_capacity_too_small);
 	tcase_add_test(tc, test_capacity_vs_f3probe);
-	tcase_add_loop_test(tc, test_exit_short, 0, 11);
 	tcase_add_loop_test(tc, test_capacity_issue18, 0,
 			    sizeof(issue18) / sizeof(issue18[0]));
 	tcase_add_loop_test(tc, test_capacity_grid, 0, 4);
@@ -1168,10 +1571,26 @@ Suite *capacity_suite(void)
 
 	tc = tcase_create("cost");
 	tcase_add_test(tc, test_capacity_no_cache_no_flush);
+	tcase_add_loop_test(tc, test_capacity_flush_more, 0, 3);
+	tcase_add_loop_test(tc, test_capacity_flush_refused, 0, 3);
+	tcase_set_timeout(tc, 300);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("exit");
+	tcase_add_loop_test(tc, test_exit_short, 0, 21);
+	tcase_set_timeout(tc, 300);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("timeops");
+	tcase_add_loop_test(tc, test_time_ops, 0, 3);
+	tcase_add_loop_test(tc, test_time_ops_refused, 0, 3);
+	tcase_add_loop_test(tc, test_capacity_estimate, 0, 7);
+	tcase_set_timeout(tc, 300);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("advice");
 	tcase_add_loop_test(tc, test_auto_advice_fake, 0, 4);
+	tcase_add_loop_test(tc, test_capacity_fix_plan, 0, 7);
 	tcase_set_timeout(tc, 300);
 	suite_add_tcase(s, tc);
 

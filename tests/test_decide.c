@@ -140,6 +140,45 @@ static unsigned int count_of(const char *hay, const char *needle)
  * open-AU probe, a typical write per FAT AU, the positions of every row
  * of every table and of the group probe.
  */
+/*
+ * A heavy host's delayed reference hides a gradual collapse: a card of 2
+ * open AUs read 3 at medium (hard card 18 on a heavy host: 2 AUs x0.554,
+ * 3 AUs x0.748 of a delayed reference, 4 AUs x187).  Measured against
+ * the fastest probe, 3 AUs were 1.35 times slower: the count is low.
+ */
+START_TEST(test_noise_gradual)
+{
+	static const double mean_ms[] = { 3.78, 2.094, 2.827, 706.9 };
+	static struct auto_result r;
+	struct auto_open *o = &r.open_linear;
+	unsigned int i;
+
+	memset(&r, 0, sizeof(r));
+	r.noise.level = AUTO_NOISE_HIGH;
+	r.noise.delay_ns = 8.92e6;
+	o->measured = 1;
+	o->chunk_byte = 16384;
+	o->max_nr = 64;
+	for (i = 0; i < 4; i++) {
+		o->probes[i].nr = i + 1;
+		o->probes[i].positions = 4;
+		o->probes[i].mean_ns = mean_ms[i] * 1e6;
+	}
+	o->nprobes = 4;
+	auto_open_decide(o, NULL);
+	ck_assert_uint_eq(o->nr, 3);
+	ck_assert_int_ge(o->confidence, ANALYZE_CONF_MEDIUM);
+	auto_noise_confidence(&r);
+	ck_assert_int_eq(o->confidence, ANALYZE_CONF_LOW);
+	/* held as fast as the fastest probe: the count stands */
+	o->probes[2].mean_ns = 2.2e6;
+	auto_open_decide(o, NULL);
+	auto_noise_confidence(&r);
+	ck_assert_uint_eq(o->nr, 3);
+	ck_assert_int_eq(o->confidence, ANALYZE_CONF_MEDIUM);
+}
+END_TEST
+
 START_TEST(test_json_raw)
 {
 	static const struct {
@@ -202,6 +241,7 @@ Suite *decide_suite(void)
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, test_decide_sweep);
 	tcase_add_test(tc, test_json_raw);
+	tcase_add_test(tc, test_noise_gradual);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -437,6 +437,7 @@ START_TEST(test_install_uninstall)
 		"usr/share/man/man1/flashbench-erase.1",
 		"usr/share/bash-completion/completions/flashbench",
 		"usr/share/bash-completion/completions/flashbench-erase",
+		"usr/share/flashbench/flashbench.schema.json",
 	};
 	char dir[] = "/tmp/fb_installXXXXXX", cmd[5120], path[512];
 	char *argv[] = { (char *)"/bin/sh", (char *)"-c", cmd, NULL };
@@ -2016,6 +2017,26 @@ START_TEST(test_progress_class)
 }
 END_TEST
 
+/*
+ * -C's progress line too shows its step, percent and time left (it said
+ * only "running, 0:02 elapsed").
+ */
+START_TEST(test_progress_capacity)
+{
+	const char *args[] = { "--simulate=size=8G", "-C", NULL };
+	static char err[1 << 16];
+
+	ck_assert_int_eq(run_on_pty(args, 1, err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "\rflashbench: --capacity: flush"),
+		      "no step: '%.300s'", err);
+	ck_assert_msg(strstr(err, "%, "), "no percent: '%.300s'", err);
+	ck_assert_msg(strstr(err, " left\033[K"), "no time left: '%.300s'",
+		      err);
+	ck_assert_ptr_null(strstr(err, "running"));
+	ck_assert_uint_eq(glued_messages(err), 0);
+}
+END_TEST
+
 /* ---- bash completion ---- */
 
 /*
@@ -2623,6 +2644,7 @@ Suite *docs_suite(void)
 	tcase_add_test(tc, test_progress_plan);
 	tcase_add_test(tc, test_progress_end_to_end);
 	tcase_add_test(tc, test_progress_auto_messages);
+	tcase_add_test(tc, test_progress_capacity);
 	tcase_add_test(tc, test_progress_class);
 	tcase_set_timeout(tc, 300);
 	suite_add_tcase(s, tc);

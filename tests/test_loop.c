@@ -1821,8 +1821,8 @@ START_TEST(test_fb_capacity_preserve)
 	} else {
 		char want[64];
 
-		/* a limbo fake is short of its claims: status 3 */
-		ck_assert_msg(r.status == (_i ? 3 : 0), "status %d: %s",
+		/* a limbo fake is short of its claims: status 4 */
+		ck_assert_msg(r.status == (_i ? 4 : 0), "status %d: %s",
 			      r.status, r.err);
 		snprintf(want, sizeof(want), "kind:           %s",
 			 _i ? "limbo" : "genuine");
@@ -1962,6 +1962,101 @@ START_TEST(test_fb_capacity_preserve_written)
 	close(written_fd);
 	free(rg);
 	fb_free(&r);
+}
+END_TEST
+
+/* The first sector of dev (512 bytes), read around the page cache. */
+static void read_mbr(const char *dev, unsigned char *out)
+{
+	unsigned char *buf = dev_alloc_buf(4096);
+	int fd = open(dev, O_RDONLY | O_DIRECT | O_CLOEXEC);
+
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(pread(fd, buf, 4096, 0), 4096);
+	close(fd);
+	memcpy(out, buf, 512);
+	dev_free_buf(buf);
+}
+
+/* A 32-bit little-endian word of an MBR entry. */
+static uint64_t mbr_le32(const unsigned char *p)
+{
+	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+	       (uint64_t)p[3] << 24;
+}
+
+/*
+ * f3fix's job: -C on a limbo fake (past 40 MiB, by the fault injector)
+ * with two partitions, the second over the rest of the card, prints one
+ * command; run as printed (sudo aside: we are root), it leaves partition
+ * 2 ending at or below the usable size (within a MiB of it) with its
+ * start and type, and the rest of the first sector as it was: boot code,
+ * disk identifier, partition 1, empty entries 3 and 4.
+ */
+START_TEST(test_fb_capacity_shrink)
+{
+	unsigned char before[512], after[512];
+	unsigned long long usable;
+	char journal[PATH_MAX + 16], cmd[512], *p, *e;
+	struct cmd_result res;
+	struct fault_plan plan;
+	struct loop_fix fx;
+	struct fb_run r;
+	uint64_t end;
+
+	if (!loop_setup(&fx, "fb_capacity_shrink", 0, 0))
+		return;
+	if (!find_tool("sfdisk")) {
+		loop_skip("fb_capacity_shrink", "sfdisk is not installed");
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "printf 'label: dos\\nstart=2048, size=30720, type=c\\nstart=32768, type=83\\n' | sfdisk -q %s",
+		 fx.dev);
+	ck_assert_msg(run_tool(&res, "sh", "-c", cmd, (char *)NULL) == 0,
+		      "%s: %s", cmd, res.err);
+	cmd_result_free(&res);
+	read_mbr(fx.dev, before);
+	ck_assert_uint_eq(mbr_le32(before + 446 + 16 + 8) +
+			  mbr_le32(before + 446 + 16 + 12),
+			  fx.size_byte / 512);
+	snprintf(journal, sizeof(journal), "%s.journal", fx.img);
+	fault_plan_init(&plan);
+	plan.lost_byte = 40 * MiB;
+	capacity_run(&fx, journal, &plan, &r);
+	ck_assert_msg(r.status == 4, "status %d: %s", r.status, r.err);
+	p = strstr(r.out, "usable size:    ");
+	ck_assert_ptr_nonnull(p);
+	p = strchr(p, '(');
+	ck_assert(p && sscanf(p, "(%llu bytes)", &usable) == 1);
+	ck_assert_uint_le(usable, 40 * MiB);
+	ck_assert_uint_gt(usable, 32 * MiB);
+	p = strstr(r.out, "' | sudo sfdisk -N 2 ");
+	ck_assert_msg(p, "%s", r.out);
+	while (p > r.out && p[-1] != '\n')
+		p--;
+	p += strspn(p, " ");
+	e = strchr(p, '\n');
+	ck_assert_ptr_nonnull(e);
+	snprintf(cmd, sizeof(cmd), "%.*s", (int)(e - p), p);
+	ck_assert_ptr_nonnull(strstr(cmd, fx.dev));
+	/* as printed, without sudo */
+	p = strstr(cmd, "sudo ");
+	memmove(p, p + 5, strlen(p + 5) + 1);
+	fb_free(&r);
+	ck_assert_msg(run_tool(&res, "sh", "-c", cmd, (char *)NULL) == 0,
+		      "%s: %s", cmd, res.err);
+	cmd_result_free(&res);
+	read_mbr(fx.dev, after);
+	end = mbr_le32(after + 446 + 16 + 8) + mbr_le32(after + 446 + 16 + 12);
+	ck_assert_msg(end * 512 <= usable, "%s: ends at %" PRIu64, cmd, end);
+	ck_assert_uint_ge(end * 512 + MiB, usable);
+	/* partition 2's status, CHS start and type, then its start */
+	ck_assert_mem_eq(after + 446 + 16, before + 446 + 16, 5);
+	ck_assert_mem_eq(after + 446 + 16 + 8, before + 446 + 16 + 8, 4);
+	/* everything else in the first sector */
+	ck_assert_mem_eq(after, before, 446 + 16);
+	ck_assert_mem_eq(after + 446 + 32, before + 446 + 32, 512 - 446 - 32);
 }
 END_TEST
 
@@ -2481,6 +2576,7 @@ Suite *loop_suite(void)
 	tcase_add_loop_test(tc, test_fb_capacity_preserve, 0, 3);
 	tcase_add_test(tc, test_fb_capacity_kill_restore);
 	tcase_add_test(tc, test_fb_capacity_preserve_written);
+	tcase_add_test(tc, test_fb_capacity_shrink);
 	tcase_add_test(tc, test_fb_capacity_kill_restore_written);
 	tcase_add_test(tc, test_fb_restore_after_mkfs);
 	tcase_add_test(tc, test_fb_out_block_device);

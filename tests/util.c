@@ -12,6 +12,7 @@
 #include "blockdev.h"
 #include "fault.h"
 #include "flashbench.h"
+#include "jsonread.h"
 #include "sim.h"
 #include "util.h"
 
@@ -77,6 +78,7 @@ int run_cmd(char *const argv[], struct cmd_result *res)
 		;
 	res->status = WIFEXITED(status) ? WEXITSTATUS(status)
 					: 128 + WTERMSIG(status);
+	json_doc_keep(res->out);
 	return 0;
 }
 
@@ -444,6 +446,29 @@ void fb_run(const char *args, struct fb_run *r)
 	fclose(out);
 	fclose(err);
 	free(copy);
+	json_doc_keep(r->out);
+}
+
+void json_doc_keep(const char *out)
+{
+	static unsigned int n;
+	const char *dir = getenv("FB_JSON_DIR");
+	struct jr_value *doc;
+	char err[JR_ERR_LEN], path[4096];
+	FILE *f;
+
+	if (!dir || !out || (out[0] != '{' && out[0] != '['))
+		return;
+	if (jr_parse(out, strlen(out), NULL, &doc, err, sizeof(err)))
+		return;	/* not one document: the suites say so */
+	jr_free(doc);
+	snprintf(path, sizeof(path), "%s/%d-%u.json", dir, (int)getpid(),
+		 n++);
+	f = fopen(path, "w");
+	if (!f)
+		return;
+	fputs(out, f);
+	fclose(f);
 }
 
 void fb_free(struct fb_run *r)

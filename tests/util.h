@@ -71,6 +71,12 @@ struct fb_run {
 void fb_run(const char *args, struct fb_run *r);
 void fb_free(struct fb_run *r);
 
+/*
+ * Keep a copy of out in $FB_JSON_DIR when it is one JSON document (what
+ * --json wrote), for the schema suite to validate; fb_run() calls it.
+ */
+void json_doc_keep(const char *out);
+
 /* Count how often needle occurs in hay. */
 size_t count_str(const char *hay, const char *needle);
 

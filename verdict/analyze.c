@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Align-table analysis (erase and page size from the diff column) and the
- * --analyze text parser.  Nothing here does I/O except the print
- * functions, which write to the FILE they are given.
+ * Align-table analysis: erase and page size, program unit and allocation
+ * group from the diff column and the positions' reads.  No I/O: the text
+ * tables are read and the verdicts printed in output/analyzetext.c.
  */
 #include <errno.h>
 #include <math.h>
@@ -11,27 +11,11 @@
 #include <strings.h>
 
 #include "analyze.h"
+#include "analyzeint.h"
 #include "format.h"
 
-/* Most steps one table is read for: page, program unit, erase, group. */
-#define MAX_STEPS 5
-
-/* 1.4826 * MAD estimates a normal standard deviation. */
-#define MAD_TO_SIGMA 1.4826
 /* A row this many sigmas beyond every level is a spike, not a level. */
 #define OUTLIER_SIGMA 5.0
-/* A row this many sigmas below its level contradicts the model. */
-#define DROP_SIGMA 4.0
-#define DROP_READ 0.01	/* of a read: never far below, whatever the noise */
-/*
- * A row this many sigmas off its level towards the other, and this part
- * of the step at least: a ramp (its rows sit a third or half way; a row a
- * few percent of the step up is a read's own variation on a quiet card).
- */
-#define BETWEEN_SIGMA 3.0
-#define BETWEEN_STEP 0.1
-/* The standard error of a median is sqrt(pi / 2) times that of a mean. */
-#define MEDIAN_SE 1.2533
 
 /*
  * What is known of the levels (SD specification, part 2, AU sizes; the
@@ -40,63 +24,16 @@
  * pages); the erase block (AU) is 16 KiB to 64 MiB, and on cards over
  * 1 GiB in practice at least 512 KiB; allocation groups of many AUs lie
  * far above, from 256 MiB.
+ * (PAGE_MAX_BYTE: analyzeint.h)
  */
-#define PAGE_MAX_BYTE (64ULL << 10)
 #define PLANE_MAX_PAGES 4
 #define ERASE_MAX_BYTE (64ULL << 20)
 #define ERASE_PRACTICAL_BYTE (512ULL << 10)
 #define BIG_CARD_BYTE (1ULL << 30)
 #define GROUP_MIN_BYTE (128ULL << 20)
 
-/*
- * What a step must show for each confidence.  A step is judged on three
- * independent things: the robust t (is it noise?), the ratio of the two
- * levels (is the upper level clearly higher, not a 10% wobble on precise
- * numbers?) and the step as a share of one read (is it a physical effect
- * of crossing a boundary, not a few ns on a fast loop device?).  The t
- * bar for "low" is well above 2 because the best of many candidate
- * splits is tested, and the best of many noise splits looks better than
- * one.
- */
-static const struct {
-	double t;		/* robust t */
-	double ratio;		/* upper level / lower level */
-	double rel;		/* step / read time */
-	double misfit;		/* share of rows nearer the other level */
-	double spikes;		/* chance that spikes made the step */
-} need[] = {
-	[ANALYZE_CONF_LOW] = { 5.0, 1.25, 0.01, 0.20, 0.1 },
-	[ANALYZE_CONF_MEDIUM] = { 8.0, 1.4, 0.04, 0.15, 0.01 },
-	[ANALYZE_CONF_HIGH] = { 15.0, 1.45, 0.05, 0.06, 0.001 },
-};
 
-/* The table under analysis and scratch space for the fits. */
-struct actx {
-	size_t n;
-	size_t ncand;		/* candidate sizes tried */
-	const uint64_t *align;	/* bytes */
-	const double *diff;	/* ns */
-	const struct align_row *rows;	/* as given: their positions */
-	uint64_t top;		/* largest alignment, bytes */
-	double read_ns;		/* median read time; 0 if unknown */
-	double *scratch;	/* n values */
-	unsigned char *skip;	/* rows set aside as outliers: SKIP_* */
-	size_t nskip;
-};
 
-/*
- * One fitted level model: steps at sizes size[0] < size[1] < ..., each a
- * multiple of the one before.  Group g holds the rows whose alignment is
- * a multiple of size[g - 1] but not of size[g] (group 0: of none).
- */
-struct fit {
-	uint64_t size[MAX_STEPS];	/* bytes */
-	size_t ns;			/* steps */
-	double med[MAX_STEPS + 1];	/* ns, median of each group */
-	size_t cnt[MAX_STEPS + 1];
-	double cost;			/* ns, sum of absolute residuals */
-	int valid;			/* groups non-empty, levels rising */
-};
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -106,7 +43,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* Median of v[0..n) (n > 0); reorders v. */
-static double median(double *v, size_t n)
+double an_median(double *v, size_t n)
 {
 	qsort(v, n, sizeof(*v), cmp_double);
 	if (n % 2)
@@ -114,7 +51,7 @@ static double median(double *v, size_t n)
 	return (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static int level_of(uint64_t align, const uint64_t *size, size_t ns)
+int an_level_of(uint64_t align, const uint64_t *size, size_t ns)
 {
 	size_t j;
 
@@ -124,16 +61,13 @@ static int level_of(uint64_t align, const uint64_t *size, size_t ns)
 	return 0;
 }
 
-/* Why a row is set aside (0: it is not). */
-#define SKIP_ASTRAY 1	/* the model does not explain it */
-#define SKIP_GROUP 2	/* a few of its reads crossed a larger boundary */
 
 /* Group of row i under the model's sizes; -1 if set aside. */
-static int row_group(const struct actx *c, size_t i, const struct fit *f)
+int an_row_group(const struct actx *c, size_t i, const struct fit *f)
 {
 	if (c->skip[i])
 		return -1;
-	return level_of(c->align[i], f->size, f->ns);
+	return an_level_of(c->align[i], f->size, f->ns);
 }
 
 /* Fit the model with f's sizes: medians per group and the L1 cost. */
@@ -145,7 +79,7 @@ static void fit_model(struct actx *c, struct fit *f)
 	f->valid = 1;
 	for (g = 0; g <= f->ns; g++) {
 		for (i = 0, k = 0; i < c->n; i++)
-			if (row_group(c, i, f) == (int)g)
+			if (an_row_group(c, i, f) == (int)g)
 				c->scratch[k++] = c->diff[i];
 		f->cnt[g] = k;
 		f->med[g] = 0;
@@ -153,7 +87,7 @@ static void fit_model(struct actx *c, struct fit *f)
 			f->valid = 0;
 			continue;
 		}
-		f->med[g] = median(c->scratch, k);
+		f->med[g] = an_median(c->scratch, k);
 		for (i = 0; i < k; i++)
 			f->cost += fabs(c->scratch[i] - f->med[g]);
 		if (g && !(f->med[g] > f->med[g - 1]))
@@ -171,243 +105,6 @@ static void fit_model(struct actx *c, struct fit *f)
 	}
 }
 
-/* Robust sigma of the rows of group g of fit f around its median. */
-static double group_sigma(struct actx *c, const struct fit *f, int g)
-{
-	size_t i, k = 0;
-
-	for (i = 0; i < c->n; i++)
-		if (row_group(c, i, f) == g)
-			c->scratch[k++] = fabs(c->diff[i] - f->med[g]);
-	return k ? MAD_TO_SIGMA * median(c->scratch, k) : 0;
-}
-
-/*
- * One row alone on a side of a step can be an outlier, so such a step is
- * a guess, unless the lone row is one a spike cannot make: the last row
- * of the table far below every other (reads are slowed by accidents, not
- * sped up), or a page level clearly between the levels around it.
- */
-static int lone_row_believed(const struct analyze_step *s, int j)
-{
-	if (j > 1 || s->ratio < 3 || s->t < need[ANALYZE_CONF_HIGH].t)
-		return 0;
-	if (j == 1)	/* the step above a lone page level */
-		return s->lone_page;
-	/* the last row far below the rest, or a page row over two or more */
-	if (s->n_lower == 1)
-		return s->n_upper >= 2;
-	return s->n_lower >= 2 && s->candidate_byte <= PAGE_MAX_BYTE;
-}
-
-/*
- * The ratio a step needs for confidence l.  The ratio guards against a
- * wobble of a few percent on precise numbers; a step over a level that
- * stands clear between the levels around it, no row astray and far
- * above the noise, is no wobble even where the levels below are raised
- * (read-ahead raises every diff: a program unit of 4 over 3 then):
- * medium from 1.2.
- */
-static double ratio_bar(const struct analyze_step *s, int l)
-{
-	if (l <= ANALYZE_CONF_MEDIUM && s->clean_below && !s->n_misfit &&
-	    !s->n_skipped && s->t >= need[ANALYZE_CONF_HIGH].t)
-		return fmin(need[l].ratio, 1.2);
-	return need[l].ratio;
-}
-
-static enum analyze_confidence judge(const struct analyze_step *s, int j)
-{
-	size_t nmin = s->n_upper < s->n_lower ? s->n_upper : s->n_lower;
-	double misfit = (double)s->n_misfit /
-			(double)(s->n_upper + s->n_lower + s->n_skipped);
-	enum analyze_confidence conf = ANALYZE_CONF_NONE;
-	int l;
-
-	if (!(s->upper_ns > s->lower_ns))
-		return ANALYZE_CONF_NONE;
-	/*
-	 * One row alone has no noise of its own to judge by: a big step,
-	 * unless it is the step above a page level that stands clear of
-	 * the rows on both sides (the program unit over a lone page row).
-	 */
-	if (nmin < 2 && s->ratio < 3 && !s->lone_page)
-		return ANALYZE_CONF_NONE;
-	for (l = ANALYZE_CONF_LOW; l <= ANALYZE_CONF_HIGH; l++) {
-		if (s->t < need[l].t || s->ratio < ratio_bar(s, l) ||
-		    misfit > need[l].misfit || s->spike_p > need[l].spikes)
-			break;
-		if (s->rel > 0 && s->rel < need[l].rel)
-			break;
-		conf = l;
-	}
-	/* a row that contradicts the model: a guess at best */
-	if (s->n_drop && conf > ANALYZE_CONF_LOW)
-		conf = ANALYZE_CONF_LOW;
-	if (nmin < 2 && conf > ANALYZE_CONF_MEDIUM)
-		conf = ANALYZE_CONF_MEDIUM;
-	if (nmin < 2 && conf > ANALYZE_CONF_LOW && !lone_row_believed(s, j))
-		conf = ANALYZE_CONF_LOW;
-	return conf;
-}
-
-/*
- * Is the upper group of step j a level between two others, every row of
- * it above every row below and below every row of the level above?  A
- * spike does not stop between two levels; a page level does.
- */
-static int level_between(const struct actx *c, const struct fit *f, int j)
-{
-	double lo = -INFINITY, hi = INFINITY, xmin = INFINITY;
-	double xmax = -INFINITY;
-	size_t i;
-
-	if ((size_t)j + 1 >= f->ns)
-		return 0;
-	for (i = 0; i < c->n; i++) {
-		int g = row_group(c, i, f);
-
-		if (g == j)
-			lo = fmax(lo, c->diff[i]);
-		else if (g == j + 1) {
-			xmin = fmin(xmin, c->diff[i]);
-			xmax = fmax(xmax, c->diff[i]);
-		} else if (g == j + 2) {
-			hi = fmin(hi, c->diff[i]);
-		}
-	}
-	return xmin > lo && xmax < hi;
-}
-
-/*
- * Is row i raised only by some of its reads, most of them at or below
- * max?  A ramp raises a row at every position; a boundary far larger than
- * the step's (an allocation group's) lies under only some of the
- * positions the row reads across (a 512 MiB row read 1.5 GiB apart
- * crosses a 2 GiB group twice in seven), and is no sign against the step.
- */
-static int few_reads_raised(const struct actx *c, size_t i, double max)
-{
-	const struct align_row *r = c->rows ? &c->rows[i] : NULL;
-	double d[7];
-	unsigned int k;
-
-	if (!r || r->npos < 5 || r->npos > 7)
-		return 0;	/* no positions: text tables */
-	for (k = 0; k < r->npos; k++)
-		d[k] = (double)r->pos_diff_ns[k];
-	return median(d, r->npos) <= max;
-}
-
-/*
- * Test step j of fit f (between groups j + 1 and j): a robust Welch t
- * (difference of medians over the standard error from each group's own
- * MAD: reads crossing an erase boundary are noisier than the rest), the
- * level ratio, the step next to a read, and how likely spikes made it.
- */
-static void step_test(struct actx *c, const struct fit *f, int j,
-		      struct analyze_step *s)
-{
-	int up = j + 1, down = j, g;
-	double mu = f->med[up], md = f->med[down], d, su, sd, pooled;
-	double floor_ns, spike, drop_u, drop_d, between_u, between_d;
-	size_t i, k = 0, nu = f->cnt[up], nd = f->cnt[down], nu_off = 0;
-
-	memset(s, 0, sizeof(*s));
-	s->candidate_byte = f->size[j];
-	for (i = 0; i < c->n; i++) {
-		g = level_of(c->align[i], f->size, f->ns);
-		/* a row set aside counts against the step it belongs to */
-		if (c->skip[i] == SKIP_ASTRAY && (g == up || g == down)) {
-			s->n_misfit++;
-			s->n_skipped++;
-		}
-		g = row_group(c, i, f);
-		if (g != up && g != down)
-			continue;
-		c->scratch[k++] = fabs(c->diff[i] - f->med[g]);
-		if (g == up && fabs(c->diff[i] - md) < fabs(c->diff[i] - mu)) {
-			s->n_misfit++;
-			nu_off++;
-		}
-		if (g == down && fabs(c->diff[i] - mu) < fabs(c->diff[i] - md) &&
-		    !few_reads_raised(c, i, md + (mu - md) / 4))
-			s->n_misfit++;
-	}
-	pooled = MAD_TO_SIGMA * median(c->scratch, k);
-	/*
-	 * A MAD of one or two rows says nothing: use the other group's,
-	 * or both groups'.  Noise grows with the level (a read across an
-	 * erase boundary varies more than one inside a page), so a small
-	 * lower group gets the upper group's noise scaled to its level.
-	 */
-	su = nu >= 3 ? group_sigma(c, f, up) : pooled;
-	sd = nd >= 3 ? group_sigma(c, f, down) : pooled;
-	if (nd < 3 && nu >= 3 && md > 0 && mu > md)
-		sd = fmin(pooled, su * md / mu);
-	/* printed values carry 3 significant digits: noise is never 0 */
-	floor_ns = 0.005 * fmax(fabs(mu), fabs(md)) + 1.0;
-	su = fmax(su, floor_ns);
-	sd = fmax(sd, floor_ns);
-	d = mu - md;
-	s->upper_ns = mu;
-	s->lower_ns = md;
-	s->sigma_ns = fmax(su, sd);
-	s->n_upper = nu;
-	s->n_lower = nd;
-	/*
-	 * A diff is three reads, each of which varies by about a percent
-	 * on its own: a few rows that happen to agree closely must not make
-	 * that variation look like a row astray.
-	 */
-	drop_u = fmax(DROP_SIGMA * su, DROP_READ * c->read_ns);
-	drop_d = fmax(DROP_SIGMA * sd, DROP_READ * c->read_ns);
-	between_u = fmax(BETWEEN_SIGMA * su, BETWEEN_STEP * d);
-	between_d = fmax(BETWEEN_SIGMA * sd, BETWEEN_STEP * d);
-	for (i = 0; i < c->n; i++) {
-		double x = c->diff[i];
-
-		g = row_group(c, i, f);
-		/* rows far below their level: a read is never that fast */
-		if ((g == up && x < mu - drop_u) ||
-		    (g == down && x < md - drop_d))
-			s->n_drop++;
-		/* rows part way up: the step is a ramp, not one size */
-		if ((g == up && x < mu - between_u && x > (mu + md) / 2) ||
-		    (g == down && x > md + between_d && x < (mu + md) / 2 &&
-		     !few_reads_raised(c, i, md + between_d)))
-			s->n_between++;
-	}
-	s->t = d / (MEDIAN_SE * sqrt(su * su / (double)nu +
-				     sd * sd / (double)nd));
-	/*
-	 * Over a lower level near zero (or below), the ratio is taken to
-	 * twice the noise (of the lower level, if it is above zero) instead: a flat table's best split has an upper
-	 * level of a sigma or two and must not pass as a step.
-	 */
-	s->ratio = mu > 0 ? mu / fmax(md, fmax(2 * (md > 0 ? sd : pooled),
-					       floor_ns)) : 0;
-	s->rel = c->read_ns > 0 ? d / c->read_ns : 0;
-	/*
-	 * Real tables have single rows far off their level (seed 003 has
-	 * two rows at erase level deep down among the small ones).  With
-	 * such spikes at the rate this table shows (rule of succession over
-	 * the rows nearer the other level), how likely is it that all the
-	 * upper rows at the upper level spiked, at any candidate split?
-	 */
-	spike = (double)(s->n_misfit + 1) /
-		(double)(nu + nd + s->n_skipped + 2);
-	s->spike_p = fmin(1, (double)c->ncand *
-			     pow(spike, (double)(nu - nu_off)));
-	if (level_between(c, f, j))
-		s->spike_p = 0;
-	s->clean_below = j >= 1 && level_between(c, f, j - 1);
-	s->lone_page = j == 1 && nd == 1 && f->size[0] <= PAGE_MAX_BYTE &&
-		       level_between(c, f, 0);
-	s->confidence = judge(s, j);
-	if (s->confidence != ANALYZE_CONF_NONE)
-		s->size_byte = s->candidate_byte;
-}
 
 /* Alignments worth trying as a size: 2^n and 3 * 2^n. */
 static int is_candidate(uint64_t a)
@@ -474,7 +171,7 @@ static int all_steps_pass(struct actx *c, const struct fit *f)
 	size_t j;
 
 	for (j = 0; j < f->ns; j++) {
-		step_test(c, f, (int)j, &s);
+		an_step_test(c, f, (int)j, &s);
 		if (!s.confidence)
 			return 0;
 	}
@@ -591,16 +288,16 @@ static size_t mark_outliers(struct actx *c, const struct fit *f)
 	int g;
 
 	for (i = 0; i < c->n; i++) {
-		g = row_group(c, i, f);
+		g = an_row_group(c, i, f);
 		if (g >= 0)
 			c->scratch[k++] = fabs(c->diff[i] - f->med[g]);
 	}
 	if (!k)
 		return 0;
-	sigma = fmax(MAD_TO_SIGMA * median(c->scratch, k),
+	sigma = fmax(MAD_TO_SIGMA * an_median(c->scratch, k),
 		     0.005 * fmax(fabs(top), fabs(bottom)) + 1.0);
 	for (i = 0; i < c->n; i++) {
-		g = row_group(c, i, f);
+		g = an_row_group(c, i, f);
 		if (g < 0)
 			continue;
 		x = c->diff[i];
@@ -615,7 +312,7 @@ static size_t mark_outliers(struct actx *c, const struct fit *f)
 				    (f->med[g + 1] - f->med[g]) / 4 :
 				    OUTLIER_SIGMA * sigma);
 
-			c->skip[i] = few_reads_raised(c, i, at) ? SKIP_GROUP :
+			c->skip[i] = an_few_reads_raised(c, i, at) ? SKIP_GROUP :
 								  SKIP_ASTRAY;
 			nout++;
 		}
@@ -633,9 +330,9 @@ static int told_apart(const struct actx *c, const struct fit *f,
 	size_t i;
 
 	for (i = 0; i < c->n; i++) {
-		int l = row_group(c, i, f);
+		int l = an_row_group(c, i, f);
 
-		if (l >= 0 && l != level_of(c->align[i], g->size, g->ns) &&
+		if (l >= 0 && l != an_level_of(c->align[i], g->size, g->ns) &&
 		    fabs(c->diff[i] - f->med[l]) <= 3 * sigma)
 			return 1;
 	}
@@ -718,11 +415,11 @@ static void rank_group(struct actx *c, const struct fit *f, size_t je,
 			continue;
 		for (comb = 1, i = 0; i < nu; i++)
 			comb = comb * (double)(nd + nu - i) / (double)(i + 1);
-		mu = median(up, nu);
+		mu = an_median(up, nu);
 		for (i = 0, nd = 0; i < c->n; i++)
 			if (c->align[i] % erase == 0 && c->align[i] % gsz)
 				up[nu + nd++] = c->diff[i];
-		md = median(up + nu, nd);
+		md = an_median(up + nu, nd);
 		p = (double)ntry / comb;
 		if (p < 0.05 && mu - md >= 0.08 * md) {
 			memset(grp, 0, sizeof(*grp));
@@ -739,231 +436,6 @@ static void rank_group(struct actx *c, const struct fit *f, size_t je,
 	}
 }
 
-/*
- * The allocation group from the positions.  A row of an align table is
- * the mean of reads across the boundaries i * spacing + align, i = 0..6
- * (the spacing is the largest alignment), and a group far above the AU
- * is a boundary of only some of them: the rows mix group and AU level
- * (the PQI card's 2 GiB group against a spacing of 1.5 or 3 GiB).  Each
- * position of each row at erase level is one read across a known
- * boundary: split them by whether that boundary is a multiple of the
- * group size, for every size from 128 MiB up, and keep the size whose
- * split leaves no read on the wrong side of the midpoint.
- */
-struct pos_split {
-	size_t nu, nd;		/* reads across a group boundary, others */
-	size_t up_low;		/* of the first, below the midpoint */
-	size_t down_high;	/* of the others, above it */
-	double mu, md, sigma;	/* medians, robust noise of the others */
-};
-
-/*
- * Every read: its boundary in b, in d its diff above the level the model
- * f gives its row (a group boundary costs the same on top of any level);
- * how many.
- */
-static size_t pos_samples(const struct actx *c, const struct fit *f,
-			  uint64_t *b, double *d)
-{
-	size_t i, k, n = 0;
-
-	for (i = 0; i < c->n; i++) {
-		const struct align_row *r = &c->rows[i];
-		double level;
-
-		if (r->npos != 7)
-			return 0;	/* not every row has its positions */
-		level = f->med[level_of(r->align_byte, f->size, f->ns)];
-		for (k = 0; k < r->npos; k++) {
-			b[n] = k * c->top + r->align_byte;
-			d[n++] = (double)r->pos_diff_ns[k] - level;
-		}
-	}
-	return n;
-}
-
-static void pos_split(const uint64_t *b, const double *d, size_t n,
-		      uint64_t g, double level, double *tmp,
-		      struct pos_split *ps)
-{
-	size_t i, k = 0;
-	double mid;
-
-	memset(ps, 0, sizeof(*ps));
-	for (i = 0; i < n; i++)
-		if (b[i] % g == 0)
-			tmp[k++] = d[i];
-	ps->nu = k;
-	ps->nd = n - k;
-	if (ps->nu < 3 || ps->nd < 3)
-		return;
-	ps->mu = median(tmp, k);
-	for (i = 0, k = 0; i < n; i++)
-		if (b[i] % g)
-			tmp[k++] = d[i];
-	ps->md = median(tmp, k);
-	for (i = 0; i < k; i++)
-		tmp[i] = fabs(tmp[i] - ps->md);
-	ps->sigma = fmax(MAD_TO_SIGMA * median(tmp, k), 0.005 * level + 1);
-	mid = (ps->mu + ps->md) / 2;
-	for (i = 0; i < n; i++) {
-		if (b[i] % g == 0)
-			ps->up_low += d[i] < mid;
-		else
-			ps->down_high += d[i] > mid;
-	}
-}
-
-/*
- * A split that shows a group: a clear step (8 % of the erase level or
- * more), few reads astray.
- */
-static int pos_split_shows(const struct pos_split *ps, double level)
-{
-	return ps->nu >= 3 && ps->mu - ps->md >= 0.08 * level &&
-	       ps->mu - ps->md >= 8 * ps->sigma && !ps->up_low &&
-	       ps->down_high <= 1 + ps->nd / 50;
-}
-
-/*
- * Find the group from the positions (0: none seen, grp untouched; -1:
- * the positions show no group; 1: grp filled).  High when no read is
- * astray and no other size splits the reads the same way; medium with
- * one read astray (a spike); low when another size cannot be told apart.
- */
-/* The group the reads d across boundaries b show; see pos_group(). */
-struct group_reads {
-	const uint64_t *b;
-	const double *d;	/* above the level of their kind of row */
-	size_t n;
-	uint64_t erase;
-	uint64_t top;		/* the largest boundary */
-	double level;		/* the erase level */
-	double read_ns;		/* a read; 0 unknown */
-};
-
-static int group_from_reads(const struct group_reads *gr, double *tmp,
-			    struct analyze_step *grp)
-{
-	uint64_t cand[2 * 64];
-	size_t k, nc = 0, best, same = 0;
-	struct pos_split ps, bs = { 0 };
-
-	/* every size 2^n and 3 * 2^n some boundary read is a multiple of */
-	for (k = 27; k < 62 && (1ULL << k) <= gr->top; k++) {
-		cand[nc++] = 1ULL << k;
-		if (3ULL << k <= gr->top)
-			cand[nc++] = 3ULL << k;
-	}
-	best = nc;
-	for (k = 0; k < nc; k++) {
-		if (cand[k] <= gr->erase)
-			continue;
-		pos_split(gr->b, gr->d, gr->n, cand[k], gr->level, tmp, &ps);
-		if (!pos_split_shows(&ps, gr->level))
-			continue;
-		if (best < nc && ps.nu == bs.nu &&
-		    ps.down_high == bs.down_high) {
-			same++;
-			continue;
-		}
-		if (best == nc || ps.down_high < bs.down_high) {
-			best = k;
-			bs = ps;
-			same = 0;
-		}
-	}
-	if (best == nc)
-		return -1;
-	memset(grp, 0, sizeof(*grp));
-	grp->size_byte = grp->candidate_byte = cand[best];
-	grp->confidence = same ? ANALYZE_CONF_LOW : bs.down_high ?
-			  ANALYZE_CONF_MEDIUM : ANALYZE_CONF_HIGH;
-	grp->upper_ns = gr->level + bs.mu;
-	grp->lower_ns = gr->level + bs.md;
-	grp->sigma_ns = bs.sigma;
-	grp->ratio = grp->lower_ns > 0 ? grp->upper_ns / grp->lower_ns : 0;
-	grp->t = (bs.mu - bs.md) / bs.sigma;
-	grp->rel = gr->read_ns > 0 ? (bs.mu - bs.md) / gr->read_ns : 0;
-	grp->n_upper = bs.nu;
-	grp->n_lower = bs.nd;
-	grp->n_misfit = bs.down_high;
-	return 1;
-}
-
-static int pos_group(const struct actx *c, const struct fit *f, size_t e,
-		     struct analyze_step *grp)
-{
-	struct group_reads gr = {
-		.erase = f->size[e], .level = f->med[e + 1],
-		.top = 7 * c->top, .read_ns = c->read_ns,
-	};
-	uint64_t *b = calloc(7 * c->n, sizeof(*b));
-	double *d = calloc(7 * c->n, sizeof(*d));
-	double *tmp = calloc(7 * c->n, sizeof(*tmp));
-	int ret = 0;
-
-	if (!b || !d || !tmp)
-		goto out;
-	gr.b = b;
-	gr.d = d;
-	gr.n = pos_samples(c, f, b, d);
-	if (gr.n)
-		ret = group_from_reads(&gr, tmp, grp);
-out:
-	free(tmp);
-	free(d);
-	free(b);
-	return ret;
-}
-
-/* Median of the diffs d[i] whose boundary b[i] is (on 1) an AU's or not. */
-static double class_median(const uint64_t *b, const double *d, size_t n,
-			   uint64_t erase, int on, double *tmp)
-{
-	size_t i, k = 0;
-
-	for (i = 0; i < n; i++)
-		if ((b[i] % erase == 0) == on)
-			tmp[k++] = d[i];
-	return k ? median(tmp, k) : 0;
-}
-
-int analyze_group_rows(const struct align_row *rows, size_t n,
-		       uint64_t spacing, uint64_t erase,
-		       struct analyze_step *grp)
-{
-	struct group_reads gr = { .erase = erase, .top = 7 * spacing };
-	uint64_t *b = calloc(7 * n + 1, sizeof(*b));
-	double *d = calloc(7 * n + 1, sizeof(*d));
-	double *tmp = calloc(7 * n + 1, sizeof(*tmp));
-	double on_au, off_au;
-	size_t i, k, m = 0;
-	int ret = -ENOMEM;
-
-	if (!b || !d || !tmp)
-		goto out;
-	for (i = 0; i < n; i++)
-		for (k = 0; k < rows[i].npos && k < 7; k++) {
-			b[m] = k * spacing + rows[i].align_byte;
-			d[m++] = (double)rows[i].pos_diff_ns[k];
-		}
-	on_au = class_median(b, d, m, erase, 1, tmp);
-	off_au = class_median(b, d, m, erase, 0, tmp);
-	for (i = 0; i < m; i++)
-		d[i] -= (b[i] % erase) ? off_au : on_au;
-	gr.b = b;
-	gr.d = d;
-	gr.n = m;
-	gr.level = on_au;
-	ret = m ? group_from_reads(&gr, tmp, grp) : -1;
-	ret = ret > 0 ? 0 : -ENOENT;
-out:
-	free(tmp);
-	free(d);
-	free(b);
-	return ret;
-}
 
 /*
  * A gradual AU signature ramps up over several alignments below the AU;
@@ -1126,7 +598,7 @@ static void classify(struct actx *c, const struct fit *f,
 	if (!v->group.size_byte)
 		rank_group(c, f, (size_t)e, cand, nc, &v->group);
 	/* the reads one by one say more than the rows: they decide */
-	if (pos_group(c, f, (size_t)e, &v->group) < 0)
+	if (an_pos_group(c, f, (size_t)e, &v->group) < 0)
 		cap(&v->group, ANALYZE_CONF_LOW);
 }
 
@@ -1152,7 +624,7 @@ static void decide(struct actx *c, const uint64_t *cand, size_t nc,
 			return;
 	}
 	for (j = 0; j < f.ns; j++)
-		step_test(c, &f, (int)j, &st[j]);
+		an_step_test(c, &f, (int)j, &st[j]);
 	cap_ambiguous(c, &f, cand, nc, st);
 	classify(c, &f, st, cand, nc, v);
 }
@@ -1191,7 +663,7 @@ int analyze_align(const struct align_row *rows, size_t n,
 	c.diff = diff;
 	c.scratch = scratch;
 	c.skip = skip;
-	c.read_ns = fmax(median(scratch, n), 0);
+	c.read_ns = fmax(an_median(scratch, n), 0);
 	nc = candidates(&c, cand);
 	c.ncand = nc;
 	decide(&c, cand, nc, v);
@@ -1203,442 +675,4 @@ out_free:
 	free(cand);
 	free(align);
 	return ret;
-}
-
-const char *analyze_confidence_name(enum analyze_confidence c)
-{
-	switch (c) {
-	case ANALYZE_CONF_LOW:
-		return "low";
-	case ANALYZE_CONF_MEDIUM:
-		return "medium";
-	case ANALYZE_CONF_HIGH:
-		return "high";
-	default:
-		return "none";
-	}
-}
-
-static void print_size(FILE *out, const char *what,
-		       const struct analyze_step *s)
-{
-	char buf[FMT_LEN];
-
-	if (!s->size_byte) {
-		fprintf(out, "%s none", what);
-		return;
-	}
-	fprintf(out, "%s %s (confidence %s)", what,
-		fmt_size(buf, s->size_byte),
-		analyze_confidence_name(s->confidence));
-}
-
-void analyze_print_verdict(FILE *out, size_t table_no,
-			   const struct align_verdict *v)
-{
-	fprintf(out, "table %zu: ", table_no);
-	print_size(out, "erase size", &v->erase);
-	fputs(", ", out);
-	print_size(out, "page size", &v->page);
-	if (v->plane.size_byte) {
-		fputs(", ", out);
-		print_size(out, "program unit", &v->plane);
-	}
-	if (v->group.size_byte) {
-		fputs(", ", out);
-		print_size(out, "allocation group", &v->group);
-	}
-	fputc('\n', out);
-}
-
-static void print_step(FILE *out, const char *what,
-		       const struct analyze_step *s)
-{
-	char sz[FMT_LEN], up[FMT_LEN], lo[FMT_LEN], sg[FMT_LEN];
-
-	if (!s->candidate_byte) {
-		fprintf(out, "  %s: no step to test\n", what);
-		return;
-	}
-	fprintf(out, "  %s: %s %s: diff %s on %zu rows vs %s on %zu rows, ",
-		what, s->size_byte ? "step at" : "rejected",
-		fmt_size(sz, s->candidate_byte),
-		fmt_time(up, (int64_t)llround(s->upper_ns)), s->n_upper,
-		fmt_time(lo, (int64_t)llround(s->lower_ns)), s->n_lower);
-	fprintf(out, "noise %s, ratio %.3g, t %.3g, step %.3g%% of a read, ",
-		fmt_time(sg, (int64_t)llround(s->sigma_ns)), s->ratio, s->t,
-		100 * s->rel);
-	fprintf(out, "%zu misfits, %zu far below, spike chance %.2g\n",
-		s->n_misfit, s->n_drop, s->spike_p);
-}
-
-void analyze_print_evidence(FILE *out, const struct align_verdict *v)
-{
-	print_step(out, "erase", &v->erase);
-	print_step(out, "page", &v->page);
-	if (v->plane.candidate_byte)
-		print_step(out, "program unit", &v->plane);
-	if (v->group.candidate_byte)
-		print_step(out, "allocation group", &v->group);
-}
-
-/* ---- the --analyze parser ---- */
-
-/* A run of non-space bytes in the text. */
-struct tok {
-	const char *s;
-	size_t len;
-};
-
-/*
- * Length of the white space at p: ASCII, U+00A0 (also as an HTML entity)
- * and the Unicode spaces.
- */
-static size_t space_len(const unsigned char *p, size_t left)
-{
-	if (strchr(" \t\n\r\v\f", p[0]) && p[0])
-		return 1;
-	if (left >= 2 && p[0] == 0xc2 && p[1] == 0xa0)
-		return 2;
-	/* a no-break space in HTML source */
-	if (left >= 6 && (!strncasecmp((const char *)p, "&nbsp;", 6) ||
-			  !strncmp((const char *)p, "&#160;", 6)))
-		return 6;
-	if (left < 3)
-		return 0;
-	/* U+2000..U+200B, U+202F, U+205F, U+3000 */
-	if (p[0] == 0xe2 && p[1] == 0x80 &&
-	    ((p[2] >= 0x80 && p[2] <= 0x8b) || p[2] == 0xaf))
-		return 3;
-	if (p[0] == 0xe2 && p[1] == 0x81 && p[2] == 0x9f)
-		return 3;
-	if (p[0] == 0xe3 && p[1] == 0x80 && p[2] == 0x80)
-		return 3;
-	return 0;
-}
-
-/* Split text into tokens; returns the count or -ENOMEM. */
-static long tokenize(const char *text, size_t len, struct tok **toks)
-{
-	const unsigned char *p = (const unsigned char *)text;
-	struct tok *t = NULL, *nt;
-	size_t i = 0, start, n = 0, room = 0;
-
-	while (i < len) {
-		size_t sp = space_len(p + i, len - i);
-
-		if (sp) {
-			i += sp;
-			continue;
-		}
-		start = i;
-		while (i < len && !space_len(p + i, len - i))
-			i++;
-		if (n == room) {
-			room = room ? 2 * room : 256;
-			nt = realloc(t, room * sizeof(*t));
-			if (!nt) {
-				free(t);
-				return -ENOMEM;
-			}
-			t = nt;
-		}
-		t[n].s = text + start;
-		t[n].len = i - start;
-		n++;
-	}
-	*toks = t;
-	return (long)n;
-}
-
-static int tok_is(const struct tok *t, const char *word)
-{
-	return t->len == strlen(word) && !memcmp(t->s, word, t->len);
-}
-
-/*
- * Length of the micro sign at the start of s, in any form a mail archive
- * or a web page turns U+00B5 into, or 0: the sign itself, the Greek mu
- * that some fonts and editors substitute, UTF-8 shown as Latin-1 and
- * encoded again ("\xc3\x82\xc2\xb5", list archives), the bare Latin-1
- * byte, HTML entities, and the ASCII "u".
- */
-static size_t micro_len(const char *s, size_t len)
-{
-	static const char *const forms[] = {
-		"\xc2\xb5",		/* U+00B5 MICRO SIGN */
-		"\xce\xbc",		/* U+03BC GREEK SMALL LETTER MU */
-		"\xc3\x82\xc2\xb5",	/* U+00B5 shown as Latin-1 */
-		"\xc3\x8e\xc2\xbc",	/* U+03BC shown as Latin-1 */
-		"\xb5",		/* Latin-1 */
-		"&micro;", "&mu;", "&#181;", "&#xb5;", "&#956;", "&#x3bc;",
-		"u",
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
-		size_t n = strlen(forms[i]);
-
-		if (n <= len && !strncasecmp(s, forms[i], n))
-			return n;
-	}
-	return 0;
-}
-
-/*
- * Nanoseconds per unit, or 0 if s is not a time unit; an empty unit
- * (raw ns) only counts when glued to its number.
- */
-static double unit_ns(const char *s, size_t len, int glued)
-{
-	static const struct {
-		const char *name;
-		double ns;
-	} units[] = {
-		{ "", 1 },		/* classic: raw ns cut to 7 chars */
-		{ "n", 1 },		/* ditto, "ns" cut after the n */
-		{ "ns", 1 },
-		{ "ms", 1e6 },
-		{ "s", 1e9 },
-	};
-	size_t i, mu;
-
-	/* punctuation a web page may glue on */
-	while (len && strchr(",;)]", s[len - 1]))
-		len--;
-	if (!len && !glued)
-		return 0;
-	mu = micro_len(s, len);
-	if (mu && len == mu + 1 && s[mu] == 's')
-		return 1e3;
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (strlen(units[i].name) == len &&
-		    !memcmp(units[i].name, s, len))
-			return units[i].ns;
-	return 0;
-}
-
-/*
- * Parse a decimal number at the start of s; returns the bytes used (0 if
- * none) and the value in *val.
- */
-static size_t parse_number(const char *s, size_t len, double *val)
-{
-	size_t i = 0, digits = 0;
-	double v = 0;
-	int neg = 0;
-
-	if (i < len && (s[i] == '-' || s[i] == '+'))
-		neg = s[i++] == '-';
-	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++, digits++)
-		v = v * 10 + (s[i] - '0');
-	if (i < len && s[i] == '.') {
-		double scale = 1;
-
-		for (i++; i < len && s[i] >= '0' && s[i] <= '9';
-		     i++, digits++) {
-			scale /= 10;
-			v += scale * (s[i] - '0');
-		}
-	}
-	if (!digits)
-		return 0;
-	*val = neg ? -v : v;
-	return i;
-}
-
-/* A time value: "741µs", "741 µs", "-49389n", "-412331". */
-struct tval {
-	double ns;
-	int cut;		/* may be the classic's truncated raw ns */
-};
-
-/* Parse a time starting at token *i; advances *i past it. */
-static int parse_time(const struct tok *t, size_t nt, size_t *i,
-		      struct tval *tv)
-{
-	const struct tok *k = &t[*i];
-	double v, mult;
-	size_t used;
-
-	if (*i >= nt)
-		return -EINVAL;
-	used = parse_number(k->s, k->len, &v);
-	if (!used)
-		return -EINVAL;
-	mult = unit_ns(k->s + used, k->len - used, 1);
-	if (!mult)
-		return -EINVAL;
-	tv->cut = v < 0 && k->len == 7 && used == 7;
-	(*i)++;
-	/* a unit in its own token after a bare number */
-	if (used == k->len && *i < nt && unit_ns(t[*i].s, t[*i].len, 0)) {
-		mult = unit_ns(t[*i].s, t[*i].len, 0);
-		tv->cut = 0;
-		(*i)++;
-	}
-	v *= mult;
-	if (!(fabs(v) < 9e18))
-		return -EINVAL;
-	tv->ns = v;
-	return 0;
-}
-
-/* The alignment after "align": a size, as the options take it. */
-static int parse_align(const struct tok *k, uint64_t *val)
-{
-	char buf[32];
-
-	if (!k->len || k->len >= sizeof(buf))
-		return -EINVAL;
-	memcpy(buf, k->s, k->len);
-	buf[k->len] = '\0';
-	if (parse_size(buf, val) || !*val)
-		return -EINVAL;
-	return 0;
-}
-
-/*
- * The classic printed a negative diff as raw ns cut to 7 characters, so
- * "-412331" may be -412331 ns or -4123312 ns and more.  The diff is also
- * on - (pre + post) / 2 of the printed columns: take the scale nearest to
- * that.
- */
-static double uncut_diff(double diff, double recomputed)
-{
-	double best = diff, v = diff;
-	int k;
-
-	for (k = 1; k <= 3; k++) {
-		v *= 10;
-		if (fabs(v - recomputed) < fabs(best - recomputed))
-			best = v;
-	}
-	return best;
-}
-
-/* Parse the record starting at token i ("align"); *next past it. */
-static int parse_record(const struct tok *t, size_t nt, size_t i,
-			struct align_row *row, size_t *next)
-{
-	static const char *const names[] = { "pre", "on", "post", "diff" };
-	struct tval tv[4];
-	size_t f;
-	double re;
-
-	memset(row, 0, sizeof(*row));
-	if (i + 9 >= nt || !tok_is(&t[i], "align") ||
-	    parse_align(&t[i + 1], &row->align_byte))
-		return -EINVAL;
-	i += 2;
-	for (f = 0; f < 4; f++) {
-		if (i >= nt || !tok_is(&t[i], names[f]))
-			return -EINVAL;
-		i++;
-		if (parse_time(t, nt, &i, &tv[f]))
-			return -EINVAL;
-	}
-	re = tv[1].ns - (tv[0].ns + tv[2].ns) / 2;
-	if (tv[3].cut)
-		tv[3].ns = uncut_diff(tv[3].ns, re);
-	row->pre_ns = llround(tv[0].ns);
-	row->on_ns = llround(tv[1].ns);
-	row->post_ns = llround(tv[2].ns);
-	row->diff_ns = llround(tv[3].ns);
-	*next = i;
-	return 0;
-}
-
-/* Append row to the last table, or to a new one. */
-static int add_row(struct align_table **tables, size_t *ntables,
-		   size_t *cap, size_t *rowcap, const struct align_row *row)
-{
-	struct align_table *tab, *nt;
-	struct align_row *nr;
-
-	tab = *ntables ? &(*tables)[*ntables - 1] : NULL;
-	if (!tab || row->align_byte >= tab->rows[tab->nrows - 1].align_byte) {
-		if (*ntables == *cap) {
-			*cap = *cap ? 2 * *cap : 4;
-			nt = realloc(*tables, *cap * sizeof(*nt));
-			if (!nt)
-				return -ENOMEM;
-			*tables = nt;
-		}
-		tab = &(*tables)[(*ntables)++];
-		tab->rows = NULL;
-		tab->nrows = 0;
-		*rowcap = 0;
-	}
-	if (tab->nrows == *rowcap) {
-		*rowcap = *rowcap ? 2 * *rowcap : 32;
-		nr = realloc(tab->rows, *rowcap * sizeof(*nr));
-		if (!nr)
-			return -ENOMEM;
-		tab->rows = nr;
-	}
-	tab->rows[tab->nrows++] = *row;
-	return 0;
-}
-
-int analyze_parse(const char *text, size_t len, struct align_table **tables,
-		  size_t *ntables)
-{
-	struct align_row row;
-	struct tok *toks;
-	size_t i, next, room = 0, rowcap = 0;
-	long nt;
-	int ret = 0;
-
-	*tables = NULL;
-	*ntables = 0;
-	nt = tokenize(text, len, &toks);
-	if (nt < 0)
-		return (int)nt;
-	for (i = 0; i < (size_t)nt; i++) {
-		if (parse_record(toks, (size_t)nt, i, &row, &next))
-			continue;
-		ret = add_row(tables, ntables, &room, &rowcap, &row);
-		if (ret)
-			break;
-		i = next - 1;
-	}
-	free(toks);
-	if (ret) {
-		analyze_free_tables(*tables, *ntables);
-		*tables = NULL;
-		*ntables = 0;
-	}
-	return ret;
-}
-
-void analyze_free_tables(struct align_table *tables, size_t ntables)
-{
-	size_t i;
-
-	for (i = 0; i < ntables; i++)
-		free(tables[i].rows);
-	free(tables);
-}
-
-int analyze_text(FILE *out, const char *text, size_t len, int verbose)
-{
-	struct align_table *tables;
-	struct align_verdict v;
-	size_t i, n;
-	int ret;
-
-	ret = analyze_parse(text, len, &tables, &n);
-	if (ret)
-		return ret;
-	for (i = 0; i < n; i++) {
-		ret = analyze_align(tables[i].rows, tables[i].nrows, &v);
-		if (ret)
-			break;
-		analyze_print_verdict(out, i + 1, &v);
-		if (verbose)
-			analyze_print_evidence(out, &v);
-	}
-	analyze_free_tables(tables, n);
-	return ret ? ret : (int)n;
 }

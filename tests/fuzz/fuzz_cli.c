@@ -10,7 +10,7 @@
  *
  * Nothing real is touched: this object is linked against a copy of
  * flashbench.o whose dev_open(), quiet_system() and file calls
- * (fopen, open, stat, realpath, unlink) are renamed to the stand-ins
+ * (fopen, open, stat, realpath, unlink, opendir) are renamed to the stand-ins
  * below, and a copy of preserve.o whose file calls are (see the fuzz
  * rules in the Makefile).  A DEVICE opens a
  * simulated card, files to read hold the input's tail, files to write
@@ -28,6 +28,7 @@
  * prints the same (the simulated card is deterministic, so a difference
  * is state left over from the first run, or uninitialised memory).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -57,6 +58,7 @@ FILE *fuzz_fopen64(const char *path, const char *mode);
 int fuzz_open(const char *path, int flags, ...);
 int fuzz_open64(const char *path, int flags, ...);
 int fuzz_stat(const char *path, struct stat *st);
+DIR *fuzz_opendir(const char *path);
 int fuzz_stat64(const char *path, struct stat *st);
 char *fuzz_realpath(const char *path, char *resolved);
 int fuzz_unlink(const char *path);
@@ -186,6 +188,14 @@ int fuzz_stat(const char *path, struct stat *st)
 int fuzz_stat64(const char *path, struct stat *st)
 {
 	return fuzz_stat(path, st);
+}
+
+/* --survey's directories: none can be read (stat names none either). */
+DIR *fuzz_opendir(const char *path)
+{
+	(void)path;
+	errno = ENOENT;
+	return NULL;
 }
 
 /* Directories resolve to themselves. */

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* --analyze on a JSON record (front/record.c) beside text tables. */
+#ifndef FLASHBENCH_RECORD_H
+#define FLASHBENCH_RECORD_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "analyze.h"
+
+struct cli;
+
+/* Does text look like JSON (a record) rather than text tables? */
+int is_record(const char *text, size_t len);
+
+/*
+ * Judge the record text (len bytes, read from c->analyze_path) with
+ * today's rules and print it as a live run; returns the exit status (2
+ * with one line on c->err for a record that cannot be judged).
+ */
+int run_record(struct cli *c, FILE *out, const char *text, size_t len);
+
+/* Print the verdicts of n align tables as --analyze does; the status. */
+int analyze_tables_out(struct cli *c, FILE *out, const struct align_table *t,
+		       size_t n);
+
+#endif /* FLASHBENCH_RECORD_H */

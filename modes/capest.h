@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * How long --capacity will take, said before its first write: a short
+ * timing of the device (a flush part and four blocks far apart read,
+ * then written back as read, in ranges the check overwrites anyway) and
+ * the check's plan on a device of that size.
+ */
+#ifndef FLASHBENCH_CAPEST_H
+#define FLASHBENCH_CAPEST_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dev.h"
+
+struct capacity_estimate {
+	/* measured, device time in ns */
+	uint64_t read_block_ns;		/* a 4 KiB block far out: mean */
+	uint64_t write_block_ns;	/* written: the slowest */
+	uint64_t read_part_ns;		/* a part of the flush region */
+	uint64_t write_part_ns;
+	uint64_t part_byte;		/* its size */
+	/* the estimates, device time in ns */
+	uint64_t fake_ns;		/* the check on a fake found at once */
+	uint64_t genuine_ns;		/* on a genuine card: the most */
+	uint64_t save_ns;		/* --preserve's save */
+	uint64_t back_fake_ns;		/* its write-back and verify */
+	uint64_t back_ns;		/* ... on a genuine card */
+};
+
+/*
+ * Time dev and estimate (0 or -errno).  Its writes put back what was
+ * read, at the last block and the start of the flush region.
+ */
+int capacity_estimate(struct device *dev, struct capacity_estimate *e);
+
+/* A step of the check's plan on a genuine card: n_io calls of io_byte. */
+struct capacity_step {
+	uint64_t n_io;
+	uint64_t io_byte;
+	const char *label;
+};
+
+#define CAPACITY_STEPS	9	/* steps in the plan */
+
+/*
+ * The plan on a device of size bytes, for the progress line: the count
+ * (0: too small).
+ */
+size_t capacity_plan_steps(uint64_t size,
+			   struct capacity_step st[CAPACITY_STEPS]);
+
+/* One line on err: the estimate, the save and write-back with save. */
+void capacity_estimate_print(FILE *err, const struct capacity_estimate *e,
+			     int save);
+
+#endif /* FLASHBENCH_CAPEST_H */

@@ -1,0 +1,692 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * --survey's rows (see survey.h): what each record kind holds, read by
+ * name, so that records of every version that wrote these names mix; a
+ * member a version did not write is a value not measured.  The serial
+ * number is never copied: only a short hash of the CID that holds it.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "json.h"
+#include "survey.h"
+
+/* The major version of the records this flashbench reads (and writes). */
+#define SURVEY_MAJOR	2
+
+/* Every kind of document --json writes. */
+static const char *const kinds[] = {
+	"auto", "align", "scatter", "interval", "open-au", "find-fat",
+	"program", "capacity", "class", "analyze", "registers",
+};
+
+/* ---- reading a record ---- */
+
+static void copy_str(char *dst, size_t len, const struct jr_value *v)
+{
+	snprintf(dst, len, "%s", jr_str(v, ""));
+}
+
+/* "high", "medium", "low"; 0 for "none" or anything else. */
+static enum survey_conf conf_of(const struct jr_value *v)
+{
+	const char *s = jr_str(v, "");
+
+	if (!strcmp(s, "high"))
+		return SV_HIGH;
+	if (!strcmp(s, "medium"))
+		return SV_MEDIUM;
+	if (!strcmp(s, "low"))
+		return SV_LOW;
+	return 0;
+}
+
+/*
+ * A number of the record, with its confidence when conf is given (a
+ * confidence of "none" makes the value unmeasured, as a null does).
+ */
+static void num_of(struct survey_num *n, const struct jr_value *v,
+		   const struct jr_value *conf)
+{
+	memset(n, 0, sizeof(*n));
+	if (!jr_is(v, JR_NUMBER) || !(v->flags & JR_UINT64))
+		return;
+	n->conf = conf ? conf_of(conf) : SV_HIGH;
+	if (!n->conf)
+		return;
+	n->set = 1;
+	n->v = v->u;
+}
+
+/*
+ * A short hash of what identifies the card (the CID, which holds the
+ * serial number, or the serial the kernel reports): the same card gives
+ * the same hash, and the table never shows the serial.  FNV-1a, 64 bits
+ * folded to 32.
+ */
+static void serial_hash(char out[12], const char *what)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *what; what++) {
+		h ^= (unsigned char)*what;
+		h *= 0x100000001b3ULL;
+	}
+	snprintf(out, 12, "%08" PRIx32, (uint32_t)(h ^ (h >> 32)));
+}
+
+/* "C10 U1 V30 A1" from the card's claims; "none", or "" when unknown. */
+static void stated_classes(char *buf, size_t len, const struct jr_value *card)
+{
+	static const struct {
+		const char *key, *prefix;
+	} claims[] = {
+		{ "speed_class", "C" }, { "uhs_grade", "U" },
+		{ "video_class", "V" }, { "app_class", "A" },
+	};
+	size_t i, n = 0, known = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(claims) / sizeof(claims[0]); i++) {
+		uint64_t v = jr_u64(jr_get(card, claims[i].key), UINT64_MAX);
+
+		if (v == UINT64_MAX)
+			continue;
+		known++;
+		if (v && n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s%" PRIu64,
+					      n ? " " : "", claims[i].prefix,
+					      v);
+	}
+	if (known && !buf[0])
+		snprintf(buf, len, "none");
+}
+
+/* The identity: registers where the record has them. */
+static void row_identity(struct survey_row *row, const struct jr_value *dev)
+{
+	const struct jr_value *card = jr_get(dev, "card");
+	char what[96];
+	int64_t serial;
+
+	copy_str(row->device, sizeof(row->device), jr_get(dev, "path"));
+	row->manfid = jr_i64(jr_get(card, "manfid"), -1);
+	row->oemid = jr_i64(jr_get(card, "oemid"), -1);
+	copy_str(row->name, sizeof(row->name), jr_get(card, "name"));
+	copy_str(row->date, sizeof(row->date), jr_get(card, "date"));
+	copy_str(row->cid, sizeof(row->cid), jr_path(card, "registers.cid"));
+	serial = jr_i64(jr_get(card, "serial"), -1);
+	if (row->cid[0]) {
+		serial_hash(row->serial_hash, row->cid);
+	} else if (serial >= 0) {
+		snprintf(what, sizeof(what), "%" PRId64 "/%" PRId64 "/%s/%"
+			 PRId64, row->manfid, row->oemid, row->name, serial);
+		serial_hash(row->serial_hash, what);
+	}
+	num_of(&row->size, jr_get(dev, "size"), NULL);
+	num_of(&row->au_stated, jr_get(card, "au_size"), NULL);
+	stated_classes(row->stated, sizeof(row->stated), card);
+}
+
+/* What --auto's verdict says of the card's geometry. */
+static void row_geometry(struct survey_row *row, const struct jr_value *v)
+{
+	const struct jr_value *conf = jr_get(v, "confidence");
+	struct survey_num fat_nr;
+
+	num_of(&row->au, jr_get(v, "erase_size"), jr_get(conf, "erase_size"));
+	num_of(&row->page, jr_get(v, "page_size"), jr_get(conf, "page_size"));
+	num_of(&row->unit, jr_get(v, "program_unit"),
+	       jr_get(conf, "program_unit"));
+	num_of(&row->open_linear, jr_get(v, "open_au_linear"),
+	       jr_get(conf, "open_au_linear"));
+	num_of(&row->open_random, jr_get(v, "open_au_random"),
+	       jr_get(conf, "open_au_random"));
+	num_of(&fat_nr, jr_get(v, "fat_erase_blocks"),
+	       jr_get(conf, "fat_erase_blocks"));
+	if (!fat_nr.set || !row->au.set)
+		return;
+	row->fat_size = fat_nr;
+	row->fat_size.v = fat_nr.v * row->au.v;
+	num_of(&row->fat_start, jr_get(v, "fat_start_byte"), NULL);
+	row->fat_start.conf = fat_nr.conf;
+}
+
+/* What -C found (the verdict of -C, or --auto --destructive's). */
+static void row_capacity(struct survey_row *row, const struct jr_value *cap)
+{
+	num_of(&row->usable, jr_get(cap, "usable_size"), NULL);
+	copy_str(row->capacity_kind, sizeof(row->capacity_kind),
+		 jr_get(cap, "kind"));
+}
+
+/* The classes measured: --auto's "class", -L's "results". */
+static void row_classes(struct survey_row *row, const struct jr_value *arr)
+{
+	size_t i;
+
+	for (i = 0; i < jr_len(arr) && row->nr_classes < SURVEY_CLASSES;
+	     i++) {
+		const struct jr_value *c = jr_at(arr, i);
+		struct survey_class *k = &row->classes[row->nr_classes];
+
+		if (!jr_is(jr_get(c, "pass"), JR_BOOL))
+			continue;
+		copy_str(k->name, sizeof(k->name), jr_get(c, "class"));
+		k->pass = jr_bool(jr_get(c, "pass"), 0);
+		row->nr_classes++;
+	}
+}
+
+/* 0 if doc names a kind and version this flashbench reads. */
+static int check_kind(const struct jr_value *doc, char *why, size_t len)
+{
+	const char *test = jr_str(jr_get(doc, "test"), NULL);
+	const char *version = jr_str(jr_get(doc, "version"), NULL);
+	size_t i;
+
+	if (!jr_is(doc, JR_OBJECT) || !test || !version) {
+		snprintf(why, len,
+			 "not a flashbench record (no \"version\" and \"test\")");
+		return -EINVAL;
+	}
+	if (atoi(version) > SURVEY_MAJOR) {
+		snprintf(why, len,
+			 "version %.20s: newer than this flashbench (%s) reads",
+			 version, FLASHBENCH_VERSION);
+		return -EINVAL;
+	}
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (!strcmp(test, kinds[i]))
+			return 0;
+	snprintf(why, len, "unknown document kind '%.40s'", test);
+	return -EINVAL;
+}
+
+int survey_row_from(const struct jr_value *doc, struct survey_row *row,
+		    char *why, size_t why_len)
+{
+	const struct jr_value *verdict = jr_get(doc, "verdict");
+	int ret = check_kind(doc, why, why_len);
+
+	if (ret)
+		return ret;
+	copy_str(row->test, sizeof(row->test), jr_get(doc, "test"));
+	copy_str(row->version, sizeof(row->version), jr_get(doc, "version"));
+	row_identity(row, jr_get(doc, "device"));
+	row->records = 1;
+	if (!strcmp(row->test, "auto")) {
+		row_geometry(row, verdict);
+		row_capacity(row, jr_get(verdict, "capacity"));
+		row_classes(row, jr_get(doc, "class"));
+	} else if (!strcmp(row->test, "capacity")) {
+		row_capacity(row, verdict);
+	} else if (!strcmp(row->test, "class")) {
+		row_classes(row, jr_get(doc, "results"));
+	}
+	return 0;
+}
+
+/* ---- one row per card ---- */
+
+/* Fill what newer lacks from older, field by field. */
+static void fill_from(struct survey_row *newer, const struct survey_row *older)
+{
+	struct survey_num *n[] = {
+		&newer->size, &newer->usable, &newer->au_stated, &newer->au,
+		&newer->page, &newer->unit, &newer->open_linear,
+		&newer->open_random, &newer->fat_start, &newer->fat_size,
+	};
+	const struct survey_num *o[] = {
+		&older->size, &older->usable, &older->au_stated, &older->au,
+		&older->page, &older->unit, &older->open_linear,
+		&older->open_random, &older->fat_start, &older->fat_size,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(n) / sizeof(n[0]); i++)
+		if (!n[i]->set)
+			*n[i] = *o[i];
+	if (!newer->capacity_kind[0])
+		memcpy(newer->capacity_kind, older->capacity_kind,
+		       sizeof(newer->capacity_kind));
+	if (!newer->stated[0])
+		memcpy(newer->stated, older->stated, sizeof(newer->stated));
+	if (!newer->nr_classes) {
+		newer->nr_classes = older->nr_classes;
+		memcpy(newer->classes, older->classes, sizeof(older->classes));
+	}
+	newer->records += older->records;
+}
+
+/* Nonzero if a was written after b (ties: the later file name). */
+static int newer_than(const struct survey_row *a, const struct survey_row *b)
+{
+	if (a->mtime_ns != b->mtime_ns)
+		return a->mtime_ns > b->mtime_ns;
+	return strcmp(a->record, b->record) > 0;
+}
+
+static int row_cmp(const void *pa, const void *pb)
+{
+	const struct survey_row *a = pa, *b = pb;
+	uint64_t ma = (uint64_t)a->manfid, mb = (uint64_t)b->manfid;
+	int d;
+
+	if (ma != mb)	/* -1, unknown, sorts last */
+		return ma < mb ? -1 : 1;
+	d = strcmp(a->name, b->name);
+	if (!d)
+		d = strcmp(a->serial_hash, b->serial_hash);
+	return d ? d : strcmp(a->record, b->record);
+}
+
+size_t survey_merge(struct survey_row *rows, size_t n)
+{
+	size_t i, k, out = 0;
+
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < out; k++)
+			if (rows[i].cid[0] && !strcmp(rows[k].cid, rows[i].cid))
+				break;
+		if (k == out) {
+			if (out != i)
+				rows[out] = rows[i];
+			out++;
+		} else if (newer_than(&rows[i], &rows[k])) {
+			struct survey_row older = rows[k];
+
+			rows[k] = rows[i];
+			fill_from(&rows[k], &older);
+		} else {
+			fill_from(&rows[k], &rows[i]);
+		}
+	}
+	qsort(rows, out, sizeof(*rows), row_cmp);
+	return out;
+}
+
+/* ---- the table ---- */
+
+/* The columns, in order, for every format. */
+enum survey_col {
+	COL_CARD, COL_MFR, COL_OEM, COL_DATE, COL_SERIAL, COL_SIZE,
+	COL_USABLE, COL_AU_STATED, COL_AU, COL_PAGE, COL_UNIT, COL_OPEN,
+	COL_OPEN_RANDOM, COL_FAT, COL_STATED, COL_MEASURED, COL_RUNS,
+	COL_RECORD, COL_NR,
+};
+
+static const char *const col_head[COL_NR] = {
+	"card", "mfr", "oem", "date", "serial#", "size", "usable",
+	"AU stated", "AU", "page", "unit", "open", "open rnd", "FAT",
+	"classes", "measured", "runs", "record",
+};
+
+#define CELL_LEN 288	/* the longest cell: a record's path */
+
+static const char *conf_mark(enum survey_conf c)
+{
+	return c == SV_LOW ? "?" : c == SV_MEDIUM ? "~" : "";
+}
+
+static void cell_size(char *buf, const struct survey_num *n)
+{
+	snprintf(buf, CELL_LEN, "-");
+	if (n->set) {
+		char s[FMT_LEN];
+
+		snprintf(buf, CELL_LEN, "%s%s", fmt_size(s, n->v),
+			 conf_mark(n->conf));
+	}
+}
+
+static void cell_count(char *buf, const struct survey_num *n)
+{
+	if (!n->set)
+		snprintf(buf, CELL_LEN, "-");
+	else
+		snprintf(buf, CELL_LEN, "%" PRIu64 "%s", n->v,
+			 conf_mark(n->conf));
+}
+
+/* "0-4MiB" (start to end), "none", "-". */
+static void cell_fat(char *buf, const struct survey_row *r)
+{
+	char a[FMT_LEN], b[FMT_LEN];
+
+	if (!r->fat_size.set)
+		snprintf(buf, CELL_LEN, "-");
+	else if (!r->fat_size.v)
+		snprintf(buf, CELL_LEN, "none%s", conf_mark(r->fat_size.conf));
+	else
+		snprintf(buf, CELL_LEN, "%s-%s%s",
+			 r->fat_start.v ? fmt_size(a, r->fat_start.v) : "0",
+			 fmt_size(b, r->fat_start.v + r->fat_size.v),
+			 conf_mark(r->fat_size.conf));
+}
+
+/* "512MiB wrap" for a fake; the size alone for a genuine card. */
+static void cell_usable(char *buf, const struct survey_row *r)
+{
+	char s[FMT_LEN];
+
+	if (!r->usable.set)
+		snprintf(buf, CELL_LEN, "-");
+	else if (!strcmp(r->capacity_kind, "genuine") || !r->capacity_kind[0])
+		snprintf(buf, CELL_LEN, "%s", fmt_size(s, r->usable.v));
+	else
+		snprintf(buf, CELL_LEN, "%s %s", fmt_size(s, r->usable.v),
+			 r->capacity_kind);
+}
+
+/* "C10:pass U3:FAIL". */
+static void cell_measured(char *buf, const struct survey_row *r)
+{
+	size_t i, n = 0;
+
+	snprintf(buf, CELL_LEN, "-");
+	for (i = 0; i < r->nr_classes && n < CELL_LEN; i++)
+		n += (size_t)snprintf(buf + n, CELL_LEN - n, "%s%s:%s",
+				      i ? " " : "", r->classes[i].name,
+				      r->classes[i].pass ? "pass" : "FAIL");
+}
+
+/* The OEM ID as its two ASCII letters where it is that ("SM"), else hex. */
+static void cell_oem(char *buf, int64_t oem)
+{
+	int hi = (int)(oem >> 8) & 0xff, lo = (int)oem & 0xff;
+
+	if (oem < 0)
+		snprintf(buf, CELL_LEN, "-");
+	else if (oem <= 0xffff && hi > 0x20 && hi < 0x7f && lo > 0x20 &&
+		 lo < 0x7f)
+		snprintf(buf, CELL_LEN, "%c%c", hi, lo);
+	else
+		snprintf(buf, CELL_LEN, "0x%04" PRIx64, (uint64_t)oem);
+}
+
+/* The last part of a path. */
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static void cell(char *buf, const struct survey_row *r, enum survey_col c)
+{
+	const char *dash = "-";
+
+	switch (c) {
+	case COL_CARD:
+		snprintf(buf, CELL_LEN, "%s", r->name[0] ? r->name :
+			 r->device[0] ? r->device : dash);
+		break;
+	case COL_MFR:
+		if (r->manfid < 0)
+			snprintf(buf, CELL_LEN, "-");
+		else
+			snprintf(buf, CELL_LEN, "0x%02" PRIx64,
+				 (uint64_t)r->manfid);
+		break;
+	case COL_OEM:
+		cell_oem(buf, r->oemid);
+		break;
+	case COL_DATE:
+		snprintf(buf, CELL_LEN, "%s", r->date[0] ? r->date : dash);
+		break;
+	case COL_SERIAL:
+		snprintf(buf, CELL_LEN, "%s",
+			 r->serial_hash[0] ? r->serial_hash : dash);
+		break;
+	case COL_SIZE:
+		cell_size(buf, &r->size);
+		break;
+	case COL_USABLE:
+		cell_usable(buf, r);
+		break;
+	case COL_AU_STATED:
+		cell_size(buf, &r->au_stated);
+		break;
+	case COL_AU:
+		cell_size(buf, &r->au);
+		break;
+	case COL_PAGE:
+		cell_size(buf, &r->page);
+		break;
+	case COL_UNIT:
+		cell_size(buf, &r->unit);
+		break;
+	case COL_OPEN:
+		cell_count(buf, &r->open_linear);
+		break;
+	case COL_OPEN_RANDOM:
+		cell_count(buf, &r->open_random);
+		break;
+	case COL_FAT:
+		cell_fat(buf, r);
+		break;
+	case COL_STATED:
+		snprintf(buf, CELL_LEN, "%s", r->stated[0] ? r->stated : dash);
+		break;
+	case COL_MEASURED:
+		cell_measured(buf, r);
+		break;
+	case COL_RUNS:
+		snprintf(buf, CELL_LEN, "%u", r->records);
+		break;
+	default:
+		snprintf(buf, CELL_LEN, "%s", base_name(r->record));
+		break;
+	}
+}
+
+static const char legend[] =
+	"? low confidence, ~ medium, - not in the record; serial# is a hash";
+
+/* One cell padded to width w, or the last one of its line. */
+static void text_cell(FILE *out, const char *s, size_t w, int last)
+{
+	if (last)
+		fprintf(out, "%s\n", s);
+	else
+		fprintf(out, "%-*s  ", (int)w, s);
+}
+
+/* Aligned columns, two spaces apart; the widths from every cell. */
+static void print_text(FILE *out, const struct survey_row *rows, size_t n)
+{
+	size_t w[COL_NR], i, c, len;
+	char buf[CELL_LEN];
+
+	for (c = 0; c < COL_NR; c++) {
+		w[c] = strlen(col_head[c]);
+		for (i = 0; i < n; i++) {
+			cell(buf, &rows[i], c);
+			len = strlen(buf);
+			w[c] = len > w[c] ? len : w[c];
+		}
+	}
+	for (c = 0; c < COL_NR; c++)
+		text_cell(out, col_head[c], w[c], c + 1 == COL_NR);
+	for (i = 0; i < n; i++)
+		for (c = 0; c < COL_NR; c++) {
+			cell(buf, &rows[i], c);
+			text_cell(out, buf, w[c], c + 1 == COL_NR);
+		}
+	fprintf(out, "(%s)\n", legend);
+}
+
+/* A CSV field, quoted where it holds a comma, quote or line break. */
+static void csv_field(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void print_csv(FILE *out, const struct survey_row *rows, size_t n)
+{
+	char buf[CELL_LEN];
+	size_t i, c;
+
+	for (c = 0; c < COL_NR; c++) {
+		csv_field(out, col_head[c]);
+		fputc(c + 1 < COL_NR ? ',' : '\n', out);
+	}
+	for (i = 0; i < n; i++)
+		for (c = 0; c < COL_NR; c++) {
+			cell(buf, &rows[i], c);
+			csv_field(out, buf);
+			fputc(c + 1 < COL_NR ? ',' : '\n', out);
+		}
+}
+
+/* A Markdown cell: '|' escaped, line breaks as spaces. */
+static void md_cell(FILE *out, const char *s)
+{
+	fputs(" ", out);
+	for (; *s; s++) {
+		if (*s == '|' || *s == '\\')
+			fputc('\\', out);
+		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, out);
+	}
+	fputs(" |", out);
+}
+
+static void print_markdown(FILE *out, const struct survey_row *rows,
+			   size_t n)
+{
+	char buf[CELL_LEN];
+	size_t i, c;
+
+	fputc('|', out);
+	for (c = 0; c < COL_NR; c++)
+		md_cell(out, col_head[c]);
+	fputs("\n|", out);
+	for (c = 0; c < COL_NR; c++)
+		fputs("---|", out);
+	fputc('\n', out);
+	for (i = 0; i < n; i++) {
+		fputc('|', out);
+		for (c = 0; c < COL_NR; c++) {
+			cell(buf, &rows[i], c);
+			md_cell(out, buf);
+		}
+		fputc('\n', out);
+	}
+	fprintf(out, "\n%s\n", legend);
+}
+
+/* {"value": v, "confidence": "high"}, or null. */
+static void json_num(struct json *j, const char *key,
+		     const struct survey_num *n)
+{
+	static const char *const names[] = {
+		[SV_LOW] = "low", [SV_MEDIUM] = "medium", [SV_HIGH] = "high",
+	};
+
+	if (!n->set) {
+		json_null(j, key);
+		return;
+	}
+	json_object_begin(j, key);
+	json_u64(j, "value", n->v);
+	json_string(j, "confidence", names[n->conf]);
+	json_object_end(j);
+}
+
+static void json_text_or_null(struct json *j, const char *key,
+			      const char *s)
+{
+	if (s[0])
+		json_string(j, key, s);
+	else
+		json_null(j, key);
+}
+
+static void json_row(struct json *j, const struct survey_row *r)
+{
+	size_t i;
+
+	json_object_begin(j, NULL);
+	json_text_or_null(j, "name", r->name);
+	if (r->manfid >= 0)
+		json_u64(j, "manfid", (uint64_t)r->manfid);
+	else
+		json_null(j, "manfid");
+	if (r->oemid >= 0)
+		json_u64(j, "oemid", (uint64_t)r->oemid);
+	else
+		json_null(j, "oemid");
+	json_text_or_null(j, "date", r->date);
+	json_text_or_null(j, "serial_hash", r->serial_hash);
+	json_text_or_null(j, "device", r->device);
+	json_num(j, "size", &r->size);
+	json_num(j, "usable_size", &r->usable);
+	json_text_or_null(j, "capacity_kind", r->capacity_kind);
+	json_num(j, "au_stated", &r->au_stated);
+	json_num(j, "erase_size", &r->au);
+	json_num(j, "page_size", &r->page);
+	json_num(j, "program_unit", &r->unit);
+	json_num(j, "open_au_linear", &r->open_linear);
+	json_num(j, "open_au_random", &r->open_random);
+	json_num(j, "fat_start", &r->fat_start);
+	json_num(j, "fat_size", &r->fat_size);
+	json_text_or_null(j, "classes_stated", r->stated);
+	json_array_begin(j, "classes_measured");
+	for (i = 0; i < r->nr_classes; i++) {
+		json_object_begin(j, NULL);
+		json_string(j, "class", r->classes[i].name);
+		json_bool(j, "pass", r->classes[i].pass);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_u64(j, "records", r->records);
+	json_string(j, "record", r->record);
+	json_string(j, "record_test", r->test);
+	json_string(j, "record_version", r->version);
+	json_object_end(j);
+}
+
+static void print_json(FILE *out, const struct survey_row *rows, size_t n)
+{
+	struct json j;
+	size_t i;
+
+	json_init(&j, out);
+	json_array_begin(&j, NULL);
+	for (i = 0; i < n; i++)
+		json_row(&j, &rows[i]);
+	json_array_end(&j);
+}
+
+void survey_print(FILE *out, const struct survey_row *rows, size_t n,
+		  enum survey_format fmt)
+{
+	switch (fmt) {
+	case SURVEY_CSV:
+		print_csv(out, rows, n);
+		break;
+	case SURVEY_MARKDOWN:
+		print_markdown(out, rows, n);
+		break;
+	case SURVEY_JSON:
+		print_json(out, rows, n);
+		break;
+	default:
+		print_text(out, rows, n);
+		break;
+	}
+}

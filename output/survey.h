@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * --survey: one row per card from the records --json wrote, as the
+ * classic "Flash Card Survey" table had them (card, size, erase size,
+ * page, open AUs, FAT area), plus what the registers state and the
+ * classes measured.  A row is built from a parsed record alone (no file,
+ * no device); the front end reads the files (front/survey.c).
+ */
+#ifndef FLASHBENCH_SURVEY_H
+#define FLASHBENCH_SURVEY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "jsonread.h"
+
+/* How sure the record is of a value (its "confidence" member). */
+enum survey_conf {
+	SV_LOW = 1,	/* printed with a trailing '?' */
+	SV_MEDIUM,	/* '~' */
+	SV_HIGH,	/* no mark; also what a record states without one */
+};
+
+/* One measured or stated value. */
+struct survey_num {
+	int set;		/* the record has it */
+	uint64_t v;		/* bytes, or a count of AUs */
+	enum survey_conf conf;
+};
+
+#define SURVEY_CLASSES	8
+
+/* One class measured: "C10" and whether the card met it. */
+struct survey_class {
+	char name[8];
+	int pass;
+};
+
+/* One card's row. */
+struct survey_row {
+	char record[256];	/* the file it came from */
+	char device[128];	/* device.path, "" without a device */
+	char test[16];		/* the record's kind: "auto", "class" */
+	char version[16];	/* the flashbench that wrote it */
+	char cid[40];		/* the CID in hex, "" without one */
+	int64_t manfid, oemid;	/* -1: unknown */
+	char name[16];		/* product name, "" unknown */
+	char date[16];		/* "YYYY-MM", "" unknown */
+	char serial_hash[12];	/* 8 hex digits, "" without a serial */
+	struct survey_num size;		/* announced, bytes */
+	struct survey_num usable;	/* found usable by -C, bytes */
+	char capacity_kind[24];		/* "genuine", "wrap" ..., "" */
+	struct survey_num au_stated;	/* the SSR's AU, bytes */
+	struct survey_num au;		/* erase size measured, bytes */
+	struct survey_num page;		/* page size, bytes */
+	struct survey_num unit;		/* program unit, bytes */
+	struct survey_num open_linear;	/* AUs open in order */
+	struct survey_num open_random;	/* AUs open out of order */
+	struct survey_num fat_start;	/* FAT area's start, bytes */
+	struct survey_num fat_size;	/* its size, bytes (0: none) */
+	char stated[32];		/* "C10 U1 V30 A1", "none", "" */
+	size_t nr_classes;
+	struct survey_class classes[SURVEY_CLASSES];
+	int64_t mtime_ns;	/* the file's time: the newest record wins */
+	unsigned int records;	/* records of this card */
+};
+
+enum survey_format {
+	SURVEY_TEXT,
+	SURVEY_CSV,
+	SURVEY_MARKDOWN,
+	SURVEY_JSON,
+};
+
+/*
+ * Fill row from the record doc (row->record and row->mtime_ns are the
+ * caller's).  Returns 0, or -EINVAL with why ("not a flashbench
+ * record", "unknown document kind 'x'", a newer major version).
+ */
+int survey_row_from(const struct jr_value *doc, struct survey_row *row,
+		    char *why, size_t why_len);
+
+/*
+ * Join the rows of one card (same CID) into one: the newest record's,
+ * with what it lacks from older ones; then sort by manufacturer, name,
+ * serial hash and record.  Returns the rows left.
+ */
+size_t survey_merge(struct survey_row *rows, size_t n);
+
+/* The table in format fmt. */
+void survey_print(FILE *out, const struct survey_row *rows, size_t n,
+		  enum survey_format fmt);
+
+#endif /* FLASHBENCH_SURVEY_H */

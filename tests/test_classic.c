@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What the classic tests show on every kind of card.  The simulated card
+ * offers the ways cards differ inside (ooo=, close=, evict=, fullclose,
+ * fat_kind=, fat_gain=; doc/simulate.md); an expert reads the classic
+ * -O, -O -r, -f and -f -r tables on each, and must read what was
+ * planted:
+ *
+ *   -O     full speed at small writes with as many AUs as the card keeps
+ *          open, a collapse with one more: whatever the card does out of
+ *          order, on closing or on choosing which AU to close;
+ *   -O -r  on a card that turns AUs to random mode (today's, ooo=random)
+ *          the same with the AUs it keeps open out of order; on one that
+ *          merges or copies the whole AU at every write out of order, a
+ *          collapse with one AU (it keeps none open out of order); on one
+ *          that copies what the AU holds so far, a cost at every write,
+ *          the same with one AU as with three (no limit to find);
+ *   -f     the FAT AU faster in linear order when it gains speed there;
+ *   -f -r  the FAT AU far faster in whole-AU random order when it needs
+ *          no random-mode slot (fat_gain both or slot), never so when it
+ *          gains speed alone.
+ *
+ * These are the signatures --auto's probes must read as well (the hard
+ * sweep's mechanics draw, SWEEP_MECH=1); here they are pinned on the
+ * card itself, through the classic tests as this program runs them.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "bench.h"
+#include "util.h"
+#include "wtable.h"
+
+#define OPEN 4U		/* AUs kept open in order */
+#define OPEN_RANDOM 2U	/* out of order, on a card with random mode */
+
+static const char *const ooo[] = { "", ",ooo=random", ",ooo=merge",
+				   ",ooo=copy-whole", ",ooo=copy-written" };
+static const char *const closing[] = { "", ",close=rest", ",close=all" };
+static const char *const evict[] = { "", ",evict=oldest" };
+static const char *const fullclose[] = { "", ",fullclose=1" };
+
+#define NR(a) (sizeof(a) / sizeof((a)[0]))
+
+/* -O (random: -O -r) with nr AUs: the rates at 4 MiB and at 16 KiB. */
+static void open_rates(const char *spec, unsigned int nr, int random,
+		       double *large, double *small)
+{
+	struct bench_opts o;
+	struct wrun w;
+
+	bench_opts_default(&o);
+	o.erasesize_byte = 4 * MiB;
+	o.blocksize_byte = 16 * KiB;
+	o.open_au_nr = nr;
+	o.random = random;
+	o.offset_byte = 16 * MiB;
+	o.log = NULL;
+	run_on(&w, spec, BENCH_OPEN_AU, &o);
+	ck_assert_uint_eq(w.t.nrows, 9);	/* 4MiB .. 16KiB */
+	*large = rate_at(&w, 0, 1);
+	*small = rate_at(&w, w.t.nrows - 1, 1);
+	wrun_done(&w);
+}
+
+/* Card _i of the product of the mechanics' forms. */
+static void mech_spec(int i, char *spec, size_t len, size_t *ooo_form)
+{
+	size_t a = (size_t)i % NR(ooo), b = (size_t)i / NR(ooo) % NR(closing);
+	size_t c = (size_t)i / NR(ooo) / NR(closing) % NR(evict);
+	size_t d = (size_t)i / NR(ooo) / NR(closing) / NR(evict);
+
+	snprintf(spec, len,
+		 "size=1G,erase=4M,page=16K,open=%u,open_random=%u,fat=0,noise=0%s%s%s%s",
+		 OPEN, OPEN_RANDOM, ooo[a], closing[b], evict[c],
+		 fullclose[d]);
+	*ooo_form = a;
+}
+
+START_TEST(test_classic_open_au)
+{
+	double large, fit, over, r1, r2, r3, big;
+	char spec[200];
+	size_t form;
+
+	mech_spec(_i, spec, sizeof(spec), &form);
+
+	/* -O: the collapse lies between OPEN and OPEN + 1 */
+	open_rates(spec, OPEN, 0, &large, &fit);
+	open_rates(spec, OPEN + 1, 0, &big, &over);
+	ck_assert_msg(fit * 2 >= large, "%s: -O %u: %.3g at 16K, %.3g at 4M",
+		      spec, OPEN, fit, large);
+	ck_assert_msg(over * 10 <= fit, "%s: -O %u: %.3g at 16K, not below %.3g / 10",
+		      spec, OPEN + 1, over, fit);
+
+	open_rates(spec, 1, 1, &big, &r1);
+	open_rates(spec, OPEN_RANDOM, 1, &big, &r2);
+	open_rates(spec, OPEN_RANDOM + 1, 1, &big, &r3);
+	switch (form) {
+	case 0:		/* today's card: random mode, as ooo=random */
+	case 1:
+		ck_assert_msg(r2 * 2 >= fit && r3 * 10 <= r2,
+			      "%s: -O -r: %.3g with %u AUs, %.3g with %u",
+			      spec, r2, OPEN_RANDOM, r3, OPEN_RANDOM + 1);
+		break;
+	case 2:		/* a merge or a whole-AU copy at every write */
+	case 3:
+		ck_assert_msg(r1 * 10 <= fit,
+			      "%s: -O -r with one AU: %.3g, not below %.3g / 10",
+			      spec, r1, fit);
+		break;
+	default:	/* a copy of what the AU holds: a cost, no limit */
+		ck_assert_msg(r1 * 1.25 <= fit && r1 * 5 >= fit,
+			      "%s: -O -r with one AU: %.3g against %.3g in order",
+			      spec, r1, fit);
+		ck_assert_msg(r3 * 1.2 >= r1 && r3 <= r1 * 1.2,
+			      "%s: -O -r: %.3g with 1 AU, %.3g with %u", spec,
+			      r1, r3, OPEN_RANDOM + 1);
+		break;
+	}
+}
+END_TEST
+
+/* -f (random: -f -r) on 4 AUs, FAT AU 1: the rates at 16 KiB. */
+static void fat_rates(const char *spec, int random, double *r)
+{
+	struct bench_opts o;
+	struct wrun w;
+	size_t i;
+
+	bench_opts_default(&o);
+	o.erasesize_byte = 4 * MiB;
+	o.blocksize_byte = 16 * KiB;
+	o.fat_nr = 4;
+	o.random = random;
+	o.log = NULL;
+	run_on(&w, spec, BENCH_FIND_FAT, &o);
+	ck_assert_uint_eq(w.t.nrows, 9);
+	for (i = 0; i < 4; i++)
+		r[i] = rate_at(&w, w.t.nrows - 1, i + 1);
+	wrun_done(&w);
+}
+
+static const char *const fat_kind[] = { "linear", "random", "both" };
+static const char *const fat_gain[] = { "both", "speed", "slot" };
+
+START_TEST(test_classic_find_fat)
+{
+	const size_t k = (size_t)_i % NR(fat_kind);
+	const size_t g = (size_t)_i / NR(fat_kind) % NR(fat_gain);
+	const size_t f = (size_t)_i / NR(fat_kind) / NR(fat_gain);
+	const int in_order = k != 1 && g != 2;	/* linear speed gained */
+	const int slot = k != 0 && g != 1;	/* random mode for free */
+	double lin[4], rnd[4], others_l, others_r;
+	char spec[200];
+
+	snprintf(spec, sizeof(spec),
+		 "size=1G,erase=4M,page=16K,open=%u,open_random=%u,fat=1,fat_start=1,noise=0,fat_kind=%s,fat_gain=%s%s",
+		 OPEN, OPEN_RANDOM, fat_kind[k], fat_gain[g], ooo[f]);
+	fat_rates(spec, 0, lin);
+	fat_rates(spec, 1, rnd);
+	others_l = (lin[0] + lin[2] + lin[3]) / 3;
+	others_r = (rnd[0] + rnd[2] + rnd[3]) / 3;
+	if (in_order)
+		ck_assert_msg(lin[1] >= 1.3 * others_l,
+			      "%s: -f: FAT AU %.3g, others %.3g", spec, lin[1],
+			      others_l);
+	else
+		ck_assert_msg(lin[1] <= 1.1 * others_l,
+			      "%s: -f: FAT AU %.3g, others %.3g", spec, lin[1],
+			      others_l);
+	if (slot)
+		ck_assert_msg(rnd[1] >= 1.5 * others_r,
+			      "%s: -f -r: FAT AU %.3g, others %.3g", spec,
+			      rnd[1], others_r);
+	else
+		ck_assert_msg(rnd[1] < 1.5 * others_r,
+			      "%s: -f -r: FAT AU %.3g, others %.3g", spec,
+			      rnd[1], others_r);
+}
+END_TEST
+
+Suite *classic_suite(void)
+{
+	Suite *s = suite_create("classic");
+	TCase *tc = tcase_create("mechanics");
+
+	tcase_add_loop_test(tc, test_classic_open_au, 0,
+			    (int)(NR(ooo) * NR(closing) * NR(evict) *
+				  NR(fullclose)));
+	tcase_add_loop_test(tc, test_classic_find_fat, 0,
+			    (int)(NR(fat_kind) * NR(fat_gain) * NR(ooo)));
+	tcase_set_timeout(tc, 300);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,559 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * --analyze on a record: the JSON an --auto run writes, read back
+ * (output/autoread.c) and decided again, gives the run's own verdict,
+ * field for field (record_check(), also called on every card of the hard
+ * sweep); the records made before --analyze read them (tests/data/
+ * records/) give today's verdict; every raw field taken out of a record
+ * makes it refused, naming that field.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "autoread.h"
+#include "decide.h"
+#include "hardcard.h"
+#include "json.h"
+#include "sim.h"
+#include "util.h"
+
+#define RECORDS "tests/data/records/"
+
+/* The record of r as --auto --json writes it, but for device.card. */
+static char *record_of(const struct auto_result *r, uint64_t size,
+		       size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+	struct json j;
+
+	ck_assert_ptr_nonnull(f);
+	json_init(&j, f);
+	json_object_begin(&j, NULL);
+	json_string(&j, "version", FLASHBENCH_VERSION);
+	json_string(&j, "test", "auto");
+	json_object_begin(&j, "device");
+	json_u64(&j, "size", size);
+	json_u64(&j, "logical_block_size", r->sector_byte);
+	json_bool(&j, "simulated", 1);
+	json_object_end(&j);
+	json_object_begin(&j, "options");
+	json_bool(&j, "destructive", r->destructive);
+	json_object_end(&j);
+	auto_json_results(&j, r);
+	auto_json_verdict(&j, r);
+	json_object_end(&j);
+	fclose(f);
+	return buf;
+}
+
+/* r's verdict as JSON text (malloc'd). */
+static char *verdict_text(const struct auto_result *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct json j;
+
+	ck_assert_ptr_nonnull(f);
+	json_init(&j, f);
+	json_object_begin(&j, NULL);
+	auto_json_verdict(&j, r);
+	auto_json_advice(&j, r);
+	json_object_end(&j);
+	fclose(f);
+	return buf;
+}
+
+#define SAME(part) \
+	ck_assert_msg(!memcmp(&d->part, &r->part, sizeof(r->part)), \
+		      "%s: %s read back is not what the run said", what, \
+		      #part)
+
+static unsigned int records_checked;
+
+void record_check(const struct auto_result *r, uint64_t size,
+		  const char *what)
+{
+	struct auto_result *d = malloc(sizeof(*d));
+	struct jr_value *doc = NULL;
+	char err[256], *text, *a, *b;
+	size_t len = 0, i;
+
+	ck_assert_ptr_nonnull(d);
+	text = record_of(r, size, &len);
+	ck_assert_int_eq(jr_parse(text, len, NULL, &doc, err, sizeof(err)),
+			 0);
+	ck_assert_msg(!auto_record_read(doc, d, err, sizeof(err)), "%s: %s",
+		      what, err);
+	auto_decide(d);
+	for (i = 0; i < r->ntables; i++)
+		SAME(tables[i].verdict);
+	SAME(chosen);
+	SAME(align);
+	SAME(erase_from);
+	SAME(erase_reads);
+	SAME(erase_fallback);
+	SAME(noise.level);
+	SAME(erase_writes.erase_byte);
+	SAME(erase_writes.confidence);
+	SAME(fat.found);
+	SAME(fat.start);
+	SAME(fat.count);
+	SAME(fat.confidence);
+	SAME(open_linear.nr);
+	SAME(open_linear.confidence);
+	SAME(open_random.nr);
+	SAME(open_random.confidence);
+	a = verdict_text(r);
+	b = verdict_text(d);
+	ck_assert_msg(!strcmp(a, b), "%s: the verdict read back differs",
+		      what);
+	records_checked++;
+	free(a);
+	free(b);
+	free(text);
+	jr_free(doc);
+	auto_free(d);
+	free(d);
+}
+
+/* Every 16th card of the hard sweep (the sweep itself checks them all). */
+START_TEST(test_record_hard_cards)
+{
+	const unsigned int stride = 16 * test_stride();
+	unsigned int i, before = records_checked;
+	struct bench_opts o;
+
+	bench_opts_default(&o);
+	for (i = 0; i < HARD_CARDS; i += stride) {
+		struct hard_card c;
+		struct auto_result r;
+		struct device *dev;
+
+		hard_card(i, &c);
+		dev = sim_card(c.spec);
+		ck_assert_int_eq(auto_run(dev, &o, 1, NULL, &r), 0);
+		record_check(&r, dev->size_byte, c.spec);
+		auto_free(&r);
+		dev_close(dev);
+	}
+	ck_assert_uint_eq(records_checked - before,
+			  (HARD_CARDS + stride - 1) / stride);
+}
+END_TEST
+
+static struct jr_value *load(const char *name, char **text)
+{
+	struct jr_value *doc = NULL;
+	char err[256], path[128];
+	size_t len = 0;
+	FILE *f, *m;
+	int ch;
+
+	snprintf(path, sizeof(path), RECORDS "%s", name);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	m = open_memstream(text, &len);
+	while ((ch = getc(f)) != EOF)
+		putc(ch, m);
+	fclose(f);
+	fclose(m);
+	ck_assert_int_eq(jr_parse(*text, len, NULL, &doc, err, sizeof(err)),
+			 0);
+	return doc;
+}
+
+/* Equal trees (numbers by value, members in order). */
+static int tree_eq(const struct jr_value *a, const struct jr_value *b)
+{
+	size_t i;
+
+	if (a->type != b->type || a->n != b->n)
+		return 0;
+	if (a->type == JR_NUMBER)
+		return a->d == b->d;
+	if (a->type == JR_STRING)
+		return !strcmp(a->s, b->s);
+	if (a->type == JR_BOOL)
+		return a->b == b->b;
+	for (i = 0; i < a->n; i++)
+		if ((a->type == JR_OBJECT && strcmp(a->keys[i], b->keys[i])) ||
+		    !tree_eq(&a->v[i], &b->v[i]))
+			return 0;
+	return 1;
+}
+
+/* The records made before --analyze read them give today's verdict. */
+START_TEST(test_record_before)
+{
+	static const char *const names[] = {
+		"destructive-b.json", "destructive-c.json",
+		"readonly-group.json",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct jr_value *rec, *now = NULL;
+		char args[128], err[256], *text;
+		struct fb_run run;
+
+		rec = load(names[i], &text);
+		snprintf(args, sizeof(args), "--analyze=" RECORDS "%s --json",
+			 names[i]);
+		fb_run(args, &run);
+		ck_assert_int_eq(run.status, 0);
+		ck_assert_int_eq(jr_parse(run.out, strlen(run.out), NULL, &now,
+					  err, sizeof(err)), 0);
+		ck_assert_msg(tree_eq(jr_get(rec, "verdict"),
+				      jr_get(now, "verdict")),
+			      "%s: not the record's verdict", names[i]);
+		ck_assert(tree_eq(jr_get(rec, "advice"), jr_get(now, "advice")));
+		ck_assert_ptr_null(jr_get(now, "record_said"));
+		jr_free(now);
+		jr_free(rec);
+		free(text);
+		fb_free(&run);
+	}
+}
+END_TEST
+
+/* The members of a record the reader must refuse to do without. */
+static const char *const raw_keys[] = {
+	"blocksize", "spacing", "around", "reads_per_position", "rows",
+	"positions", "align", "pre_ns", "on_ns", "post_ns", "diff_ns",
+	"anchors", "offset", "first_boundary", "chunk_size", "aus",
+	"linear_ns", "random_ns", "copy_ns", "typical_ns",
+	"reference_linear_ns", "reference_random_ns", "reference_copy_ns",
+	"reference_least_copy_ns", "reference_paid_copy", "linear",
+	"random", "measured", "max_nr", "probes", "nr", "mean_ns",
+	"slow_every_pass_aus", "whole_au_write_ns", "merge_write_ns",
+	"timing_noise", "single_reads", "single_reads_delayed",
+	"positions_delayed", "largest_delay_ns", "destructive",
+	"device_time_ns", "step",
+};
+
+static int is_raw(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(raw_keys) / sizeof(raw_keys[0]); i++)
+		if (!strcmp(key, raw_keys[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Take each raw member of v out in turn (renamed), read doc: refused
+ * (-ENOENT), the message naming it (only: that member alone).  Returns
+ * how many were taken out.
+ */
+static unsigned int take_out(struct jr_value *doc, struct jr_value *v,
+			     const char *only)
+{
+	unsigned int n = 0;
+	size_t i;
+
+	for (i = 0; i < v->n; i++) {
+		if (v->type == JR_OBJECT && (only ? !strcmp(v->keys[i], only) :
+					     is_raw(v->keys[i]))) {
+			struct auto_result r;
+			char err[256], name[48], *key = v->keys[i];
+
+			snprintf(name, sizeof(name), "\"%s\"", key);
+			v->keys[i] = (char *)"taken out";
+			ck_assert_msg(auto_record_read(doc, &r, err,
+						       sizeof(err)) == -ENOENT,
+				      "%s taken out: read all the same", name);
+			auto_free(&r);
+			ck_assert_msg(strstr(err, name), "%s: %s", name, err);
+			v->keys[i] = key;
+			n++;
+		}
+		if (v->v[i].type == JR_ARRAY || v->v[i].type == JR_OBJECT)
+			n += take_out(doc, &v->v[i], only);
+	}
+	return n;
+}
+
+START_TEST(test_record_missing)
+{
+	char *text;
+	struct jr_value *doc = load("destructive-b.json", &text);
+	struct jr_value *res = (struct jr_value *)jr_get(doc, "results");
+	struct auto_result r;
+	char err[256];
+
+	ck_assert_int_eq(auto_record_read(doc, &r, err, sizeof(err)), 0);
+	auto_free(&r);
+	/* every member of every row, position, AU and probe (388) */
+	ck_assert_uint_gt(take_out(doc, res, NULL), 300);
+	ck_assert_uint_eq(take_out(doc, (struct jr_value *)jr_get(doc,
+						"options"), "destructive"), 1);
+	jr_free(doc);
+	free(text);
+}
+END_TEST
+
+/* Write text to a fresh file named in path (a template). */
+static void put_file(char *path, const char *text)
+{
+	int fd = mkstemp(path);
+	FILE *f;
+
+	ck_assert_int_ge(fd, 0);
+	f = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* text with from replaced by to, the first or every one (a new string). */
+static char *replaced(const char *text, const char *from, const char *to,
+		      int every)
+{
+	size_t n = strlen(text) + 1 + count_str(text, from) * strlen(to);
+	char *s = malloc(n), *o = s;
+	const char *at;
+
+	ck_assert_ptr_nonnull(s);
+	ck_assert_ptr_nonnull(strstr(text, from));
+	while ((at = strstr(text, from))) {
+		memcpy(o, text, (size_t)(at - text));
+		o += at - text;
+		o += sprintf(o, "%s", to);
+		text = at + strlen(from);
+		if (!every)
+			break;
+	}
+	strcpy(o, text);
+	return s;
+}
+
+/* Run --analyze on text (a record) with more arguments. */
+static void record_analyze(const char *text, const char *more,
+			 struct fb_run *run)
+{
+	char path[] = "/tmp/fb-record.XXXXXX", args[160];
+
+	put_file(path, text);
+	snprintf(args, sizeof(args), "--analyze=%s%s", path, more);
+	fb_run(args, run);
+	unlink(path);
+}
+
+/*
+ * -L's record judged again: the live run's classes, pass for pass (text
+ * lines and JSON), on a card stating classes and on one stating none;
+ * a figure lowered below a class's threshold fails it today, named as
+ * what the record said otherwise; a class without its figures, or one
+ * unknown, is refused in one line.
+ */
+START_TEST(test_record_class)
+{
+	static const char *const spec[] = {
+		"claims=C10+U1+A1", "claims=none,seed=3",
+		"size=16G,erase=8M,claims=C6+V10+A2",
+	};
+	struct jr_value *live, *now;
+	struct fb_run l, a, lt, at;
+	char args[128], err[256], *bad;
+	const char *lines, *said, *heading;
+	size_t passed;
+
+	snprintf(args, sizeof(args), "-L --json -q --simulate=%s", spec[_i]);
+	fb_run(args, &l);
+	ck_assert_msg(l.status == 0 || l.status == 3, "%d", l.status);
+	record_analyze(l.out, " --json", &a);
+	ck_assert_int_eq(a.status, 0);
+	ck_assert_int_eq(jr_parse(l.out, strlen(l.out), NULL, &live, err,
+				  sizeof(err)), 0);
+	ck_assert_int_eq(jr_parse(a.out, strlen(a.out), NULL, &now, err,
+				  sizeof(err)), 0);
+	ck_assert_uint_gt(jr_len(jr_get(now, "results")), 0);
+	ck_assert_msg(tree_eq(jr_get(live, "results"), jr_get(now, "results")),
+		      "%s: the classes judged again differ", spec[_i]);
+	ck_assert(tree_eq(jr_get(live, "short_of_claims"),
+			  jr_get(now, "short_of_claims")));
+	ck_assert_ptr_null(jr_get(now, "record_said"));
+	jr_free(now);
+	jr_free(live);
+	fb_free(&a);
+
+	/* the text: the live run's class lines, from the heading on */
+	snprintf(args, sizeof(args), "-L -q --simulate=%s", spec[_i]);
+	fb_run(args, &lt);
+	record_analyze(l.out, "", &at);
+	ck_assert_int_eq(at.status, 0);
+	heading = _i == 1 ? "the card states no class" :
+			    "the classes the card states:";
+	lines = strstr(lt.out, heading);
+	ck_assert_ptr_nonnull(lines);
+	ck_assert_ptr_nonnull(strstr(lines, "device time"));
+	ck_assert_ptr_nonnull(strstr(at.out, heading));
+	ck_assert_msg(!strncmp(strstr(at.out, heading), lines,
+			       (size_t)(strstr(lines, "device time") - lines)),
+		      "%s: text differs:\n%s\n---\n%s", spec[_i], at.out,
+		      lt.out);
+	fb_free(&at);
+	fb_free(&lt);
+
+	/* every rate lowered below every threshold: each class that passed
+	 * is named, as passed in the record */
+	passed = count_str(l.out, "\"pass\": true");
+	ck_assert_uint_gt(passed, 0);
+	bad = replaced(l.out, "\"write_mbps\": ",
+		       "\"write_mbps\": 1.5, \"was\": ", 1);
+	record_analyze(bad, " --json", &a);
+	ck_assert_int_eq(a.status, 0);
+	ck_assert_uint_eq(count_str(a.out, "\"pass\": true"), passed);
+	ck_assert_str_eq(fb_json(&a, "results.0.pass"), "false");
+	ck_assert_str_eq(fb_json(&a, "short_of_claims"),
+			 _i == 1 ? "false" : "true");
+	said = fb_json(&a, "record_said.classes.0.pass");
+	ck_assert_str_eq(said, "true");
+	fb_free(&a);
+	record_analyze(bad, "", &a);
+	ck_assert_ptr_nonnull(strstr(a.out, "said otherwise:"));
+	ck_assert_ptr_nonnull(strstr(a.out, "FAIL (the record said"));
+	fb_free(&a);
+	free(bad);
+
+	/* a figure taken out, a class unknown: refused */
+	bad = replaced(l.out, "\"longest_write_ns\"", "\"taken_out\"", 0);
+	record_analyze(bad, "", &a);
+	ck_assert_int_eq(a.status, 2);
+	ck_assert_ptr_nonnull(strstr(a.err, "lacks raw data"));
+	ck_assert_uint_eq(count_str(a.err, "\n"), 1);
+	fb_free(&a);
+	free(bad);
+	bad = replaced(l.out, "\"class\": \"", "\"class\": \"X", 0);
+	record_analyze(bad, "", &a);
+	ck_assert_int_eq(a.status, 2);
+	ck_assert_ptr_nonnull(strstr(a.err, "unknown"));
+	fb_free(&a);
+	free(bad);
+	fb_free(&l);
+}
+END_TEST
+
+/* text without its lines that start with prefix (a new string). */
+static char *without_lines(const char *text, const char *prefix)
+{
+	char *s = strdup(text), *o = s;
+
+	ck_assert_ptr_nonnull(s);
+	while (*text) {
+		size_t n = strcspn(text, "\n") + (text[strcspn(text, "\n")] != 0);
+
+		if (strncmp(text, prefix, strlen(prefix))) {
+			memcpy(o, text, n);
+			o += n;
+		}
+		text += n;
+	}
+	*o = '\0';
+	return s;
+}
+
+/*
+ * -C's record judged again from what its search saw: the run's own
+ * verdict, member for member (the fix included), and its text but for
+ * the device time of another run; an alias period taken out of a
+ * wraparound's evidence makes today's verdict another kind, the
+ * record's named; a record without the evidence (made before it was
+ * kept) or missing one member of it is refused in one line.
+ */
+START_TEST(test_record_capacity)
+{
+	static const char *const spec[] = {
+		"size=4G", "size=16G,real_size=2G",
+		"size=8G,real_size=2G,fake=wrap",
+		"size=32G,real_size=4G,fake=limbo-garbage",
+		"size=4G,real_size=2G,cache=64M",
+	};
+	struct jr_value *live, *now;
+	struct fb_run l, a, lt;
+	char args[128], err[256], *bad, *x, *y;
+
+	snprintf(args, sizeof(args), "-C --json -q --simulate=%s", spec[_i]);
+	fb_run(args, &l);
+	ck_assert_int_eq(jr_parse(l.out, strlen(l.out), NULL, &live, err,
+				  sizeof(err)), 0);
+	ck_assert_str_eq(jr_str(jr_path(live, "results.0.step"), ""),
+			 "capacity");
+	record_analyze(l.out, " --json", &a);
+	ck_assert_int_eq(a.status, 0);
+	ck_assert_int_eq(jr_parse(a.out, strlen(a.out), NULL, &now, err,
+				  sizeof(err)), 0);
+	ck_assert_msg(tree_eq(jr_get(live, "verdict"), jr_get(now, "verdict")),
+		      "%s: the verdict judged again differs", spec[_i]);
+	ck_assert(tree_eq(jr_get(live, "results"), jr_get(now, "results")));
+	ck_assert(tree_eq(jr_get(live, "short_of_claims"),
+			  jr_get(now, "short_of_claims")));
+	ck_assert_ptr_null(jr_get(now, "record_said"));
+	jr_free(now);
+	jr_free(live);
+	fb_free(&a);
+
+	snprintf(args, sizeof(args), "-C -q --simulate=%s", spec[_i]);
+	fb_run(args, &lt);
+	record_analyze(l.out, "", &a);
+	ck_assert_int_eq(a.status, 0);
+	x = without_lines(lt.out, "written:");
+	y = without_lines(a.out, "written:");
+	ck_assert_str_eq(y, x);
+	free(x);
+	free(y);
+	fb_free(&a);
+	fb_free(&lt);
+
+	if (_i == 2) {
+		bad = replaced(l.out, "\"alias_period\": ",
+			       "\"alias_period\": 0, \"was\": ", 0);
+		record_analyze(bad, " --json", &a);
+		ck_assert_int_eq(a.status, 0);
+		ck_assert_str_ne(fb_json(&a, "verdict.kind"), "\"wraparound\"");
+		ck_assert_str_eq(fb_json(&a, "record_said.kind"),
+				 "\"wraparound\"");
+		fb_free(&a);
+		record_analyze(bad, "", &a);
+		ck_assert_ptr_nonnull(strstr(a.out,
+					     "(the record said wraparound)"));
+		fb_free(&a);
+		free(bad);
+	}
+	bad = replaced(l.out, "\"flush_bytes\"", "\"taken_out\"", 0);
+	record_analyze(bad, "", &a);
+	ck_assert_int_eq(a.status, 2);
+	ck_assert_ptr_nonnull(strstr(a.err, "\"flush_bytes\""));
+	ck_assert_uint_eq(count_str(a.err, "\n"), 1);
+	fb_free(&a);
+	free(bad);
+	fb_free(&l);
+
+	fb_run("--analyze=" RECORDS "capacity.json", &a);
+	ck_assert_int_eq(a.status, 2);
+	ck_assert_ptr_nonnull(strstr(a.err, "verdict only"));
+	fb_free(&a);
+}
+END_TEST
+
+Suite *record_suite(void)
+{
+	Suite *s = suite_create("record");
+	TCase *tc = tcase_create("record");
+
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, test_record_hard_cards);
+	tcase_add_test(tc, test_record_before);
+	tcase_add_test(tc, test_record_missing);
+	tcase_add_loop_test(tc, test_record_class, 0, 3);
+	tcase_add_loop_test(tc, test_record_capacity, 0, 5);
+	suite_add_tcase(s, tc);
+	return s;
+}

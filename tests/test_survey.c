@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * --survey (front/survey.c, output/survey.c): the records of 24 simulated
+ * cards, written here by --auto --destructive --json (and one by -C, one
+ * by -L), surveyed in all four formats against tests/golden/survey.*
+ * (GOLDEN_UPDATE=1, as `make golden` sets it, writes them anew); the
+ * rows' values, a card measured twice, a card without registers, and
+ * files that are not records.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "jsonread.h"
+#include "util.h"
+
+/* The cards: --simulate SPEC of each, and how it is measured. */
+static const struct {
+	const char *args;	/* before --json -q --simulate= */
+	const char *spec;
+} cards[] = {
+	{ "--auto --destructive", "seed=1,size=1G,erase=4M,page=16K,open=4,claims=C10+U1" },
+	{ "--auto --destructive", "seed=2,size=2G,erase=4M,page=8K,open=2,open_random=1,claims=C4" },
+	{ "--auto --destructive", "seed=3,size=512M,erase=2M,page=4K,open=6,fat=2,claims=C10" },
+	{ "--auto --destructive", "seed=4,size=4G,erase=8M,page=32K,open=3,claims=C10+U3+V30+A1" },
+	{ "--auto --destructive", "seed=5,size=1G,erase=1M,page=4K,open=1,claims=C2" },
+	{ "--auto --destructive", "seed=6,size=2G,erase=6M,page=16K,open=5,au=4M" },
+	{ "--auto --destructive", "seed=7,size=1G,erase=4M,page=16K,open=8,open_random=4,claims=C6,au=4M" },
+	{ "--auto --destructive", "seed=8,size=8G,real_size=1G,fake=wrap,erase=4M,claims=C10" },
+	{ "--auto --destructive", "seed=9,size=4G,real_size=512M,fake=limbo-zero,erase=4M,claims=C10+U1" },
+	{ "--auto --destructive", "seed=10,size=2G,real_size=1G,fake=limbo-garbage,erase=4M,claims=C10,cache=1M" },
+	{ "--auto --destructive", "seed=11,size=1G,erase=4M,page=16K,open=4,host=heavy,claims=C10" },
+	{ "--auto --destructive", "seed=12,size=1G,erase=4M,page=16K,open=4,write_mbps=3,claims=C10+U1" },
+	{ "--auto --destructive", "seed=13,size=2G,erase=12M,page=16K,open=2,au=12M" },
+	{ "--auto --destructive", "seed=14,size=1G,erase=16M,page=64K,open=2,claims=A2" },
+	{ "--auto --destructive", "seed=15,size=512M,erase=4M,page=16K,open=4,fat=1,fat_start=2,claims=C10" },
+	{ "--auto --destructive", "seed=16,size=1G,erase=4M,page=16K,open=4,readsig=0,claims=C10" },
+	{ "--auto --destructive", "seed=17,size=1G,erase=4M,page=16K,open=4,plane=2,claims=V10" },
+	{ "--auto --destructive", "seed=18,size=2G,erase=4M,page=16K,open=16,open_random=8,claims=C10+U1+V10+A1" },
+	{ "--auto --destructive", "seed=19,size=1G,erase=3M,page=16K,open=3,au=2M" },
+	{ "--auto --destructive", "seed=20,size=1G,erase=4M,page=16K,open=4,used=0,claims=C10" },
+	{ "--auto --destructive", "seed=21,size=256M,erase=512K,page=4K,open=2,claims=C4" },
+	{ "--auto --destructive", "seed=22,size=1G,erase=4M,page=16K,open=4,host=light,claims=C10" },
+	/* no registers: no claims=, no au= (a USB bridge, a loop device) */
+	{ "--auto --destructive", "seed=23,size=1G,erase=4M,page=16K,open=4" },
+	/* read-only --auto: no open AUs, FAT area or capacity */
+	{ "--auto", "seed=24,size=2G,erase=8M,page=16K,claims=C10" },
+	/* one card by -C, then by -L: one row of both */
+	{ "-C", "seed=25,size=4G,real_size=2G,fake=wrap,claims=C10" },
+	{ "-L", "seed=25,size=4G,real_size=2G,fake=wrap,claims=C10" },
+	/* card 1 measured again, later: its row is this record's */
+	{ "--auto --destructive", "seed=1,size=1G,erase=4M,page=8K,open=2,claims=C10+U1" },
+};
+
+#define NR_CARDS (sizeof(cards) / sizeof(cards[0]))
+#define NR_ROWS (NR_CARDS - 2)	/* card 1 and card 25 twice */
+
+static char dir[64];
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* A file's text, NUL-terminated, or NULL. */
+static char *slurp_text(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	size_t cap = 0;
+	FILE *mem;
+	int c;
+
+	*len = 0;
+	if (!f)
+		return NULL;
+	mem = open_memstream(&text, &cap);
+	ck_assert_ptr_nonnull(mem);
+	while ((c = getc(f)) != EOF)
+		putc(c, mem);
+	fclose(f);
+	fclose(mem);
+	*len = cap;
+	return text;
+}
+
+/* Write the records, NN.json, each a second after the one before. */
+static void records_make(void)
+{
+	char args[256], path[128];
+	struct timespec t[2];
+	struct fb_run r;
+	size_t i;
+
+	snprintf(dir, sizeof(dir), "/tmp/fb-survey.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	for (i = 0; i < NR_CARDS; i++) {
+		snprintf(args, sizeof(args), "%s --json -q --simulate=%s",
+			 cards[i].args, cards[i].spec);
+		fb_run(args, &r);
+		ck_assert_msg(r.status == 0 || (r.status >= 3 && r.status <= 5),
+			      "%s: %d %s",
+			      args, r.status, r.err);
+		snprintf(path, sizeof(path), "%s/%02zu.json", dir, i + 1);
+		write_text(path, r.out);
+		t[0].tv_sec = t[1].tv_sec = 1700000000 + (time_t)i;
+		t[0].tv_nsec = t[1].tv_nsec = 0;
+		ck_assert_int_eq(utimensat(AT_FDCWD, path, t, 0), 0);
+		fb_free(&r);
+	}
+}
+
+static void records_remove(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* --survey ARGS run in the records' directory (paths "./NN.json"). */
+static void survey(const char *args, struct fb_run *r)
+{
+	char here[4096], line[256];
+
+	ck_assert_ptr_nonnull(getcwd(here, sizeof(here)));
+	ck_assert_int_eq(chdir(dir), 0);
+	snprintf(line, sizeof(line), "--survey %s", args);
+	fb_run(line, r);
+	ck_assert_int_eq(chdir(here), 0);
+}
+
+/* The golden tables: the file name, the options. */
+static const struct {
+	const char *name, *args;
+} formats[] = {
+	{ "survey.txt", "." },
+	{ "survey.csv", "--csv ." },
+	{ "survey.md", "--markdown ." },
+	{ "survey.json", "--json ." },
+};
+
+START_TEST(test_survey_golden)
+{
+	char path[256];
+	struct fb_run r;
+
+	survey(formats[_i].args, &r);
+	ck_assert_msg(r.status == 0, "%d %s", r.status, r.err);
+	ck_assert_str_eq(r.err, "");
+	snprintf(path, sizeof(path), "tests/golden/%s", formats[_i].name);
+	if (getenv("GOLDEN_UPDATE")) {
+		write_text(path, r.out);
+	} else {
+		size_t len;
+		char *want = slurp_text(path, &len);
+
+		ck_assert_msg(want && !strcmp(want, r.out),
+			      "--survey %s differs from %s (make golden, then git diff)",
+			      formats[_i].args, path);
+		free(want);
+	}
+	fb_free(&r);
+}
+END_TEST
+
+/* The row whose "record" is ./NN.json, from the --json table. */
+static const struct jr_value *row_of(const struct jr_value *rows,
+				     unsigned int nn)
+{
+	char name[16];
+	size_t i;
+
+	snprintf(name, sizeof(name), "./%02u.json", nn);
+	for (i = 0; i < jr_len(rows); i++)
+		if (!strcmp(jr_str(jr_get(jr_at(rows, i), "record"), ""),
+			    name))
+			return jr_at(rows, i);
+	ck_abort_msg("no row of %s", name);
+	return NULL;
+}
+
+static uint64_t value(const struct jr_value *row, const char *key)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "%s.value", key);
+	return jr_u64(jr_path(row, path), UINT64_MAX);
+}
+
+/* The rows hold what the records measured, one per card. */
+START_TEST(test_survey_rows)
+{
+	const struct jr_value *row;
+	struct jr_value *rows;
+	char err[JR_ERR_LEN];
+	struct fb_run r;
+	size_t i;
+
+	survey("--json .", &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_int_eq(jr_parse(r.out, strlen(r.out), NULL, &rows, err,
+				  sizeof(err)), 0);
+	ck_assert_uint_eq(jr_len(rows), NR_ROWS);
+	/* card 1, twice: the newer record (8K page, 2 open), 2 records */
+	row = row_of(rows, 27);
+	ck_assert_uint_eq(jr_u64(jr_get(row, "records"), 0), 2);
+	ck_assert_uint_eq(value(row, "page_size"), 8 << 10);
+	ck_assert_uint_eq(value(row, "open_au_linear"), 2);
+	/* a fake: its usable size, not what it announces */
+	row = row_of(rows, 8);
+	ck_assert_uint_eq(value(row, "size"), 8ULL << 30);
+	ck_assert_uint_eq(value(row, "usable_size"), 1ULL << 30);
+	ck_assert_str_eq(jr_str(jr_get(row, "capacity_kind"), ""),
+			 "wraparound");
+	/* stated and measured AU differ: 2M stated, 3M measured */
+	row = row_of(rows, 19);
+	ck_assert_uint_eq(value(row, "au_stated"), 2 << 20);
+	ck_assert_uint_eq(value(row, "erase_size"), 3 << 20);
+	/* FAT area at the third AU */
+	row = row_of(rows, 15);
+	ck_assert_uint_eq(value(row, "fat_start"), 8 << 20);
+	ck_assert_uint_eq(value(row, "fat_size"), 4 << 20);
+	/* a busy host: open AUs with medium and low confidence */
+	row = row_of(rows, 11);
+	ck_assert_str_eq(jr_str(jr_path(row, "open_au_linear.confidence"),
+				""), "medium");
+	ck_assert_str_eq(jr_str(jr_path(row, "open_au_random.confidence"),
+				""), "low");
+	/* no registers: named by its device, no identity */
+	row = row_of(rows, 23);
+	ck_assert_str_eq(jr_str(jr_get(row, "device"), ""), "simulated card");
+	ck_assert(jr_is(jr_get(row, "manfid"), JR_NULL));
+	ck_assert(jr_is(jr_get(row, "serial_hash"), JR_NULL));
+	/* -C, then -L of one card: the usable size of one, classes of the other */
+	row = row_of(rows, 26);
+	ck_assert_uint_eq(jr_u64(jr_get(row, "records"), 0), 2);
+	ck_assert_uint_eq(value(row, "usable_size"), 2ULL << 30);
+	ck_assert_str_eq(jr_str(jr_path(row, "classes_measured.0.class"), ""),
+			 "C10");
+	ck_assert(jr_is(jr_get(row, "erase_size"), JR_NULL));
+	/* read-only --auto: geometry, no open AUs */
+	row = row_of(rows, 24);
+	ck_assert_uint_eq(value(row, "erase_size"), 8 << 20);
+	ck_assert(jr_is(jr_get(row, "open_au_linear"), JR_NULL));
+	/* sorted by manufacturer: the card without one last */
+	ck_assert(jr_is(jr_get(jr_at(rows, NR_ROWS - 1), "manfid"),
+			JR_NULL));
+	for (i = 0; i + 1 < NR_ROWS - 1; i++)
+		ck_assert_str_lt(jr_str(jr_get(jr_at(rows, i), "serial_hash"),
+					""),
+				 jr_str(jr_get(jr_at(rows, i + 1),
+					       "serial_hash"), ""));
+	jr_free(rows);
+	fb_free(&r);
+}
+END_TEST
+
+/* No format shows a serial number or the CID that holds it. */
+START_TEST(test_survey_no_serial)
+{
+	char path[128], cid[64], needle[80];
+	struct jr_value *rec;
+	char err[JR_ERR_LEN], *text;
+	struct fb_run r;
+	size_t i, len;
+
+	snprintf(path, sizeof(path), "%s/01.json", dir);
+	text = slurp_text(path, &len);
+	ck_assert_int_eq(jr_parse(text, len, NULL, &rec, err, sizeof(err)), 0);
+	snprintf(cid, sizeof(cid), "%s",
+		 jr_str(jr_path(rec, "device.card.registers.cid"), ""));
+	ck_assert_uint_eq(strlen(cid), 32);
+	jr_free(rec);
+	free(text);
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		survey(formats[i].args, &r);
+		ck_assert_ptr_null(strstr(r.out, cid));
+		/* the serial, 0x00000001, as 8 hex digits */
+		snprintf(needle, sizeof(needle), "%.8s", cid + 18);
+		ck_assert_ptr_null(strstr(r.out, needle));
+		ck_assert_ptr_null(strstr(r.out, "\"serial\""));
+		fb_free(&r);
+	}
+}
+END_TEST
+
+/* What is not a record is named with why; the others still make a table. */
+START_TEST(test_survey_bad_files)
+{
+	static const struct {
+		const char *name, *text, *err;
+	} bad[] = {
+		{ "trunc.json", "{\"version\": \"2.0.0\", \"test\": \"auto\",",
+		  "trunc.json: 1:37: a member name in '\"' expected, found the end of the text (truncated?)" },
+		{ "text.json", "erase size 4MiB\n",
+		  "text.json: 1:1: a value expected, found 'e'" },
+		{ "kind.json", "{\"version\": \"2.0.0\", \"test\": \"nope\"}",
+		  "kind.json: unknown document kind 'nope'" },
+		{ "array.json", "[1, 2]",
+		  "array.json: not a flashbench record (no \"version\" and \"test\")" },
+		{ "future.json", "{\"version\": \"3.0.0\", \"test\": \"auto\"}",
+		  "future.json: version 3.0.0: newer than this flashbench (" FLASHBENCH_VERSION ") reads" },
+	};
+	char path[128], args[512], line[256];
+	struct fb_run r;
+	size_t i, n;
+
+	n = (size_t)snprintf(args, sizeof(args), "01.json");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, bad[i].name);
+		write_text(path, bad[i].text);
+		n += (size_t)snprintf(args + n, sizeof(args) - n, " %s",
+				      bad[i].name);
+	}
+	snprintf(args + n, sizeof(args) - n, " missing.json");
+	survey(args, &r);
+	ck_assert_int_eq(r.status, 2);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(line, sizeof(line), "flashbench: %s\n", bad[i].err);
+		ck_assert_msg(strstr(r.err, line), "want %s in %s", line,
+			      r.err);
+		snprintf(path, sizeof(path), "%s/%s", dir, bad[i].name);
+		unlink(path);
+	}
+	ck_assert(strstr(r.err, "flashbench: missing.json: No such file or directory\n"));
+	ck_assert(strstr(r.err, "flashbench: --survey: 6 files left out\n"));
+	ck_assert_uint_eq(count_str(r.err, "\n"), 7);
+	/* the good record's row, alone */
+	ck_assert_uint_eq(count_str(r.out, "01.json"), 1);
+	ck_assert_uint_eq(count_str(r.out, "\n"), 3);
+	fb_free(&r);
+}
+END_TEST
+
+/* Bad command lines, refused before any file is read. */
+static const struct {
+	const char *args, *err;
+} bad_args[] = {
+	{ "--survey", "flashbench: --survey needs FILE... (records written by --json, or directories of them)\n" },
+	{ "--csv x.json", "flashbench: --csv formats --survey's table: it needs --survey\n" },
+	{ "--markdown --simulate", "flashbench: --markdown formats --survey's table: it needs --survey\n" },
+	{ "--survey --csv --json x.json", "flashbench: --csv, --markdown and --json exclude each other\n" },
+	{ "--survey -a x.json", "flashbench: --survey reads records on its own, without tests, --auto, --analyze, --simulate, -o, --plot or --preserve\n" },
+	{ "--survey --simulate x.json", "flashbench: --survey reads records on its own, without tests, --auto, --analyze, --simulate, -o, --plot or --preserve\n" },
+	{ "--survey -o out.txt x.json", "flashbench: --survey reads records on its own, without tests, --auto, --analyze, --simulate, -o, --plot or --preserve\n" },
+};
+
+START_TEST(test_survey_bad_args)
+{
+	struct fb_run r;
+
+	fb_run(bad_args[_i].args, &r);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_str_eq(r.err, bad_args[_i].err);
+	ck_assert_str_eq(r.out, "");
+	ck_assert_uint_eq(r.opens, 0);
+	fb_free(&r);
+}
+END_TEST
+
+Suite *survey_suite(void)
+{
+	Suite *s = suite_create("survey");
+	TCase *tc = tcase_create("records");
+	TCase *args = tcase_create("args");
+
+	tcase_add_unchecked_fixture(tc, records_make, records_remove);
+	tcase_add_loop_test(tc, test_survey_golden, 0,
+			    sizeof(formats) / sizeof(formats[0]));
+	tcase_add_test(tc, test_survey_rows);
+	tcase_add_test(tc, test_survey_no_serial);
+	tcase_add_test(tc, test_survey_bad_files);
+	suite_add_tcase(s, tc);
+	tcase_add_loop_test(args, test_survey_bad_args, 0,
+			    sizeof(bad_args) / sizeof(bad_args[0]));
+	suite_add_tcase(s, args);
+	return s;
+}
