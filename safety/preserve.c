@@ -128,6 +128,9 @@ struct preserve {
 	uint64_t *saved_h;
 	uint64_t *wix;			/* wix_cap pairs (hash, offset + 1) */
 	size_t wix_cap, wix_n;
+	uint64_t lazy_calls, lazy_bytes;	/* reads saving lazily */
+	int fp_count;			/* fp_window() counts fp_aliased */
+	uint64_t fp_aliased;		/* window blocks holding the run's */
 };
 
 /* ---- hashing ---- */
@@ -516,7 +519,14 @@ static void mask_ranges(unsigned char *buf, uint64_t off, uint64_t len,
 	}
 }
 
-/* Hash one window of dev into h, ranges masked; returns 0 or -errno. */
+static int wix_foreign(const struct preserve *p, uint64_t x,
+		       const unsigned char *data);
+
+/*
+ * Hash one window of dev into h, ranges masked; returns 0 or -errno.
+ * With fp_count, count in fp_aliased its blocks that hold what the run
+ * wrote at a block of the ranges (wix_foreign()).
+ */
 static int fp_window(struct phash *h, struct preserve *p, uint64_t off,
 		     uint64_t len, char *why, size_t why_len)
 {
@@ -536,6 +546,13 @@ static int fp_window(struct phash *h, struct preserve *p, uint64_t off,
 				   p->dev->path, strerror(-ret));
 		mask_ranges(p->buf, off + done, step, p->r, p->n);
 		ph_update(h, p->buf, step);
+		if (p->fp_count) {
+			uint64_t k;
+
+			for (k = 0; k + p->lbs <= step; k += p->lbs)
+				if (wix_foreign(p, off + done + k, p->buf + k))
+					p->fp_aliased++;
+		}
 	}
 	return 0;
 }
@@ -993,8 +1010,12 @@ static int state_check(struct preserve *p, char *why, size_t why_len)
 				    h != saved_hash(p, r, b))
 					m[b] = BLK_DIRTY;
 				if (h == e[1] && e[0] != e[1] &&
-				    !uniform(p->buf + k, p->lbs))
+				    !uniform(p->buf + k, p->lbs)) {
 					p->run_held++;
+					/* after a crash: rebuilt here */
+					if (p->lazy)
+						wix_add(p, p->buf + k, x);
+				}
 				if (h == e[0] || h == e[1])
 					continue;
 				if (alias_of(p, x, p->buf + k)) {
@@ -1044,6 +1065,31 @@ static const unsigned char *wix_alias(const struct preserve *p, uint64_t x,
 	return NULL;
 }
 
+/*
+ * Does data, read at x, hold what the run wrote at another block (one it
+ * still holds, as state_check() found: the index is rebuilt there after
+ * a crash)?  Only a card that maps two addresses to one place shows
+ * that.
+ */
+static int wix_foreign(const struct preserve *p, uint64_t x,
+		       const unsigned char *data)
+{
+	uint64_t h;
+	size_t i;
+
+	if (!p->wix_cap || uniform(data, p->lbs))
+		return 0;
+	h = block_hash(0, data, p->lbs);
+	i = (size_t)(h ^ (h >> 29)) & (p->wix_cap - 1);
+	for (; p->wix[2 * i + 1]; i = (i + 1) & (p->wix_cap - 1)) {
+		uint64_t y = p->wix[2 * i + 1] - 1;
+
+		if (p->wix[2 * i] == h && y != x && holds_block_of(p, y, data))
+			return 1;
+	}
+	return 0;
+}
+
 /* Read range r from dev (untimed) into its data; 0 or -errno. */
 static int read_range(struct preserve *p, struct device *dev,
 		      struct preserve_range *r)
@@ -1056,6 +1102,8 @@ static int read_range(struct preserve *p, struct device *dev,
 		step = min_u64(p->chunk_byte, r->len_byte - done);
 		ret = dev_read(dev, r->data + done, step,
 			       (off_t)(r->off_byte + done), NULL);
+		p->lazy_calls++;
+		p->lazy_bytes += step;
 	}
 	dev_untimed(dev, 0);
 	return ret;
@@ -1340,6 +1388,17 @@ static struct guard *find_guard(struct device *dev)
 	while (dev && dev->ops != &guard_ops)
 		dev = dev->inner;
 	return (struct guard *)dev;
+}
+
+int preserve_lazy_io(struct device *dev, uint64_t *calls, uint64_t *bytes,
+		     uint64_t *paused_ns)
+{
+	const struct guard *g = find_guard(dev);
+
+	*calls = g && g->p ? g->p->lazy_calls : 0;
+	*bytes = g && g->p ? g->p->lazy_bytes : 0;
+	*paused_ns = g ? g->paused_ns : 0;
+	return g && g->p && g->p->lazy;
 }
 
 static void guard_attach(struct preserve *p, struct device *dev)
@@ -2375,14 +2434,26 @@ static int check_contents(struct preserve *p, int force, char *why,
 static int aliased_run(struct preserve *p, int force)
 {
 	char why[16];
+	uint64_t fp;
 	int ret;
 
 	if (force || !p->state)
 		return 0;
 	dev_untimed(p->dev, 1);
 	ret = state_check(p, why, sizeof(why));
+	/*
+	 * Saved lazily, the ranges the run never wrote were never read,
+	 * and a wraparound may show the run's writes only outside those
+	 * it wrote: in the fingerprint's windows, found by content.
+	 */
+	if (!ret && p->lazy && !p->aliased && p->run_held) {
+		p->fp_count = 1;
+		p->fp_aliased = 0;
+		ret = fingerprint(p, &fp, why, sizeof(why));
+		p->fp_count = 0;
+	}
 	dev_untimed(p->dev, 0);
-	return !ret && p->aliased && p->run_held;
+	return !ret && (p->aliased || p->fp_aliased) && p->run_held;
 }
 
 int preserve_load_journal(struct preserve **pp, const char *journal,
