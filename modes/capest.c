@@ -20,8 +20,9 @@
  * fake then takes a dozen later rounds of a probe and a read each: the
  * figure for a fake counts half of them); a genuine card flushes the
  * rest of the region and reads the probes and the scan again: the most
- * it takes.  --preserve reads every announced range before (the save) and,
- * after, writes back what was written and reads every range again.
+ * it takes.  --preserve reads, as the check first writes into it, each
+ * range it writes (the save; the fingerprint's windows before) and,
+ * after, writes back what was written and reads those ranges again.
  */
 #include <errno.h>
 #include <string.h>
@@ -40,6 +41,7 @@
 #define EST_ROUNDS	6ULL		/* later rounds of a fake: none on a
 					 * wraparound, a dozen on limbo */
 #define EST_TIMED	4U		/* blocks timed */
+#define EST_PRINT	32ULL		/* --preserve's fingerprint: reads */
 
 /* The clock that counts untimed I/O too. */
 static uint64_t est_clock(struct device *dev)
@@ -127,9 +129,16 @@ static void est_plan(struct capacity_estimate *e, uint64_t size, uint64_t w)
 	e->fake_ns += EST_ROUNDS * (wb + rb);
 	if (e->fake_ns > e->genuine_ns)
 		e->fake_ns = e->genuine_ns;
-	/* every range but the flush region and the top chunk is a block */
+	/*
+	 * every range but the flush region and the top chunk is a block;
+	 * saved lazily, only those the run writes into are read: the flush
+	 * region (the timing writes there), the top chunk and the probes,
+	 * with the fingerprint's windows, each a read far out
+	 */
 	blocks = n > 2 ? (uint64_t)n - 2 : 0;
-	e->save_ns = blocks * rb + (w + chunk) / p * rp;
+	if (blocks > EST_ROUND1 + EST_ROUNDS)
+		blocks = EST_ROUND1 + EST_ROUNDS;
+	e->save_ns = (blocks + EST_PRINT) * rb + (w + chunk) / p * rp;
 	/* what was written goes back, then every range is read */
 	e->back_fake_ns = (EST_ROUND1 + EST_ROUNDS) * wb +
 			  (first + chunk) / p * wp + e->save_ns;
