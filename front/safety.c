@@ -228,6 +228,7 @@ void json_estimate(struct json *j, const struct cli *c)
 	json_object_begin(j, "estimate");
 	json_u64(j, "fake_ns", c->est.fake_ns);
 	json_u64(j, "genuine_ns", c->est.genuine_ns);
+	json_u64(j, "save_fake_ns", c->est.save_fake_ns);
 	json_u64(j, "save_ns", c->est.save_ns);
 	json_u64(j, "write_back_fake_ns", c->est.back_fake_ns);
 	json_u64(j, "write_back_ns", c->est.back_ns);

@@ -75,6 +75,8 @@ struct preserve_range {
 	uint64_t first_block;		/* its first block in the state */
 	uint64_t file_off;		/* where its data is in the journal */
 	int saved;			/* data holds what it held */
+	int cont;			/* a piece that goes on from the one
+					   before, on the device and in data */
 };
 
 struct guard;
@@ -383,6 +385,31 @@ static struct preserve *preserve_alloc(size_t n, uint64_t lbs)
 
 static void guard_detach(struct preserve *p);
 
+/*
+ * The pieces one announced range was cut into (preserve_save()), from
+ * r[i], as one range: its length, data and blocks span them all; saved
+ * when every piece is.  *end, when not NULL, gets the index past them.
+ */
+static struct preserve_range piece_group_end(const struct preserve *p,
+					     size_t i, size_t *end)
+{
+	struct preserve_range g = p->r[i];
+	size_t j;
+
+	for (j = i + 1; j < p->n && p->r[j].cont; j++) {
+		g.len_byte += p->r[j].len_byte;
+		g.saved = g.saved && p->r[j].saved;
+	}
+	if (end)
+		*end = j;
+	return g;
+}
+
+static struct preserve_range piece_group(const struct preserve *p, size_t i)
+{
+	return piece_group_end(p, i, NULL);
+}
+
 void preserve_free(struct preserve *p)
 {
 	size_t i;
@@ -399,7 +426,8 @@ void preserve_free(struct preserve *p)
 	free(p->saved_h);
 	free(p->wix);
 	for (i = 0; p->r && i < p->n; i++)
-		dev_free_buf(p->r[i].data);
+		if (!p->r[i].cont)
+			dev_free_buf(p->r[i].data);
 	free(p->r);
 	dev_free_buf(p->buf);
 	free(p->journal);
@@ -683,15 +711,23 @@ static int mark_written(struct preserve *p)
  */
 static void join_runs(struct preserve *p)
 {
-	uint64_t gap = p->chunk_byte / p->lbs, k, last;
-	size_t i;
+	uint64_t gap = p->chunk_byte / p->lbs, k, last, nb;
+	size_t i, e;
 
-	for (i = 0; i < p->n; i++) {
-		unsigned char *m = p->mark + p->r[i].first_block;
+	for (i = 0; i < p->n; i = e) {
+		const struct preserve_range g = piece_group_end(p, i, &e);
+		unsigned char *m = p->mark + g.first_block;
+		size_t j = i;
+		uint64_t piece_end = p->r[i].len_byte / p->lbs;
 
-		uint64_t nb = p->r[i].len_byte / p->lbs;
-
+		/* across the pieces of a range, but not an unsaved one */
+		nb = g.len_byte / p->lbs;
 		for (k = 0, last = nb; k < nb; k++) {
+			if (k == piece_end) {
+				piece_end += p->r[++j].len_byte / p->lbs;
+				if (!p->r[j].saved || !p->r[j - 1].saved)
+					last = nb;
+			}
 			if (m[k] != BLK_DIRTY)
 				continue;
 			if (last < nb && k - last - 1 < gap)
@@ -1686,13 +1722,23 @@ int preserve_check_journal(const char *path, char *why, size_t why_len)
 		   path, path);
 }
 
+/* How many pieces of at most piece bytes range r is cut into (1 if empty). */
+static size_t pieces(const struct bench_range *r, uint64_t piece)
+{
+	uint64_t len = r->end_byte > r->start_byte ?
+		       r->end_byte - r->start_byte : 0;
+
+	return len > piece ? (size_t)((len - 1) / piece + 1) : 1;
+}
+
 int preserve_save(struct preserve **pp, struct device *dev,
 		  const struct bench_range *ranges, size_t n,
 		  const char *journal_path, char *why, size_t why_len)
 {
 	struct preserve *p;
-	size_t i;
-	int ret;
+	uint64_t piece;
+	size_t i, m;
+	int ret, lazy;
 
 	*pp = NULL;
 	if (why && why_len)
@@ -1702,38 +1748,59 @@ int preserve_save(struct preserve **pp, struct device *dev,
 	ret = preserve_check_journal(journal_path, why, why_len);
 	if (ret)
 		return ret;
-	p = preserve_alloc(n, dev->logical_block_size);
+	/*
+	 * Behind a guard, each range is saved when first written, in pieces
+	 * of a chunk: a run that writes one block of a long range (the
+	 * estimate's timing in -C's flush region) reads that piece alone.
+	 */
+	lazy = find_guard(dev) && !find_guard(dev)->p;
+	piece = lazy ? max_u64(PRESERVE_CHUNK, dev->logical_block_size) :
+		       UINT64_MAX;
+	for (m = 0, i = 0; i < n; i++)
+		m += pieces(&ranges[i], piece);
+	p = preserve_alloc(m, dev->logical_block_size);
 	if (!p)
 		return -ENOMEM;
 	p->dev = dev;
-	for (i = 0; i < n; i++) {
-		p->r[i].off_byte = ranges[i].start_byte;
-		if (ranges[i].end_byte > ranges[i].start_byte)
-			p->r[i].len_byte = ranges[i].end_byte -
-					   ranges[i].start_byte;
+	for (m = 0, i = 0; i < n; i++) {
+		uint64_t off = ranges[i].start_byte, end = ranges[i].end_byte;
+
+		do {
+			p->r[m].off_byte = off;
+			p->r[m].cont = off > ranges[i].start_byte;
+			if (end > off)
+				p->r[m].len_byte = min_u64(piece, end - off);
+			off += p->r[m++].len_byte;
+		} while (off < end);
 	}
-	p->n = n;
-	ret = check_ranges(dev, p->r, n, why, why_len);
+	p->n = m;
+	ret = check_ranges(dev, p->r, m, why, why_len);
 	if (ret)
 		goto out_free;
 	ret = -ENOMEM;
 	p->journal = strdup(journal_path);
 	if (!p->journal)
 		goto out_free;
-	for (i = 0; i < n; i++) {
-		if (p->r[i].len_byte > SIZE_MAX)
+	for (i = 0; i < m; i++) {
+		struct preserve_range all;
+
+		if (p->r[i].cont) {
+			p->r[i].data = p->r[i - 1].data + p->r[i - 1].len_byte;
+			continue;
+		}
+		all = piece_group(p, i);
+		if (all.len_byte > SIZE_MAX)
 			goto out_free;
-		p->r[i].data = dev_alloc_buf((size_t)p->r[i].len_byte);
+		p->r[i].data = dev_alloc_buf((size_t)all.len_byte);
 		if (!p->r[i].data) {
 			say(why, why_len, ret,
 			    "no memory to save %" PRIu64 " bytes",
-			    p->r[i].len_byte);
+			    all.len_byte);
 			goto out_free;
 		}
-		p->total_byte += p->r[i].len_byte;
+		p->total_byte += all.len_byte;
 	}
-	/* behind a guard, each range is saved when first written */
-	p->lazy = find_guard(dev) && !find_guard(dev)->p;
+	p->lazy = lazy;
 	file_offsets(p);
 	dev_untimed(dev, 1);
 	ret = p->lazy ? plan_ranges(p) : read_ranges(p, why, why_len);
@@ -1788,12 +1855,13 @@ static void record_dirty(struct preserve *p)
 {
 	uint64_t lo, hi, top;
 	int any = 0;
-	size_t i;
+	size_t i, e;
 
-	for (i = 0; i < p->n; i++) {
-		const struct preserve_range *r = &p->r[i];
+	for (i = 0; i < p->n; i = e) {
+		const struct preserve_range g = piece_group_end(p, i, &e);
+		const struct preserve_range *r = &g;
 
-		for (top = r->saved ? r->len_byte / p->lbs : 0;
+		for (top = r->len_byte / p->lbs;
 		     run_below(p, r, top, BLK_DIRTY, &lo, &hi); top = lo) {
 			state_record(p, r->data + lo * p->lbs,
 				     (hi - lo) * p->lbs,
@@ -1807,7 +1875,9 @@ static void record_dirty(struct preserve *p)
 
 /*
  * Write blocks [lo, hi) of r back and mark them BLK_BACK; returns 0 or
- * -errno.
+ * -errno.  A chunk that already reads what was saved (a fake lost the
+ * run's write there) is left alone: a write costs a card far more than
+ * a read, and verify_ranges() reads it all again anyway.
  */
 static int write_run(struct preserve *p, const struct preserve_range *r,
 		     uint64_t lo, uint64_t hi, char *why, size_t why_len)
@@ -1818,6 +1888,11 @@ static int write_run(struct preserve *p, const struct preserve_range *r,
 		int ret;
 
 		step = min_u64(p->chunk_byte, end - off);
+		if (!dev_read(p->dev, p->buf, step, (off_t)(r->off_byte + off),
+			      NULL) &&
+		    !memcmp(p->buf, r->data + off, step)) {
+			continue;
+		}
 		ret = dev_write(p->dev, r->data + off, step,
 				(off_t)(r->off_byte + off), NULL);
 		if (ret)
@@ -1842,13 +1917,22 @@ static int write_dirty(struct preserve *p, char *why, size_t why_len)
 {
 	uint64_t lo, hi, top;
 	int ret, first = 0;
-	size_t i;
+	size_t i, g;
 
+	/* a piece never saved was never written: nothing goes back there */
+	for (i = 0; i < p->n; i++)
+		if (!p->r[i].saved)
+			memset(p->mark + p->r[i].first_block, BLK_CLEAN,
+			       (size_t)(p->r[i].len_byte / p->lbs));
 	record_dirty(p);
-	for (i = p->n; i-- > 0;) {
-		const struct preserve_range *r = &p->r[i];
+	for (i = p->n; i > 0; i = g) {
+		struct preserve_range grp;
+		const struct preserve_range *r = &grp;
 
-		for (top = r->saved ? r->len_byte / p->lbs : 0;
+		for (g = i - 1; g && p->r[g].cont; g--)
+			;
+		grp = piece_group(p, g);
+		for (top = r->len_byte / p->lbs;
 		     run_below(p, r, top, BLK_DIRTY, &lo, &hi); top = lo) {
 			ret = write_run(p, r, lo, hi, first ? NULL : why,
 					why_len);

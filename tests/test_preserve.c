@@ -76,7 +76,7 @@ START_TEST(test_preserve_journal_layout)
 	dev = t_open(path);
 	p = t_save(dev, journal);
 	j = t_read_file(journal, &len);
-	ck_assert_uint_eq(len, 192 + T_NRANGES * 24 + preserve_bytes(p) + 24 +
+	ck_assert_uint_eq(len, 192 + T_NPIECES * 24 + preserve_bytes(p) + 24 +
 				       T_STATE_BYTE(preserve_bytes(p)));
 	ck_assert(!memcmp(j, "FBJOURNL", 8));
 	ck_assert_uint_eq(j[8], PRESERVE_VERSION);
