@@ -1731,9 +1731,10 @@ static size_t pieces(const struct bench_range *r, uint64_t piece)
 	return len > piece ? (size_t)((len - 1) / piece + 1) : 1;
 }
 
-int preserve_save(struct preserve **pp, struct device *dev,
-		  const struct bench_range *ranges, size_t n,
-		  const char *journal_path, char *why, size_t why_len)
+static int save_in(struct preserve **pp, struct device *dev,
+		   const struct bench_range *ranges, size_t n,
+		   const char *journal_path, int sparse, char *why,
+		   size_t why_len)
 {
 	struct preserve *p;
 	uint64_t piece;
@@ -1749,12 +1750,13 @@ int preserve_save(struct preserve **pp, struct device *dev,
 	if (ret)
 		return ret;
 	/*
-	 * Behind a guard, each range is saved when first written, in pieces
-	 * of a chunk: a run that writes one block of a long range (the
-	 * estimate's timing in -C's flush region) reads that piece alone.
+	 * Behind a guard, each range is saved when first written; for a
+	 * sparse test in pieces of a chunk: a run that writes one block of a
+	 * long range (the estimate's timing in -C's flush region) reads
+	 * that piece alone.
 	 */
 	lazy = find_guard(dev) && !find_guard(dev)->p;
-	piece = lazy ? max_u64(PRESERVE_CHUNK, dev->logical_block_size) :
+	piece = lazy && sparse ? max_u64(PRESERVE_CHUNK, dev->logical_block_size) :
 		       UINT64_MAX;
 	for (m = 0, i = 0; i < n; i++)
 		m += pieces(&ranges[i], piece);
@@ -1822,6 +1824,20 @@ int preserve_save(struct preserve **pp, struct device *dev,
 out_free:
 	preserve_free(p);
 	return ret;
+}
+
+int preserve_save(struct preserve **pp, struct device *dev,
+		  const struct bench_range *ranges, size_t n,
+		  const char *journal_path, char *why, size_t why_len)
+{
+	return save_in(pp, dev, ranges, n, journal_path, 0, why, why_len);
+}
+
+int preserve_save_sparse(struct preserve **pp, struct device *dev,
+			 const struct bench_range *ranges, size_t n,
+			 const char *journal_path, char *why, size_t why_len)
+{
+	return save_in(pp, dev, ranges, n, journal_path, 1, why, why_len);
 }
 
 /* ---- restore ---- */

@@ -8,10 +8,12 @@
  * directory; behind a guard (preserve_wrap()) it only plans the journal
  * (version 3) and each range is read and journalled, synced, just
  * before the run first writes into it (a wraparound's range that reads
- * what the run wrote at another block gets that block's saved data).  When the test ends, fails or is interrupted,
- * preserve_restore() writes back the blocks the test wrote (the journal's
- * state says which), reads every range back to verify and only then
- * removes the journal.  After a crash or power loss,
+ * what the run wrote at another block gets that block's saved data;
+ * preserve_save_sparse(): a long range by the MiB).  When the test
+ * ends, fails or is interrupted, preserve_restore() reads each run of
+ * blocks the test wrote (the journal's state says which) and writes back
+ * those that no longer read as saved, reads every range back to verify
+ * and only then removes the journal.  After a crash or power loss,
  * preserve_restore_journal() does the same from the journal alone,
  * refusing a journal made on another device or of ranges written since.
  *
@@ -126,6 +128,19 @@ int preserve_check_journal(const char *path, char *why, size_t why_len);
 int preserve_save(struct preserve **pp, struct device *dev,
 		  const struct bench_range *ranges, size_t n,
 		  const char *journal_path, char *why, size_t why_len);
+
+/*
+ * preserve_save() for a test that may write only parts of long ranges
+ * and never writes data it read elsewhere (--capacity): behind a guard,
+ * a long range is saved by the MiB, each piece as the run first writes
+ * into it.  A test that writes copies (the class check's random writes
+ * send what its random reads read) must not use it: a piece saved after
+ * a copy of its contents went elsewhere looks like a wraparound's alias
+ * of that place, and would get that place's saved data.
+ */
+int preserve_save_sparse(struct preserve **pp, struct device *dev,
+			 const struct bench_range *ranges, size_t n,
+			 const char *journal_path, char *why, size_t why_len);
 
 /*
  * Write back what was saved of every block the run wrote (its state is

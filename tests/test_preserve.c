@@ -76,7 +76,7 @@ START_TEST(test_preserve_journal_layout)
 	dev = t_open(path);
 	p = t_save(dev, journal);
 	j = t_read_file(journal, &len);
-	ck_assert_uint_eq(len, 192 + T_NPIECES * 24 + preserve_bytes(p) + 24 +
+	ck_assert_uint_eq(len, 192 + T_NRANGES * 24 + preserve_bytes(p) + 24 +
 				       T_STATE_BYTE(preserve_bytes(p)));
 	ck_assert(!memcmp(j, "FBJOURNL", 8));
 	ck_assert_uint_eq(j[8], PRESERVE_VERSION);
@@ -1035,8 +1035,9 @@ START_TEST(test_preserve_sim_lazy_reads)
 	g = t_guard(&tap->dev);
 	t_path(journal, sizeof(journal), "lazy.journal");
 	from = tap->n;
-	ck_assert_int_eq(preserve_save(&p, g, r, n, journal, why,
-				       sizeof(why)), 0);
+	/* as the front end saves for -C alone */
+	ck_assert_int_eq(preserve_save_sparse(&p, g, r, n, journal, why,
+					      sizeof(why)), 0);
 	out = fopen("/dev/null", "we");
 	ck_assert_ptr_nonnull(out);
 	for (i = 0; i < modes_nr; i++)
@@ -1054,6 +1055,72 @@ START_TEST(test_preserve_sim_lazy_reads)
 		      (unsigned long long)announced);
 	ck_assert(t_ranges_back(g, r, n, data));
 	free(r);
+	dev_close(g);
+}
+END_TEST
+
+/* Untimed reads (or writes) in the tap's log from I/O from on: bytes. */
+static uint64_t t_untimed(const struct rec_dev *tap, size_t from,
+			  enum rec_op op, size_t *calls)
+{
+	uint64_t bytes = 0;
+	size_t i;
+
+	*calls = 0;
+	for (i = from; i < tap->n; i++)
+		if (tap->log[i].op == op && tap->log[i].untimed) {
+			bytes += tap->log[i].len;
+			++*calls;
+		}
+	return bytes;
+}
+
+/*
+ * Saved sparse (-C): a long range is read by the MiB the run first
+ * writes in, not whole; and the restore reads what was written first,
+ * leaving alone the block whose write a limbo fake lost (it still reads
+ * as saved: writing it again would cost a write into an AU not open and
+ * change nothing) while the block that came back goes back.
+ */
+START_TEST(test_preserve_sparse)
+{
+	struct device *sim = sim_card("size=4G,real_size=1G,noise=0"), *g;
+	static const struct bench_range r[] = {
+		{ 512 * MiB, 640 * MiB },	  /* 128 pieces */
+		{ 2048 * MiB, 2048 * MiB + 4 * KiB }, /* past the real size */
+	};
+	char journal[256], why[256] = "";
+	unsigned char *buf = dev_alloc_buf(4 * KiB), **data;
+	struct preserve *p = NULL;
+	struct rec_dev *tap;
+	size_t from, calls;
+
+	ck_assert_ptr_nonnull(buf);
+	data = t_fill_ranges(sim, r, 2);
+	tap = rec_tap(sim);
+	g = t_guard(&tap->dev);
+	t_path(journal, sizeof(journal), "sparse.journal");
+	ck_assert_int_eq(preserve_save_sparse(&p, g, r, 2, journal, why,
+					      sizeof(why)), 0);
+	from = tap->n;		/* past the fingerprint's reads */
+	dev_fill(buf, 4 * KiB, DEV_PAT_RANDOM, 5);
+	ck_assert_int_eq(dev_write(g, buf, 4 * KiB,
+				   (off_t)(515 * MiB + 8 * KiB), NULL), 0);
+	ck_assert_int_eq(dev_write(g, buf, 4 * KiB, (off_t)(2048 * MiB),
+				   NULL), 0);
+	/* saved: the MiB written in and the block in limbo, nothing else */
+	ck_assert_uint_eq(t_untimed(tap, from, REC_READ, &calls),
+			  MiB + 4 * KiB);
+	ck_assert_uint_eq(calls, 2);
+	from = tap->n;
+	ck_assert_int_eq(preserve_restore(p, why, sizeof(why)), 0);
+	preserve_free(p);
+	/* one block goes back; the lost one is read, and left alone */
+	ck_assert_uint_eq(t_untimed(tap, from, REC_WRITE, &calls), 4 * KiB);
+	ck_assert_uint_eq(calls, 1);
+	ck_assert(!t_exists(journal));
+	ck_assert(t_ranges_back(g, r, 2, data));
+	dev_free_buf(buf);
 	dev_close(g);
 }
 END_TEST
@@ -1573,6 +1640,7 @@ Suite *preserve_suite(void)
 	tcase_add_test(tc, test_preserve_restore_holds_signals);
 	tcase_add_test(tc, test_preserve_sim_times);
 	tcase_add_test(tc, test_preserve_sim_lazy_reads);
+	tcase_add_test(tc, test_preserve_sparse);
 	tcase_add_loop_test(tc, test_preserve_sim_written, 0,
 			    sizeof(t_written) / sizeof(t_written[0]));
 	tcase_add_test(tc, test_preserve_auto_written);

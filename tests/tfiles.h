@@ -27,8 +27,6 @@
  */
 #define T_NRANGES 3
 extern const struct bench_range t_ranges[T_NRANGES];
-/* The journal's records of them: saved lazily, in pieces of 1 MiB. */
-#define T_NPIECES 5
 
 /* The state section of a journal of n bytes of 512-byte blocks. */
 /* saved behind a guard: lazily, 24-byte entries (version 3) */
