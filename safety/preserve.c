@@ -1750,13 +1750,13 @@ static int save_in(struct preserve **pp, struct device *dev,
 	if (ret)
 		return ret;
 	/*
-	 * Behind a guard, each range is saved when first written; for a
-	 * sparse test in pieces of a chunk: a run that writes one block of a
+	 * For a sparse test behind a guard, each range is saved when first
+	 * written, in pieces of a chunk: a run that writes one block of a
 	 * long range (the estimate's timing in -C's flush region) reads
-	 * that piece alone.
+	 * that piece alone.  Any other test's ranges are all read now.
 	 */
-	lazy = find_guard(dev) && !find_guard(dev)->p;
-	piece = lazy && sparse ? max_u64(PRESERVE_CHUNK, dev->logical_block_size) :
+	lazy = sparse && find_guard(dev) && !find_guard(dev)->p;
+	piece = lazy ? max_u64(PRESERVE_CHUNK, dev->logical_block_size) :
 		       UINT64_MAX;
 	for (m = 0, i = 0; i < n; i++)
 		m += pieces(&ranges[i], piece);

@@ -29,8 +29,7 @@
 extern const struct bench_range t_ranges[T_NRANGES];
 
 /* The state section of a journal of n bytes of 512-byte blocks. */
-/* saved behind a guard: lazily, 24-byte entries (version 3) */
-#define T_STATE_BYTE(n)	(16 + 24 * ((n) / 512))
+#define T_STATE_BYTE(n)	(16 + 16 * ((n) / 512))
 
 /* Temporary directory of the test case, and of the running test. */
 extern char t_base[64];
