@@ -54,7 +54,7 @@ static int announce_ranges(void *ctx, const struct bench_range *r, size_t n)
 				"flashbench: will overwrite bytes %" PRIu64 "-%" PRIu64 " on %s\n",
 				r[i].start_byte, r[i].end_byte, a->dev->path);
 	}
-	return save_ranges(a->c, a->dev, r, n) ? -ECANCELED : 0;
+	return save_ranges(a->c, a->dev, r, n, 0) ? -ECANCELED : 0;
 }
 
 /*

@@ -217,7 +217,7 @@ void announce_estimate(struct cli *c, struct device *dev);
 void json_estimate(struct json *j, const struct cli *c);
 int check_journal(struct cli *c, const struct device *dev);
 int save_ranges(struct cli *c, struct device *dev,
-		const struct bench_range *r, size_t n);
+		const struct bench_range *r, size_t n, int sparse);
 int save_tests(struct cli *c, struct device *dev);
 int restore_saved(struct cli *c, const struct device *dev);
 int load_restore(struct cli *c, struct device *dev);

@@ -228,6 +228,7 @@ void json_estimate(struct json *j, const struct cli *c)
 	json_object_begin(j, "estimate");
 	json_u64(j, "fake_ns", c->est.fake_ns);
 	json_u64(j, "genuine_ns", c->est.genuine_ns);
+	json_u64(j, "save_fake_ns", c->est.save_fake_ns);
 	json_u64(j, "save_ns", c->est.save_ns);
 	json_u64(j, "write_back_fake_ns", c->est.back_fake_ns);
 	json_u64(j, "write_back_ns", c->est.back_ns);
@@ -285,11 +286,12 @@ int check_journal(struct cli *c, const struct device *dev)
 }
 
 /*
- * Save the ranges about to be overwritten, once, before the first write.
- * Returns 0, or an exit status after saying why.
+ * Save the ranges about to be overwritten, once, before the first write
+ * (sparse: by the MiB as written, see preserve_save_sparse()).  Returns
+ * 0, or an exit status after saying why.
  */
 int save_ranges(struct cli *c, struct device *dev,
-		const struct bench_range *r, size_t n)
+		const struct bench_range *r, size_t n, int sparse)
 {
 	char why[512] = "";
 	int ret;
@@ -302,8 +304,8 @@ int save_ranges(struct cli *c, struct device *dev,
 			fprintf(c->err, "flashbench: --preserve: the simulated card holds no data; nothing saved, no journal\n");
 		return 0;
 	}
-	ret = preserve_save(&c->saved, dev, r, n, c->journal_buf, why,
-			    sizeof(why));
+	ret = (sparse ? preserve_save_sparse : preserve_save)(&c->saved, dev,
+		r, n, c->journal_buf, why, sizeof(why));
 	if (ret) {
 		fprintf(c->err, "flashbench: --preserve: %s\n",
 			why[0] ? why : strerror(-ret));
@@ -329,7 +331,8 @@ int save_tests(struct cli *c, struct device *dev)
 		fprintf(c->err, "flashbench: --preserve: %s\n", strerror(-ret));
 		return EXIT_DEVICE;
 	}
-	ret = save_ranges(c, dev, r, n);
+	/* -C alone writes no copies: long ranges saved by the MiB */
+	ret = save_ranges(c, dev, r, n, c->tests == BENCH_CAPACITY);
 	free(r);
 	return ret;
 }

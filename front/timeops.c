@@ -16,6 +16,7 @@
 #include "capacity.h"
 #include "format.h"
 #include "json.h"
+#include "preserve.h"
 #include "sim.h"
 #include "timeops.h"
 
@@ -36,6 +37,16 @@ static uint64_t timeops_clock(const struct timeops_dev *w)
 	if (w->t->phase != TIMEOPS_TEST && sim_total_ns(w->t->backend, &ns))
 		return ns;
 	return dev_now_ns(w->dev.inner);
+}
+
+/* What untimed I/O has cost the simulated card so far (else 0). */
+static uint64_t timeops_untimed(const struct timeops *t)
+{
+	uint64_t ns;
+
+	if (!sim_total_ns(t->backend, &ns))
+		return 0;
+	return ns - dev_now_ns(t->backend);
 }
 
 /* What an I/O of the phase is. */
@@ -59,10 +70,12 @@ static int timeops_io(struct device *d, int write, void *buf, size_t len,
 		      off_t off)
 {
 	struct timeops_dev *w = (struct timeops_dev *)d;
-	uint64_t t0 = timeops_clock(w);
+	uint64_t t0 = timeops_clock(w), c0, b0, p0, c1, b1, p1, u0, save;
+	int lazy = write && preserve_lazy_io(d->inner, &c0, &b0, &p0);
 	enum timeops_kind k;
 	int ret;
 
+	u0 = lazy ? timeops_untimed(w->t) : 0;
 	if (write)
 		ret = dev_write(d->inner, buf, len, off, NULL);
 	else
@@ -71,6 +84,26 @@ static int timeops_io(struct device *d, int write, void *buf, size_t len,
 	w->t->n[k]++;
 	w->t->byte[k] += len;
 	w->t->ns[k] += timeops_clock(w) - t0;
+	/*
+	 * --preserve saving lazily: a write first into a range saves it
+	 * first, below, untimed; counted as the save, with what the
+	 * simulated card says it cost (else the guard's time off the
+	 * clock), and not as the write's where the phase's clock has it
+	 */
+	if (lazy) {
+		preserve_lazy_io(d->inner, &c1, &b1, &p1);
+		if (c1 != c0) {
+			save = timeops_untimed(w->t) - u0;
+			if (!save)
+				save = p1 - p0;
+			w->t->n[TIMEOPS_SAVE_READ] += c1 - c0;
+			w->t->byte[TIMEOPS_SAVE_READ] += b1 - b0;
+			w->t->ns[TIMEOPS_SAVE_READ] += save;
+			if (w->t->phase != TIMEOPS_TEST &&
+			    w->t->ns[k] >= save)
+				w->t->ns[k] -= save;
+		}
+	}
 	return ret;
 }
 

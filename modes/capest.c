@@ -20,8 +20,11 @@
  * fake then takes a dozen later rounds of a probe and a read each: the
  * figure for a fake counts half of them); a genuine card flushes the
  * rest of the region and reads the probes and the scan again: the most
- * it takes.  --preserve reads every announced range before (the save) and,
- * after, writes back what was written and reads every range again.
+ * it takes.  --preserve reads, as the check first writes into it, each
+ * range it writes, a long one by the MiB (the save; the fingerprint's
+ * windows before) and, after, reads what was written, writes it back
+ * where it changed (on a limbo fake, only the couple of probes that came
+ * back) and reads the ranges saved again.
  */
 #include <errno.h>
 #include <string.h>
@@ -40,6 +43,11 @@
 #define EST_ROUNDS	6ULL		/* later rounds of a fake: none on a
 					 * wraparound, a dozen on limbo */
 #define EST_TIMED	4U		/* blocks timed */
+#define EST_PRINT	32ULL		/* --preserve's fingerprint: reads */
+#define EST_PRINT_BYTE	(2ULL * (1 << 20) + 30 * (64 << 10))	/* bytes */
+#define EST_KEPT	2ULL		/* a limbo fake's probes that came
+					 * back and go back: a couple */
+#define EST_PIECE	(1ULL << 20)	/* --preserve saves in pieces of it */
 
 /* The clock that counts untimed I/O too. */
 static uint64_t est_clock(struct device *dev)
@@ -110,30 +118,52 @@ static void est_plan(struct capacity_estimate *e, uint64_t size, uint64_t w)
 	uint64_t grid = size / 256 / EST_BLOCK * EST_BLOCK;
 	uint64_t chunk = grid < EST_CHUNK ? grid : EST_CHUNK;
 	uint64_t rb = e->read_block_ns, wb = e->write_block_ns;
-	uint64_t rp = e->read_part_ns, wp = e->write_part_ns, half;
+	uint64_t rp = e->read_part_ns, wp = e->write_part_ns, half, piece;
+	uint64_t print, pieces, pieces_fake;
 	int n = capacity_write_ranges(BENCH_CAPACITY, NULL, size, NULL, 0);
 	uint64_t blocks;
 
+	/* a wraparound writes and reads the first flush, limbo not: half */
 	e->fake_ns = (EST_ROUND1 - 1) * wb + chunk / p * wp +
-		     first / p * wp +
+		     first / p * wp / 2 +
 		     (EST_WATCH + EST_ROUND1 +
 		      est_scan(size, w, first, chunk, first)) * rb +
-		     first / p * rp;
+		     first / p * rp / 2;
 	half = w / 2 > EST_BLOCK ? w / 2 : EST_BLOCK;
-	e->genuine_ns = e->fake_ns + (w - first) / p * wp +
+	e->genuine_ns = e->fake_ns + first / p * (wp + rp) / 2 +
+			(w - first) / p * wp +
 			(EST_WATCH + EST_ROUND1 +
 			 est_scan(size, w, first, chunk, half)) * rb;
 	/* half a limbo fake's later rounds, on top of round 1 */
 	e->fake_ns += EST_ROUNDS * (wb + rb);
 	if (e->fake_ns > e->genuine_ns)
 		e->fake_ns = e->genuine_ns;
-	/* every range but the flush region and the top chunk is a block */
+	/*
+	 * every range but the flush region and the top chunk is a block;
+	 * saved lazily, only the pieces the run writes into are read, with
+	 * the fingerprint's windows: the probes, each a read far out, the
+	 * top chunk and the flush region (the timing's piece on a limbo
+	 * fake, all of it on a genuine card)
+	 */
 	blocks = n > 2 ? (uint64_t)n - 2 : 0;
-	e->save_ns = blocks * rb + (w + chunk) / p * rp;
-	/* what was written goes back, then every range is read */
-	e->back_fake_ns = (EST_ROUND1 + EST_ROUNDS) * wb +
-			  (first + chunk) / p * wp + e->save_ns;
-	e->back_ns = EST_ROUND1 * wb + (w + chunk) / p * wp + e->save_ns;
+	if (blocks > EST_ROUND1 + EST_ROUNDS)
+		blocks = EST_ROUND1 + EST_ROUNDS;
+	piece = w < EST_PIECE ? w : EST_PIECE;
+	print = size < EST_PRINT_BYTE ? size : EST_PRINT_BYTE;
+	print = EST_PRINT * rb + print / p * rp;
+	pieces = blocks * rb + (w + chunk) / p * rp;
+	pieces_fake = blocks * rb + (piece + chunk) / p * rp;
+	e->save_ns = print + pieces;
+	e->save_fake_ns = print + pieces_fake;
+	/*
+	 * what was written is read, and written back where it changed (on
+	 * a limbo fake, the probes that came back: a couple), then read
+	 * again
+	 */
+	e->back_fake_ns = EST_KEPT * wb + 2 * pieces_fake;
+	e->back_ns = EST_ROUND1 * wb + (w + chunk) / p * wp + 2 * pieces;
+	if (e->save_fake_ns > e->save_ns)
+		e->save_fake_ns = e->save_ns;
 	if (e->back_fake_ns > e->back_ns)
 		e->back_fake_ns = e->back_ns;
 }
@@ -213,7 +243,7 @@ int capacity_estimate(struct device *dev, struct capacity_estimate *e)
 void capacity_estimate_print(FILE *err, const struct capacity_estimate *e,
 			     int save)
 {
-	char a[FMT_LEN], b[FMT_LEN], s[FMT_LEN], k[FMT_LEN];
+	char a[FMT_LEN], b[FMT_LEN], s[FMT_LEN], k[FMT_LEN], f[FMT_LEN];
 
 	if (e->fake_ns < e->genuine_ns)
 		fprintf(err, "flashbench: --capacity should take about %s (a fake) to %s (a genuine card) of device time",
@@ -223,7 +253,8 @@ void capacity_estimate_print(FILE *err, const struct capacity_estimate *e,
 		fprintf(err, "flashbench: --capacity should take about %s of device time",
 			fmt_time(b, (int64_t)e->genuine_ns));
 	if (save && e->back_fake_ns < e->back_ns)
-		fprintf(err, ", and --preserve about %s to save and %s to %s to write back",
+		fprintf(err, ", and --preserve about %s to %s to save and %s to %s to write back",
+			fmt_time(f, (int64_t)e->save_fake_ns),
 			fmt_time(s, (int64_t)e->save_ns),
 			fmt_time(a, (int64_t)e->back_fake_ns),
 			fmt_time(k, (int64_t)e->back_ns));

@@ -23,7 +23,9 @@ struct capacity_estimate {
 	/* the estimates, device time in ns */
 	uint64_t fake_ns;		/* the check on a fake found at once */
 	uint64_t genuine_ns;		/* on a genuine card: the most */
-	uint64_t save_ns;		/* --preserve's save */
+	uint64_t save_fake_ns;		/* --preserve's save on a limbo fake
+					   found at once: the least */
+	uint64_t save_ns;		/* ... on a genuine card: the most */
 	uint64_t back_fake_ns;		/* its write-back and verify */
 	uint64_t back_ns;		/* ... on a genuine card */
 };

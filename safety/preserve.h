@@ -5,10 +5,15 @@
  *
  * Before the first write, preserve_save() reads every range the test
  * announced into memory and into a journal file, fsync'd with its
- * directory.  When the test ends, fails or is interrupted,
- * preserve_restore() writes back the blocks the test wrote (the journal's
- * state says which), reads every range back to verify and only then
- * removes the journal.  After a crash or power loss,
+ * directory; behind a guard (preserve_wrap()) it only plans the journal
+ * (version 3) and each range is read and journalled, synced, just
+ * before the run first writes into it (a wraparound's range that reads
+ * what the run wrote at another block gets that block's saved data;
+ * preserve_save_sparse(): a long range by the MiB).  When the test
+ * ends, fails or is interrupted, preserve_restore() reads each run of
+ * blocks the test wrote (the journal's state says which) and writes back
+ * those that no longer read as saved, reads every range back to verify
+ * and only then removes the journal.  After a crash or power loss,
  * preserve_restore_journal() does the same from the journal alone,
  * refusing a journal made on another device or of ranges written since.
  *
@@ -25,19 +30,22 @@
  * SIGINT, SIGTERM and SIGHUP while it writes, so a second ^C cannot cut
  * a restore in half (SIGKILL and power loss are what the journal is for).
  *
- * Journal format (version 2, all integers little-endian):
+ * Journal format (version 2, all integers little-endian; version 3 as
+ * noted):
  *   header  192 bytes: magic "FBJOURNL", u32 version, u32 logical block
  *           size, u64 device size, u64 fingerprint, u64 number of
  *           ranges, u64 data bytes, u64 creation time (s since the
  *           epoch), char[128] device path (NUL-padded, for messages
  *           only), u64 hash of the 184 bytes before it;
  *   records one per range: u64 offset, u64 length, u64 hash of
- *           (offset, length, data), then length bytes of data;
+ *           (offset, length, data) (version 3: of offset and length),
+ *           then length bytes of data (version 3: a hole until saved);
  *   trailer 24 bytes: magic "FBJ-END\n", u64 number of ranges, u64 hash
  *           of the header hash and every record hash;
  *   state   (from version 2) magic "FBJSTATE", u64 number of blocks
  *           (logical blocks of all ranges, in record order), then per
- *           block u64 prev, u64 last: hashes of the block's contents
+ *           block (version 3: u64 tag of the saved data, 0 while not
+ *           saved) u64 prev, u64 last: hashes of the block's contents
  *           (seeded with its offset) before and after the latest write
  *           into it.  Updated in place, before each write of the run
  *           reaches the device (preserve_wrap()), and before the
@@ -77,7 +85,7 @@
 #include "dev.h"
 
 /* The journal format version this code writes and reads. */
-#define PRESERVE_VERSION	2
+#define PRESERVE_VERSION	3
 
 /* Saved ranges of one device, in memory and in a journal. */
 struct preserve;
@@ -120,6 +128,19 @@ int preserve_check_journal(const char *path, char *why, size_t why_len);
 int preserve_save(struct preserve **pp, struct device *dev,
 		  const struct bench_range *ranges, size_t n,
 		  const char *journal_path, char *why, size_t why_len);
+
+/*
+ * preserve_save() for a test that may write only parts of long ranges
+ * and never writes data it read elsewhere (--capacity): behind a guard,
+ * a long range is saved by the MiB, each piece as the run first writes
+ * into it.  A test that writes copies (the class check's random writes
+ * send what its random reads read) must not use it: a piece saved after
+ * a copy of its contents went elsewhere looks like a wraparound's alias
+ * of that place, and would get that place's saved data.
+ */
+int preserve_save_sparse(struct preserve **pp, struct device *dev,
+			 const struct bench_range *ranges, size_t n,
+			 const char *journal_path, char *why, size_t why_len);
 
 /*
  * Write back what was saved of every block the run wrote (its state is
@@ -219,5 +240,14 @@ int preserve_load_journal(struct preserve **pp, const char *journal,
  * inner.  Returns 0, -EINVAL or -ENOMEM.
  */
 int preserve_wrap(struct device **out, struct device *inner);
+
+/*
+ * The reads that saved ranges lazily through the guard under dev (or
+ * stacked on it) so far, their bytes, and the guard's time off the
+ * clock (saving and noting; on a virtual clock, untimed I/O costs none
+ * of it).  Nonzero when such a guard saves lazily.
+ */
+int preserve_lazy_io(struct device *dev, uint64_t *calls, uint64_t *bytes,
+		     uint64_t *paused_ns);
 
 #endif /* FLASHBENCH_PRESERVE_H */

@@ -308,8 +308,8 @@ size_t rec_wrote_back_written(const struct rec_dev *r, size_t from,
 	ck_assert_uint_gt(nw, 0);
 	nj = rec_joined(w, nw, rg, nrg);
 	ck_assert_msg(*nback == rec_chunks(w, nj),
-		      "%zu writes back for %zu spans written (%zu writes)",
-		      *nback, nw, iow);
+		      "%zu writes back for %zu spans written (%zu writes, %zu chunks)",
+		      *nback, nw, iow, rec_chunks(w, nj));
 	ck_assert_uint_eq(nb, nj);
 	for (i = 0; i < nj; i++)
 		ck_assert_msg(b[i].a == w[i].a && b[i].b == w[i].b,

@@ -79,7 +79,7 @@ START_TEST(test_preserve_journal_layout)
 	ck_assert_uint_eq(len, 192 + T_NRANGES * 24 + preserve_bytes(p) + 24 +
 				       T_STATE_BYTE(preserve_bytes(p)));
 	ck_assert(!memcmp(j, "FBJOURNL", 8));
-	ck_assert_uint_eq(j[8], PRESERVE_VERSION);
+	ck_assert_uint_eq(j[8], 2);	/* saved at once; 3 saved sparse */
 	ck_assert_uint_eq(j[12] | j[13] << 8, 512);
 	ck_assert_uint_eq(j[16 + 2], (T_SIZE >> 16) & 0xff);
 	ck_assert_str_eq((char *)j + 56, path);
@@ -172,8 +172,52 @@ START_TEST(test_preserve_save_read_error)
 	fault_plan_init(&plan);
 	plan.eio_byte = 2 * MiB;
 	dev = t_wrap(t_open(path), &plan);
-	ck_assert_int_eq(preserve_save(&p, dev, t_ranges, T_NRANGES, journal,
-				       why, sizeof(why)), -EIO);
+	/* saved sparse (-C), a range is saved when first written: that
+	 * write fails and goes nowhere */
+	{
+		struct device *g = t_guard(dev);
+		unsigned char *before, *b;
+		struct fault_stats st;
+
+		fault_plan_init(&plan);
+		ck_assert_int_eq(fault_set_plan(dev, &plan), 0);
+		before = t_snapshot(g);
+		plan.eio_byte = 2 * MiB;
+		ck_assert_int_eq(fault_set_plan(dev, &plan), 0);
+
+		ck_assert_int_eq(preserve_save_sparse(&p, g, t_ranges,
+						      T_NRANGES, journal, why,
+						      sizeof(why)), 0);
+		b = dev_alloc_buf(4 * KiB);
+		ck_assert_ptr_nonnull(b);
+		dev_fill(b, 4 * KiB, DEV_PAT_5A, 0);
+		ck_assert_int_eq(dev_write(g, b, 4 * KiB, 2 * MiB, NULL),
+				 -EIO);
+		ck_assert_int_eq(fault_get_stats(dev, &st), 0);
+		ck_assert_uint_eq(st.writes, 0);
+		dev_free_buf(b);
+		fault_plan_init(&plan);
+		ck_assert_int_eq(fault_set_plan(dev, &plan), 0);
+		ck_assert(t_same(g, before));
+		ck_assert_int_eq(preserve_restore(p, why, sizeof(why)), 0);
+		preserve_free(p);
+		p = NULL;
+		free(before);
+		g->inner = NULL;	/* dev stays open */
+		dev_close(g);
+	}
+	ck_assert(!t_exists(journal));
+	ck_assert(!t_exists(tmp));
+	/* any other way, everything at once: the read fails the save */
+	plan.eio_byte = 2 * MiB;
+	{
+		struct device *raw = t_wrap(t_open_raw(path), &plan);
+
+		ck_assert_int_eq(preserve_save(&p, raw, t_ranges, T_NRANGES,
+					       journal, why, sizeof(why)),
+				 -EIO);
+		dev_close(raw);
+	}
 	ck_assert_ptr_null(p);
 	ck_assert_msg(strstr(why, "saving bytes"), "why: %s", why);
 	ck_assert(!t_exists(journal));
@@ -952,6 +996,126 @@ START_TEST(test_preserve_sim_written)
 }
 END_TEST
 
+/*
+ * Saved lazily (issue 18): on a limbo fake without a cache, --capacity
+ * writes a dozen probes and no flush; --preserve reads back (saving and
+ * verifying) those, not the 145 MiB it announced, and the card holds
+ * what it held afterwards.
+ */
+START_TEST(test_preserve_sim_lazy_reads)
+{
+	struct device *sim = sim_card("size=16G,real_size=1G,noise=0"), *g;
+	char journal[256], why[256] = "";
+	uint64_t announced = 0, read = 0;
+	struct preserve *p = NULL;
+	struct bench_range *r;
+	unsigned char **data;
+	struct bench_opts o;
+	struct rec_dev *tap;
+	size_t n, i, from;
+	FILE *out;
+
+	bench_opts_default(&o);
+	o.log = NULL;
+	ck_assert_int_eq(preserve_ranges(BENCH_CAPACITY, &o, sim->size_byte,
+					 &r, &n), 0);
+	for (i = 0; i < n; i++)
+		announced += r[i].end_byte - r[i].start_byte;
+	data = t_fill_ranges(sim, r, n);
+	tap = rec_tap(sim);
+	g = t_guard(&tap->dev);
+	t_path(journal, sizeof(journal), "lazy.journal");
+	from = tap->n;
+	/* as the front end saves for -C alone */
+	ck_assert_int_eq(preserve_save_sparse(&p, g, r, n, journal, why,
+					      sizeof(why)), 0);
+	out = fopen("/dev/null", "we");
+	ck_assert_ptr_nonnull(out);
+	for (i = 0; i < modes_nr; i++)
+		if (modes[i].test == BENCH_CAPACITY)
+			ck_assert_int_ge(modes[i].run(g, &o, out), 0);
+	fclose(out);
+	ck_assert_int_eq(preserve_restore(p, why, sizeof(why)), 0);
+	preserve_free(p);
+	for (i = from; i < tap->n; i++)
+		if (tap->log[i].op == REC_READ && tap->log[i].untimed)
+			read += tap->log[i].len;
+	/* the fingerprint's 4 MiB, and a few MiB of probes at most */
+	ck_assert_msg(read < announced / 8, "%llu bytes read of %llu",
+		      (unsigned long long)read,
+		      (unsigned long long)announced);
+	ck_assert(t_ranges_back(g, r, n, data));
+	free(r);
+	dev_close(g);
+}
+END_TEST
+
+/* Untimed reads (or writes) in the tap's log from I/O from on: bytes. */
+static uint64_t t_untimed(const struct rec_dev *tap, size_t from,
+			  enum rec_op op, size_t *calls)
+{
+	uint64_t bytes = 0;
+	size_t i;
+
+	*calls = 0;
+	for (i = from; i < tap->n; i++)
+		if (tap->log[i].op == op && tap->log[i].untimed) {
+			bytes += tap->log[i].len;
+			++*calls;
+		}
+	return bytes;
+}
+
+/*
+ * Saved sparse (-C): a long range is read by the MiB the run first
+ * writes in, not whole; and the restore reads what was written first,
+ * leaving alone the block whose write a limbo fake lost (it still reads
+ * as saved: writing it again would cost a write into an AU not open and
+ * change nothing) while the block that came back goes back.
+ */
+START_TEST(test_preserve_sparse)
+{
+	struct device *sim = sim_card("size=4G,real_size=1G,noise=0"), *g;
+	static const struct bench_range r[] = {
+		{ 512 * MiB, 640 * MiB },	  /* 128 pieces */
+		{ 2048 * MiB, 2048 * MiB + 4 * KiB }, /* past the real size */
+	};
+	char journal[256], why[256] = "";
+	unsigned char *buf = dev_alloc_buf(4 * KiB), **data;
+	struct preserve *p = NULL;
+	struct rec_dev *tap;
+	size_t from, calls;
+
+	ck_assert_ptr_nonnull(buf);
+	data = t_fill_ranges(sim, r, 2);
+	tap = rec_tap(sim);
+	g = t_guard(&tap->dev);
+	t_path(journal, sizeof(journal), "sparse.journal");
+	ck_assert_int_eq(preserve_save_sparse(&p, g, r, 2, journal, why,
+					      sizeof(why)), 0);
+	from = tap->n;		/* past the fingerprint's reads */
+	dev_fill(buf, 4 * KiB, DEV_PAT_RANDOM, 5);
+	ck_assert_int_eq(dev_write(g, buf, 4 * KiB,
+				   (off_t)(515 * MiB + 8 * KiB), NULL), 0);
+	ck_assert_int_eq(dev_write(g, buf, 4 * KiB, (off_t)(2048 * MiB),
+				   NULL), 0);
+	/* saved: the MiB written in and the block in limbo, nothing else */
+	ck_assert_uint_eq(t_untimed(tap, from, REC_READ, &calls),
+			  MiB + 4 * KiB);
+	ck_assert_uint_eq(calls, 2);
+	from = tap->n;
+	ck_assert_int_eq(preserve_restore(p, why, sizeof(why)), 0);
+	preserve_free(p);
+	/* one block goes back; the lost one is read, and left alone */
+	ck_assert_uint_eq(t_untimed(tap, from, REC_WRITE, &calls), 4 * KiB);
+	ck_assert_uint_eq(calls, 1);
+	ck_assert(!t_exists(journal));
+	ck_assert(t_ranges_back(g, r, 2, data));
+	dev_free_buf(buf);
+	dev_close(g);
+}
+END_TEST
+
 /* --auto --destructive's phases under --preserve, as the front end runs them. */
 struct t_auto {
 	struct device *sim, *g;		/* the card; the guard over the tap */
@@ -1320,6 +1484,12 @@ START_TEST(test_restore_after_short_write)
 	g = t_guard(f);
 	before = t_snapshot(g);
 	p = t_save(g, journal);
+	/* the range is saved when first written: write what it holds */
+	buf = dev_alloc_buf(64 * KiB);
+	ck_assert_ptr_nonnull(buf);
+	memcpy(buf, before + 2 * MiB, 64 * KiB);
+	ck_assert_int_eq(dev_write(g, buf, 64 * KiB, 2 * MiB, NULL), 0);
+	dev_free_buf(buf);
 	/* the next write moves 8 KiB of its 64 KiB, then the crash */
 	ck_assert_int_eq(fault_get_stats(f, &st), 0);
 	fault_plan_init(&plan);
@@ -1460,6 +1630,8 @@ Suite *preserve_suite(void)
 	tcase_add_test(tc, test_preserve_journal_name);
 	tcase_add_test(tc, test_preserve_restore_holds_signals);
 	tcase_add_test(tc, test_preserve_sim_times);
+	tcase_add_test(tc, test_preserve_sim_lazy_reads);
+	tcase_add_test(tc, test_preserve_sparse);
 	tcase_add_loop_test(tc, test_preserve_sim_written, 0,
 			    sizeof(t_written) / sizeof(t_written[0]));
 	tcase_add_test(tc, test_preserve_auto_written);
