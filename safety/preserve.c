@@ -2393,13 +2393,15 @@ static int saved_ranges(struct preserve *p, char *why, size_t why_len)
 static int journal_get_state(FILE *f, struct preserve *p, char *why,
 			     size_t why_len)
 {
-	unsigned char b[J_STATE_HEAD_BYTE];
+	/* the head, then each entry: 16 bytes, 24 saved lazily */
+	unsigned char b[J_STATE_HEAD_BYTE > J_LAZY_ENTRY_BYTE ?
+			J_STATE_HEAD_BYTE : J_LAZY_ENTRY_BYTE];
 	uint64_t k;
 	int ret = state_alloc(p);
 
 	if (ret)
 		return ret;
-	if (get_bytes(f, b, sizeof(b)) ||
+	if (get_bytes(f, b, J_STATE_HEAD_BYTE) ||
 	    memcmp(b, J_STATE_MAGIC, J_MAGIC_BYTE) ||
 	    get_le64(b + 8) != p->nblocks)
 		return say(why, why_len, -EINVAL,
