@@ -1382,7 +1382,7 @@ START_TEST(test_capacity_grid)
 	static const char *const kinds[] = { "limbo-zero", "limbo-garbage",
 					     "wrap" };
 	uint64_t st = 0x9e3779b97f4a7c15ULL ^ (uint64_t)(_i + 1) * 7919;
-	unsigned int i, sure = 0;
+	unsigned int i, sure = 0, seen = 0, stride = test_stride();
 
 	for (i = 0; i < GRID_SAMPLES; i++) {
 		uint64_t size = GiB << (grid_rand(&st) % 10);
@@ -1400,11 +1400,14 @@ START_TEST(test_capacity_grid)
 			 "size=%" PRIu64 ",real_size=%" PRIu64 ",fake=%s,cache=%"
 			 PRIu64 ",cache_kind=%s,noise=1,seed=%u", size, real,
 			 kinds[kind], cache, back ? "back" : "through", i);
+		if (i % stride)		/* the same cards, every stride-th */
+			continue;
 		check_card(spec, &r);
 		sure += (unsigned int)verdict_safe(spec, &r, real, kind == 2,
 						   cache);
+		seen++;
 	}
-	ck_assert_uint_ge(sure, GRID_SAMPLES * 2 / 3);
+	ck_assert_uint_ge(sure, seen * 2 / 3);
 }
 END_TEST
 
