@@ -301,7 +301,7 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -D_GNU_SOURCE \
 FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_BUILD)/%.o) $(FUZZ_BUILD)/fuzz_util.o
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 # what the command-line harness replaces in its copies of flashbench.o
-# and preserve.o (whose stand-ins are named fuzz_preserve_*)
+# and of safety/'s objects (whose stand-ins are named fuzz_preserve_*)
 FUZZ_CLI_STUBS := dev_open quiet_system fopen fopen64 open open64 \
 		  stat stat64 realpath unlink opendir
 FUZZ_PRESERVE_STUBS := open open64 link rename unlink access stat stat64 \
@@ -333,15 +333,18 @@ $(FUZZ_BUILD)/front/%-cli.o: front/%.c
 		$@.tmp $@
 	@rm -f $@.tmp
 
-# preserve.c with its file calls renamed to stand-ins
-$(FUZZ_BUILD)/preserve-cli.o: $(FUZZ_BUILD)/safety/preserve.o
+# safety/'s files (preserve.c and the files split from it) with their
+# file calls renamed to stand-ins
+FUZZ_PRESERVE_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/%-cli.o, \
+			$(filter safety/%,$(LIB_SRCS)))
+$(FUZZ_PRESERVE_OBJS): $(FUZZ_BUILD)/%-cli.o: $(FUZZ_BUILD)/%.o
 	objcopy $(foreach s,$(FUZZ_PRESERVE_STUBS), \
 		--redefine-sym $(s)=fuzz_preserve_$(s)) $< $@
 
 $(FUZZ_BUILD)/fuzz_cli: $(FUZZ_BUILD)/fuzz_cli.o $(FUZZ_BUILD)/cli.o \
 			$(FUZZ_FRONT_OBJS) \
-			$(FUZZ_BUILD)/preserve-cli.o \
-			$(filter-out %/preserve.o,$(FUZZ_LIB_OBJS))
+			$(FUZZ_PRESERVE_OBJS) \
+			$(filter-out $(FUZZ_BUILD)/safety/%,$(FUZZ_LIB_OBJS))
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ -lm
 
 $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/fuzz_%.o $(FUZZ_LIB_OBJS)

@@ -70,7 +70,7 @@ static int timeops_io(struct device *d, int write, void *buf, size_t len,
 		      off_t off)
 {
 	struct timeops_dev *w = (struct timeops_dev *)d;
-	uint64_t t0 = timeops_clock(w), c0, b0, p0, c1, b1, p1, u0, save;
+	uint64_t t0 = timeops_clock(w), c0, b0, p0, c1, b1, p1, u0;
 	int lazy = write && preserve_lazy_io(d->inner, &c0, &b0, &p0);
 	enum timeops_kind k;
 	int ret;
@@ -93,7 +93,8 @@ static int timeops_io(struct device *d, int write, void *buf, size_t len,
 	if (lazy) {
 		preserve_lazy_io(d->inner, &c1, &b1, &p1);
 		if (c1 != c0) {
-			save = timeops_untimed(w->t) - u0;
+			uint64_t save = timeops_untimed(w->t) - u0;
+
 			if (!save)
 				save = p1 - p0;
 			w->t->n[TIMEOPS_SAVE_READ] += c1 - c0;

@@ -243,7 +243,7 @@ int capacity_estimate(struct device *dev, struct capacity_estimate *e)
 void capacity_estimate_print(FILE *err, const struct capacity_estimate *e,
 			     int save)
 {
-	char a[FMT_LEN], b[FMT_LEN], s[FMT_LEN], k[FMT_LEN], f[FMT_LEN];
+	char a[FMT_LEN], b[FMT_LEN], s[FMT_LEN], k[FMT_LEN];
 
 	if (e->fake_ns < e->genuine_ns)
 		fprintf(err, "flashbench: --capacity should take about %s (a fake) to %s (a genuine card) of device time",
@@ -252,16 +252,19 @@ void capacity_estimate_print(FILE *err, const struct capacity_estimate *e,
 	else
 		fprintf(err, "flashbench: --capacity should take about %s of device time",
 			fmt_time(b, (int64_t)e->genuine_ns));
-	if (save && e->back_fake_ns < e->back_ns)
+	if (save && e->back_fake_ns < e->back_ns) {
+		char f[FMT_LEN];
+
 		fprintf(err, ", and --preserve about %s to %s to save and %s to %s to write back",
 			fmt_time(f, (int64_t)e->save_fake_ns),
 			fmt_time(s, (int64_t)e->save_ns),
 			fmt_time(a, (int64_t)e->back_fake_ns),
 			fmt_time(k, (int64_t)e->back_ns));
-	else if (save)
+	} else if (save) {
 		fprintf(err, ", and --preserve about %s to save and %s to write back",
 			fmt_time(s, (int64_t)e->save_ns),
 			fmt_time(k, (int64_t)e->back_ns));
+	}
 	fprintf(err, " (a 4KiB write far out took up to %s here)\n",
 		fmt_time(a, (int64_t)e->write_block_ns));
 }

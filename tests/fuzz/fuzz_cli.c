@@ -11,8 +11,9 @@
  * Nothing real is touched: this object is linked against a copy of
  * flashbench.o whose dev_open(), quiet_system() and file calls
  * (fopen, open, stat, realpath, unlink, opendir) are renamed to the stand-ins
- * below, and a copy of preserve.o whose file calls are (see the fuzz
- * rules in the Makefile).  A DEVICE opens a
+ * below, and copies of safety/'s objects (preserve.o and the files split
+ * from it) whose file calls are (see the fuzz rules in the Makefile).
+ * A DEVICE opens a
  * simulated card, files to read hold the input's tail, files to write
  * are /dev/null, stdin is /dev/null; --preserve journals are written to
  * one file in a private temporary directory and never linked, renamed
@@ -62,7 +63,7 @@ DIR *fuzz_opendir(const char *path);
 int fuzz_stat64(const char *path, struct stat *st);
 char *fuzz_realpath(const char *path, char *resolved);
 int fuzz_unlink(const char *path);
-/* The stand-ins preserve.o is linked against. */
+/* The stand-ins safety/'s objects are linked against. */
 int fuzz_preserve_open(const char *path, int flags, ...);
 int fuzz_preserve_open64(const char *path, int flags, ...);
 int fuzz_preserve_link(const char *from, const char *to);
