@@ -244,6 +244,23 @@ static void mask_ranges(unsigned char *buf, uint64_t off, uint64_t len,
 }
 
 /*
+ * Read (or write) len bytes at byte off of p's device from (or into)
+ * buf; 0, or -errno with why saying "WHAT bytes A-B of DEVICE: error".
+ */
+int pv_io(struct preserve *p, int write, void *buf, uint64_t off,
+	  uint64_t len, const char *what, char *why, size_t why_len)
+{
+	int ret = write ? dev_write(p->dev, buf, len, (off_t)off, NULL) :
+			  dev_read(p->dev, buf, len, (off_t)off, NULL);
+
+	if (ret)
+		say(why, why_len, ret, "%s bytes %" PRIu64 "-%" PRIu64
+		    " of %s: %s", what, off, off + len, p->dev->path,
+		    strerror(-ret));
+	return ret;
+}
+
+/*
  * Hash one window of dev into h, ranges masked; returns 0 or -errno.
  * With fp_count, count in fp_aliased its blocks that hold what the run
  * wrote at a block of the ranges (pv_wix_foreign()).
@@ -259,12 +276,10 @@ static int fp_window(struct phash *h, struct preserve *p, uint64_t off,
 		int ret;
 
 		step = min_u64(p->chunk_byte, len - done);
-		ret = dev_read(p->dev, p->buf, step, (off_t)(off + done), NULL);
+		ret = pv_io(p, 0, p->buf, off + done, step, "reading", why,
+			    why_len);
 		if (ret)
-			return say(why, why_len, ret,
-				   "reading bytes %" PRIu64 "-%" PRIu64
-				   " of %s: %s", off + done, off + done + step,
-				   p->dev->path, strerror(-ret));
+			return ret;
 		mask_ranges(p->buf, off + done, step, p->r, p->n);
 		pv_ph_update(h, p->buf, step);
 		if (p->fp_count) {
@@ -320,14 +335,10 @@ static int read_ranges(struct preserve *p, char *why, size_t why_len)
 
 		for (done = 0; done < r->len_byte; done += step) {
 			step = min_u64(p->chunk_byte, r->len_byte - done);
-			ret = dev_read(p->dev, r->data + done, step,
-				       (off_t)(r->off_byte + done), NULL);
+			ret = pv_io(p, 0, r->data + done, r->off_byte + done,
+				    step, "saving", why, why_len);
 			if (ret)
-				return say(why, why_len, ret,
-					   "saving bytes %" PRIu64 "-%" PRIu64
-					   " of %s: %s", r->off_byte + done,
-					   r->off_byte + done + step,
-					   p->dev->path, strerror(-ret));
+				return ret;
 		}
 		r->hash = pv_range_hash(r);
 		r->saved = 1;

@@ -227,6 +227,8 @@ struct preserve *pv_preserve_alloc(size_t n, uint64_t lbs);
 struct preserve_range pv_piece_group_end(const struct preserve *p,
 					 size_t i, size_t *end);
 struct preserve_range pv_piece_group(const struct preserve *p, size_t i);
+int pv_io(struct preserve *p, int write, void *buf, uint64_t off,
+	  uint64_t len, const char *what, char *why, size_t why_len);
 
 /* state.c */
 int pv_number_blocks(struct preserve *p);

@@ -78,19 +78,14 @@ static int write_run(struct preserve *p, const struct preserve_range *r,
 		int ret;
 
 		step = min_u64(p->chunk_byte, end - off);
-		if (!dev_read(p->dev, p->buf, step, (off_t)(r->off_byte + off),
-			      NULL) &&
-		    !memcmp(p->buf, r->data + off, step)) {
+		if (!pv_io(p, 0, p->buf, r->off_byte + off, step, "reading",
+			   NULL, 0) &&
+		    !memcmp(p->buf, r->data + off, step))
 			continue;
-		}
-		ret = dev_write(p->dev, r->data + off, step,
-				(off_t)(r->off_byte + off), NULL);
+		ret = pv_io(p, 1, r->data + off, r->off_byte + off, step,
+			    "restoring", why, why_len);
 		if (ret)
-			return say(why, why_len, ret,
-				   "restoring bytes %" PRIu64 "-%" PRIu64
-				   " of %s: %s", r->off_byte + off,
-				   r->off_byte + off + step, p->dev->path,
-				   strerror(-ret));
+			return ret;
 	}
 	memset(p->mark + r->first_block + lo, BLK_BACK, (size_t)(hi - lo));
 	return 0;
@@ -312,15 +307,10 @@ static int verify_ranges(struct preserve *p, int last, char *why,
 		for (done = r->saved ? 0 : r->len_byte; done < r->len_byte;
 		     done += step) {
 			step = min_u64(p->chunk_byte, r->len_byte - done);
-			ret = dev_read(p->dev, p->buf, step,
-				       (off_t)(r->off_byte + done), NULL);
+			ret = pv_io(p, 0, p->buf, r->off_byte + done, step,
+				    "reading back", why, why_len);
 			if (ret)
-				return say(why, why_len, ret,
-					   "reading back bytes %" PRIu64
-					   "-%" PRIu64 " of %s: %s",
-					   r->off_byte + done,
-					   r->off_byte + done + step,
-					   p->dev->path, strerror(-ret));
+				return ret;
 			ret = verify_chunk(p, r, done, step, last);
 			if (ret)
 				return ret;

@@ -430,14 +430,10 @@ int pv_state_check(struct preserve *p, char *why, size_t why_len)
 		for (done = r->saved ? 0 : r->len_byte; done < r->len_byte;
 		     done += step) {
 			step = min_u64(p->chunk_byte, r->len_byte - done);
-			ret = dev_read(p->dev, p->buf, step,
-				       (off_t)(r->off_byte + done), NULL);
+			ret = pv_io(p, 0, p->buf, r->off_byte + done, step,
+				    "reading", why, why_len);
 			if (ret)
-				return say(why, why_len, ret,
-					   "reading bytes %" PRIu64 "-%" PRIu64
-					   " of %s: %s", r->off_byte + done,
-					   r->off_byte + done + step,
-					   p->dev->path, strerror(-ret));
+				return ret;
 			for (k = 0; k < step; k += p->lbs, e += 2) {
 				uint64_t x = r->off_byte + done + k;
 				uint64_t b = (done + k) / p->lbs;
