@@ -17,9 +17,11 @@
  * probe, reads the probes, scans a block every part above the flush
  * region and every chunk below it, and reads the flush region's first
  * part back.  A fake is found there (a wraparound) or bounded (a limbo
- * fake then takes a dozen later rounds of a probe and a read each: the
- * figure for a fake counts half of them); a genuine card flushes the
- * rest of the region and reads the probes and the scan again: the most
+ * fake, which skips the flush when its top block was lost at once, then
+ * takes a dozen later rounds of a probe and a read each: the figure for
+ * a fake counts half of them, and half the flush); a genuine card
+ * flushes the rest of the region and reads the probes and the scan
+ * again: the most
  * it takes.  --preserve reads, as the check first writes into it, each
  * range it writes, a long one by the MiB (the save; the fingerprint's
  * windows before) and, after, reads what was written, writes it back
