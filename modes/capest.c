@@ -21,12 +21,11 @@
  * takes a dozen later rounds of a probe and a read each: the figure for
  * a fake counts half of them, and half the flush); a genuine card
  * flushes the rest of the region and reads the probes and the scan
- * again: the most
- * it takes.  --preserve reads, as the check first writes into it, each
- * range it writes, a long one by the MiB (the save; the fingerprint's
- * windows before) and, after, reads what was written, writes it back
- * where it changed (on a limbo fake, only the couple of probes that came
- * back) and reads the ranges saved again.
+ * again: the most it takes.  --preserve reads, as the check first writes
+ * into it, each range it writes, a long one by the MiB (the save; the
+ * fingerprint's windows before) and, after, reads what was written,
+ * writes it back where it changed (on a limbo fake, only the couple of
+ * probes that came back) and reads the ranges saved again.
  */
 #include <errno.h>
 #include <string.h>
