@@ -380,14 +380,15 @@ static int has_word(const char *text, const char *word)
 }
 
 /*
- * Every --simulate key the parser takes (the SIM_KEY rows of sim.c) is
- * named in --help, the man page, doc/simulate.md (the README's list of
+ * Every --simulate key the parser takes (the SIM_KEY rows of simspec.c)
+ * is named in --help, the man page, doc/simulate.md (the README's list of
  * keys) and the completion (issue 9 item 22: six of them were only in a
  * source comment).
  */
 START_TEST(test_simulate_keys_documented)
 {
-	char *src = src_file("device/sim.c"), *man = src_file("flashbench.1");
+	char *src = src_file("device/simspec.c");
+	char *man = src_file("flashbench.1");
 	char *readme = src_file("doc/simulate.md");
 	char *comp = src_file("completion/flashbench.bash");
 	struct optset opts = { .n = 0 };
