@@ -66,7 +66,7 @@ CHECK_LIBS = $(shell $(PKG_CONFIG) $(PKG_STATIC) --libs check)
 
 # Where each concern lives (see the README); every folder is on the
 # include path, so a header is included by its name alone.
-SRC_DIRS := device modes verdict probes output safety front
+SRC_DIRS := base device modes verdict probes output safety front
 FB_CFLAGS += -I. $(SRC_DIRS:%=-I%)
 
 # Objects, the library and the test programs go to build/, mirroring the
@@ -76,7 +76,7 @@ B := build
 # The library: the engine, and every file of the layers' folders but the
 # front end's (so a new mode is a new file in modes/, no list to edit).
 LIB_SRCS := dev.c vm.c front/quiet.c \
-	    $(sort $(wildcard device/*.c modes/*.c verdict/*.c probes/*.c \
+	    $(sort $(wildcard base/*.c device/*.c modes/*.c verdict/*.c probes/*.c \
 			      output/*.c safety/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 # The front end's files beside flashbench.c (not in the library: they

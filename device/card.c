@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include "c.h"
 #include "card.h"
 
 const char *const card_file_names[CF_NR] = {
@@ -510,14 +511,14 @@ static int one_claim(const char *t, size_t n, struct card_claims *c,
 	int *slot;
 
 	snprintf(tok, sizeof(tok), "%.*s", (int)(n < 7 ? n : 7), t);
-	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(ok); i++) {
 		char name[8];
 
 		snprintf(name, sizeof(name), "%c%d", ok[i].fam, ok[i].v);
 		if (n == strlen(name) && !strncasecmp(t, name, n))
 			break;
 	}
-	if (i == sizeof(ok) / sizeof(ok[0])) {
+	if (i == ARRAY_SIZE(ok)) {
 		snprintf(why, len,
 			 "'%s' is not a class (C2 C4 C6 C10 U1 U3 V6 V10 V30 V60 V90 A1 A2)",
 			 tok);

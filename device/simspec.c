@@ -89,6 +89,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c.h"
 #include "card.h"
 #include "format.h"
 #include "sim.h"
@@ -551,7 +552,7 @@ int sim_check(const struct sim_params *p, const char *const *raw,
 	if ((p->random_mbps || (raw && raw[SK_RANDOM_MBPS])) &&
 	    !sim_in(p->random_mbps, SIM_MIN_MBPS, SIM_MAX_MBPS))
 		SIM_BAD(SK_RANDOM_MBPS, "not a rate from 0.01 to 1e6");
-	for (i = 0; i < sizeof(time_id) / sizeof(time_id[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(time_id); i++)
 		if (!sim_in(time_us[i], 0, SIM_MAX_US))
 			SIM_BAD(time_id[i], "not a time from 0 to 1e7 µs");
 	return 0;

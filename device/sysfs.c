@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include "c.h"
 #include "sysfs.h"
 
 /* The attributes worth showing beside a verdict, relative to the disk. */
@@ -78,7 +79,7 @@ size_t sysfs_read(const char *path, struct sysfs_info *info)
 		if (n + 3 < sizeof(dir))
 			strcat(dir, "/..");
 	}
-	for (i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(attrs); i++) {
 		struct sysfs_entry *e = &info->e[info->n];
 
 		if (info->n >= SYSFS_MAX)

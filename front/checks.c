@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "c.h"
 #include "auto.h"
 #include "capacity.h"
 #include "class.h"
@@ -93,10 +94,10 @@ static int check_paths(struct cli *c)
 		{ "--restore", c->restore, 1 },	/* removed once restored */
 		{ "DEVICE", c->device, 0 },
 	};
-	struct path_id id[sizeof(p) / sizeof(p[0])];
+	struct path_id id[ARRAY_SIZE(p)];
 	size_t i, k;
 
-	for (i = 0; i < sizeof(p) / sizeof(p[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(p); i++) {
 		if (!p[i].path)
 			continue;
 		path_identify(p[i].path, &id[i]);

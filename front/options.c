@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c.h"
 #include "cli.h"
 #include "format.h"
 #include "modes.h"
@@ -243,7 +244,7 @@ const struct opt_row opt_rows[] = {
 	  .flag = NO_FLAG, .section = SEC_LAST, .help = "display version" },
 };
 
-const size_t opt_rows_nr = sizeof(opt_rows) / sizeof(opt_rows[0]);
+const size_t opt_rows_nr = ARRAY_SIZE(opt_rows);
 
 /* getopt's values for the options without a short letter: 256 + row. */
 #define OPT_VAL_BASE 256
@@ -478,8 +479,8 @@ static int opt_val(size_t i)
 
 /* getopt's arguments, made from the table once. */
 struct getopt_args {
-	struct option longs[sizeof(opt_rows) / sizeof(opt_rows[0]) + 1];
-	char shorts[2 * sizeof(opt_rows) / sizeof(opt_rows[0]) + 2];
+	struct option longs[ARRAY_SIZE(opt_rows) + 1];
+	char shorts[2 * ARRAY_SIZE(opt_rows) + 2];
 };
 
 static void getopt_args_make(struct getopt_args *g)

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c.h"
 #include "autoread.h"
 #include "capacity.h"
 #include "capfix.h"
@@ -380,7 +381,7 @@ static size_t said_print(FILE *out, const struct jr_value *now,
 	char a[96], b[96];
 	size_t i, n = 0;
 
-	for (i = 0; i < sizeof(said_fields) / sizeof(said_fields[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(said_fields); i++) {
 		const struct said_field *f = &said_fields[i];
 
 		if (!said_any(f, now, then))
@@ -401,7 +402,7 @@ static void said_json(struct json *j, const struct jr_value *now,
 		      const struct jr_value *then, const struct class_result *cr,
 		      const struct jr_value *cl)
 {
-	const size_t n = now ? sizeof(said_fields) / sizeof(said_fields[0]) :
+	const size_t n = now ? ARRAY_SIZE(said_fields) :
 			       0;
 	const struct jr_value *tc = jr_get(then, "confidence");
 	size_t i, any = 0, conf = 0;
@@ -481,7 +482,7 @@ static const struct cap_said {
 	{ "cache_defeated_up_to", "caches defeated up to", 1 },
 };
 
-#define CAP_SAID_N (sizeof(cap_said) / sizeof(cap_said[0]))
+#define CAP_SAID_N (ARRAY_SIZE(cap_said))
 
 /* A verdict member as text: "2GiB", "limbo", "true", "none". */
 static void cap_said_text(char *buf, size_t len, const struct cap_said *f,
@@ -546,7 +547,7 @@ static int cap_evidence(const struct jr_value *doc, struct capacity_result *r,
 			 res ? res->col : doc->col);
 		return -1;
 	}
-	for (i = 0; i < sizeof(need) / sizeof(need[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(need); i++)
 		if (!jr_get(e, need[i])) {
 			snprintf(err, len, "%u:%u: results[0] has no \"%s\": the record lacks raw data today's rules need",
 				 e->line, e->col, need[i]);

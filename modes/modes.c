@@ -5,6 +5,7 @@
  * program.c (writes), all of them VM programs run by progs.c; and
  * capacity.c, class.c.
  */
+#include "c.h"
 #include "capacity.h"
 #include "class.h"
 #include "modes.h"
@@ -37,9 +38,9 @@ const struct mode modes[] = {
 	  .write_ranges = class_write_ranges },
 };
 
-const size_t modes_nr = sizeof(modes) / sizeof(modes[0]);
+const size_t modes_nr = ARRAY_SIZE(modes);
 
-_Static_assert(sizeof(modes) / sizeof(modes[0]) <= MODES_MAX,
+_Static_assert(ARRAY_SIZE(modes) <= MODES_MAX,
 	       "MODES_MAX must hold every mode");
 
 const struct mode *mode_of(enum bench_test test)

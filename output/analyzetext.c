@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "c.h"
 #include "analyze.h"
 #include "format.h"
 
@@ -184,7 +185,7 @@ static size_t micro_len(const char *s, size_t len)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(forms); i++) {
 		size_t n = strlen(forms[i]);
 
 		if (n <= len && !strncasecmp(s, forms[i], n))
@@ -219,7 +220,7 @@ static double unit_ns(const char *s, size_t len, int glued)
 	mu = micro_len(s, len);
 	if (mu && len == mu + 1 && s[mu] == 's')
 		return 1e3;
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(units); i++)
 		if (strlen(units[i].name) == len &&
 		    !memcmp(units[i].name, s, len))
 			return units[i].ns;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c.h"
 #include "format.h"
 #include "modes.h"
 #include "plot.h"
@@ -55,7 +56,7 @@ static const char *const palette[] = {
 	"#7f7f7f", "#bcbd22",
 };
 
-#define NPALETTE (sizeof(palette) / sizeof(palette[0]))
+#define NPALETTE (ARRAY_SIZE(palette))
 
 /* One ASCII character of text, escaped where XML needs it. */
 static void xml_put_ascii(FILE *f, char c)

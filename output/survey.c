@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c.h"
 #include "format.h"
 #include "json.h"
 #include "survey.h"
@@ -90,7 +91,7 @@ static void stated_classes(char *buf, size_t len, const struct jr_value *card)
 	size_t i, n = 0, known = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < sizeof(claims) / sizeof(claims[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(claims); i++) {
 		uint64_t v = jr_u64(jr_get(card, claims[i].key), UINT64_MAX);
 
 		if (v == UINT64_MAX)
@@ -199,7 +200,7 @@ static int check_kind(const struct jr_value *doc, char *why, size_t len)
 			 version, FLASHBENCH_VERSION);
 		return -EINVAL;
 	}
-	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(kinds); i++)
 		if (!strcmp(test, kinds[i]))
 			return 0;
 	snprintf(why, len, "unknown document kind '%.40s'", test);
@@ -247,7 +248,7 @@ static void fill_from(struct survey_row *newer, const struct survey_row *older)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(n) / sizeof(n[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(n); i++)
 		if (!n[i]->set)
 			*n[i] = *o[i];
 	if (!newer->capacity_kind[0])

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The JSON reader (output/jsonread.c): values and their exact integers,
+ * The JSON reader (base/jsonread.c): values and their exact integers,
  * escapes, limits, lookups, and where each malformed text is refused.
  */
 #include <errno.h>

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c.h"
 #include "format.h"
 #include "jsonread.h"
 
@@ -525,7 +526,7 @@ static int literal(struct jr_parser *ps, struct jr_value *v)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(words); i++) {
 		size_t n = strlen(words[i].word);
 
 		if ((size_t)(ps->end - ps->p) >= n &&
@@ -644,7 +645,7 @@ const char *jr_type_name(enum jr_type t)
 		[JR_ARRAY] = "array", [JR_OBJECT] = "object",
 	};
 
-	return (unsigned int)t < sizeof(names) / sizeof(names[0]) ?
+	return (unsigned int)t < ARRAY_SIZE(names) ?
 	       names[t] : "?";
 }
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c.h"
 #include "format.h"
 
 /*
@@ -102,7 +103,7 @@ static uint64_t suffix_mult(const char *s)
 
 	if (*s == '\0' || !strcmp(s, "B"))
 		return 1;
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(units); i++)
 		if (tolower((unsigned char)*s) == units[i].c)
 			mult = units[i].mult;
 	if (!mult)
