@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "auto.h"
+#include "autoout.h"
+#include "autorun.h"
 #include "capacity.h"
 #include "cardout.h"
 #include "class.h"

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "autorun.h"
 #include "c.h"
-#include "auto.h"
 #include "capacity.h"
 #include "class.h"
 #include "cli.h"

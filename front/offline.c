@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "auto.h"
+#include "autoout.h"
 #include "cardout.h"
 #include "cli.h"
 #include "plot.h"

@@ -17,6 +17,8 @@
 #include <string.h>
 
 #include "c.h"
+#include "auto.h"
+#include "autoout.h"
 #include "autoread.h"
 #include "capacity.h"
 #include "capfix.h"
@@ -27,6 +29,7 @@
 #include "plot.h"
 #include "reconcile.h"
 #include "record.h"
+#include "sysfs.h"
 
 /* The major version of the records this one reads. */
 #define RECORD_MAJOR 2

@@ -26,6 +26,7 @@
 #include <inttypes.h>
 
 #include "auto.h"
+#include "autoout.h"
 #include "format.h"
 
 static const char *conf(enum analyze_confidence c)

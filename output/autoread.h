@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "auto.h"
+#include "autorecord.h"
 #include "jsonread.h"
 
 /*

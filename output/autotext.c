@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "auto.h"
+#include "autoout.h"
 #include "format.h"
 
 static const char *const noise_names[] = {

@@ -18,7 +18,7 @@
 #include <stdio.h>
 
 #include "analyze.h"
-#include "auto.h"
+#include "autorecord.h"
 #include "bench.h"
 #include "class.h"
 #include "vm.h"

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "auto.h"
+#include "autorun.h"
 #include "vm.h"
 
 #define AUTO_AU_SPACING 12	/* probe AUs are every 12th AU, as -O */

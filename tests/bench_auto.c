@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "auto.h"
+#include "autorun.h"
 #include "hardcard.h"
 #include "sim.h"
 #include "util.h"

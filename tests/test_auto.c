@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "auto.h"
+#include "autoout.h"
+#include "autorun.h"
 #include "decide.h"
 #include "flashbench.h"
 #include "sim.h"

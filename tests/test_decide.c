@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "autoout.h"
+#include "autorun.h"
 #include "decide.h"
 #include "flashbench.h"
 #include "json.h"

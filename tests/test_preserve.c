@@ -17,15 +17,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "autorun.h"
 #include "blockdev.h"
-#include "auto.h"
 #include "fault.h"
 #include "modes.h"
 #include "preserve.h"
 #include "recdev.h"
 #include "sim.h"
-#include "util.h"
 #include "tfiles.h"
+#include "util.h"
 
 /* ---- preserve on regular files ---- */
 

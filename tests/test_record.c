@@ -14,7 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "autoout.h"
 #include "autoread.h"
+#include "autorun.h"
 #include "decide.h"
 #include "hardcard.h"
 #include "json.h"

@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "auto.h"
+#include "autorun.h"
 #include "decide.h"
 #include "hardcard.h"
 #include "sim.h"

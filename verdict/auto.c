@@ -39,18 +39,6 @@ void auto_decide(struct auto_result *r)
 	auto_noise_confidence(r);
 }
 
-void auto_free(struct auto_result *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->ntables; i++)
-		free(r->tables[i].rows);
-	r->ntables = 0;
-	free(r->group_probe.rows);
-	r->group_probe.rows = NULL;
-	r->group_probe.nrows = 0;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * --auto's record and verdict shown: the text (output/autotext.c) and the
+ * JSON members (output/autojson.c).  They read the record only.
+ */
+#ifndef FLASHBENCH_AUTOOUT_H
+#define FLASHBENCH_AUTOOUT_H
+
+#include <stdio.h>
+
+#include "autorecord.h"
+#include "json.h"
+#include "sysfs.h"
+
+/* "low", "some" or "high". */
+const char *auto_noise_name(enum auto_noise_level level);
+
+/*
+ * The advice of r as the JSON member "advice": the partition start in
+ * sectors and bytes, the sector size, ext4's stride and stripe width (in
+ * 4 KiB blocks) and f2fs's segments per section; with no erase size
+ * found, the usual 1 MiB start and null for the rest.  After a capacity
+ * check that found the card short, the partition's size at most
+ * (partition_max_sectors, partition_max_size; else null) and
+ * keep_no_data.
+ */
+void auto_json_advice(struct json *j, const struct auto_result *r);
+
+/*
+ * The verdict, evidence and advice as text; sysfs (may be NULL) is the
+ * kernel's view, shown beside the verdict.
+ */
+void auto_print(FILE *out, const struct auto_result *res, const char *path,
+		const struct sysfs_info *sysfs);
+
+/* The "verdict" member of the JSON document (also used by --analyze). */
+void auto_json_verdict(struct json *j, const struct auto_result *res);
+
+/* The "results" member: every table and probe, raw bytes and ns. */
+void auto_json_results(struct json *j, const struct auto_result *res);
+
+/* An align verdict as the JSON "verdict" member, writes not measured. */
+void auto_json_align_verdict(struct json *j, const struct align_verdict *v);
+
+#endif /* FLASHBENCH_AUTOOUT_H */

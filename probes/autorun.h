@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * --auto's entry points for the front end and the tests: the run, how it
+ * talks to the front end, and where its write steps may write.  The
+ * procedures' own parts are in probe.h.
+ */
+#ifndef FLASHBENCH_AUTORUN_H
+#define FLASHBENCH_AUTORUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "autorecord.h"
+#include "bench.h"
+#include "dev.h"
+
+/* How auto_run talks to the front end. */
+struct auto_hooks {
+	FILE *progress;		/* one line per step (may be NULL) */
+	/*
+	 * Called after the read-only steps and before the first write, with
+	 * every range the write steps may overwrite; a non-zero return
+	 * cancels the write steps with that error.  May be NULL.  When the
+	 * erase size comes from writes it is called twice: first with the
+	 * ranges of that search, then, once the search is over, with those
+	 * of the steps that use its result (the front end may put back what
+	 * the search overwrote before it saves the next ranges).
+	 */
+	int (*before_write)(void *ctx, const struct bench_range *ranges,
+			    size_t n);
+	void *ctx;
+};
+
+/*
+ * The smallest device, in bytes, --auto can survey: its first align
+ * table must fit (on a device with logical blocks of lbs bytes).
+ */
+uint64_t auto_min_size(unsigned int lbs);
+
+/*
+ * Run the survey on dev.  With destructive, also the write steps.
+ * Returns 0 or -errno (dev->last_error names a failed I/O); on error res
+ * holds what was found so far.  Free with auto_free().
+ */
+int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
+	     const struct auto_hooks *hooks, struct auto_result *res);
+
+/*
+ * The ranges the write steps overwrite on a device of dev_size bytes with
+ * AUs of erase_byte, merged and sorted.  Returns how many (at most max),
+ * or -ENOSPC.
+ */
+int auto_write_ranges(uint64_t dev_size, uint64_t erase_byte,
+		      struct bench_range *ranges, size_t max);
+
+/*
+ * The small ranges the erase search from writes may overwrite on a device
+ * of dev_size bytes and logical blocks of lbs, merged and sorted.  Returns
+ * how many (at most max), -ENOSPC, or -EINVAL when the device is too small
+ * for the search.
+ */
+int auto_search_ranges(uint64_t dev_size, unsigned int lbs,
+		       struct bench_range *ranges, size_t max);
+
+#endif /* FLASHBENCH_AUTORUN_H */
