@@ -80,7 +80,7 @@ int auto_announce(const struct auto_hooks *h, struct bench_range *ranges,
 /* The align tables, and the group probe (align.c). */
 int auto_probe_align(struct device *dev, const struct bench_opts *o,
 		     const struct auto_hooks *h, struct auto_result *r);
-/* The erase size from writes, when the reads were not sure (erase.c). */
+/* The erase size from writes, when the reads were not sure (erasesearch.c). */
 int auto_probe_erase(struct device *dev, const struct auto_hooks *h,
 		     struct auto_result *r);
 /* The FAT area probe (fat.c). */
@@ -109,7 +109,7 @@ struct probe_area {
 };
 
 /*
- * The open-AU search in one order (openau.c): linear when lin is NULL,
+ * The open-AU search in one order (opensearch.c): linear when lin is NULL,
  * else random, lin being what the search in linear order found.
  */
 int auto_probe_open(struct device *dev, uint64_t erase,

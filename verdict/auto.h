@@ -31,7 +31,7 @@
  *   verdict/noise.c auto_noise_level(), auto_noise_confidence();
  *   noise.{cells, delayed, once_cells, once_delayed, delay_ns} ->
  *   noise.level, and every confidence capped.
- * - Erase size from writes: probes/erase.c auto_probe_erase() ->
+ * - Erase size from writes: probes/erasesearch.c auto_probe_erase() ->
  *   verdict/erase.c auto_erase_decide(), auto_erase_combine(),
  *   auto_erase_premise(); erase_writes.{nanchors, anchor_byte,
  *   boundary_byte} -> erase_writes.{erase_byte, confidence}, erase_reads,
@@ -41,15 +41,15 @@
  *   ref_lin_ns, ref_rnd_ns, ref_copy_ns, ref_gc_ns, refs_paid} ->
  *   fat.{lin_ratio, rnd_ratio, copy_ratio, found, start, count, linear,
  *   random, nocopy, slot_unseen, speed_hidden, confidence}.
- * - Open AUs, in order and out of order: probes/openau.c
+ * - Open AUs, in order and out of order: probes/opensearch.c
  *   auto_probe_open() -> verdict/openau.c auto_probe_judge(),
  *   auto_open_next(), auto_open_decide(); open_*.{max_nr, whole_ns,
  *   merge_ns, probes[].{nr, mean_ns, positions, dear_aus}} -> open_*.{
  *   ref_ns, probes[].{ratio, collapsed, log_aus}, nr, at_least,
  *   from_linear, confidence}.
- * - Capacity: probes/survey.c hands off to capacity_measure()
+ * - Capacity: probes/run.c hands off to capacity_measure()
  *   (modes/capacity.c), whose result carries its own verdict.
- * - The run: probes/survey.c auto_run() -> verdict/auto.c auto_decide(),
+ * - The run: probes/run.c auto_run() -> verdict/auto.c auto_decide(),
  *   every decision above in the run's order.
  * - Advice: verdict/advice.c auto_advise_for(); align, capacity.
  * - Text and JSON: output/autotext.c, output/autojson.c; they read the

@@ -4,7 +4,7 @@
  * turn, held (a write costs what it costs with one AU) or collapsed (a
  * garbage collection per turn); the search grows nr by half until a
  * probe collapses, then steps up one at a time from the last that held
- * (auto_open_next() is that walk, for the procedure in probes/openau.c
+ * (auto_open_next() is that walk, for the procedure in probes/opensearch.c
  * and for the decision alike).  Pure.
  */
 #include <string.h>
