@@ -143,6 +143,22 @@ int dev_flush(struct device *dev)
 	return 0;
 }
 
+int dev_idle(struct device *dev, uint64_t ns)
+{
+	struct timespec ts;
+	struct device *d;
+
+	for (d = dev; d; d = d->inner)
+		if (d->ops->idle)
+			return d->ops->idle(d, ns);
+	ts.tv_sec = (time_t)(ns / 1000000000ULL);
+	ts.tv_nsec = (long)(ns % 1000000000ULL);
+	while (nanosleep(&ts, &ts))
+		if (errno != EINTR || (dev_stop && *dev_stop))
+			return dev_fail(dev, "idle", 0, 0, errno);
+	return 0;
+}
+
 void dev_untimed(struct device *dev, int on)
 {
 	for (; dev; dev = dev->inner)

@@ -57,6 +57,12 @@ struct dev_ops {
 	 * finds the backend below them.
 	 */
 	int (*flush)(struct device *dev);
+	/*
+	 * let ns pass with no I/O: a virtual clock advances by ns (its card
+	 * sees the host idle); NULL for a device in real time, where
+	 * dev_idle() sleeps.  Wrappers leave it NULL, as flush.
+	 */
+	int (*idle)(struct device *dev, uint64_t ns);
 	/* release everything the backend holds, including dev itself */
 	void (*destroy)(struct device *dev);
 };
@@ -154,6 +160,14 @@ int dev_flush(struct device *dev);
  * clock then neither advances nor draws noise.  Calls nest.
  */
 void dev_untimed(struct device *dev, int on);
+
+/*
+ * Leave dev idle for ns (no I/O): the idle operation of the first device
+ * down the stack that has one (a virtual clock moves on), else a sleep of
+ * ns in real time.  Returns 0 or -errno (-EINTR when the stop flag is
+ * set).
+ */
+int dev_idle(struct device *dev, uint64_t ns);
 
 /* The device's clock in ns (virtual for the simulated card). */
 uint64_t dev_now_ns(struct device *dev);

@@ -79,7 +79,9 @@ _flashbench_simulate()
 		pause_pct= pause_us= readahead= random_mbps= collapse=
 		real_size= fake= cache= claims= au= queue=
 		queue_cache= ooo= random_us= close= fullclose= evict= used=
-		fat_gain= busy_pct= busy_us= busy_burst= host= cache_kind='
+		fat_gain= busy_pct= busy_us= busy_burst= host= cache_kind=
+		sector= ftl= map= spare= slc= slc_mbps= fold_mbps= maint_ms=
+		maint_idle_ms= stall_ms= stall_writes= stall_bytes='
 
 	if [[ $cur == *,* ]]; then
 		head=${cur%,*},
@@ -114,6 +116,9 @@ _flashbench_simulate_value()
 		;;
 	host)
 		words='quiet light heavy'
+		;;
+	ftl)
+		words='block page'
 		;;
 	claims)
 		# C10+U1+A1: one class of each kind, joined by "+"

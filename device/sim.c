@@ -204,10 +204,21 @@
  * [0, 2) from a splitmix64 sequence seeded by `seed`.  With noise=0 the
  * costs are exactly the formulas above, rounded to the nearest ns.
  *
+ * Today's cards, each off by default: a pSLC write cache in front of
+ * the map (slc=, simcache.c); a page-mapped card instead of AUs (ftl=page,
+ * simpage.c); maintenance after idle and long write stalls (maint_ms=,
+ * stall_ms=, simstall.c); 4 KiB logical sectors (sector=4K: I/O not in
+ * whole 4 KiB blocks fails with EINVAL, as on a 4Kn block device).  Idle
+ * is time on the card's clock between the end of one command and the
+ * start of the next (dev_idle(): the host leaves the card alone); the
+ * card's waits and stalls are added after the noise, as pauses are.
+ *
  * The files of the card: the model and the device operations here,
  * the open-AU table (writes, GC, discards) in simau.c, what the card
  * stores (data, caches, fakes) in simdata.c, the SPEC parser and its
- * keys in simspec.c; simint.h is what they share.
+ * keys in simspec.c, the pSLC cache in simcache.c, the page map in
+ * simpage.c, what the card does on its own in simstall.c; simint.h is
+ * what they share.
  */
 #include <errno.h>
 #include <math.h>
@@ -293,6 +304,35 @@ static double sim_busy_ns(struct sim_card *c)
 	return c->p.busy_us * 1000.0 * (0.5 + sim_unit_of(&c->rng_busy));
 }
 
+/*
+ * A command arrives: what the card did since the last one ended, idle
+ * (fold its pSLC cache, start its maintenance: simcache.c, simstall.c),
+ * and how long the command waits for it (into extra_ns).
+ */
+static void sim_arrive(struct sim_card *c)
+{
+	uint64_t idle = c->now_ns - c->last_end_ns;
+
+	if (c->dev.untimed || !idle)
+		return;
+	if (c->p.slc_byte)
+		sim_slc_fold(c, idle);
+	c->extra_ns += sim_maint_wait_ns(c, idle);
+}
+
+/*
+ * The cost of a write request of len bytes at pos without the access
+ * time, in ns; its long stalls go into extra_ns.
+ */
+static double sim_write_req_ns(struct sim_card *c, uint64_t pos,
+			       uint64_t len)
+{
+	double t = sim_store_ns(c, pos, len);
+
+	sim_stall_write(c, len);
+	return t;
+}
+
 /* Advance the clock by cost_ns, with noise. */
 static void sim_charge(struct sim_card *c, double cost_ns)
 {
@@ -311,7 +351,10 @@ static void sim_charge(struct sim_card *c, double cost_ns)
 		cost_ns += sim_pause_ns(c);
 	if (c->p.busy_pct > 0)
 		cost_ns += sim_busy_ns(c);
-	c->now_ns += (uint64_t)llround(cost_ns);
+	/* waits for the card's own work and stalls: after the noise too */
+	c->now_ns += (uint64_t)llround(cost_ns) + c->extra_ns;
+	c->extra_ns = 0;
+	c->last_end_ns = c->now_ns;
 }
 
 /* ns to move len bytes at rate_mbps (10^6 bytes/s). */
@@ -324,9 +367,10 @@ double sim_xfer_ns(uint64_t len, double rate_mbps)
 static int sim_check_io(struct sim_card *c, const char *op, off_t off,
 			uint64_t len)
 {
-	uint64_t size = c->dev.size_byte;
+	uint64_t size = c->dev.size_byte, sector = c->p.sector_byte;
 
-	if (off < 0 || !len || off % SIM_SECTOR || len % SIM_SECTOR ||
+	/* a 4Kn device refuses what is not whole 4 KiB blocks, as 512 */
+	if (off < 0 || !len || (uint64_t)off % sector || len % sector ||
 	    (uint64_t)off > size || len > size - (uint64_t)off)
 		return dev_fail(&c->dev, op, off, len, EINVAL);
 	return 0;
@@ -422,6 +466,7 @@ static int sim_read(struct device *dev, void *buf, size_t len, off_t off)
 	if (!buf)
 		return dev_fail(dev, "read", off, len, EFAULT);
 	sim_data_read(c, buf, len, (uint64_t)off);
+	sim_arrive(c);
 	sim_charge(c, sim_read_ns(c, (uint64_t)off, len, &acc));
 	return 0;
 }
@@ -440,8 +485,9 @@ static int sim_write(struct device *dev, const void *buf, size_t len,
 	if (sim_data_write(c, buf, len, (uint64_t)off))
 		return dev_fail(dev, "write", off, len, ENOMEM);
 	c->ra_lo = c->ra_hi = 0;	/* the read-ahead buffer is stale */
-	sim_charge(c, sim_write_ns(c, (uint64_t)off, len,
-				   c->p.access_us * 1000.0));
+	sim_arrive(c);
+	sim_charge(c, c->p.access_us * 1000.0 +
+		      sim_write_req_ns(c, (uint64_t)off, len));
 	return 0;
 }
 
@@ -502,7 +548,7 @@ static int sim_queued(struct sim_card *c, const struct dev_req *q,
 		*svc = sim_xfer_ns(q->len, c->p.write_mbps);
 		*cached += q->len;
 	} else {
-		*svc = sim_write_ns(c, pos, q->len, 0.0);
+		*svc = sim_write_req_ns(c, pos, q->len);
 	}
 	return 0;
 }
@@ -531,6 +577,8 @@ static int sim_batch(struct device *dev, const struct dev_req *req,
 	}
 	for (i = 0; i < n && !ret; i++)
 		ret = sim_check_req(c, &req[i]);
+	if (!ret)
+		sim_arrive(c);
 	for (i = 0; i < n && !ret; i++)
 		ret = sim_queued(c, &req[i], c->p.queue_cache && n > 1,
 				 &acc[i], &svc[i], &cached);
@@ -554,7 +602,12 @@ static int sim_discard(struct device *dev, off_t off, uint64_t len)
 	if (ret)
 		return ret;
 	c->ra_lo = c->ra_hi = 0;
+	sim_arrive(c);
 	end = pos + len;
+	if (c->page) {
+		sim_page_discard(c, pos, len);
+		pos = end;
+	}
 	while (pos < end) {
 		uint64_t au = pos / e, au_end = (au + 1) * e;
 		uint64_t seg_end = end < au_end ? end : au_end;
@@ -571,10 +624,21 @@ static uint64_t sim_now(struct device *dev)
 	return ((struct sim_card *)dev)->now_ns;
 }
 
+/* The host leaves the card idle: its clock moves on, nothing charged. */
+static int sim_idle(struct device *dev, uint64_t ns)
+{
+	struct sim_card *c = (struct sim_card *)dev;
+
+	if (!dev->untimed)
+		c->now_ns += ns;
+	return 0;
+}
+
 static void sim_destroy(struct device *dev)
 {
 	struct sim_card *c = (struct sim_card *)dev;
 
+	sim_page_free(c);
 	simstore_free(&c->flash);
 	simstore_free(&c->cache);
 	free(c->wq);
@@ -590,6 +654,7 @@ static const struct dev_ops sim_ops = {
 	.discard = sim_discard,
 	.batch = sim_batch,
 	.now_ns = sim_now,
+	.idle = sim_idle,
 	.destroy = sim_destroy,
 };
 
@@ -640,6 +705,10 @@ int sim_open(struct device **devp, const struct sim_params *p)
 		c->p.fat_mbps = 2 * c->p.write_mbps;
 	if (!c->p.random_mbps)
 		c->p.random_mbps = c->p.write_mbps;
+	if (!c->p.slc_mbps)
+		c->p.slc_mbps = 4 * c->p.write_mbps;
+	if (!c->p.fold_mbps)
+		c->p.fold_mbps = c->p.write_mbps;
 	c->nr_au = (p->size_byte - 1) / p->erase_byte + 1;
 	c->real_byte = p->real_size_byte ? p->real_size_byte : p->size_byte;
 	c->rng = p->seed;
@@ -656,13 +725,18 @@ int sim_open(struct device **devp, const struct sim_params *p)
 	c->slot = calloc(c->nr_slots, sizeof(*c->slot));
 	if (!c->slot || !c->fat_end)
 		goto out_free_data;
+	if (p->ftl == SIM_FTL_PAGE && sim_page_init(c))
+		goto out_free_page;
+	sim_stall_init(c);
 	c->dev.ops = &sim_ops;
 	c->dev.path = "simulated card";
 	c->dev.size_byte = p->size_byte;
-	c->dev.logical_block_size = SIM_SECTOR;
+	c->dev.logical_block_size = (unsigned int)p->sector_byte;
 	*devp = &c->dev;
 	return 0;
 
+out_free_page:
+	sim_page_free(c);
 out_free_data:
 	free(c->slot);
 	free(c->fat_end);

@@ -66,6 +66,26 @@ struct sim_params {
 				 * (jittered by half either way) */
 	double busy_burst;	/* mean requests a busy spell delays */
 	unsigned int cache_kind; /* enum sim_cache_kind */
+	/* today's cards (simcache.c, simpage.c, simstall.c) */
+	uint64_t sector_byte;	/* logical block size: 512 or 4096 */
+	unsigned int ftl;	/* enum sim_ftl: how the card maps */
+	uint64_t map_byte;	/* page-mapped: the mapping unit */
+	double spare_pct;	/* page-mapped: spare area, % of size */
+	uint64_t slc_byte;	/* pSLC write cache, 0 = none */
+	double slc_mbps;	/* write rate into it; 0 = 4 * write_mbps */
+	double fold_mbps;	/* rate it empties at while idle;
+				 * 0 = write_mbps */
+	double maint_ms;	/* background work after idle, 0 = none */
+	double maint_idle_ms;	/* idle time before it starts */
+	double stall_ms;	/* a long write stall, 0 = none */
+	uint64_t stall_writes;	/* one every this many writes, 0 = none */
+	uint64_t stall_bytes;	/* one every this many bytes, 0 = none */
+};
+
+/* How the card maps logical addresses to flash. */
+enum sim_ftl {
+	SIM_FTL_BLOCK,		/* by AUs, a few open (the classic card) */
+	SIM_FTL_PAGE,		/* by mapping units, anywhere (A1/A2, eMMC) */
 };
 
 /* What a card does on a write below an open AU's write pointer. */

@@ -3,7 +3,10 @@
  * The simulated card's private header: the card's state and the
  * functions its files share (sim.c: the model and the device operations;
  * simau.c: the open-AU table; simdata.c: what the card stores;
- * simspec.c: the SPEC parser).  Not for use outside device/sim*.c.
+ * simspec.c: the SPEC parser; simcache.c: the pSLC write cache in front
+ * of either map; simpage.c: the page-mapped card; simstall.c: what the
+ * card does on its own, when idle and in long write stalls).  Not for
+ * use outside device/sim*.c.
  */
 #ifndef FLASHBENCH_SIMINT_H
 #define FLASHBENCH_SIMINT_H
@@ -64,6 +67,15 @@ struct sim_card {
 	size_t wq_head, wq_len, wq_cap;	/* wq[wq_head..wq_len) in use */
 	uint64_t cache_lo;	/* write-back: older sequences were pushed */
 	uint64_t cache_nr;	/* write-back: sectors held */
+	struct sim_page *page;	/* ftl=page: the map (simpage.c), or NULL */
+	uint64_t last_end_ns;	/* clock when the last command ended */
+	uint64_t extra_ns;	/* waits and stalls, charged without noise */
+	uint64_t slc_fill;	/* bytes in the pSLC cache, not yet folded */
+	bool dirty;		/* written since the last maintenance */
+	uint64_t nr_writes;	/* timed write requests so far */
+	uint64_t nr_written;	/* bytes they wrote */
+	uint64_t stall_phase_w;	/* where in stall_writes the seed starts */
+	uint64_t stall_phase_b;	/* where in stall_bytes the seed starts */
 };
 
 /* sim.c: the model */
@@ -82,6 +94,22 @@ void sim_data_read(const struct sim_card *c, void *buf, size_t len,
 		   uint64_t first);
 int sim_data_write(struct sim_card *c, const void *buf, size_t len,
 		   uint64_t first);
+
+/* simcache.c: the pSLC write cache, in front of either map */
+double sim_store_ns(struct sim_card *c, uint64_t pos, uint64_t len);
+void sim_slc_fold(struct sim_card *c, uint64_t idle_ns);
+
+/* simpage.c: the page-mapped card */
+uint64_t sim_page_blocks(const struct sim_params *p);
+int sim_page_init(struct sim_card *c);
+void sim_page_free(struct sim_card *c);
+double sim_page_write_ns(struct sim_card *c, uint64_t pos, uint64_t len);
+void sim_page_discard(struct sim_card *c, uint64_t pos, uint64_t len);
+
+/* simstall.c: the card on its own: idle, maintenance, stalls */
+void sim_stall_init(struct sim_card *c);
+uint64_t sim_maint_wait_ns(struct sim_card *c, uint64_t idle_ns);
+void sim_stall_write(struct sim_card *c, uint64_t len);
 
 /* simspec.c: the SPEC parser */
 int sim_check(const struct sim_params *p, const char *const *raw,

@@ -78,6 +78,20 @@
  *                  claims= and no au= the erase size when one of these.
  *                  With claims= or au= the card shows registers (cid,
  *                  csd, scr, ssr) as a card in an SD slot does
+ * Today's cards (see sim.c; each off by default):
+ *   sector=512     logical block size, 512 or 4K (a 4Kn device)
+ *   ftl=block      block (AUs, the keys above) or page (simpage.c)
+ *   map=4K         page-mapped: the mapping unit, a power of two >= 512
+ *                  dividing erase
+ *   spare=7        page-mapped: flash beyond size, percent (0..100)
+ *   slc=0          pSLC write cache, bytes, at most size (simcache.c)
+ *   slc_mbps=48    its write rate (default: 4 * write_mbps)
+ *   fold_mbps=12   its fold rate while idle (default: write_mbps)
+ *   maint_ms=0     background work after idle, ms (simstall.c)
+ *   maint_idle_ms=500  idle before it starts, ms
+ *   stall_ms=300   a long write stall, ms
+ *   stall_writes=0 one every this many write requests, 0 = none
+ *   stall_bytes=0  one every this many bytes written, 0 = none
  * The defaults look like the cards in the classic README: ~740µs for a 1 KiB
  * read, diff ~160µs at page and ~310µs at AU boundaries.
  */
@@ -136,6 +150,11 @@ void sim_params_default(struct sim_params *p)
 	p->used = 1;
 	p->busy_us = 4000;
 	p->busy_burst = 1;
+	p->sector_byte = SIM_SECTOR;
+	p->map_byte = 4 << 10;
+	p->spare_pct = 7;
+	p->maint_idle_ms = 500;
+	p->stall_ms = 300;
 }
 
 enum sim_key_id {
@@ -147,7 +166,10 @@ enum sim_key_id {
 	SK_PAUSE_US, SK_READAHEAD, SK_RANDOM_MBPS, SK_COLLAPSE, SK_REAL_SIZE,
 	SK_FAKE, SK_CACHE, SK_CLAIMS, SK_AU, SK_QUEUE, SK_QUEUE_CACHE, SK_OOO,
 	SK_RANDOM_US, SK_CLOSE, SK_FULLCLOSE, SK_EVICT, SK_USED, SK_FAT_GAIN,
-	SK_HOST, SK_BUSY_PCT, SK_BUSY_US, SK_BUSY_BURST, SK_CACHE_KIND, SK_NR
+	SK_HOST, SK_BUSY_PCT, SK_BUSY_US, SK_BUSY_BURST, SK_CACHE_KIND,
+	SK_SECTOR, SK_FTL, SK_MAP, SK_SPARE, SK_SLC, SK_SLC_MBPS, SK_FOLD_MBPS,
+	SK_MAINT_MS, SK_MAINT_IDLE_MS, SK_STALL_MS, SK_STALL_WRITES,
+	SK_STALL_BYTES, SK_NR
 };
 
 enum sim_kind {
@@ -187,6 +209,7 @@ static const char *const sim_fat_gains[] = { "both", "speed", "slot",
 					     NULL };
 static const char *const sim_hosts[] = { "quiet", "light", "heavy", NULL };
 static const char *const sim_cache_kinds[] = { "through", "back", NULL };
+static const char *const sim_ftls[] = { "block", "page", NULL };
 
 static const struct sim_key sim_keys[SK_NR] = {
 	SIM_KEY(SK_SIZE, "size", SIM_SIZE, size_byte),
@@ -238,6 +261,18 @@ static const struct sim_key sim_keys[SK_NR] = {
 	SIM_KEY(SK_BUSY_US, "busy_us", SIM_REAL, busy_us),
 	SIM_KEY(SK_BUSY_BURST, "busy_burst", SIM_REAL, busy_burst),
 	SIM_CHOOSE(SK_CACHE_KIND, "cache_kind", cache_kind, sim_cache_kinds),
+	SIM_KEY(SK_SECTOR, "sector", SIM_SIZE, sector_byte),
+	SIM_CHOOSE(SK_FTL, "ftl", ftl, sim_ftls),
+	SIM_KEY(SK_MAP, "map", SIM_SIZE, map_byte),
+	SIM_KEY(SK_SPARE, "spare", SIM_REAL, spare_pct),
+	SIM_KEY(SK_SLC, "slc", SIM_SIZE, slc_byte),
+	SIM_KEY(SK_SLC_MBPS, "slc_mbps", SIM_REAL, slc_mbps),
+	SIM_KEY(SK_FOLD_MBPS, "fold_mbps", SIM_REAL, fold_mbps),
+	SIM_KEY(SK_MAINT_MS, "maint_ms", SIM_REAL, maint_ms),
+	SIM_KEY(SK_MAINT_IDLE_MS, "maint_idle_ms", SIM_REAL, maint_idle_ms),
+	SIM_KEY(SK_STALL_MS, "stall_ms", SIM_REAL, stall_ms),
+	SIM_KEY(SK_STALL_WRITES, "stall_writes", SIM_U64, stall_writes),
+	SIM_KEY(SK_STALL_BYTES, "stall_bytes", SIM_SIZE, stall_bytes),
 };
 
 /* Parse a plain unsigned number, decimal or 0x hex.  Returns 0 or -errno. */
@@ -417,6 +452,66 @@ static bool sim_in(double v, double lo, double hi)
 	return isfinite(v) && v >= lo && v <= hi;
 }
 
+/* Is v 0 (the default, when not written in SPEC) or a rate? */
+static bool sim_rate_or_default(double v, const char *const *raw,
+				enum sim_key_id id)
+{
+	if (!v && !(raw && raw[id]))
+		return true;
+	return sim_in(v, SIM_MIN_MBPS, SIM_MAX_MBPS);
+}
+
+/*
+ * Check the keys of today's cards.  Returns NULL, or why the key *id is
+ * wrong (against *other when that is another key than SK_NR).
+ */
+static const char *sim_check_today(const struct sim_params *p,
+				   const char *const *raw,
+				   enum sim_key_id *id, enum sim_key_id *other)
+{
+	static const enum sim_key_id ms_id[] = {
+		SK_MAINT_MS, SK_MAINT_IDLE_MS, SK_STALL_MS,
+	};
+	const double ms[] = { p->maint_ms, p->maint_idle_ms, p->stall_ms };
+	size_t i;
+
+#define SIM_WHY(key, reason) do { *id = (key); return (reason); } while (0)
+#define SIM_WHY2(key, reason, key2) do { *other = (key2); \
+	SIM_WHY(key, reason); } while (0)
+	if (p->sector_byte != 512 && p->sector_byte != 4096)
+		SIM_WHY(SK_SECTOR, "not 512 nor 4K");
+	if (p->size_byte % p->sector_byte)
+		SIM_WHY2(SK_SIZE, "not a multiple of", SK_SECTOR);
+	if (p->real_size_byte % p->sector_byte)
+		SIM_WHY2(SK_REAL_SIZE, "not a multiple of", SK_SECTOR);
+	if (p->ftl > SIM_FTL_PAGE)
+		SIM_WHY(SK_FTL, "not one of block, page");
+	if (!sim_pow2(p->map_byte) || p->map_byte < SIM_SECTOR)
+		SIM_WHY(SK_MAP, "not a power of two of at least 512");
+	if (p->erase_byte % p->map_byte)
+		SIM_WHY2(SK_MAP, "does not divide", SK_ERASE);
+	if (!sim_in(p->spare_pct, 0, 100))
+		SIM_WHY(SK_SPARE, "not a percentage from 0 to 100");
+	if (p->ftl == SIM_FTL_PAGE && p->size_byte % p->map_byte)
+		SIM_WHY2(SK_SIZE, "not a multiple of", SK_MAP);
+	if (p->ftl == SIM_FTL_PAGE &&
+	    sim_page_blocks(p) * (p->erase_byte / p->map_byte) >= UINT32_MAX)
+		SIM_WHY2(SK_MAP, "too small: 2^32 mapping units or more with",
+			 SK_SIZE);
+	if (p->slc_byte > p->size_byte)
+		SIM_WHY2(SK_SLC, "larger than", SK_SIZE);
+	if (!sim_rate_or_default(p->slc_mbps, raw, SK_SLC_MBPS))
+		SIM_WHY(SK_SLC_MBPS, "not a rate from 0.01 to 1e6");
+	if (!sim_rate_or_default(p->fold_mbps, raw, SK_FOLD_MBPS))
+		SIM_WHY(SK_FOLD_MBPS, "not a rate from 0.01 to 1e6");
+	for (i = 0; i < ARRAY_SIZE(ms_id); i++)
+		if (!sim_in(ms[i], 0, SIM_MAX_US / 1000))
+			SIM_WHY(ms_id[i], "not a time from 0 to 10000 ms");
+	return NULL;
+#undef SIM_WHY2
+#undef SIM_WHY
+}
+
 /*
  * Check a whole parameter set.  Returns 0 or -EINVAL with a one-line reason
  * naming the key and value in err; raw (may be NULL) holds values as given.
@@ -555,6 +650,9 @@ int sim_check(const struct sim_params *p, const char *const *raw,
 	for (i = 0; i < ARRAY_SIZE(time_id); i++)
 		if (!sim_in(time_us[i], 0, SIM_MAX_US))
 			SIM_BAD(time_id[i], "not a time from 0 to 1e7 µs");
+	why = sim_check_today(p, raw, &id, &other);
+	if (why)
+		goto out_bad;
 	return 0;
 
 out_bad:

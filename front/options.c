@@ -236,6 +236,13 @@ const struct opt_row opt_rows[] = {
 		  "  fat_gain=both|speed|slot;\n"
 		  "a busy host: busy_pct, busy_us,\n"
 		  "  busy_burst, host=quiet|light|heavy;\n"
+		  "today's cards, off by default: slc,\n"
+		  "  slc_mbps, fold_mbps (a pSLC write\n"
+		  "  cache), ftl=page, map, spare (a\n"
+		  "  page-mapped card), maint_ms,\n"
+		  "  maint_idle_ms (work when idle),\n"
+		  "  stall_ms, stall_writes, stall_bytes\n"
+		  "  (long write stalls), sector=4K;\n"
 		  "  see flashbench(1)" },
 	{ .name = "help", .short_name = 'h', .kind = OPT_HELP,
 	  .flag = NO_FLAG, .section = SEC_LAST,

@@ -2143,7 +2143,7 @@ static void check_completion_lists(void)
 static void check_simulate_values(void)
 {
 	static const char *const keys[] = {
-		"fake", "collapse", "fat_kind", "host", "claims",
+		"fake", "collapse", "fat_kind", "host", "claims", "ftl",
 	};
 	char line[128], spec[160], why[256], *got, *w, *save = NULL;
 	struct sim_params p;
