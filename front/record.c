@@ -29,6 +29,7 @@
 #include "plot.h"
 #include "reconcile.h"
 #include "record.h"
+#include "rectab.h"
 #include "sysfs.h"
 
 /* The major version of the records this one reads. */
@@ -115,7 +116,7 @@ static const struct card_claims *record_claims(const struct jr_value *doc,
 static int record_class(const struct jr_value *doc, const struct jr_value *cl,
 			struct class_result *r, char *err, size_t len)
 {
-	struct class_figures f[CLASS_NR];
+	struct class_entry e[CLASS_NR];
 	struct card_claims claims;
 	const char *missing;
 	size_t i, n = jr_len(cl), bad;
@@ -126,37 +127,22 @@ static int record_class(const struct jr_value *doc, const struct jr_value *cl,
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
-		const struct jr_value *e = jr_at(cl, i);
-		const struct jr_value *m = jr_get(e, "measured");
+		const struct jr_value *v = jr_at(cl, i);
+		struct rt_rd rd = { .loose = 1 };
 
-		f[i].name = jr_str(jr_get(e, "class"), NULL);
-		if (!f[i].name ||
-		    !jr_is(jr_get(m, "write_mbps"), JR_NUMBER) ||
-		    !jr_is(jr_get(m, "longest_write_ns"), JR_NUMBER)) {
+		memset(&e[i], 0, sizeof(e[i]));
+		if (rt_read(&rd, &class_entry_table, v, "class", &e[i])) {
 			snprintf(err, len, "%u:%u: a class without its name or its measured write_mbps and longest_write_ns: the record lacks raw data today's rules need",
-				 e->line, e->col);
+				 v->line, v->col);
 			return -1;
 		}
-		f[i].write_mbps = jr_double(jr_get(m, "write_mbps"), 0);
-		f[i].longest_write_ns = jr_u64(jr_get(m, "longest_write_ns"),
-					       0);
-		f[i].recording_unit = jr_u64(jr_get(m, "recording_unit"), 0);
-		f[i].iops = jr_is(jr_get(m, "read_iops"), JR_NUMBER) &&
-			    jr_is(jr_get(m, "write_iops"), JR_NUMBER) &&
-			    jr_is(jr_get(m, "read_iops_qd4"), JR_NUMBER) &&
-			    jr_is(jr_get(m, "write_iops_qd4"), JR_NUMBER);
-		f[i].read_iops = jr_double(jr_get(m, "read_iops"), 0);
-		f[i].write_iops = jr_double(jr_get(m, "write_iops"), 0);
-		f[i].read_iops_qd4 = jr_double(jr_get(m, "read_iops_qd4"), 0);
-		f[i].write_iops_qd4 = jr_double(jr_get(m, "write_iops_qd4"),
-						0);
 	}
-	bad = class_refill(r, f, n);
+	bad = class_refill(r, e, n);
 	if (bad) {
-		const struct jr_value *e = jr_at(cl, bad - 1);
+		const struct jr_value *v = jr_at(cl, bad - 1);
 
 		snprintf(err, len, "%u:%u: class \"%s\" is unknown to flashbench %s",
-			 e->line, e->col, f[bad - 1].name, FLASHBENCH_VERSION);
+			 v->line, v->col, e[bad - 1].name, FLASHBENCH_VERSION);
 		return -1;
 	}
 	class_judge(r, record_claims(doc, &claims));
@@ -174,9 +160,14 @@ static int record_pass(const struct jr_value *cl, const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < jr_len(cl); i++)
-		if (!strcmp(jr_str(jr_get(jr_at(cl, i), "class"), ""), name))
-			return jr_bool(jr_get(jr_at(cl, i), "pass"), -1);
+	for (i = 0; i < jr_len(cl); i++) {
+		struct rt_rd rd = { .loose = 1 };
+		struct class_entry e = { 0 };
+
+		rt_read(&rd, &class_said_table, jr_at(cl, i), "class", &e);
+		if (e.name && !strcmp(e.name, name))
+			return e.judged ? e.pass : -1;
+	}
 	return -1;
 }
 
@@ -228,13 +219,12 @@ static void class_said_json(struct json *j, const struct class_result *r,
 	json_array_begin(j, "classes");
 	for (i = 0; i < r->n; i++) {
 		int then = record_pass(cl, r->c[i].name);
+		struct class_entry e = { .name = r->c[i].name, .judged = 1,
+					 .pass = then };
 
 		if (then < 0 || then == r->c[i].pass)
 			continue;
-		json_object_begin(j, NULL);
-		json_string(j, "class", r->c[i].name);
-		json_bool(j, "pass", then);
-		json_object_end(j);
+		rt_write_object(j, NULL, &class_said_table, &e);
 	}
 	json_array_end(j);
 }
@@ -289,26 +279,6 @@ static int class_record(struct cli *c, FILE *out, const struct record *rec)
 }
 
 /* ---- what the record said otherwise ---- */
-
-static int same_value(const struct jr_value *a, const struct jr_value *b)
-{
-	if (a->type != b->type)
-		return 0;
-	switch (a->type) {
-	case JR_BOOL:
-		return a->b == b->b;
-	case JR_NUMBER:
-		return a->d == b->d && (a->flags & JR_UINT64) ==
-		       (b->flags & JR_UINT64) &&
-		       (!(a->flags & JR_UINT64) || a->u == b->u);
-	case JR_STRING:
-		return !strcmp(a->s, b->s);
-	case JR_NULL:
-		return 1;
-	default:
-		return 0;	/* not in a verdict's fields */
-	}
-}
 
 /* The verdict's fields, their words in text, and which are sizes. */
 static const struct said_field {
@@ -367,7 +337,7 @@ static int said_differs(const struct said_field *f, const struct jr_value *now,
 	a = jr_get(now, f->key);
 	b = jr_get(then, f->key);
 	/* a field the record does not have, it did not say otherwise */
-	return a && b && !same_value(a, b);
+	return a && b && !rt_same(a, b);
 }
 
 static int said_any(const struct said_field *f, const struct jr_value *now,
@@ -471,24 +441,8 @@ static struct jr_value *verdict_now(const struct auto_result *r)
 
 /* ---- -C's record: what the search saw, judged today ---- */
 
-/* The verdict's members compared with the record's, and their words. */
-static const struct cap_said {
-	const char *key, *label;
-	int size;
-} cap_said[] = {
-	{ "kind", "kind", 0 },
-	{ "usable_size", "usable size", 1 },
-	{ "usable_exact", "usable size exact", 0 },
-	{ "modulus", "modulus", 1 },
-	{ "limbo_reads", "reads past it", 0 },
-	{ "cache_size", "write cache", 1 },
-	{ "cache_defeated_up_to", "caches defeated up to", 1 },
-};
-
-#define CAP_SAID_N (ARRAY_SIZE(cap_said))
-
 /* A verdict member as text: "2GiB", "limbo", "true", "none". */
-static void cap_said_text(char *buf, size_t len, const struct cap_said *f,
+static void cap_said_text(char *buf, size_t len, const struct rt_field *f,
 			  const struct jr_value *v)
 {
 	char sz[FMT_LEN];
@@ -499,86 +453,101 @@ static void cap_said_text(char *buf, size_t len, const struct cap_said *f,
 		snprintf(buf, len, "%s", v->s);
 	else if (v->type == JR_BOOL)
 		snprintf(buf, len, "%s", v->b ? "yes" : "no");
-	else if (f->size && (v->flags & JR_UINT64))
+	else if (rt_bytes(f) && (v->flags & JR_UINT64))
 		snprintf(buf, len, "%s", fmt_size(sz, v->u));
 	else
 		snprintf(buf, len, "%g", v->d);
 }
 
-static void write_cap_verdict(struct json *j, const void *r)
+/*
+ * Does row f differ between today's verdict r and the record's, then?
+ * Today's value in *now.
+ */
+static int cap_differs(const struct rt_field *f,
+		       const struct capacity_result *r,
+		       const struct jr_value *then, struct jr_value *now)
 {
-	json_object_begin(j, "verdict");
-	capacity_json(j, r);
-	json_object_end(j);
-}
+	const struct jr_value *b = jr_get(then, f->name);
 
-/* Today's verdict of r, parsed ({"verdict": {...}}; NULL: no memory). */
-static struct jr_value *cap_verdict_now(const struct capacity_result *r)
-{
-	return written(write_cap_verdict, r);
-}
-
-/* Does member f differ between today's verdict and the record's? */
-static int cap_differs(const struct cap_said *f, const struct jr_value *now,
-		       const struct jr_value *then)
-{
-	const struct jr_value *a = jr_get(now, f->key);
-	const struct jr_value *b = jr_get(then, f->key);
-
-	if (!a || !b)
+	if (!rt_value(f, r, now) || !b)
 		return 0;	/* one side does not have it */
-	return !same_value(a, b);
+	return !rt_same(now, b);
 }
 
 /* The evidence of results[0] into r; 0, or the error in err. */
 static int cap_evidence(const struct jr_value *doc, struct capacity_result *r,
 			char *err, size_t len)
 {
-	static const char *const need[] = {
-		"stored_up_to", "lost_from", "lost_below_stored",
-		"alias_period", "flush_bytes", "cache_held_up_to",
-	};
 	const struct jr_value *res = jr_get(doc, "results");
 	const struct jr_value *e = jr_at(res, 0);
 	const struct jr_value *v = jr_get(doc, "verdict");
-	size_t i;
+	struct rt_rd rd = { .loose = 1 };
 
-	if (!jr_is(e, JR_OBJECT) ||
-	    strcmp(jr_str(jr_get(e, "step"), ""), "capacity")) {
-		snprintf(err, len, "%u:%u: a -C record without what the search saw (\"results\" is empty: records made before -C kept it hold the verdict only)",
-			 res ? res->line : doc->line,
-			 res ? res->col : doc->col);
-		return -1;
-	}
-	for (i = 0; i < ARRAY_SIZE(need); i++)
-		if (!jr_get(e, need[i])) {
-			snprintf(err, len, "%u:%u: results[0] has no \"%s\": the record lacks raw data today's rules need",
-				 e->line, e->col, need[i]);
-			return -1;
-		}
-	if (!jr_is(jr_get(v, "announced_size"), JR_NUMBER)) {
-		snprintf(err, len, "%u:%u: no \"verdict\" with the announced_size",
-			 v ? v->line : doc->line, v ? v->col : doc->col);
-		return -1;
-	}
 	memset(r, 0, sizeof(*r));
-	r->ev.stored_byte = jr_u64(jr_get(e, "stored_up_to"), 0);
-	r->ev.lost = jr_is(jr_get(e, "lost_from"), JR_NUMBER);
-	r->ev.lost_byte = jr_u64(jr_get(e, "lost_from"), 0);
-	r->ev.lost_garbage = !strcmp(jr_str(jr_get(e, "lost_reads"), ""),
-				     "garbage");
-	r->ev.lost_below_stored = jr_bool(jr_get(e, "lost_below_stored"), 0);
-	r->ev.alias_byte = jr_u64(jr_get(e, "alias_period"), 0);
-	r->ev.flush_byte = jr_u64(jr_get(e, "flush_bytes"), 0);
-	r->ev.cache_byte = jr_u64(jr_get(e, "cache_held_up_to"), 0);
-	r->announced_byte = jr_u64(jr_get(v, "announced_size"), 0);
-	r->probes = (unsigned int)jr_u64(jr_get(v, "probes"), 0);
-	r->written_byte = jr_u64(jr_get(v, "bytes_written"), 0);
-	r->device_ns = jr_u64(jr_get(v, "device_ns"), 0);
+	if (rt_read(&rd, &capacity_evidence_table, e, "results[0]", &r->ev)) {
+		if (rd.missing->kind == RT_CONST)
+			snprintf(err, len, "%u:%u: a -C record without what the search saw (\"results\" is empty: records made before -C kept it hold the verdict only)",
+				 res ? res->line : doc->line,
+				 res ? res->col : doc->col);
+		else
+			snprintf(err, len, "%u:%u: results[0] has no \"%s\": the record lacks raw data today's rules need",
+				 e->line, e->col, rd.missing->name);
+		return -1;
+	}
+	rd = (struct rt_rd){ .loose = 1 };
+	if (rt_read(&rd, &capacity_verdict_table, v, "verdict", r)) {
+		snprintf(err, len, "%u:%u: no \"verdict\" with the %s",
+			 v ? v->line : doc->line, v ? v->col : doc->col,
+			 rd.missing->name);
+		return -1;
+	}
 	r->logical_block_size = (unsigned int)jr_u64(
 		jr_path(doc, "device.logical_block_size"), 512);
 	capacity_decide(r);
 	return 0;
+}
+
+/* Text: one line per verdict member the record said otherwise. */
+static void cap_said_print(FILE *res, const struct capacity_result *r,
+			   const struct jr_value *then, const char *version)
+{
+	const struct rt_field *f;
+	struct jr_value now;
+	unsigned int k;
+	size_t n = 0;
+
+	for (k = 1; (f = rt_said(&capacity_verdict_table, k)); k++) {
+		char a[64], b[64];
+
+		if (!cap_differs(f, r, then, &now))
+			continue;
+		if (!n++)
+			fprintf(res, "the record (flashbench %s) said otherwise:\n",
+				version);
+		cap_said_text(a, sizeof(a), f, &now);
+		cap_said_text(b, sizeof(b), f, jr_get(then, f->name));
+		fprintf(res, "  %s: %s (the record said %s)\n", f->label, a,
+			b);
+	}
+}
+
+/* JSON: "record_said", the record's value of each member that differs. */
+static void cap_said_json(struct json *j, const struct capacity_result *r,
+			  const struct jr_value *then)
+{
+	const struct rt_field *f;
+	struct jr_value now;
+	unsigned int k, n = 0;
+
+	for (k = 1; (f = rt_said(&capacity_verdict_table, k)); k++)
+		n += cap_differs(f, r, then, &now);
+	if (!n)
+		return;
+	json_object_begin(j, "record_said");
+	for (k = 1; (f = rt_said(&capacity_verdict_table, k)); k++)
+		if (cap_differs(f, r, then, &now))
+			emit(j, f->name, jr_get(then, f->name));
+	json_object_end(j);
 }
 
 /* -C's record: judged again from what its search saw. */
@@ -589,10 +558,7 @@ static int capacity_record(struct cli *c, FILE *out, const struct record *rec)
 	const struct jr_value *then = jr_get(rec->doc, "verdict");
 	char err[JR_ERR_LEN + 160];
 	struct capacity_result r;
-	struct jr_value *now;
-	const struct jr_value *nv;
 	FILE *res = out;
-	size_t i, n = 0;
 	struct json j;
 	int ret;
 
@@ -601,10 +567,6 @@ static int capacity_record(struct cli *c, FILE *out, const struct record *rec)
 	ret = open_outputs(c, out, &res);
 	if (ret)
 		return ret;
-	now = cap_verdict_now(&r);
-	nv = jr_get(now, "verdict");
-	for (i = 0; i < CAP_SAID_N; i++)
-		n += cap_differs(&cap_said[i], nv, then);
 	if (c->json) {
 		json_init(&j, res);
 		json_object_begin(&j, NULL);
@@ -622,35 +584,13 @@ static int capacity_record(struct cli *c, FILE *out, const struct record *rec)
 		emit_member(&j, rec->doc, "estimate");
 		if (jr_get(rec->doc, "time_ops"))
 			emit_member(&j, rec->doc, "time_ops");
-		if (n) {
-			json_object_begin(&j, "record_said");
-			for (i = 0; i < CAP_SAID_N; i++)
-				if (cap_differs(&cap_said[i], nv, then))
-					emit(&j, cap_said[i].key,
-					     jr_get(then, cap_said[i].key));
-			json_object_end(&j);
-		}
+		cap_said_json(&j, &r, then);
 		json_tail(&j, capacity_short(&r) != 0,
 			  jr_bool(jr_get(rec->doc, "interrupted"), 0));
 	} else {
 		capacity_print(res, &r, path);
-		for (i = 0, n = 0; i < CAP_SAID_N; i++) {
-			char a[64], b[64];
-
-			if (!cap_differs(&cap_said[i], nv, then))
-				continue;
-			if (!n++)
-				fprintf(res, "the record (flashbench %s) said otherwise:\n",
-					version);
-			cap_said_text(a, sizeof(a), &cap_said[i],
-				      jr_get(nv, cap_said[i].key));
-			cap_said_text(b, sizeof(b), &cap_said[i],
-				      jr_get(then, cap_said[i].key));
-			fprintf(res, "  %s: %s (the record said %s)\n",
-				cap_said[i].label, a, b);
-		}
+		cap_said_print(res, &r, then, version);
 	}
-	jr_free(now);
 	if (finish_output(c, res, res != out))
 		return EXIT_DEVICE;
 	return 0;

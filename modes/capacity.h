@@ -13,56 +13,12 @@
 #include <stdio.h>
 
 #include "bench.h"
+#include "caprec.h"
 #include "dev.h"
 
 #define CAPACITY_BLOCK	4096ULL		/* a probe */
 #define CAPACITY_SECTOR	512ULL		/* a signed unit */
 #define CAPACITY_STEP	(1ULL << 20)	/* the search's finest step */
-
-/* What the card turned out to be. */
-enum capacity_kind {
-	CAPACITY_GENUINE,	/* every probe came back */
-	CAPACITY_LIMBO,		/* past usable, writes are lost */
-	CAPACITY_WRAP,		/* addresses alias modulo usable */
-	CAPACITY_DAMAGED,	/* blocks below usable did not come back */
-};
-
-/*
- * What the search saw, the raw evidence its verdict comes from (kept in
- * the record's "results"): capacity_decide() judges it without a device.
- */
-struct capacity_evidence {
-	uint64_t stored_byte;		/* data came back up to here */
-	int lost;			/* a write was lost ... */
-	uint64_t lost_byte;		/* ... the lowest one, from here */
-	int lost_garbage;		/* read there: not zeros */
-	int lost_below_stored;		/* one lost below one that came back */
-	uint64_t alias_byte;		/* blocks read back naming another
-					 * offset: the period they share, its
-					 * divisors tried (0: none seen) */
-	uint64_t flush_byte;		/* written to defeat a cache */
-	uint64_t cache_byte;		/* a cache held a block the flash lost,
-					 * flushed this far (0: none) */
-};
-
-struct capacity_result {
-	struct capacity_evidence ev;	/* what the search saw */
-	uint64_t announced_byte;	/* the device's size */
-	uint64_t usable_byte;		/* stores data up to here */
-	uint64_t modulus_byte;		/* wrap: the modulus, else 0 */
-	uint64_t lost_byte;		/* the first probe that failed */
-	uint64_t cache_byte;		/* write cache seen (0: none) */
-	uint64_t flush_byte;		/* written to defeat a cache, at most */
-	uint64_t defeat_byte;		/* a fake behind a larger cache may
-					 * pass for genuine */
-	enum capacity_kind kind;
-	int exact;			/* usable within 1 % (or 1 MiB) */
-	int limbo_garbage;		/* limbo reads return garbage */
-	unsigned int probes;		/* signature blocks written */
-	uint64_t written_byte;		/* all bytes written */
-	uint64_t device_ns;		/* device time of the whole test */
-	unsigned int logical_block_size;
-};
 
 /*
  * --flush: the flush region [W, 2W) is byte long (0: 1/128 of the
@@ -81,9 +37,6 @@ void capacity_decide(struct capacity_result *r);
 /* The evidence as the record's results[0] ("step": "capacity"). */
 struct json;
 void capacity_json_evidence(struct json *j, const struct capacity_result *r);
-
-/* The kind's name: "genuine", "limbo", "wraparound", "damaged". */
-const char *capacity_kind_name(enum capacity_kind kind);
 
 /* Run the check on dev.  Returns 0 or -errno (-EINVAL: too small). */
 int capacity_measure(struct device *dev, const struct bench_opts *o,

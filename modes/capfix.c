@@ -21,6 +21,7 @@
 #include "capfix.h"
 #include "format.h"
 #include "json.h"
+#include "rectab.h"
 
 #define CAPFIX_MIB		(1ULL << 20)
 #define CAPFIX_ENTRY		446U	/* the first of four 16-byte entries */
@@ -208,14 +209,10 @@ void capfix_print(FILE *out, const struct capacity_result *r,
 void capfix_json(struct json *j, const struct capacity_result *r,
 		 struct capfix_table *t, const char *path)
 {
-	static const char *const name[] = { "nothing", "no_data", "keep",
-					    "shrink", "replace" };
 	char cmd[512];
-	enum capfix_how how = capfix_plan(r, t, path, cmd, sizeof(cmd));
+	struct capfix_advice a;
 
-	json_string(j, "fix", name[how]);
-	if (cmd[0])
-		json_string(j, "fix_command", cmd);
-	else
-		json_null(j, "fix_command");
+	a.how = capfix_plan(r, t, path, cmd, sizeof(cmd));
+	a.command = cmd[0] ? cmd : NULL;
+	rt_write(j, &capfix_table, &a);
 }

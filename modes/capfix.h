@@ -36,15 +36,6 @@ struct capfix_table {
 	uint64_t start[4];
 };
 
-/* What the advice is. */
-enum capfix_how {
-	CAPFIX_NOTHING,		/* genuine */
-	CAPFIX_NO_DATA,		/* damaged, or too little of it */
-	CAPFIX_KEEP,		/* every partition ends within it */
-	CAPFIX_SHRINK,		/* one command shrinks the last one */
-	CAPFIX_REPLACE,		/* a new table of one partition */
-};
-
 /*
  * Read the table in dev's first sector, untimed (the check's timings are
  * left as they are).  A table that cannot be read or is not understood

@@ -375,7 +375,7 @@ void class_print_checks(FILE *out, const struct class_result *r)
 		print_check(out, r, &r->c[i]);
 }
 
-size_t class_refill(struct class_result *r, const struct class_figures *f,
+size_t class_refill(struct class_result *r, const struct class_entry *e,
 		    size_t n)
 {
 	size_t i, k;
@@ -383,24 +383,26 @@ size_t class_refill(struct class_result *r, const struct class_figures *f,
 	memset(r, 0, sizeof(*r));
 	r->read_iops = -1;	/* unknown until a figure says */
 	for (i = 0; i < n; i++) {
+		const struct class_measured *f;
 		struct class_seq *s;
 
 		for (k = 0; k < CLASS_NR; k++)
-			if (!strcmp(classes[k].name, f[i].name))
+			if (!strcmp(classes[k].name, e[i].name))
 				break;
 		if (k == CLASS_NR)
 			return i + 1;
 		s = classes[k].kind == CLASS_SPEED ? &r->sd : &r->uhs;
-		s->ru_byte = f[i].recording_unit ? f[i].recording_unit :
+		f = &e[i].measured;
+		s->ru_byte = f->recording_unit ? f->recording_unit :
 			     classes[k].kind == CLASS_SPEED ? SD_RU_BYTE :
 							      UHS_RU_BYTE;
-		s->min_mbps = f[i].write_mbps;
-		s->max_write_ns = f[i].longest_write_ns;
-		if (f[i].iops) {
-			r->read_iops = f[i].read_iops;
-			r->write_iops = f[i].write_iops;
-			r->read_iops_qd4 = f[i].read_iops_qd4;
-			r->write_iops_qd4 = f[i].write_iops_qd4;
+		s->min_mbps = f->write_mbps;
+		s->max_write_ns = f->longest_write_ns;
+		if (f->iops) {
+			r->read_iops = f->read_iops;
+			r->write_iops = f->write_iops;
+			r->read_iops_qd4 = f->read_iops_qd4;
+			r->write_iops_qd4 = f->write_iops_qd4;
 		}
 	}
 	return 0;
@@ -425,39 +427,43 @@ void class_print(FILE *out, const struct class_result *r)
 	fprintf(out, "device time: %s\n", fmt_time(t, (int64_t)r->device_ns));
 }
 
+/* Check i of r as the record keeps it. */
+static void class_entry_of(const struct class_result *r, size_t i,
+			   struct class_entry *e)
+{
+	const struct class_check *k = &r->c[i];
+	const struct class_seq *s = seq_of(r, k);
+	int app = k->kind == CLASS_APP;
+
+	memset(e, 0, sizeof(*e));
+	e->name = k->name;
+	e->claimed = k->claimed;
+	e->judged = 1;
+	e->pass = k->pass;
+	e->measured.write_mbps = s->min_mbps;
+	e->measured.longest_write_ns = s->max_write_ns;
+	e->measured.recording_unit = s->ru_byte;
+	e->measured.iops = app;
+	e->measured.read_iops = r->read_iops;
+	e->measured.write_iops = r->write_iops;
+	e->measured.read_iops_qd4 = r->read_iops_qd4;
+	e->measured.write_iops_qd4 = r->write_iops_qd4;
+	e->required.write_mbps = k->need_mbps;
+	e->required.longest_write_ns = CLASS_MAX_BUSY_NS;
+	e->required.iops = app;
+	e->required.read_iops = k->need_read_iops;
+	e->required.write_iops = k->need_write_iops;
+	e->required.queue_depth = k->qd;
+}
+
 void class_json(struct json *j, const struct class_result *r)
 {
+	struct class_entry e;
 	size_t i;
 
 	for (i = 0; i < r->n; i++) {
-		const struct class_check *k = &r->c[i];
-		const struct class_seq *s = seq_of(r, k);
-
-		json_object_begin(j, NULL);
-		json_string(j, "class", k->name);
-		json_bool(j, "claimed", k->claimed);
-		json_bool(j, "pass", k->pass);
-		json_object_begin(j, "measured");
-		json_double(j, "write_mbps", s->min_mbps);
-		json_u64(j, "longest_write_ns", s->max_write_ns);
-		json_u64(j, "recording_unit", s->ru_byte);
-		if (k->kind == CLASS_APP) {
-			json_double(j, "read_iops", r->read_iops);
-			json_double(j, "write_iops", r->write_iops);
-			json_double(j, "read_iops_qd4", r->read_iops_qd4);
-			json_double(j, "write_iops_qd4", r->write_iops_qd4);
-		}
-		json_object_end(j);
-		json_object_begin(j, "required");
-		json_double(j, "write_mbps", k->need_mbps);
-		json_u64(j, "longest_write_ns", CLASS_MAX_BUSY_NS);
-		if (k->kind == CLASS_APP) {
-			json_double(j, "read_iops", k->need_read_iops);
-			json_double(j, "write_iops", k->need_write_iops);
-			json_u64(j, "queue_depth", k->qd);
-		}
-		json_object_end(j);
-		json_object_end(j);
+		class_entry_of(r, i, &e);
+		rt_write_object(j, NULL, &class_entry_table, &e);
 	}
 }
 

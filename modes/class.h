@@ -31,6 +31,7 @@
 
 #include "bench.h"
 #include "card.h"
+#include "classrec.h"
 #include "dev.h"
 #include "json.h"
 
@@ -116,22 +117,12 @@ void class_judge(struct class_result *r, const struct card_claims *c);
 /* Does the card miss a class it states (after class_judge())? */
 int class_short(const struct class_result *r);
 
-/* A class's figures as a record keeps them (class_json()). */
-struct class_figures {
-	const char *name;		/* "C10" */
-	double write_mbps;		/* its run's slowest unit */
-	uint64_t longest_write_ns;
-	uint64_t recording_unit;	/* 0: the class's own */
-	int iops;			/* the four rates below are known */
-	double read_iops, write_iops, read_iops_qd4, write_iops_qd4;
-};
-
 /*
- * Fill r's measurements from a record's figures of n classes, as
- * class_judge() needs them (the plan and the counts stay 0): 0, or 1 +
- * the index of a class name it does not know.
+ * Fill r's measurements from a record's n entries (their names and
+ * measured figures), as class_judge() needs them (the plan and the
+ * counts stay 0): 0, or 1 + the index of a class name it does not know.
  */
-size_t class_refill(struct class_result *r, const struct class_figures *f,
+size_t class_refill(struct class_result *r, const struct class_entry *e,
 		    size_t n);
 
 /* After class_judge() on a refilled r: the first class judged whose

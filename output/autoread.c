@@ -14,153 +14,14 @@
 
 #include "autoread.h"
 #include "probe.h"
-
-/* Where the reader is, for its one error. */
-struct rd {
-	char *err;
-	size_t err_len;
-	int ret;		/* the first error; 0 none */
-};
-
-static int rd_fail(struct rd *c, int ret, const struct jr_value *at,
-		   const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int rd_fail(struct rd *c, int ret, const struct jr_value *at,
-		   const char *fmt, ...)
-{
-	size_t n;
-
-	if (c->ret)
-		return c->ret;
-	n = (size_t)snprintf(c->err, c->err_len, "%u:%u: ",
-			     at ? at->line : 1, at ? at->col : 1);
-	if (n < c->err_len) {
-		va_list ap;
-
-		va_start(ap, fmt);
-		vsnprintf(c->err + n, c->err_len - n, fmt, ap);
-		va_end(ap);
-	}
-	c->ret = ret;
-	return ret;
-}
-
-/* Member key of object o (named where) of type t, or NULL (error). */
-static const struct jr_value *rd_member(struct rd *c, const struct jr_value *o,
-					const char *where, const char *key,
-					enum jr_type t)
-{
-	const struct jr_value *v = jr_get(o, key);
-
-	if (!v) {
-		rd_fail(c, -ENOENT, o, "%s has no \"%s\": the record lacks raw data today's rules need",
-			where, key);
-		return NULL;
-	}
-	if (v->type != t) {
-		rd_fail(c, -EINVAL, v, "%s.%s is %s %s, not %s %s", where, key,
-			v->type == JR_ARRAY || v->type == JR_OBJECT ? "an" : "a",
-			jr_type_name(v->type),
-			t == JR_ARRAY || t == JR_OBJECT ? "an" : "a",
-			jr_type_name(t));
-		return NULL;
-	}
-	return v;
-}
-
-/* An unsigned integer member; null gives 0 when nullable. */
-static uint64_t rd_u64(struct rd *c, const struct jr_value *o,
-		       const char *where, const char *key, int nullable)
-{
-	const struct jr_value *v = jr_get(o, key);
-
-	if (nullable && v && v->type == JR_NULL)
-		return 0;
-	v = rd_member(c, o, where, key, JR_NUMBER);
-	if (v && !(v->flags & JR_UINT64))
-		rd_fail(c, -EINVAL, v, "%s.%s is not a whole number of 0 or more",
-			where, key);
-	return v ? v->u : 0;
-}
-
-/* The same, for a member that must fit an unsigned int. */
-static unsigned int rd_uint(struct rd *c, const struct jr_value *o,
-			    const char *where, const char *key)
-{
-	uint64_t u = rd_u64(c, o, where, key, 0);
-
-	if (u > UINT32_MAX) {
-		rd_fail(c, -EINVAL, jr_get(o, key), "%s.%s is out of range",
-			where, key);
-		return 0;
-	}
-	return (unsigned int)u;
-}
-
-/* A number member; null (what --json writes for inf and nan) gives nan. */
-static double rd_f64(struct rd *c, const struct jr_value *o,
-		     const char *where, const char *key)
-{
-	const struct jr_value *v = jr_get(o, key);
-
-	if (v && v->type == JR_NULL)
-		return NAN;
-	v = rd_member(c, o, where, key, JR_NUMBER);
-	return v ? v->d : 0;
-}
-
-static int rd_bool(struct rd *c, const struct jr_value *o, const char *where,
-		   const char *key)
-{
-	const struct jr_value *v = rd_member(c, o, where, key, JR_BOOL);
-
-	return v ? v->b : 0;
-}
-
-/* A string member or null (NULL); it points into the document. */
-static const char *rd_str_null(struct rd *c, const struct jr_value *o,
-			       const char *where, const char *key)
-{
-	const struct jr_value *v = jr_get(o, key);
-
-	if (v && v->type == JR_NULL)
-		return NULL;
-	v = rd_member(c, o, where, key, JR_STRING);
-	return v ? v->s : NULL;
-}
-
-/* An array member of at most max entries, or NULL (error). */
-static const struct jr_value *rd_array(struct rd *c, const struct jr_value *o,
-				       const char *where, const char *key,
-				       size_t max)
-{
-	const struct jr_value *v = rd_member(c, o, where, key, JR_ARRAY);
-
-	if (v && v->n > max) {
-		rd_fail(c, -EINVAL, v, "%s.%s has %zu entries, more than %zu",
-			where, key, v->n, max);
-		return NULL;
-	}
-	return v;
-}
-
-static int64_t rd_i64(struct rd *c, const struct jr_value *v,
-		      const char *where)
-{
-	if (!jr_is(v, JR_NUMBER) || !(v->flags & JR_INT64)) {
-		rd_fail(c, -EINVAL, v, "%s is not a whole number", where);
-		return 0;
-	}
-	return v->i;
-}
+#include "rectab.h"
 
 /* One kind of a row's times at each position (k: 0-2, or -1 the diff). */
-static void rd_position_ns(struct rd *c, const struct jr_value *p,
+static void rd_position_ns(struct rt_rd *c, const struct jr_value *p,
 			   const char *where, const char *key,
 			   struct align_row *row, int k)
 {
-	const struct jr_value *a = rd_array(c, p, where, key, 7);
+	const struct jr_value *a = rt_rd_array(c, p, where, key, 7);
 	char w[96];
 	size_t i;
 
@@ -169,19 +30,19 @@ static void rd_position_ns(struct rd *c, const struct jr_value *p,
 	if (k == 0)
 		row->npos = (unsigned int)a->n;
 	else if (a->n != row->npos)
-		rd_fail(c, -EINVAL, a, "%s.%s has %zu entries, pre_ns %u",
+		rt_fail(c, -EINVAL, a, "%s.%s has %zu entries, pre_ns %u",
 			where, key, a->n, row->npos);
 	for (i = 0; i < a->n && i < row->npos && !c->ret; i++) {
 		snprintf(w, sizeof(w), "%s.%s[%zu]", where, key, i);
 		if (k < 0)
-			row->pos_diff_ns[i] = rd_i64(c, &a->v[i], w);
+			row->pos_diff_ns[i] = rt_rd_i64(c, &a->v[i], w);
 		else
-			row->pos_ns[i][k] = rd_i64(c, &a->v[i], w);
+			row->pos_ns[i][k] = rt_rd_i64(c, &a->v[i], w);
 	}
 }
 
 /* Row i of rows[] and positions[] of a step. */
-static void rd_row(struct rd *c, const struct jr_value *row,
+static void rd_row(struct rt_rd *c, const struct jr_value *row,
 		   const struct jr_value *pos, const char *where, size_t i,
 		   struct align_row *r)
 {
@@ -189,13 +50,13 @@ static void rd_row(struct rd *c, const struct jr_value *row,
 
 	snprintf(w, sizeof(w), "%s.rows[%zu]", where, i);
 	snprintf(p, sizeof(p), "%s.positions[%zu]", where, i);
-	r->align_byte = rd_u64(c, row, w, "align", 0);
-	r->pre_ns = rd_i64(c, rd_member(c, row, w, "pre_ns", JR_NUMBER), w);
-	r->on_ns = rd_i64(c, rd_member(c, row, w, "on_ns", JR_NUMBER), w);
-	r->post_ns = rd_i64(c, rd_member(c, row, w, "post_ns", JR_NUMBER), w);
-	r->diff_ns = rd_i64(c, rd_member(c, row, w, "diff_ns", JR_NUMBER), w);
-	if (!c->ret && rd_u64(c, pos, p, "align", 0) != r->align_byte)
-		rd_fail(c, -EINVAL, pos, "%s.align is not %s.align", p, w);
+	r->align_byte = rt_rd_u64(c, row, w, "align", 0);
+	r->pre_ns = rt_rd_i64(c, rt_rd_member(c, row, w, "pre_ns", JR_NUMBER), w);
+	r->on_ns = rt_rd_i64(c, rt_rd_member(c, row, w, "on_ns", JR_NUMBER), w);
+	r->post_ns = rt_rd_i64(c, rt_rd_member(c, row, w, "post_ns", JR_NUMBER), w);
+	r->diff_ns = rt_rd_i64(c, rt_rd_member(c, row, w, "diff_ns", JR_NUMBER), w);
+	if (!c->ret && rt_rd_u64(c, pos, p, "align", 0) != r->align_byte)
+		rt_fail(c, -EINVAL, pos, "%s.align is not %s.align", p, w);
 	rd_position_ns(c, pos, p, "pre_ns", r, 0);
 	rd_position_ns(c, pos, p, "on_ns", r, 1);
 	rd_position_ns(c, pos, p, "post_ns", r, 2);
@@ -203,23 +64,23 @@ static void rd_row(struct rd *c, const struct jr_value *row,
 }
 
 /* A step's rows[] and positions[] (one entry per row) into *rows. */
-static void rd_rows(struct rd *c, const struct jr_value *s, const char *where,
+static void rd_rows(struct rt_rd *c, const struct jr_value *s, const char *where,
 		    struct align_row **rows, size_t *n)
 {
-	const struct jr_value *rw = rd_array(c, s, where, "rows", 4096);
-	const struct jr_value *ps = rd_array(c, s, where, "positions", 4096);
+	const struct jr_value *rw = rt_rd_array(c, s, where, "rows", 4096);
+	const struct jr_value *ps = rt_rd_array(c, s, where, "positions", 4096);
 	size_t i;
 
 	if (!rw || !ps)
 		return;
 	if (rw->n != ps->n) {
-		rd_fail(c, -EINVAL, ps, "%s has %zu rows but %zu positions",
+		rt_fail(c, -EINVAL, ps, "%s has %zu rows but %zu positions",
 			where, rw->n, ps->n);
 		return;
 	}
 	*rows = calloc(rw->n ? rw->n : 1, sizeof(**rows));
 	if (!*rows) {
-		rd_fail(c, -ENOMEM, s, "out of memory");
+		rt_fail(c, -ENOMEM, s, "out of memory");
 		return;
 	}
 	*n = rw->n;
@@ -227,33 +88,33 @@ static void rd_rows(struct rd *c, const struct jr_value *s, const char *where,
 		rd_row(c, &rw->v[i], &ps->v[i], where, i, &(*rows)[i]);
 }
 
-static void rd_align(struct rd *c, const struct jr_value *s, const char *where,
+static void rd_align(struct rt_rd *c, const struct jr_value *s, const char *where,
 		     struct auto_result *r)
 {
 	struct auto_table *t;
 
 	if (r->ntables == AUTO_MAX_TABLES) {
-		rd_fail(c, -EINVAL, s, "%s: more than %d align tables", where,
+		rt_fail(c, -EINVAL, s, "%s: more than %d align tables", where,
 			AUTO_MAX_TABLES);
 		return;
 	}
 	t = &r->tables[r->ntables++];
-	t->blocksize_byte = rd_u64(c, s, where, "blocksize", 0);
-	t->spacing_byte = rd_u64(c, s, where, "spacing", 0);
-	t->around_byte = rd_u64(c, s, where, "around", 1);
-	t->count = rd_uint(c, s, where, "reads_per_position");
+	t->blocksize_byte = rt_rd_u64(c, s, where, "blocksize", 0);
+	t->spacing_byte = rt_rd_u64(c, s, where, "spacing", 0);
+	t->around_byte = rt_rd_u64(c, s, where, "around", 1);
+	t->count = rt_rd_uint(c, s, where, "reads_per_position");
 	rd_rows(c, s, where, &t->rows, &t->nrows);
 }
 
-static void rd_group(struct rd *c, const struct jr_value *s, const char *where,
+static void rd_group(struct rt_rd *c, const struct jr_value *s, const char *where,
 		     struct auto_group *g)
 {
-	g->blocksize_byte = rd_u64(c, s, where, "blocksize", 0);
-	g->spacing_byte = rd_u64(c, s, where, "spacing", 0);
+	g->blocksize_byte = rt_rd_u64(c, s, where, "blocksize", 0);
+	g->spacing_byte = rt_rd_u64(c, s, where, "spacing", 0);
 	rd_rows(c, s, where, &g->rows, &g->nrows);
 }
 
-static void rd_search(struct rd *c, const struct jr_value *s,
+static void rd_search(struct rt_rd *c, const struct jr_value *s,
 		      const char *where, struct auto_result *r)
 {
 	struct auto_erase_search *e = &r->erase_writes;
@@ -262,74 +123,74 @@ static void rd_search(struct rd *c, const struct jr_value *s,
 	size_t k;
 
 	e->measured = 1;
-	e->chunk_byte = rd_u64(c, s, where, "chunk_size", 0);
-	e->top_byte = rd_u64(c, s, where, "largest_size", 0);
-	e->warmup = rd_uint(c, s, where, "warmup_writes");
-	e->filled = rd_bool(c, s, where, "open_aus_full");
-	e->data_byte = rd_u64(c, s, where, "data_size", 1);
-	e->data_writes = rd_uint(c, s, where, "data_writes");
-	e->fast_ns = rd_f64(c, s, where, "open_au_write_ns");
-	e->slow_ns = rd_f64(c, s, where, "new_au_write_ns");
-	e->writes = rd_uint(c, s, where, "writes");
-	r->step_ns[4] = rd_u64(c, s, where, "device_time_ns", 0);
-	a = rd_array(c, s, where, "anchors", AUTO_ERASE_ANCHORS);
+	e->chunk_byte = rt_rd_u64(c, s, where, "chunk_size", 0);
+	e->top_byte = rt_rd_u64(c, s, where, "largest_size", 0);
+	e->warmup = rt_rd_uint(c, s, where, "warmup_writes");
+	e->filled = rt_rd_bool(c, s, where, "open_aus_full");
+	e->data_byte = rt_rd_u64(c, s, where, "data_size", 1);
+	e->data_writes = rt_rd_uint(c, s, where, "data_writes");
+	e->fast_ns = rt_rd_f64(c, s, where, "open_au_write_ns");
+	e->slow_ns = rt_rd_f64(c, s, where, "new_au_write_ns");
+	e->writes = rt_rd_uint(c, s, where, "writes");
+	r->step_ns[4] = rt_rd_u64(c, s, where, "device_time_ns", 0);
+	a = rt_rd_array(c, s, where, "anchors", AUTO_ERASE_ANCHORS);
 	for (k = 0; a && k < a->n && !c->ret; k++) {
 		snprintf(w, sizeof(w), "%s.anchors[%zu]", where, k);
-		e->anchor_byte[k] = rd_u64(c, &a->v[k], w, "offset", 0);
-		e->boundary_byte[k] = rd_u64(c, &a->v[k], w, "first_boundary",
+		e->anchor_byte[k] = rt_rd_u64(c, &a->v[k], w, "offset", 0);
+		e->boundary_byte[k] = rt_rd_u64(c, &a->v[k], w, "first_boundary",
 					     1);
 	}
 	e->nanchors = a ? (unsigned int)a->n : 0;
 }
 
 /* The FAT probe's far AUs and each AU's times. */
-static void rd_fat_aus(struct rd *c, const struct jr_value *s,
+static void rd_fat_aus(struct rt_rd *c, const struct jr_value *s,
 		       const char *where, struct auto_fat *f)
 {
 	const struct jr_value *refs, *aus;
 	char w[64];
 	size_t k;
 
-	refs = rd_array(c, s, where, "reference_aus", AUTO_FAT_REFS);
+	refs = rt_rd_array(c, s, where, "reference_aus", AUTO_FAT_REFS);
 	for (k = 0; refs && k < refs->n && !c->ret; k++) {
 		if (!(refs->v[k].flags & JR_UINT64))
-			rd_fail(c, -EINVAL, &refs->v[k],
+			rt_fail(c, -EINVAL, &refs->v[k],
 				"%s.reference_aus[%zu] is not an AU", where, k);
 		f->ref_au[k] = refs->v[k].u;
 	}
-	aus = rd_array(c, s, where, "aus", AUTO_FAT_MAX);
+	aus = rt_rd_array(c, s, where, "aus", AUTO_FAT_MAX);
 	for (k = 0; aus && k < aus->n && !c->ret; k++) {
 		const struct jr_value *au = &aus->v[k];
 
 		snprintf(w, sizeof(w), "%s.aus[%zu]", where, k);
-		f->lin_ns[k] = rd_f64(c, au, w, "linear_ns");
-		f->rnd_ns[k] = rd_f64(c, au, w, "random_ns");
-		f->copy_ns[k] = rd_f64(c, au, w, "copy_ns");
-		f->typ_ns[k] = rd_f64(c, au, w, "typical_ns");
+		f->lin_ns[k] = rt_rd_f64(c, au, w, "linear_ns");
+		f->rnd_ns[k] = rt_rd_f64(c, au, w, "random_ns");
+		f->copy_ns[k] = rt_rd_f64(c, au, w, "copy_ns");
+		f->typ_ns[k] = rt_rd_f64(c, au, w, "typical_ns");
 	}
 	f->naus = aus ? (unsigned int)aus->n : 0;
 }
 
-static void rd_fat(struct rd *c, const struct jr_value *s, const char *where,
+static void rd_fat(struct rt_rd *c, const struct jr_value *s, const char *where,
 		   struct auto_fat *f)
 {
 	f->measured = 1;
-	f->chunk_byte = rd_u64(c, s, where, "chunk_size", 0);
-	f->ref_lin_ns = rd_f64(c, s, where, "reference_linear_ns");
-	f->ref_rnd_ns = rd_f64(c, s, where, "reference_random_ns");
-	f->ref_copy_ns = rd_f64(c, s, where, "reference_copy_ns");
-	f->primed = rd_uint(c, s, where, "primed_aus");
-	f->prime_paid = rd_bool(c, s, where, "primed_paid_copy");
-	f->refs_paid = rd_bool(c, s, where, "reference_paid_copy");
-	f->ref_gc_ns = rd_f64(c, s, where, "reference_least_copy_ns");
+	f->chunk_byte = rt_rd_u64(c, s, where, "chunk_size", 0);
+	f->ref_lin_ns = rt_rd_f64(c, s, where, "reference_linear_ns");
+	f->ref_rnd_ns = rt_rd_f64(c, s, where, "reference_random_ns");
+	f->ref_copy_ns = rt_rd_f64(c, s, where, "reference_copy_ns");
+	f->primed = rt_rd_uint(c, s, where, "primed_aus");
+	f->prime_paid = rt_rd_bool(c, s, where, "primed_paid_copy");
+	f->refs_paid = rt_rd_bool(c, s, where, "reference_paid_copy");
+	f->ref_gc_ns = rt_rd_f64(c, s, where, "reference_least_copy_ns");
 	rd_fat_aus(c, s, where, f);
 }
 
 /* One order of the open-AU search. */
-static void rd_open(struct rd *c, const struct jr_value *s, const char *where,
+static void rd_open(struct rt_rd *c, const struct jr_value *s, const char *where,
 		    const char *key, struct auto_open *o)
 {
-	const struct jr_value *v = rd_member(c, s, where, key, JR_OBJECT);
+	const struct jr_value *v = rt_rd_member(c, s, where, key, JR_OBJECT);
 	const struct jr_value *ps;
 	char w[64], pw[96];
 	size_t k;
@@ -337,52 +198,52 @@ static void rd_open(struct rd *c, const struct jr_value *s, const char *where,
 	if (!v)
 		return;
 	snprintf(w, sizeof(w), "%s.%s", where, key);
-	o->measured = rd_bool(c, v, w, "measured");
-	o->chunk_byte = rd_u64(c, v, w, "chunk_size", 0);
-	o->max_nr = rd_uint(c, v, w, "max_nr");
-	o->whole_ns = rd_f64(c, v, w, "whole_au_write_ns");
-	o->merge_ns = rd_f64(c, v, w, "merge_write_ns");
+	o->measured = rt_rd_bool(c, v, w, "measured");
+	o->chunk_byte = rt_rd_u64(c, v, w, "chunk_size", 0);
+	o->max_nr = rt_rd_uint(c, v, w, "max_nr");
+	o->whole_ns = rt_rd_f64(c, v, w, "whole_au_write_ns");
+	o->merge_ns = rt_rd_f64(c, v, w, "merge_write_ns");
 	if (isnan(o->whole_ns) || isnan(o->merge_ns))
 		o->whole_ns = o->merge_ns = 0;	/* null: not measured */
-	ps = rd_array(c, v, w, "probes", AUTO_MAX_PROBES);
+	ps = rt_rd_array(c, v, w, "probes", AUTO_MAX_PROBES);
 	for (k = 0; ps && k < ps->n && !c->ret; k++) {
 		struct auto_probe *p = &o->probes[k];
 
 		snprintf(pw, sizeof(pw), "%s.probes[%zu]", w, k);
-		p->nr = rd_uint(c, &ps->v[k], pw, "nr");
-		p->positions = rd_uint(c, &ps->v[k], pw, "positions");
-		p->mean_ns = rd_f64(c, &ps->v[k], pw, "mean_ns");
-		p->dear_aus = rd_uint(c, &ps->v[k], pw, "slow_every_pass_aus");
+		p->nr = rt_rd_uint(c, &ps->v[k], pw, "nr");
+		p->positions = rt_rd_uint(c, &ps->v[k], pw, "positions");
+		p->mean_ns = rt_rd_f64(c, &ps->v[k], pw, "mean_ns");
+		p->dear_aus = rt_rd_uint(c, &ps->v[k], pw, "slow_every_pass_aus");
 	}
 	o->nprobes = ps ? ps->n : 0;
 }
 
 /* The summary: device time, preconditioning, skips, the noise counts. */
-static void rd_summary(struct rd *c, const struct jr_value *s,
+static void rd_summary(struct rt_rd *c, const struct jr_value *s,
 		       const char *where, struct auto_result *r)
 {
 	const struct jr_value *n;
 	char w[64];
 
-	r->device_ns = rd_u64(c, s, where, "device_time_ns", 0);
-	r->precondition_byte = rd_u64(c, s, where, "precondition_bytes", 0);
-	r->precondition_again = rd_bool(c, s, where, "precondition_again");
-	r->skip_reason = rd_str_null(c, s, where, "skipped");
-	r->skip_settle = rd_str_null(c, s, where, "settle");
-	n = rd_member(c, s, where, "timing_noise", JR_OBJECT);
+	r->device_ns = rt_rd_u64(c, s, where, "device_time_ns", 0);
+	r->precondition_byte = rt_rd_u64(c, s, where, "precondition_bytes", 0);
+	r->precondition_again = rt_rd_bool(c, s, where, "precondition_again");
+	r->skip_reason = rt_rd_str_null(c, s, where, "skipped");
+	r->skip_settle = rt_rd_str_null(c, s, where, "settle");
+	n = rt_rd_member(c, s, where, "timing_noise", JR_OBJECT);
 	if (!n)
 		return;
 	snprintf(w, sizeof(w), "%s.timing_noise", where);
-	r->noise.cells = rd_uint(c, n, w, "positions");
-	r->noise.delayed = rd_uint(c, n, w, "positions_delayed");
-	r->noise.once_cells = rd_uint(c, n, w, "single_reads");
-	r->noise.once_delayed = rd_uint(c, n, w, "single_reads_delayed");
-	r->noise.delay_ns = rd_f64(c, n, w, "largest_delay_ns");
-	r->noise.rounds = rd_uint(c, n, w, "further_passes");
+	r->noise.cells = rt_rd_uint(c, n, w, "positions");
+	r->noise.delayed = rt_rd_uint(c, n, w, "positions_delayed");
+	r->noise.once_cells = rt_rd_uint(c, n, w, "single_reads");
+	r->noise.once_delayed = rt_rd_uint(c, n, w, "single_reads_delayed");
+	r->noise.delay_ns = rt_rd_f64(c, n, w, "largest_delay_ns");
+	r->noise.rounds = rt_rd_uint(c, n, w, "further_passes");
 }
 
 /* One entry of "results", by its step. */
-static void rd_step(struct rd *c, const struct jr_value *s, size_t i,
+static void rd_step(struct rt_rd *c, const struct jr_value *s, size_t i,
 		    struct auto_result *r, int *summary)
 {
 	const char *step;
@@ -390,12 +251,12 @@ static void rd_step(struct rd *c, const struct jr_value *s, size_t i,
 
 	snprintf(w, sizeof(w), "results[%zu]", i);
 	if (!jr_is(s, JR_OBJECT)) {
-		rd_fail(c, -EINVAL, s, "%s is not an object", w);
+		rt_fail(c, -EINVAL, s, "%s is not an object", w);
 		return;
 	}
-	step = rd_str_null(c, s, w, "step");
+	step = rt_rd_str_null(c, s, w, "step");
 	if (!step)
-		rd_fail(c, -ENOENT, s, "%s has no \"step\"", w);
+		rt_fail(c, -ENOENT, s, "%s has no \"step\"", w);
 	else if (!strcmp(step, "align"))
 		rd_align(c, s, w, r);
 	else if (!strcmp(step, "group"))
@@ -411,56 +272,35 @@ static void rd_step(struct rd *c, const struct jr_value *s, size_t i,
 		rd_summary(c, s, w, r);
 		*summary = 1;
 	} else {
-		rd_fail(c, -EINVAL, s, "%s: unknown step \"%s\"", w, step);
+		rt_fail(c, -EINVAL, s, "%s: unknown step \"%s\"", w, step);
 	}
 }
 
 /* verdict.capacity as the record states it, when the check ran. */
-static void rd_capacity(struct rd *c, const struct jr_value *doc,
+static void rd_capacity(struct rt_rd *c, const struct jr_value *doc,
 			struct auto_result *r)
 {
 	const struct jr_value *v = jr_path(doc, "verdict.capacity");
-	struct capacity_result *k = &r->capacity;
-	const char *kind, *w = "verdict.capacity";
-	int i;
 
 	if (!jr_is(v, JR_OBJECT))
 		return;
 	r->capacity_done = 1;
-	k->usable_byte = rd_u64(c, v, w, "usable_size", 0);
-	k->announced_byte = rd_u64(c, v, w, "announced_size", 0);
-	k->cache_byte = rd_u64(c, v, w, "cache_size", 0);
-	k->modulus_byte = rd_u64(c, v, w, "modulus", 1);
-	k->defeat_byte = rd_u64(c, v, w, "cache_defeated_up_to", 0);
-	k->exact = rd_bool(c, v, w, "usable_exact");
-	k->probes = rd_uint(c, v, w, "probes");
-	k->written_byte = rd_u64(c, v, w, "bytes_written", 0);
-	k->device_ns = rd_u64(c, v, w, "device_ns", 0);
-	kind = rd_str_null(c, v, w, "kind");
-	for (i = CAPACITY_GENUINE; kind && i <= CAPACITY_DAMAGED; i++)
-		if (!strcmp(kind, capacity_kind_name((enum capacity_kind)i)))
-			break;
-	if (!c->ret && (!kind || i > CAPACITY_DAMAGED))
-		rd_fail(c, -EINVAL, jr_get(v, "kind"),
-			"%s.kind \"%s\" is not one this version knows", w,
-			kind ? kind : "");
-	k->kind = (enum capacity_kind)i;
-	k->limbo_garbage = !strcmp(jr_str(jr_get(v, "limbo_reads"), ""),
-				   "garbage");
+	rt_read(c, &capacity_verdict_table, v, "verdict.capacity",
+		 &r->capacity);
 }
 
 /* device.size and .logical_block_size: the sector and the search's room. */
-static void rd_device(struct rd *c, const struct jr_value *doc,
+static void rd_device(struct rt_rd *c, const struct jr_value *doc,
 		      struct auto_result *r)
 {
-	const struct jr_value *d = rd_member(c, doc, "the record", "device",
+	const struct jr_value *d = rt_rd_member(c, doc, "the record", "device",
 					     JR_OBJECT);
 	uint64_t size;
 
 	if (!d)
 		return;
-	size = rd_u64(c, d, "device", "size", 0);
-	r->sector_byte = rd_uint(c, d, "device", "logical_block_size");
+	size = rt_rd_u64(c, d, "device", "size", 0);
+	r->sector_byte = rt_rd_uint(c, d, "device", "logical_block_size");
 	if (!c->ret) {
 		struct bench_range ranges[AUTO_MAX_RANGES];
 
@@ -473,22 +313,22 @@ static void rd_device(struct rd *c, const struct jr_value *doc,
 int auto_record_read(const struct jr_value *doc, struct auto_result *r,
 		     char *err, size_t err_len)
 {
-	struct rd c = { err, err_len, 0 };
+	struct rt_rd c = { .err = err, .err_len = err_len };
 	const struct jr_value *res, *opt;
 	int summary = 0;
 	size_t i;
 
 	memset(r, 0, sizeof(*r));
 	rd_device(&c, doc, r);
-	opt = rd_member(&c, doc, "the record", "options", JR_OBJECT);
-	r->destructive = rd_bool(&c, opt, "options", "destructive");
-	res = rd_member(&c, doc, "the record", "results", JR_ARRAY);
+	opt = rt_rd_member(&c, doc, "the record", "options", JR_OBJECT);
+	r->destructive = rt_rd_bool(&c, opt, "options", "destructive");
+	res = rt_rd_member(&c, doc, "the record", "results", JR_ARRAY);
 	for (i = 0; res && i < res->n && !c.ret; i++)
 		rd_step(&c, &res->v[i], i, r, &summary);
 	if (!c.ret && !summary)
-		rd_fail(&c, -ENOENT, res, "results has no \"summary\" step");
+		rt_fail(&c, -ENOENT, res, "results has no \"summary\" step");
 	if (!c.ret && !r->ntables && !r->skip_reason)
-		rd_fail(&c, -ENOENT, res, "results has no \"align\" step");
+		rt_fail(&c, -ENOENT, res, "results has no \"align\" step");
 	rd_capacity(&c, doc, r);
 	return c.ret;
 }

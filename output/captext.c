@@ -7,14 +7,7 @@
 #include "capfix.h"
 #include "format.h"
 #include "json.h"
-
-const char *capacity_kind_name(enum capacity_kind kind)
-{
-	static const char *const name[] = { "genuine", "limbo", "wraparound",
-					    "damaged" };
-
-	return kind <= CAPACITY_DAMAGED ? name[kind] : "?";
-}
+#include "rectab.h"
 
 /* What the kind means, in a line. */
 static void cap_print_kind(FILE *out, const struct capacity_result *r)
@@ -79,44 +72,10 @@ void capacity_print(FILE *out, const struct capacity_result *r,
 
 void capacity_json_evidence(struct json *j, const struct capacity_result *r)
 {
-	const struct capacity_evidence *e = &r->ev;
-
-	json_object_begin(j, NULL);
-	json_string(j, "step", "capacity");
-	json_u64(j, "stored_up_to", e->stored_byte);
-	if (e->lost) {
-		json_u64(j, "lost_from", e->lost_byte);
-		json_string(j, "lost_reads", e->lost_garbage ? "garbage" :
-							       "zeros");
-	} else {
-		json_null(j, "lost_from");
-		json_null(j, "lost_reads");
-	}
-	json_bool(j, "lost_below_stored", e->lost_below_stored);
-	json_u64(j, "alias_period", e->alias_byte);
-	json_u64(j, "flush_bytes", e->flush_byte);
-	json_u64(j, "cache_held_up_to", e->cache_byte);
-	json_object_end(j);
+	rt_write_object(j, NULL, &capacity_evidence_table, &r->ev);
 }
 
 void capacity_json(struct json *j, const struct capacity_result *r)
 {
-	json_u64(j, "usable_size", r->usable_byte);
-	json_u64(j, "announced_size", r->announced_byte);
-	json_string(j, "kind", capacity_kind_name(r->kind));
-	json_u64(j, "cache_size", r->cache_byte);
-	if (r->kind == CAPACITY_WRAP)
-		json_u64(j, "modulus", r->modulus_byte);
-	else
-		json_null(j, "modulus");
-	if (r->kind == CAPACITY_LIMBO)
-		json_string(j, "limbo_reads",
-			    r->limbo_garbage ? "garbage" : "zeros");
-	json_u64(j, "cache_defeated_up_to", r->defeat_byte);
-	json_bool(j, "usable_exact", r->kind != CAPACITY_GENUINE &&
-				     r->kind != CAPACITY_DAMAGED && r->exact);
-	json_u64(j, "probes", r->probes);
-	json_u64(j, "bytes_written", r->written_byte);
-	json_u64(j, "device_ns", r->device_ns);
+	rt_write(j, &capacity_verdict_table, r);
 }
-

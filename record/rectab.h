@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A record kind described once: one table of its fields (fio's option
+ * rows), each row a JSON member's name, its kind, its unit and where it
+ * is in the struct.  One writer (rt_write), one reader (rt_read), the
+ * comparison of a live verdict with a record's (rt_value) and the
+ * schema test (tests/test_rectab.c) all walk the same rows, so that a
+ * member is named in one place.
+ *
+ * What a writer decides per record is said in the row, not by name: a
+ * member written null or left out (has, when), a value computed rather
+ * than stored (get), a nested record (sub), a constant (RT_CONST).
+ */
+#ifndef FLASHBENCH_RECTAB_H
+#define FLASHBENCH_RECTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "c.h"
+#include "json.h"
+#include "jsonread.h"
+
+/* What a member holds, and the C type at its offset. */
+enum rt_kind {
+	RT_U64,	/* uint64_t: an integer >= 0 */
+	RT_UINT,	/* unsigned int: an integer >= 0 below 2^32 */
+	RT_I64,	/* int64_t */
+	RT_DOUBLE,	/* double (inf and nan are written null) */
+	RT_BOOL,	/* int: true or false */
+	RT_STRING,	/* const char * (NULL is written null) */
+	RT_ENUM,	/* int-sized enum: a string of names[value] */
+	RT_CONST,	/* no storage: always the string names[0] */
+	RT_OBJECT,	/* a record of table sub at the offset */
+	RT_ARRAY,	/* n records of table sub, n at count_off */
+};
+
+/* What a row's when() says about the member in this record. */
+enum rt_how {
+	RT_WRITE,	/* its value */
+	RT_NULL,	/* null */
+	RT_OMIT,	/* not at all */
+};
+
+/* Row flags. */
+#define RT_ZERO_NULL	0x01	/* 0 is written null, and null read as 0 */
+#define RT_NULLABLE	0x02	/* null may be read (0, NULL or nan) */
+#define RT_OPTIONAL	0x04	/* may be missing from a record (0) */
+#define RT_DERIVED	0x08	/* written, not read: decided again */
+#define RT_KEY		0x10	/* a loose reading needs it all the same */
+#define RT_HAS_OMIT	0x20	/* has == 0 leaves it out, not null */
+#define RT_SETS_HAS	0x40	/* reading it sets has (all such: and) */
+
+/* A row whose value has no offset gives it through get(). */
+union rt_scalar {
+	uint64_t u;
+	int64_t i;
+	double d;
+	int b;
+	const char *s;
+};
+
+struct rt_table;
+
+/* One member of a record. */
+struct rt_field {
+	const char *name;		/* the JSON member */
+	enum rt_kind kind;
+	size_t off;			/* offsetof() in the struct */
+	const char *unit;		/* "bytes", "ns", ...; NULL: none */
+	unsigned int flags;		/* RT_* above */
+	const char *const *names;	/* RT_ENUM, RT_CONST: the strings */
+	size_t nnames;
+	const struct rt_table *sub;	/* RT_OBJECT, RT_ARRAY */
+	size_t count_off;		/* RT_ARRAY: size_t of its length */
+	size_t elem_size;		/* RT_ARRAY: sizeof one entry */
+	size_t max;			/* RT_ARRAY: entries at most */
+	size_t has_off;			/* an int: 0 writes it null (or omits
+					 * it); 0 here: no such flag */
+	enum rt_how (*when)(const void *rec);	/* NULL: RT_WRITE */
+	void (*get)(const void *rec, union rt_scalar *v); /* computed */
+	const char *label;		/* words where a verdict is compared */
+	unsigned int said;		/* 1..: order of the comparison */
+};
+
+/* The fields of one record kind. */
+struct rt_table {
+	const char *name;		/* what it is, for the schema test */
+	const struct rt_field *f;
+	size_t n;
+};
+
+#define RT_TABLE(tname, rows) { tname, rows, ARRAY_SIZE(rows) }
+
+/* has_off of a row: offsetof() + 1, so that 0 means none. */
+#define RT_HAS(type, member) (offsetof(type, member) + 1)
+
+/*
+ * Write rec's members (the table's rows in order) into the object j has
+ * open; rt_write_object() opens the object key first (NULL: in an
+ * array).
+ */
+void rt_write(struct json *j, const struct rt_table *t, const void *rec);
+void rt_write_object(struct json *j, const char *key,
+		      const struct rt_table *t, const void *rec);
+
+/*
+ * The value row f of rec is written with, as jr_parse() would read it
+ * back (a number's flags included) into *v: 1, or 0 where the member is
+ * left out.  Scalars only.
+ */
+int rt_value(const struct rt_field *f, const void *rec,
+	      struct jr_value *v);
+
+/* Does v (a member read from a record) equal what rt_value() gives? */
+int rt_same(const struct jr_value *a, const struct jr_value *b);
+
+/* The row named name (NULL: none); for tests and the said lists. */
+const struct rt_field *rt_find(const struct rt_table *t, const char *name);
+
+/* The row compared k-th (its said == k; from 1), or NULL past the last. */
+const struct rt_field *rt_said(const struct rt_table *t, unsigned int k);
+
+/* Does the row hold bytes (a size, shown as one)? */
+int rt_bytes(const struct rt_field *f);
+
+/* ---- reading ---- */
+
+/* The reader's state: its first error, and how strict it is. */
+struct rt_rd {
+	char *err;			/* "LINE:COL: what" */
+	size_t err_len;
+	int ret;			/* the first error; 0 none */
+	int loose;			/* a member of another type counts as
+					 * missing, and only RT_KEY rows must
+					 * be there */
+	const struct rt_field *missing; /* loose: the row that failed */
+	const struct jr_value *at;	/* ... in this object */
+};
+
+int rt_fail(struct rt_rd *c, int ret, const struct jr_value *at,
+	     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/*
+ * Read object o (named where in messages) into rec by table t: every
+ * row but the derived ones.  A strict reading refuses a missing member
+ * (-ENOENT) and one of another type (-EINVAL), naming it; a loose one
+ * takes what is there and fails (-ENOENT, c->missing) only on a
+ * RT_KEY row.  Returns c->ret.
+ */
+int rt_read(struct rt_rd *c, const struct rt_table *t,
+	     const struct jr_value *o, const char *where, void *rec);
+
+/* The reader's pieces, for records a table does not describe yet. */
+const struct jr_value *rt_rd_member(struct rt_rd *c,
+				     const struct jr_value *o,
+				     const char *where, const char *key,
+				     enum jr_type t);
+uint64_t rt_rd_u64(struct rt_rd *c, const struct jr_value *o,
+		    const char *where, const char *key, int nullable);
+unsigned int rt_rd_uint(struct rt_rd *c, const struct jr_value *o,
+			 const char *where, const char *key);
+double rt_rd_f64(struct rt_rd *c, const struct jr_value *o,
+		  const char *where, const char *key);
+int rt_rd_bool(struct rt_rd *c, const struct jr_value *o, const char *where,
+		const char *key);
+const char *rt_rd_str_null(struct rt_rd *c, const struct jr_value *o,
+			    const char *where, const char *key);
+const struct jr_value *rt_rd_array(struct rt_rd *c,
+				    const struct jr_value *o,
+				    const char *where, const char *key,
+				    size_t max);
+int64_t rt_rd_i64(struct rt_rd *c, const struct jr_value *v,
+		   const char *where);
+
+#endif /* FLASHBENCH_RECTAB_H */

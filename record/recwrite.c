@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The one writer of records (rectab.h): a table's rows in order, each
+ * member written, written null or left out as its row says; and the
+ * value a row gives, as a reader would see it, for comparing a verdict
+ * decided today with a record's without writing and parsing it again.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "rectab.h"
+
+static const void *at(const void *rec, size_t off)
+{
+	return (const char *)rec + off;
+}
+
+/* Is the row's member written, written null, or left out? */
+static enum rt_how how_of(const struct rt_field *f, const void *rec)
+{
+	if (f->has_off && !*(const int *)at(rec, f->has_off - 1))
+		return f->flags & RT_HAS_OMIT ? RT_OMIT : RT_NULL;
+	return f->when ? f->when(rec) : RT_WRITE;
+}
+
+/* The row's scalar, stored or computed. */
+static void scalar_of(const struct rt_field *f, const void *rec,
+		      union rt_scalar *v)
+{
+	const void *p = at(rec, f->off);
+
+	memset(v, 0, sizeof(*v));
+	if (f->get) {
+		f->get(rec, v);
+		return;
+	}
+	switch (f->kind) {
+	case RT_U64:
+		v->u = *(const uint64_t *)p;
+		break;
+	case RT_UINT:
+		v->u = *(const unsigned int *)p;
+		break;
+	case RT_I64:
+		v->i = *(const int64_t *)p;
+		break;
+	case RT_DOUBLE:
+		v->d = *(const double *)p;
+		break;
+	case RT_BOOL:
+		v->b = *(const int *)p;
+		break;
+	case RT_STRING:
+		v->s = *(const char *const *)p;
+		break;
+	case RT_ENUM:
+		v->i = *(const int *)p;
+		break;
+	default:
+		break;
+	}
+}
+
+/* An enum's name ("?" for a value without one). */
+static const char *enum_name(const struct rt_field *f, int64_t i)
+{
+	if (f->kind == RT_CONST)
+		return f->names[0];
+	return i >= 0 && (size_t)i < f->nnames ? f->names[i] : "?";
+}
+
+/* Is the scalar the 0 that RT_ZERO_NULL writes null? */
+static int is_zero(const struct rt_field *f, const union rt_scalar *v)
+{
+	switch (f->kind) {
+	case RT_U64:
+	case RT_UINT:
+		return !v->u;
+	case RT_I64:
+	case RT_ENUM:
+		return !v->i;
+	case RT_DOUBLE:
+		return v->d == 0;
+	case RT_BOOL:
+		return !v->b;
+	case RT_STRING:
+		return !v->s;
+	default:
+		return 0;
+	}
+}
+
+static void write_scalar(struct json *j, const struct rt_field *f,
+			 const union rt_scalar *v)
+{
+	switch (f->kind) {
+	case RT_U64:
+	case RT_UINT:
+		json_u64(j, f->name, v->u);
+		break;
+	case RT_I64:
+		json_i64(j, f->name, v->i);
+		break;
+	case RT_DOUBLE:
+		json_double(j, f->name, v->d);
+		break;
+	case RT_BOOL:
+		json_bool(j, f->name, v->b);
+		break;
+	case RT_STRING:
+		json_string(j, f->name, v->s);
+		break;
+	default:
+		json_string(j, f->name, enum_name(f, v->i));
+		break;
+	}
+}
+
+static void write_array(struct json *j, const struct rt_field *f,
+			const void *rec)
+{
+	size_t i, n = *(const size_t *)at(rec, f->count_off);
+
+	json_array_begin(j, f->name);
+	for (i = 0; i < n; i++)
+		rt_write_object(j, NULL, f->sub,
+				 at(rec, f->off + i * f->elem_size));
+	json_array_end(j);
+}
+
+static void write_field(struct json *j, const struct rt_field *f,
+			const void *rec)
+{
+	union rt_scalar v;
+
+	switch (how_of(f, rec)) {
+	case RT_OMIT:
+		return;
+	case RT_NULL:
+		json_null(j, f->name);
+		return;
+	case RT_WRITE:
+		break;
+	}
+	if (f->kind == RT_OBJECT) {
+		rt_write_object(j, f->name, f->sub, at(rec, f->off));
+		return;
+	}
+	if (f->kind == RT_ARRAY) {
+		write_array(j, f, rec);
+		return;
+	}
+	scalar_of(f, rec, &v);
+	if ((f->flags & RT_ZERO_NULL) && is_zero(f, &v))
+		json_null(j, f->name);
+	else
+		write_scalar(j, f, &v);
+}
+
+void rt_write(struct json *j, const struct rt_table *t, const void *rec)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		write_field(j, &t->f[i], rec);
+}
+
+void rt_write_object(struct json *j, const char *key,
+		      const struct rt_table *t, const void *rec)
+{
+	json_object_begin(j, key);
+	rt_write(j, t, rec);
+	json_object_end(j);
+}
+
+/* A number's flags as jr_parse() sets them for what json_*() wrote. */
+static void number_u64(struct jr_value *v, uint64_t u)
+{
+	v->type = JR_NUMBER;
+	v->u = u;
+	v->d = (double)u;
+	v->flags = JR_UINT64;
+	if (u <= INT64_MAX) {
+		v->i = (int64_t)u;
+		v->flags |= JR_INT64;
+	}
+}
+
+static void number_double(struct jr_value *v, double d)
+{
+	if (!isfinite(d)) {
+		v->type = JR_NULL;	/* json_double() writes null */
+		return;
+	}
+	v->type = JR_NUMBER;
+	v->d = d;
+	if (d != floor(d) || fabs(d) > 9007199254740992.0)
+		return;
+	v->i = (int64_t)d;
+	v->flags |= JR_INT64;
+	if (d >= 0) {
+		v->u = (uint64_t)d;
+		v->flags |= JR_UINT64;
+	}
+}
+
+static void scalar_value(const struct rt_field *f,
+			 const union rt_scalar *s, struct jr_value *v)
+{
+	switch (f->kind) {
+	case RT_U64:
+	case RT_UINT:
+		number_u64(v, s->u);
+		break;
+	case RT_I64:
+		if (s->i >= 0) {
+			number_u64(v, (uint64_t)s->i);
+		} else {
+			v->type = JR_NUMBER;
+			v->i = s->i;
+			v->d = (double)s->i;
+			v->flags = JR_INT64;
+		}
+		break;
+	case RT_DOUBLE:
+		number_double(v, s->d);
+		break;
+	case RT_BOOL:
+		v->type = JR_BOOL;
+		v->b = s->b != 0;
+		break;
+	case RT_STRING:
+		v->type = s->s ? JR_STRING : JR_NULL;
+		v->s = (char *)s->s;
+		break;
+	default:
+		v->type = JR_STRING;
+		v->s = (char *)enum_name(f, s->i);
+		break;
+	}
+	if (v->type == JR_STRING)
+		v->len = strlen(v->s);
+}
+
+int rt_value(const struct rt_field *f, const void *rec, struct jr_value *v)
+{
+	union rt_scalar s;
+
+	memset(v, 0, sizeof(*v));
+	switch (how_of(f, rec)) {
+	case RT_OMIT:
+		return 0;
+	case RT_NULL:
+		v->type = JR_NULL;
+		return 1;
+	case RT_WRITE:
+		break;
+	}
+	if (f->kind == RT_OBJECT || f->kind == RT_ARRAY)
+		return 0;	/* scalars only */
+	scalar_of(f, rec, &s);
+	if ((f->flags & RT_ZERO_NULL) && is_zero(f, &s))
+		v->type = JR_NULL;
+	else
+		scalar_value(f, &s, v);
+	return 1;
+}
+
+int rt_same(const struct jr_value *a, const struct jr_value *b)
+{
+	if (a->type != b->type)
+		return 0;
+	switch (a->type) {
+	case JR_BOOL:
+		return a->b == b->b;
+	case JR_NUMBER:
+		return a->d == b->d && (a->flags & JR_UINT64) ==
+		       (b->flags & JR_UINT64) &&
+		       (!(a->flags & JR_UINT64) || a->u == b->u);
+	case JR_STRING:
+		return !strcmp(a->s, b->s);
+	case JR_NULL:
+		return 1;
+	default:
+		return 0;	/* not in a verdict's fields */
+	}
+}
+
+const struct rt_field *rt_find(const struct rt_table *t, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (!strcmp(t->f[i].name, name))
+			return &t->f[i];
+	return NULL;
+}
+
+const struct rt_field *rt_said(const struct rt_table *t, unsigned int k)
+{
+	size_t i;
+
+	for (i = 0; k && i < t->n; i++)
+		if (t->f[i].said == k)
+			return &t->f[i];
+	return NULL;
+}
+
+int rt_bytes(const struct rt_field *f)
+{
+	return f->unit && !strcmp(f->unit, "bytes");
+}

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The record tables (record/rectab.h) against the record's schema
+ * (doc/flashbench.schema.json): every row of a table is a property of
+ * its schema object with a type that matches its kind (a row that may
+ * be written null allows null; an enum's names are the schema's; a
+ * size or time names its unit), and every property of those objects is
+ * a row of one of their tables.  A doctored table and a doctored schema
+ * show that the walk fails when they disagree.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "c.h"
+#include "caprec.h"
+#include "classrec.h"
+#include "jsonread.h"
+#include "rectab.h"
+#include "tfiles.h"
+#include "util.h"
+
+#define SCHEMA "doc/flashbench.schema.json"
+
+/* A schema object and the tables whose rows are its properties. */
+struct pairing {
+	const char *path;		/* in the schema, dotted */
+	const struct rt_table *t[3];	/* NULL-terminated */
+};
+
+static const struct pairing pairings[] = {
+	{ "definitions.class_result", { &class_entry_table } },
+	{ "definitions.capacity",
+	  { &capacity_verdict_table, &capfix_table } },
+	{ "definitions.capacity_evidence", { &capacity_evidence_table } },
+	{ "definitions.record_said.properties.classes.items",
+	  { &class_said_table } },
+};
+
+/* What the walk found wrong, one line each. */
+struct findings {
+	char text[4096];
+	size_t n;
+};
+
+static void found(struct findings *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void found(struct findings *w, const char *fmt, ...)
+{
+	size_t len = strlen(w->text);
+	va_list ap;
+
+	w->n++;
+	if (len + 2 >= sizeof(w->text))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(w->text + len, sizeof(w->text) - len - 1, fmt, ap);
+	va_end(ap);
+	strcat(w->text, "\n");
+}
+
+/* Does the property's "type" (a string or an array) name type? */
+static int has_type(const struct jr_value *prop, const char *type)
+{
+	const struct jr_value *t = jr_get(prop, "type");
+	size_t i;
+
+	if (jr_is(t, JR_STRING))
+		return !strcmp(t->s, type);
+	for (i = 0; i < jr_len(t); i++)
+		if (!strcmp(jr_str(jr_at(t, i), ""), type))
+			return 1;
+	return 0;
+}
+
+/* Does the property's "enum" hold name (NULL: null)? */
+static int in_enum(const struct jr_value *prop, const char *name)
+{
+	const struct jr_value *e = jr_get(prop, "enum");
+	size_t i;
+
+	for (i = 0; i < jr_len(e); i++) {
+		const struct jr_value *v = jr_at(e, i);
+
+		if (name ? jr_is(v, JR_STRING) && !strcmp(v->s, name) :
+			   jr_is(v, JR_NULL))
+			return 1;
+	}
+	return 0;
+}
+
+/* May the row be written null? */
+static int writes_null(const struct rt_field *f)
+{
+	return (f->flags & (RT_ZERO_NULL | RT_NULLABLE)) ||
+	       (f->has_off && !(f->flags & RT_HAS_OMIT)) ||
+	       f->kind == RT_DOUBLE;	/* inf and nan */
+}
+
+static const char *json_type(const struct rt_field *f)
+{
+	switch (f->kind) {
+	case RT_U64:
+	case RT_UINT:
+	case RT_I64:
+		return "integer";
+	case RT_DOUBLE:
+		return "number";
+	case RT_BOOL:
+		return "boolean";
+	case RT_STRING:
+		return "string";
+	case RT_OBJECT:
+		return "object";
+	case RT_ARRAY:
+		return "array";
+	default:
+		return NULL;	/* an enum */
+	}
+}
+
+static void walk(struct findings *w, const struct jr_value *schema,
+		 const struct jr_value *obj, const char *where,
+		 const struct rt_table *const *t);
+
+/* Row f of a table against property prop. */
+static void check_row(struct findings *w, const struct jr_value *schema,
+		      const struct rt_field *f, const struct jr_value *prop,
+		      const char *where)
+{
+	const char *type = json_type(f);
+	const char *desc = jr_str(jr_get(prop, "description"), "");
+	size_t i;
+
+	if (type && !has_type(prop, type))
+		found(w, "%s.%s: a %s in the table, not in the schema", where,
+		      f->name, type);
+	for (i = 0; !type && i < f->nnames; i++)
+		if (!in_enum(prop, f->names[i]))
+			found(w, "%s.%s: \"%s\" is not in the schema's enum",
+			      where, f->name, f->names[i]);
+	if (writes_null(f) && !has_type(prop, "null") && !in_enum(prop, NULL))
+		found(w, "%s.%s: may be written null, the schema says not",
+		      where, f->name);
+	if (f->unit && (!strcmp(f->unit, "bytes") || !strcmp(f->unit, "ns")) &&
+	    !strstr(desc, f->unit) &&
+	    !(!strcmp(f->unit, "ns") && strstr(desc, "nanoseconds")))
+		found(w, "%s.%s: in %s, the schema's description does not say so",
+		      where, f->name, f->unit);
+	if (f->kind == RT_OBJECT || f->kind == RT_ARRAY) {
+		const struct rt_table *sub[2] = { f->sub, NULL };
+		char w2[160];
+
+		snprintf(w2, sizeof(w2), "%s.%s", where, f->name);
+		walk(w, schema, f->kind == RT_ARRAY ? jr_get(prop, "items") :
+						      prop, w2, sub);
+	}
+}
+
+/* The rows of tables t against the schema object obj, both ways. */
+static void walk(struct findings *w, const struct jr_value *schema,
+		 const struct jr_value *obj, const char *where,
+		 const struct rt_table *const *t)
+{
+	const struct jr_value *props = jr_get(obj, "properties");
+	size_t i, k;
+
+	if (!jr_is(props, JR_OBJECT)) {
+		found(w, "%s: no properties in the schema", where);
+		return;
+	}
+	for (k = 0; t[k]; k++)
+		for (i = 0; i < t[k]->n; i++) {
+			const struct rt_field *f = &t[k]->f[i];
+			const struct jr_value *p = jr_get(props, f->name);
+
+			if (!p)
+				found(w, "%s.%s: in table %s, not in the schema",
+				      where, f->name, t[k]->name);
+			else
+				check_row(w, schema, f, p, where);
+		}
+	for (i = 0; i < props->n; i++) {
+		int in = 0;
+
+		for (k = 0; t[k] && !in; k++)
+			in = rt_find(t[k], props->keys[i]) != NULL;
+		if (!in)
+			found(w, "%s.%s: in the schema, in no table", where,
+			      props->keys[i]);
+	}
+}
+
+/* Every pairing walked; how many disagreements. */
+static size_t walk_all(const struct jr_value *schema, struct findings *w)
+{
+	size_t i;
+
+	memset(w, 0, sizeof(*w));
+	for (i = 0; i < ARRAY_SIZE(pairings); i++)
+		walk(w, schema, jr_path(schema, pairings[i].path),
+		     pairings[i].path, pairings[i].t);
+	return w->n;
+}
+
+static struct jr_value *load_schema(void)
+{
+	struct jr_value *doc = NULL;
+	char err[JR_ERR_LEN];
+	size_t len;
+	unsigned char *text = t_read_file(SCHEMA, &len);
+
+	ck_assert_msg(text != NULL, "%s", SCHEMA);
+	ck_assert_msg(!jr_parse((const char *)text, len, NULL, &doc, err,
+				sizeof(err)), "%s:%s", SCHEMA, err);
+	free(text);
+	return doc;
+}
+
+START_TEST(test_rectab_schema)
+{
+	struct jr_value *schema = load_schema();
+	struct findings w;
+
+	ck_assert_msg(walk_all(schema, &w) == 0, "%s", w.text);
+	jr_free(schema);
+}
+END_TEST
+
+/* A row renamed, a row of another kind, a property more: found. */
+START_TEST(test_rectab_disagree)
+{
+	struct jr_value *schema = load_schema();
+	struct jr_value *props = (struct jr_value *)jr_path(schema,
+				"definitions.capacity_evidence.properties");
+	struct rt_field rows[16];
+	struct rt_table t = { "doctored", rows, capacity_evidence_table.n };
+	const struct rt_table *tt[2] = { &t, NULL };
+	struct findings w = { { 0 }, 0 };
+	char *key;
+
+	ck_assert_uint_le(t.n, ARRAY_SIZE(rows));
+	memcpy(rows, capacity_evidence_table.f, t.n * sizeof(rows[0]));
+	walk(&w, schema, jr_path(schema, "definitions.capacity_evidence"),
+	     "evidence", tt);
+	ck_assert_msg(w.n == 0, "%s", w.text);
+
+	rows[1].name = "stored_up_to_renamed";	/* both ways */
+	walk(&w, schema, jr_path(schema, "definitions.capacity_evidence"),
+	     "evidence", tt);
+	ck_assert_uint_eq(w.n, 2);
+	rows[1] = capacity_evidence_table.f[1];
+
+	rows[4].kind = RT_U64;		/* a bool in the schema */
+	memset(&w, 0, sizeof(w));
+	walk(&w, schema, jr_path(schema, "definitions.capacity_evidence"),
+	     "evidence", tt);
+	ck_assert_uint_eq(w.n, 1);
+	rows[4] = capacity_evidence_table.f[4];
+
+	key = props->keys[2];		/* a property no table has */
+	props->keys[2] = (char *)"was_lost_from";
+	ck_assert_uint_gt(walk_all(schema, &w), 0);
+	ck_assert_ptr_nonnull(strstr(w.text, "was_lost_from"));
+	props->keys[2] = key;
+	ck_assert_uint_eq(walk_all(schema, &w), 0);
+	jr_free(schema);
+}
+END_TEST
+
+Suite *rectab_suite(void)
+{
+	Suite *s = suite_create("rectab");
+	TCase *tc = tcase_create("rectab");
+
+	tcase_add_test(tc, test_rectab_schema);
+	tcase_add_test(tc, test_rectab_disagree);
+	suite_add_tcase(s, tc);
+	return s;
+}
