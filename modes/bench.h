@@ -14,38 +14,9 @@
 #include <stdio.h>
 
 #include "dev.h"
-
-/* Test bits; the classic tool runs them in this order. */
-enum bench_test {
-	BENCH_SCATTER = 1 << 0,		/* -s */
-	BENCH_FIND_FAT = 1 << 1,	/* -f */
-	BENCH_ALIGN = 1 << 2,		/* -a */
-	BENCH_OPEN_AU = 1 << 3,		/* -O */
-	BENCH_INTERVAL = 1 << 4,	/* -i */
-	BENCH_PROGRAM = 1 << 5,		/* -p */
-	BENCH_CAPACITY = 1 << 6,	/* --capacity */
-	BENCH_CLASS = 1 << 7,		/* -L, --class */
-};
-
-#define BENCH_WRITING (BENCH_FIND_FAT | BENCH_OPEN_AU | BENCH_PROGRAM | \
-		       BENCH_CAPACITY | BENCH_CLASS)
-
-/* Everything the command line says about how to run the tests. */
-struct bench_opts {
-	uint64_t blocksize_byte;	/* smallest access, -b */
-	uint64_t erasesize_byte;	/* AU size for -O/-f, -e */
-	unsigned int count;		/* repetitions of each read, -c */
-	unsigned int scatter_order;	/* scatter over 2^order blocks */
-	unsigned int scatter_span;	/* blocks per scatter read */
-	unsigned int interval_order;	/* sizes up to 512 << (order-1) */
-	unsigned int open_au_nr;	/* AUs written in turn by -O */
-	unsigned int fat_nr;		/* AUs looked at by -f */
-	uint64_t flush_byte;		/* -C's flush, --flush (0: its own) */
-	uint64_t offset_byte;		/* where -O starts */
-	int random;			/* -r: pseudo-random order in an AU */
-	int verbose;			/* -v count */
-	FILE *log;			/* where -v detail goes (stderr) */
-};
+#include "opts.h"
+#include "ranges.h"
+#include "rows.h"
 
 /* Fill o with the classic defaults (the table of options, options.c). */
 void bench_opts_default(struct bench_opts *o);
@@ -56,38 +27,6 @@ void bench_opts_default(struct bench_opts *o);
  * on a 32-bit board).
  */
 void *bench_alloc_io_buf(uint64_t len);
-
-/* One line of the align table; times in ns (averages of minima). */
-struct align_row {
-	uint64_t align_byte;
-	int64_t pre_ns;
-	int64_t on_ns;
-	int64_t post_ns;
-	int64_t diff_ns;		/* on - (pre + post) / 2 */
-	unsigned int npos;		/* positions sampled (7; 0: unknown) */
-	int64_t pos_diff_ns[7];		/* diff at each position */
-	int64_t pos_ns[7][3];		/* pre, on, post at each position */
-};
-
-/* One scatter point: the minimum time of a read at offset. */
-struct scatter_point {
-	uint64_t off_byte;
-	uint64_t time_ns;
-};
-
-/* One interval size: min/avg/max time of count reads. */
-struct interval_row {
-	uint64_t len_byte;
-	uint64_t min_ns;
-	uint64_t avg_ns;
-	uint64_t max_ns;
-};
-
-/* Interval's least-squares line: time = access_ns + len / rate. */
-struct interval_fit {
-	double bytes_per_s;
-	double access_ns;
-};
 
 /* The largest alignment the align test samples on a device of size. */
 uint64_t align_max(uint64_t dev_size, uint64_t blocksize);
@@ -165,22 +104,6 @@ void print_interval(FILE *out, const struct interval_row *rows,
 /* How far row lies above the regression line fit, in ns (may be < 0). */
 double interval_overhead_ns(const struct interval_fit *fit,
 			    const struct interval_row *row);
-
-/*
- * What a check (--capacity, --class) returns, instead of 0, when it ran
- * and found the card short of what it claims: it stores less than it
- * announces (a limbo fake, a wraparound fake, or damaged: BENCH_SHORT),
- * or misses a class it states (BENCH_SHORT).  Errors stay -errno.
- */
-#define BENCH_SHORT	1
-#define BENCH_LIMBO	2	/* a fake: writes past its real size lost */
-#define BENCH_WRAP	3	/* a fake: addresses repeat */
-
-/* A byte range a writing test will overwrite: [start, end). */
-struct bench_range {
-	uint64_t start_byte;
-	uint64_t end_byte;
-};
 
 /*
  * The ranges a writing test (one BENCH_* bit) will overwrite on a device

@@ -19,7 +19,8 @@
 
 #include "analyze.h"
 #include "autorecord.h"
-#include "bench.h"
+#include "opts.h"
+#include "rows.h"
 #include "class.h"
 #include "vm.h"
 

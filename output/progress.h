@@ -18,7 +18,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "bench.h"
+#include "dev.h"
+#include "opts.h"
 #include "dev.h"
 
 /* Runs shorter than this never show a line. */

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "analyze.h"
-#include "bench.h"
+#include "rows.h"
 #include "capacity.h"
 
 #define AUTO_MAX_PROBES 24

@@ -81,7 +81,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bench.h"
+#include "opts.h"
+#include "ranges.h"
 #include "dev.h"
 
 /* The journal format version this code writes and reads. */

@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "bench.h"
+#include "rows.h"
 
 /* How sure the analysis is of a size; ordered, none < low < ... */
 enum analyze_confidence {
