@@ -90,6 +90,8 @@ def symbols(root, build, floors):
             if not os.path.isfile(o):
                 continue
             src = os.path.relpath(o, os.path.join(root, build))[:-2] + ".c"
+            if not os.path.isfile(os.path.join(root, src)):
+                continue  # a stale object: its source moved or went
             out = subprocess.run([nm, o], capture_output=True, text=True,
                                  check=True).stdout
             for line in out.splitlines():
