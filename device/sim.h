@@ -149,7 +149,10 @@ enum sim_cache_kind {
 	SIM_CACHE_BACK,		/* when pushed out by newer sectors */
 };
 
-/* Fill p with the typical card of SPEC section 4. */
+/*
+ * Fill p with the typical card: 8 GiB, 4 MiB AUs, 16 KiB pages (the
+ * defaults doc/simulate.md lists).
+ */
 void sim_params_default(struct sim_params *p);
 
 /*

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * --json through the front end (front/jsonout.c): every test's document
- * has the shape of SPEC section 5, with the raw numbers behind the table.
+ * has the shape doc/flashbench.schema.json describes, with the raw
+ * numbers behind the table.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +11,7 @@
 #include "flashbench.h"
 #include "util.h"
 
-/* Every test's --json document has the shape of SPEC section 5. */
+/* Every test's --json document has the schema's shape. */
 static const struct {
 	const char *args;
 	const char *test;
