@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aligntext.h"
 #include "autoout.h"
 #include "cardout.h"
 #include "cli.h"

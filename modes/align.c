@@ -6,12 +6,11 @@
  * steps at the page and at the erase size.  Read-only.
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "aligntext.h"
 #include "bench.h"
-#include "format.h"
 #include "json.h"
 #include "modes.h"
 #include "plot.h"
@@ -236,34 +235,6 @@ int bench_align(struct device *dev, const struct bench_opts *o,
 	return ret ? ret : conv;
 }
 
-void print_align(FILE *out, const struct align_row *rows, size_t nrows)
-{
-	char pre[FMT_LEN], on[FMT_LEN], post[FMT_LEN], diff[FMT_LEN];
-	size_t i;
-
-	for (i = 0; i < nrows; i++)
-		fprintf(out, "align %" PRIu64 "\tpre %s\ton %s\tpost %s\tdiff %s\n",
-			rows[i].align_byte, fmt_time(pre, rows[i].pre_ns),
-			fmt_time(on, rows[i].on_ns),
-			fmt_time(post, rows[i].post_ns),
-			fmt_time(diff, rows[i].diff_ns));
-}
-
-void json_align(struct json *j, const struct align_row *rows, size_t nrows)
-{
-	size_t i;
-
-	for (i = 0; i < nrows; i++) {
-		json_object_begin(j, NULL);
-		json_u64(j, "align", rows[i].align_byte);
-		json_i64(j, "pre_ns", rows[i].pre_ns);
-		json_i64(j, "on_ns", rows[i].on_ns);
-		json_i64(j, "post_ns", rows[i].post_ns);
-		json_i64(j, "diff_ns", rows[i].diff_ns);
-		json_object_end(j);
-	}
-}
-
 /* The classic table from the cells of a run. */
 static void align_print(FILE *out, const struct bench_opts *o,
 			const struct vm_table *tab)
@@ -293,6 +264,26 @@ static void align_json(struct json *j, const struct bench_opts *o,
 	json_array_end(j);
 }
 
+/* --plot: the rows, with the erase and page size analyze_align() sees. */
+static int align_plot(FILE *f, const char *title, enum bench_test test,
+		      const struct bench_opts *o, const struct vm_table *tab)
+{
+	struct align_verdict v;
+	struct align_row *rows;
+	size_t n;
+	int ret;
+
+	(void)test;
+	(void)o;
+	ret = align_rows(tab, &rows, &n);
+	if (ret)
+		return ret;
+	ret = plot_align(f, title, rows, n,
+			 n && !analyze_align(rows, n, &v) ? &v : NULL);
+	free(rows);
+	return ret;
+}
+
 /* The progress line's steps: one per alignment. */
 static void align_step(char *buf, size_t len, const struct bench_opts *o,
 		       const char *row, uint64_t io)
@@ -307,7 +298,7 @@ const struct progs_mode align_prog = {
 	.build = align_build,
 	.print = align_print,
 	.json = align_json,
-	.plot = plot_align_cells,
+	.plot = align_plot,
 	.step = align_step,
 };
 

@@ -46,7 +46,6 @@ int bench_align(struct device *dev, const struct bench_opts *o,
 int bench_align_at(struct device *dev, const struct bench_opts *o,
 		   uint64_t spacing, const uint64_t *aligns, size_t naligns,
 		   struct align_row **rows, size_t *nrows);
-void print_align(FILE *out, const struct align_row *rows, size_t nrows);
 /*
  * Fold a second reading b of the same n rows into a: each read keeps the
  * least time of both, as if its reads had been counted together (a
@@ -63,10 +62,6 @@ void align_fold(struct align_row *a, const struct align_row *b, size_t n);
 struct vm_table;
 int align_rows(const struct vm_table *tab, struct align_row **rows,
 	       size_t *nrows);
-
-/* The rows as JSON objects (align, pre_ns, on_ns, post_ns, diff_ns). */
-struct json;
-void json_align(struct json *j, const struct align_row *rows, size_t nrows);
 
 /*
  * The scatter test; *pts has 2^order points in offset order.  When a read

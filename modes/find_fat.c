@@ -59,12 +59,23 @@ static int find_fat_build(const struct bench_opts *o, uint64_t dev_byte,
 	return *prog ? 0 : -ENOMEM;
 }
 
+/* --plot: the throughput of each AU at each size. */
+static int find_fat_plot(FILE *f, const char *title, enum bench_test test,
+			 const struct bench_opts *o, const struct vm_table *tab)
+{
+	(void)test;
+	(void)o;
+	return plot_table(f, title,
+			  "whole-AU write throughput of each of the first AUs; a column that stands out is the FAT area",
+			  find_fat_column, tab);
+}
+
 const struct progs_mode find_fat_prog = {
 	.check = find_fat_check,
 	.ranges = find_fat_ranges,
 	.build = find_fat_build,
 	.json = progs_json_rates,
-	.plot = plot_rate_cells,
+	.plot = find_fat_plot,
 };
 
 int bench_find_fat(struct device *dev, const struct bench_opts *o,

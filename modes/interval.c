@@ -234,6 +234,26 @@ static void interval_json(struct json *j, const struct bench_opts *o,
 	}
 }
 
+/* --plot: the times against size, and the line through them. */
+static int interval_plot(FILE *f, const char *title, enum bench_test test,
+			 const struct bench_opts *o,
+			 const struct vm_table *tab)
+{
+	struct interval_row *rows;
+	struct interval_fit fit;
+	size_t n;
+	int ret;
+
+	(void)test;
+	ret = interval_rows(tab, o->count, &rows, &n);
+	if (ret)
+		return ret;
+	fit = interval_regress(rows, n);
+	ret = plot_interval(f, title, rows, n, &fit);
+	free(rows);
+	return ret;
+}
+
 /* The progress line's steps: one per size. */
 static void interval_step(char *buf, size_t len, const struct bench_opts *o,
 			  const char *row, uint64_t io)
@@ -248,7 +268,7 @@ const struct progs_mode interval_prog = {
 	.build = interval_build,
 	.print = interval_print,
 	.json = interval_json,
-	.plot = plot_interval_cells,
+	.plot = interval_plot,
 	.step = interval_step,
 };
 

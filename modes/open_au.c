@@ -82,12 +82,23 @@ static int open_au_build(const struct bench_opts *o, uint64_t dev_byte,
 	return *prog ? 0 : -ENOMEM;
 }
 
+/* --plot: the throughput of each size. */
+static int open_au_plot(FILE *f, const char *title, enum bench_test test,
+			const struct bench_opts *o, const struct vm_table *tab)
+{
+	(void)test;
+	(void)o;
+	return plot_table(f, title,
+			  "throughput stays up as sizes shrink while the card keeps enough AUs open",
+			  open_au_column, tab);
+}
+
 const struct progs_mode open_au_prog = {
 	.check = open_au_check,
 	.ranges = open_au_ranges,
 	.build = open_au_build,
 	.json = progs_json_rates,
-	.plot = plot_rate_cells,
+	.plot = open_au_plot,
 };
 
 int bench_open_au(struct device *dev, const struct bench_opts *o, FILE *out)

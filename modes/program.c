@@ -73,12 +73,23 @@ static int program_build(const struct bench_opts *o, uint64_t dev_byte,
 	return *prog ? 0 : -ENOMEM;
 }
 
+/* --plot: the throughput of each column at each size. */
+static int program_plot(FILE *f, const char *title, enum bench_test test,
+			const struct bench_opts *o, const struct vm_table *tab)
+{
+	(void)test;
+	(void)o;
+	return plot_table(f, title,
+			  "throughput of linear and random writes and reads",
+			  program_column, tab);
+}
+
 const struct progs_mode program_prog = {
 	.check = program_check,
 	.ranges = program_ranges,
 	.build = program_build,
 	.json = progs_json_rates,
-	.plot = plot_rate_cells,
+	.plot = program_plot,
 };
 
 int bench_program(struct device *dev, const struct bench_opts *o, FILE *out)

@@ -142,6 +142,24 @@ static void scatter_json(struct json *j, const struct bench_opts *o,
 	json_array_end(j);
 }
 
+/* --plot: read time against offset. */
+static int scatter_plot(FILE *f, const char *title, enum bench_test test,
+			const struct bench_opts *o, const struct vm_table *tab)
+{
+	struct scatter_point *pts;
+	size_t n;
+	int ret;
+
+	(void)test;
+	(void)o;
+	ret = scatter_points(tab, &pts, &n);
+	if (ret)
+		return ret;
+	ret = plot_scatter(f, title, pts, n);
+	free(pts);
+	return ret;
+}
+
 /* The progress line's steps: one per round. */
 static void scatter_step(char *buf, size_t len, const struct bench_opts *o,
 			 const char *row, uint64_t io)
@@ -156,7 +174,7 @@ const struct progs_mode scatter_prog = {
 	.build = scatter_build,
 	.print = scatter_print,
 	.json = scatter_json,
-	.plot = plot_scatter_cells,
+	.plot = scatter_plot,
 	.step = scatter_step,
 };
 

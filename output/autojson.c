@@ -25,6 +25,7 @@
  */
 #include <inttypes.h>
 
+#include "aligntext.h"
 #include "auto.h"
 #include "autoout.h"
 #include "format.h"

@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 #include "capacity.h"
-#include "capfix.h"
+#include "capfixtext.h"
 #include "format.h"
 #include "json.h"
 #include "rectab.h"

@@ -16,7 +16,6 @@
 
 #include "c.h"
 #include "format.h"
-#include "modes.h"
 #include "plot.h"
 
 #define PAGE_W		900.0	/* px, a single chart */
@@ -561,11 +560,11 @@ int plot_scatter(FILE *f, const char *title,
 /* ---- interval ---- */
 
 int plot_interval(FILE *f, const char *title,
-		  const struct interval_row *rows, size_t n)
+		  const struct interval_row *rows, size_t n,
+		  const struct interval_fit *fit)
 {
 	static const char *const names[3] = { "min", "avg", "max" };
 	double *x = calloc(n ? 4 * n : 1, sizeof(double)), *y;
-	struct interval_fit fit = interval_regress(rows, n);
 	double lo = 0, hi = 0;
 	char sub[160], r[FMT_LEN], a[FMT_LEN];
 	struct chart c;
@@ -588,8 +587,8 @@ int plot_interval(FILE *f, const char *title,
 	page_begin(f, PAGE_W, PAGE_H, title);
 	snprintf(sub, sizeof(sub),
 		 "regression (sizes from the fourth up): %s, %s access time",
-		 fmt_rate(r, fit.bytes_per_s),
-		 fmt_time(a, (int64_t)fit.access_ns));
+		 fmt_rate(r, fit->bytes_per_s),
+		 fmt_time(a, (int64_t)fit->access_ns));
 	text_at(f, PAGE_W / 2, 46, "middle", "sub", sub);
 	chart_init(&c, f, 90, PAGE_W, PAGE_H - 150);
 	c.x = (struct axis){ .unit = AX_BYTES, .label = "read size (log scale)" };
@@ -600,14 +599,14 @@ int plot_interval(FILE *f, const char *title,
 	for (k = 0; k < 3; k++)
 		chart_series(&c, names[k], x, y + k * n, n, 1, NULL);
 	/* the line time = access + size / rate, drawn where it is positive */
-	if (fit.bytes_per_s > 0) {
+	if (fit->bytes_per_s > 0) {
 		int first = 1;
 
 		fprintf(f, "<g class=\"fit\" data-bytes-per-s=\"%g\" data-access-ns=\"%g\">\n<polyline fill=\"none\" stroke=\"#000\" stroke-width=\"1.5\" stroke-dasharray=\"4 3\" points=\"",
-			fit.bytes_per_s, fit.access_ns);
+			fit->bytes_per_s, fit->access_ns);
 		for (i = 0; i <= 64; i++) {
 			double xs = c.x.lo * pow(c.x.hi / c.x.lo, i / 64.0);
-			double t = fit.access_ns + xs * 1e9 / fit.bytes_per_s;
+			double t = fit->access_ns + xs * 1e9 / fit->bytes_per_s;
 
 			if (t < c.y.lo || t > c.y.hi)
 				continue;
@@ -624,19 +623,8 @@ int plot_interval(FILE *f, const char *title,
 
 /* ---- the writing tests ---- */
 
-/* The name of throughput column k (from 1) of a writing test's table. */
-static void column_name(char *buf, size_t len, enum bench_test test,
-			size_t k)
-{
-	const struct mode *m = mode_of(test);
-
-	if (m && m->column)
-		m->column(buf, len, k);
-	else
-		snprintf(buf, len, "column %zu", k);
-}
-
-int plot_table(FILE *f, const char *title, enum bench_test test,
+int plot_table(FILE *f, const char *title, const char *sub,
+	       void (*column)(char *buf, size_t len, size_t k),
 	       const struct vm_table *tab)
 {
 	size_t ncol = 0, nrow = 0, r, k, i;
@@ -659,12 +647,7 @@ int plot_table(FILE *f, const char *title, enum bench_test test,
 	}
 	y = x + nrow;
 	page_begin(f, PAGE_W, PAGE_H, title);
-	text_at(f, PAGE_W / 2, 46, "middle", "sub",
-		test == BENCH_FIND_FAT ?
-		"whole-AU write throughput of each of the first AUs; a column that stands out is the FAT area" :
-		test == BENCH_OPEN_AU ?
-		"throughput stays up as sizes shrink while the card keeps enough AUs open" :
-		"throughput of linear and random writes and reads");
+	text_at(f, PAGE_W / 2, 46, "middle", "sub", sub);
 	for (r = 0, i = 0; r < tab->nrows; r++) {
 		const struct vm_row *row = &tab->rows[r];
 
@@ -686,7 +669,10 @@ int plot_table(FILE *f, const char *title, enum bench_test test,
 	axis_fit_linear(&c.y, 0, ymax * 1.05);
 	chart_frame(&c);
 	for (k = 0; k < ncol; k++) {
-		column_name(name, sizeof(name), test, k + 1);
+		if (column)
+			column(name, sizeof(name), k + 1);
+		else
+			snprintf(name, sizeof(name), "column %zu", k + 1);
 		for (i = 0; i < nrow; i++) {
 			free(tips[i]);
 			tips[i] = NULL;
@@ -703,69 +689,6 @@ int plot_table(FILE *f, const char *title, enum bench_test test,
 	free(tips);
 	free(x);
 	return page_end(f);
-}
-
-/* ---- from the cells of a run ---- */
-
-int plot_align_cells(FILE *f, const char *title, enum bench_test test,
-		     const struct bench_opts *o, const struct vm_table *tab)
-{
-	struct align_verdict v;
-	struct align_row *rows;
-	size_t n;
-	int ret;
-
-	(void)test;
-	(void)o;
-	ret = align_rows(tab, &rows, &n);
-	if (ret)
-		return ret;
-	ret = plot_align(f, title, rows, n,
-			 n && !analyze_align(rows, n, &v) ? &v : NULL);
-	free(rows);
-	return ret;
-}
-
-int plot_scatter_cells(FILE *f, const char *title, enum bench_test test,
-		       const struct bench_opts *o,
-		       const struct vm_table *tab)
-{
-	struct scatter_point *pts;
-	size_t n;
-	int ret;
-
-	(void)test;
-	(void)o;
-	ret = scatter_points(tab, &pts, &n);
-	if (ret)
-		return ret;
-	ret = plot_scatter(f, title, pts, n);
-	free(pts);
-	return ret;
-}
-
-int plot_interval_cells(FILE *f, const char *title, enum bench_test test,
-			const struct bench_opts *o,
-			const struct vm_table *tab)
-{
-	struct interval_row *rows;
-	size_t n;
-	int ret;
-
-	(void)test;
-	ret = interval_rows(tab, o->count, &rows, &n);
-	if (ret)
-		return ret;
-	ret = plot_interval(f, title, rows, n);
-	free(rows);
-	return ret;
-}
-
-int plot_rate_cells(FILE *f, const char *title, enum bench_test test,
-		    const struct bench_opts *o, const struct vm_table *tab)
-{
-	(void)o;
-	return plot_table(f, title, test, tab);
 }
 
 /* ---- --auto ---- */

@@ -38,33 +38,23 @@ int plot_align(FILE *f, const char *title, const struct align_row *rows,
 int plot_scatter(FILE *f, const char *title,
 		 const struct scatter_point *pts, size_t n);
 
-/* interval: min, avg and max time against size, with the regression. */
+/*
+ * interval: min, avg and max time against size, with fit, the
+ * regression line through them (interval_regress()).
+ */
 int plot_interval(FILE *f, const char *title,
-		  const struct interval_row *rows, size_t n);
+		  const struct interval_row *rows, size_t n,
+		  const struct interval_fit *fit);
 
 /*
- * open-au, find-fat, program (test is the BENCH_* bit): throughput
- * against access size, one series per throughput column of tab.
+ * open-au, find-fat, program: throughput against access size, one
+ * series per throughput column of tab (the cells of the run); column
+ * names column k (from 1) into buf, as the mode knows its columns (NULL:
+ * "column K"); sub is the line under the title.
  */
-int plot_table(FILE *f, const char *title, enum bench_test test,
+int plot_table(FILE *f, const char *title, const char *sub,
+	       void (*column)(char *buf, size_t len, size_t k),
 	       const struct vm_table *tab);
-
-/*
- * The plots of the modes run as VM programs, from the cells of a run
- * (their rows of the table of modes point here): align (with the
- * verdict analyze_align() finds in it), scatter, interval, and the
- * throughput tables of the writing modes.
- */
-int plot_align_cells(FILE *f, const char *title, enum bench_test test,
-		     const struct bench_opts *o, const struct vm_table *tab);
-int plot_scatter_cells(FILE *f, const char *title, enum bench_test test,
-		       const struct bench_opts *o,
-		       const struct vm_table *tab);
-int plot_interval_cells(FILE *f, const char *title, enum bench_test test,
-			const struct bench_opts *o,
-			const struct vm_table *tab);
-int plot_rate_cells(FILE *f, const char *title, enum bench_test test,
-		    const struct bench_opts *o, const struct vm_table *tab);
 
 /*
  * --auto: align table, open-AU probes, FAT probe and verdict, one page;

@@ -5,11 +5,11 @@
  * Nothing at all when the stream is not a terminal or with -q.
  *
  * A test is described up front as segments of I/O calls of one length
- * (progress_plan_test() works them out for every test); the line then
- * follows the device's I/O count.  progress_attach() stacks a wrapper on
- * the device (as the fault injector does) whose clock updates the line
- * just before the first clock reading of each I/O call, never between the
- * two readings of a timed transfer.
+ * (the modes' progplan_start() works them out for every test and hands
+ * them down); the line then follows the device's I/O count.
+ * progress_attach() stacks a wrapper on the device (as the fault injector
+ * does) whose clock updates the line just before the first clock reading
+ * of each I/O call, never between the two readings of a timed transfer.
  */
 #ifndef FLASHBENCH_PROGRESS_H
 #define FLASHBENCH_PROGRESS_H
@@ -18,8 +18,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "dev.h"
-#include "opts.h"
 #include "dev.h"
 
 /* Runs shorter than this never show a line. */
@@ -60,24 +58,6 @@ void progress_set_clock(struct progress *p, uint64_t (*now_ns)(void));
  */
 int progress_start(struct progress *p, const char *name,
 		   const struct progress_seg *segs, size_t nseg);
-
-/*
- * The segments of one test (a BENCH_* bit) as it runs on dev with o, into
- * *segs (malloc'd, *nseg of them; NULL and 0 on failure): its VM program
- * dry-run on a device that only records the calls, each named by the
- * mode's step (progs_step()).  Returns 0 or -errno (-EINVAL for a mode
- * that is no VM program).
- */
-int progress_plan(enum bench_test test, const struct bench_opts *o,
-		  const struct device *dev, struct progress_seg **segs,
-		  size_t *nseg);
-
-/*
- * Work out the segments of one test with progress_plan() and start it
- * (with no segments if it cannot be planned).  Returns 0 or -errno.
- */
-int progress_plan_test(struct progress *p, enum bench_test test,
-		       const struct bench_opts *o, const struct device *dev);
 
 /* io_done I/O calls of the current test are finished; maybe redraw. */
 void progress_step(struct progress *p, uint64_t io_done);

@@ -4,7 +4,7 @@
  * what is decided from it (the verdict) and what to do about a fake
  * (the fix), with their tables of fields (rectab.h).  modes/capacity.c
  * fills the evidence, verdict/capacity.c decides the verdict from it,
- * modes/capfix.c the fix.
+ * output/capfixtext.c the fix (from the table modes/capfix.c reads).
  */
 #ifndef FLASHBENCH_CAPREC_H
 #define FLASHBENCH_CAPREC_H

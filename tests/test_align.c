@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aligntext.h"
 #include "bench.h"
 #include "format.h"
 #include "recdev.h"

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aligntext.h"
 #include "analyze.h"
 #include "bench.h"
 #include "format.h"

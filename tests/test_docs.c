@@ -21,12 +21,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "aligntext.h"
 #include "analyze.h"
 #include "bench.h"
 #include "flashbench.h"
 #include "format.h"
 #include "modes.h"
 #include "options.h"
+#include "progplan.h"
 #include "progress.h"
 #include "sim.h"
 #include "util.h"
@@ -1760,8 +1762,8 @@ START_TEST(test_progress_plan)
 	bench_opts_default(&o);
 	p = progress_new(tty, 0);
 	/* planning reads nothing from the device */
-	ck_assert_int_eq(progress_plan_test(p, BENCH_OPEN_AU, &o, dev), 0);
-	ck_assert_int_eq(progress_plan_test(p, BENCH_ALIGN, &o, dev), 0);
+	ck_assert_int_eq(progplan_start(p, BENCH_OPEN_AU, &o, dev), 0);
+	ck_assert_int_eq(progplan_start(p, BENCH_ALIGN, &o, dev), 0);
 	ck_assert_uint_eq(dev->io_count, 0);
 	/* attached, the count follows the device; detached, its clock is back */
 	{

@@ -13,6 +13,7 @@
 #include "capest.h"
 #include "format.h"
 #include "modes.h"
+#include "progplan.h"
 #include "progress.h"
 #include "progs.h"
 #include "sim.h"
@@ -209,7 +210,7 @@ START_TEST(test_plan_is_the_run)
 		return;
 	quick_opts(&o, 2);
 	r = rec_open(256 << 20);
-	ck_assert_int_eq(progress_plan(m->test, &o, &r->dev, &segs, &nseg), 0);
+	ck_assert_int_eq(progplan_steps(m->test, &o, &r->dev, &segs, &nseg), 0);
 	ck_assert_uint_eq(r->n, 0);
 	f = fopen("/dev/null", "w");
 	ck_assert_ptr_nonnull(f);
@@ -259,7 +260,7 @@ START_TEST(test_plan_read_steps)
 	unsigned int i;
 
 	quick_opts(&o, 3);
-	ck_assert_int_eq(progress_plan(BENCH_ALIGN, &o, &r->dev, &segs, &n),
+	ck_assert_int_eq(progplan_steps(BENCH_ALIGN, &o, &r->dev, &segs, &n),
 			 0);
 	for (a = align_max(256 << 20, bs); a >= 2 * bs; a >>= 1, k++) {
 		ck_assert_uint_lt(k, n);
@@ -270,7 +271,7 @@ START_TEST(test_plan_read_steps)
 	ck_assert_uint_eq(n, 7);	/* 32M down to 512K */
 	free(segs);
 
-	ck_assert_int_eq(progress_plan(BENCH_SCATTER, &o, &r->dev, &segs, &n),
+	ck_assert_int_eq(progplan_steps(BENCH_SCATTER, &o, &r->dev, &segs, &n),
 			 0);
 	ck_assert_uint_eq(n, 3);
 	for (i = 0; i < 3; i++) {
@@ -279,7 +280,7 @@ START_TEST(test_plan_read_steps)
 	}
 	free(segs);
 
-	ck_assert_int_eq(progress_plan(BENCH_INTERVAL, &o, &r->dev, &segs,
+	ck_assert_int_eq(progplan_steps(BENCH_INTERVAL, &o, &r->dev, &segs,
 				       &n), 0);
 	ck_assert_uint_eq(n, 8);
 	for (i = 0; i < 8; i++) {
