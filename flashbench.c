@@ -142,7 +142,7 @@ static int run_tests(struct cli *c, struct device *dev, FILE *out)
 		if (c->plot)
 			snprintf(c->plot->title, sizeof(c->plot->title),
 				 "flashbench %s %s", m->option, dev->path);
-		progplan_start(c->prog, t, &c->o, dev);
+		progplan_start(c->prog, m, &c->o, dev);
 		if (c->json)
 			ret = run_json(c, dev, t, m->option, out);
 		else if (c->plot && m->prog)

@@ -339,7 +339,7 @@ int check_read_tests(struct cli *c, const struct device *dev)
 	}
 	/* how far a read test reaches: its program's extent */
 	if ((c->tests & BENCH_SCATTER) &&
-	    progs_extent(BENCH_SCATTER, o, dev) > dev->size_byte)
+	    progs_extent(&scatter_prog, o, dev) > dev->size_byte)
 		return usage_error(c->err,
 				   "--scatter-order=%s --scatter-span=%s --blocksize=%s reach past the end of " DEV_FMT,
 				   c->text[V_SCATTER_ORDER],
@@ -353,7 +353,7 @@ int check_read_tests(struct cli *c, const struct device *dev)
 				   c->text[V_INTERVAL_ORDER],
 				   dev->logical_block_size, dev->path);
 	if ((c->tests & BENCH_INTERVAL) &&
-	    progs_extent(BENCH_INTERVAL, o, dev) > dev->size_byte)
+	    progs_extent(&interval_prog, o, dev) > dev->size_byte)
 		return usage_error(c->err,
 				   "--interval-order=%s --count=%s reach past the end of " DEV_FMT,
 				   c->text[V_INTERVAL_ORDER], c->text[V_COUNT],
@@ -369,14 +369,17 @@ int check_read_tests(struct cli *c, const struct device *dev)
 static int write_footprint(const struct cli *c, enum bench_test t,
 			   uint64_t *spacing_au, uint64_t *end_byte)
 {
+	const struct mode *m = mode_of(t);
 	struct bench_range *r;
-	int n = bench_write_ranges(t, &c->o, UINT64_MAX, NULL, 0);
+	int n;
 
+	if (!m || !m->prog)	/* the modes run as VM programs only */
+		return -EINVAL;
+	n = m->write_ranges(t, &c->o, UINT64_MAX, NULL, 0);
 	if (n <= 0)
 		return -EINVAL;
 	r = calloc((size_t)n, sizeof(*r));
-	if (!r ||
-	    bench_write_ranges(t, &c->o, UINT64_MAX, r, (size_t)n) != n) {
+	if (!r || m->write_ranges(t, &c->o, UINT64_MAX, r, (size_t)n) != n) {
 		free(r);
 		return -EINVAL;
 	}

@@ -110,7 +110,7 @@ struct path_id {
 	char canon[2 * PATH_MAX];	/* else: real directory + name */
 };
 
-/* The ranges a writing test covers, from bench_write_ranges(). */
+/* The ranges a writing test covers, from its row's write_ranges. */
 struct write_plan {
 	struct bench_range *ranges;	/* malloc'd */
 	size_t n;			/* ranges stored */

@@ -209,7 +209,7 @@ int run_vm_mode(struct cli *c, struct device *dev, const struct mode *m,
 	char err[256];
 	int ret;
 
-	ret = progs_run(dev, m->test, &c->o, j ? NULL : out, &tab, err,
+	ret = progs_run(dev, pm, &c->o, j ? NULL : out, &tab, err,
 			sizeof(err));
 	if (ret == -EINVAL && err[0] && !j)
 		fprintf(c->err, "flashbench: %s\n", err);

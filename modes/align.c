@@ -228,7 +228,7 @@ int bench_align(struct device *dev, const struct bench_opts *o,
 	struct vm_table tab = { 0 };
 	int ret, conv;
 
-	ret = progs_run(dev, BENCH_ALIGN, o, NULL, &tab, NULL, 0);
+	ret = progs_run(dev, &align_prog, o, NULL, &tab, NULL, 0);
 	/* what was measured before a failure is still worth printing */
 	conv = align_rows(&tab, rows, nrows);
 	vm_table_free(&tab);
@@ -304,5 +304,5 @@ const struct progs_mode align_prog = {
 
 int align_run(struct device *dev, const struct bench_opts *o, FILE *out)
 {
-	return progs_bench(dev, BENCH_ALIGN, o, out);
+	return progs_bench(dev, &align_prog, o, out);
 }

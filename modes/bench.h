@@ -100,19 +100,4 @@ void print_interval(FILE *out, const struct interval_row *rows,
 double interval_overhead_ns(const struct interval_fit *fit,
 			    const struct interval_row *row);
 
-/*
- * The ranges a writing test (one BENCH_* bit) will overwrite on a device
- * of dev_size bytes, merged and sorted.  Returns how many were stored (at
- * most max), or -EINVAL if the test would reach past the end.
- */
-int bench_write_ranges(enum bench_test test, const struct bench_opts *o,
-		       uint64_t dev_size, struct bench_range *ranges,
-		       size_t max);
-
-/* The writing tests, run as VM programs; output is the classic table. */
-int bench_open_au(struct device *dev, const struct bench_opts *o, FILE *out);
-int bench_find_fat(struct device *dev, const struct bench_opts *o,
-		   FILE *out);
-int bench_program(struct device *dev, const struct bench_opts *o, FILE *out);
-
 #endif /* FLASHBENCH_BENCH_H */

@@ -78,10 +78,17 @@ const struct progs_mode find_fat_prog = {
 	.plot = find_fat_plot,
 };
 
-int bench_find_fat(struct device *dev, const struct bench_opts *o,
-		   FILE *out)
+int find_fat_run(struct device *dev, const struct bench_opts *o, FILE *out)
 {
-	return progs_bench(dev, BENCH_FIND_FAT, o, out);
+	return progs_bench(dev, &find_fat_prog, o, out);
+}
+
+int find_fat_write_ranges(enum bench_test test, const struct bench_opts *o,
+			  uint64_t dev_size, struct bench_range *ranges,
+			  size_t max)
+{
+	(void)test;
+	return progs_write_ranges(&find_fat_prog, o, dev_size, ranges, max);
 }
 
 void find_fat_column(char *buf, size_t len, size_t k)

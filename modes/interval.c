@@ -116,7 +116,7 @@ int bench_interval(struct device *dev, const struct bench_opts *o,
 	struct vm_table tab = { 0 };
 	int ret, conv;
 
-	ret = progs_run(dev, BENCH_INTERVAL, o, NULL, &tab, NULL, 0);
+	ret = progs_run(dev, &interval_prog, o, NULL, &tab, NULL, 0);
 	/* the sizes measured before a failure are still worth printing */
 	conv = interval_rows(&tab, o->count, rows, nrows);
 	vm_table_free(&tab);
@@ -274,5 +274,5 @@ const struct progs_mode interval_prog = {
 
 int interval_run(struct device *dev, const struct bench_opts *o, FILE *out)
 {
-	return progs_bench(dev, BENCH_INTERVAL, o, out);
+	return progs_bench(dev, &interval_prog, o, out);
 }

@@ -32,8 +32,9 @@ struct mode {
 	int (*run)(struct device *dev, const struct bench_opts *o,
 		   FILE *out);
 	/*
-	 * The writing modes: the byte ranges it overwrites, as
-	 * bench_write_ranges(); NULL for the read modes.
+	 * The writing modes: the byte ranges it overwrites, merged and
+	 * sorted, as progs_write_ranges() (how many, or -errno); NULL for
+	 * the read modes.
 	 */
 	int (*write_ranges)(enum bench_test test, const struct bench_opts *o,
 			    uint64_t dev_size, struct bench_range *ranges,
@@ -52,10 +53,27 @@ struct mode {
 	const struct progs_mode *prog;
 };
 
-/* The modes' own entry points, one file each (the rows point to them). */
+/*
+ * The modes' own entry points, one file each (the rows point to them):
+ * NAME_run runs the mode and prints its classic table; the writing
+ * modes' NAME_write_ranges and NAME_column are their rows' write_ranges
+ * and column.
+ */
 int align_run(struct device *dev, const struct bench_opts *o, FILE *out);
 int scatter_run(struct device *dev, const struct bench_opts *o, FILE *out);
 int interval_run(struct device *dev, const struct bench_opts *o, FILE *out);
+int open_au_run(struct device *dev, const struct bench_opts *o, FILE *out);
+int find_fat_run(struct device *dev, const struct bench_opts *o, FILE *out);
+int program_run(struct device *dev, const struct bench_opts *o, FILE *out);
+int open_au_write_ranges(enum bench_test test, const struct bench_opts *o,
+			 uint64_t dev_size, struct bench_range *ranges,
+			 size_t max);
+int find_fat_write_ranges(enum bench_test test, const struct bench_opts *o,
+			  uint64_t dev_size, struct bench_range *ranges,
+			  size_t max);
+int program_write_ranges(enum bench_test test, const struct bench_opts *o,
+			 uint64_t dev_size, struct bench_range *ranges,
+			 size_t max);
 void open_au_column(char *buf, size_t len, size_t k);
 void find_fat_column(char *buf, size_t len, size_t k);
 void program_column(char *buf, size_t len, size_t k);

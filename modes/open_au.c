@@ -101,9 +101,17 @@ const struct progs_mode open_au_prog = {
 	.plot = open_au_plot,
 };
 
-int bench_open_au(struct device *dev, const struct bench_opts *o, FILE *out)
+int open_au_run(struct device *dev, const struct bench_opts *o, FILE *out)
 {
-	return progs_bench(dev, BENCH_OPEN_AU, o, out);
+	return progs_bench(dev, &open_au_prog, o, out);
+}
+
+int open_au_write_ranges(enum bench_test test, const struct bench_opts *o,
+			 uint64_t dev_size, struct bench_range *ranges,
+			 size_t max)
+{
+	(void)test;
+	return progs_write_ranges(&open_au_prog, o, dev_size, ranges, max);
 }
 
 void open_au_column(char *buf, size_t len, size_t k)

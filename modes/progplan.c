@@ -58,7 +58,7 @@ static void seg_add(struct seg_list *l, uint64_t n_io, uint64_t len,
 struct rec_dev {
 	struct device dev;	/* first: the device layer casts to it */
 	struct seg_list *list;
-	enum bench_test test;	/* the mode run */
+	const struct progs_mode *pm;	/* the mode run */
 	const struct bench_opts *o;
 	const struct vm_table *tab;	/* its cells so far */
 	uint64_t n_io;		/* calls so far */
@@ -69,8 +69,7 @@ static void rec_note(struct device *dev, uint64_t len)
 	struct rec_dev *r = (struct rec_dev *)dev;
 	char label[sizeof(((struct progress_seg *)0)->label)];
 
-	progs_step(label, sizeof(label), r->test, r->o, r->tab, r->n_io++,
-		   len);
+	progs_step(label, sizeof(label), r->pm, r->o, r->tab, r->n_io++, len);
 	seg_add(r->list, 1, len, label);
 }
 
@@ -121,12 +120,12 @@ static const struct dev_ops rec_ops = {
  * The calls of a test: its program run on a recording device, which is
  * all a test's I/O plan is.
  */
-static int plan_calls(struct seg_list *l, enum bench_test test,
+static int plan_calls(struct seg_list *l, const struct progs_mode *pm,
 		      const struct bench_opts *o, const struct device *dev)
 {
 	struct bench_opts quiet = *o;
 	struct vm_table tab = { 0 };
-	struct rec_dev rec = { .list = l, .test = test, .o = &quiet,
+	struct rec_dev rec = { .list = l, .pm = pm, .o = &quiet,
 			       .tab = &tab };
 	int ret;
 
@@ -136,7 +135,7 @@ static int plan_calls(struct seg_list *l, enum bench_test test,
 	rec.dev.logical_block_size = dev->logical_block_size;
 	quiet.verbose = 0;
 	quiet.log = NULL;
-	ret = progs_run(&rec.dev, test, &quiet, NULL, &tab, NULL, 0);
+	ret = progs_run(&rec.dev, pm, &quiet, NULL, &tab, NULL, 0);
 	vm_table_free(&tab);
 	return ret ? ret : l->err;
 }
@@ -179,14 +178,14 @@ static int plan_class(struct seg_list *l, const struct bench_opts *o,
 	return l->err;
 }
 
-int progplan_steps(enum bench_test test, const struct bench_opts *o,
+int progplan_steps(const struct mode *m, const struct bench_opts *o,
 		   const struct device *dev, struct progress_seg **segs,
 		   size_t *nseg)
 {
 	struct seg_list l = { NULL, 0, 0, 0 };
-	int ret = test == BENCH_CLASS ? plan_class(&l, o, dev) :
-		  test == BENCH_CAPACITY ? plan_capacity(&l, dev) :
-		  plan_calls(&l, test, o, dev);
+	int ret = m->test == BENCH_CLASS ? plan_class(&l, o, dev) :
+		  m->test == BENCH_CAPACITY ? plan_capacity(&l, dev) :
+		  plan_calls(&l, m->prog, o, dev);
 
 	if (ret) {
 		free(l.s);
@@ -198,7 +197,7 @@ int progplan_steps(enum bench_test test, const struct bench_opts *o,
 	return ret;
 }
 
-int progplan_start(struct progress *p, enum bench_test test,
+int progplan_start(struct progress *p, const struct mode *m,
 		   const struct bench_opts *o, const struct device *dev)
 {
 	struct progress_seg *segs;
@@ -208,8 +207,8 @@ int progplan_start(struct progress *p, enum bench_test test,
 	if (!progress_enabled(p))
 		return 0;
 	/* a test that cannot be planned still shows that it runs */
-	progplan_steps(test, o, dev, &segs, &n);
-	ret = progress_start(p, mode_option(test), segs, n);
+	progplan_steps(m, o, dev, &segs, &n);
+	ret = progress_start(p, m->option, segs, n);
 	free(segs);
 	return ret;
 }

@@ -92,9 +92,17 @@ const struct progs_mode program_prog = {
 	.plot = program_plot,
 };
 
-int bench_program(struct device *dev, const struct bench_opts *o, FILE *out)
+int program_run(struct device *dev, const struct bench_opts *o, FILE *out)
 {
-	return progs_bench(dev, BENCH_PROGRAM, o, out);
+	return progs_bench(dev, &program_prog, o, out);
+}
+
+int program_write_ranges(enum bench_test test, const struct bench_opts *o,
+			 uint64_t dev_size, struct bench_range *ranges,
+			 size_t max)
+{
+	(void)test;
+	return progs_write_ranges(&program_prog, o, dev_size, ranges, max);
 }
 
 void program_column(char *buf, size_t len, size_t k)

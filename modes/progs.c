@@ -18,7 +18,6 @@
 
 #include "format.h"
 #include "json.h"
-#include "modes.h"
 #include "progs.h"
 #include "vm.h"
 
@@ -32,19 +31,10 @@ int progs_check_sizes(const struct bench_opts *o)
 	return 0;
 }
 
-/* The program part of test's row, or NULL when test is no VM program. */
-static const struct progs_mode *progs_of(unsigned int test)
+/* Check the options of pm's mode.  Returns 0 or -EINVAL. */
+static int progs_check_opts(const struct progs_mode *pm,
+			    const struct bench_opts *o)
 {
-	const struct mode *m = mode_of((enum bench_test)test);
-
-	return m ? m->prog : NULL;
-}
-
-/* Check the options of test.  Returns 0 or -EINVAL. */
-static int progs_check_opts(unsigned int test, const struct bench_opts *o)
-{
-	const struct progs_mode *pm = progs_of(test);
-
 	return pm ? pm->check(o) : -EINVAL;
 }
 
@@ -53,29 +43,23 @@ static int progs_check_opts(unsigned int test, const struct bench_opts *o)
  * Returns how many, or -EINVAL (bad options, overflow, a read test) /
  * -ENOMEM.
  */
-static int progs_ranges(unsigned int test, const struct bench_opts *o,
-			struct bench_range **out)
+static int progs_ranges(const struct progs_mode *pm,
+			const struct bench_opts *o, struct bench_range **out)
 {
-	int ret = progs_check_opts(test, o);
+	int ret = progs_check_opts(pm, o);
 
 	*out = NULL;
-	if (!ret && !progs_of(test)->ranges)
+	if (!ret && !pm->ranges)
 		ret = -EINVAL;
-	return ret ? ret : progs_of(test)->ranges(o, out);
+	return ret ? ret : pm->ranges(o, out);
 }
 
-/*
- * Fill ranges (when non-NULL) with the ranges a writing test overwrites.
- * Beyond bench.h's contract: with ranges NULL it only counts them, and it
- * returns -ENOSPC rather than a silently shortened list when max is too
- * small, because the list is what the user is warned about.
- */
-int bench_write_ranges(enum bench_test test, const struct bench_opts *o,
-		       uint64_t dev_size, struct bench_range *ranges,
-		       size_t max)
+int progs_write_ranges(const struct progs_mode *pm,
+		       const struct bench_opts *o, uint64_t dev_size,
+		       struct bench_range *ranges, size_t max)
 {
 	struct bench_range *r;
-	int n = progs_ranges(test, o, &r);
+	int n = progs_ranges(pm, o, &r);
 
 	if (n < 0)
 		return n;
@@ -116,35 +100,35 @@ struct vm_node *progs_rate_cell(struct vm_node *samples)
 }
 
 /* progs_build() for a device of dev_byte bytes, lbs-byte blocks. */
-static int progs_build_for(unsigned int test, const struct bench_opts *o,
-			   uint64_t dev_byte, unsigned int lbs,
-			   struct vm_node **prog)
+static int progs_build_for(const struct progs_mode *pm,
+			   const struct bench_opts *o, uint64_t dev_byte,
+			   unsigned int lbs, struct vm_node **prog)
 {
-	int ret = progs_check_opts(test, o);
+	int ret = progs_check_opts(pm, o);
 
 	*prog = NULL;
 	if (ret)
 		return ret;
-	ret = progs_of(test)->build(o, dev_byte, lbs, prog);
+	ret = pm->build(o, dev_byte, lbs, prog);
 	if (ret)
 		return ret;
 	*prog = progs_built(*prog);
 	return *prog ? 0 : -ENOMEM;
 }
 
-int progs_build(unsigned int test, const struct bench_opts *o,
+int progs_build(const struct progs_mode *pm, const struct bench_opts *o,
 		struct vm_node **prog)
 {
-	return progs_build_for(test, o, UINT64_MAX, 512, prog);
+	return progs_build_for(pm, o, UINT64_MAX, 512, prog);
 }
 
-uint64_t progs_extent(unsigned int test, const struct bench_opts *o,
-		      const struct device *dev)
+uint64_t progs_extent(const struct progs_mode *pm,
+		      const struct bench_opts *o, const struct device *dev)
 {
 	struct vm_node *prog;
 	uint64_t end;
 
-	if (progs_build_for(test, o, dev->size_byte, dev->logical_block_size,
+	if (progs_build_for(pm, o, dev->size_byte, dev->logical_block_size,
 			    &prog))
 		return UINT64_MAX;
 	end = vm_extent(prog);
@@ -185,26 +169,25 @@ static void past_end(const struct device *dev, char *err, size_t err_len)
 }
 
 /* A writing test's ranges fit dev: 0 or -EINVAL (reason in err). */
-static int progs_fit_writes(struct device *dev, unsigned int test,
+static int progs_fit_writes(struct device *dev, const struct progs_mode *pm,
 			    const struct bench_opts *o, char *err,
 			    size_t err_len)
 {
-	int ret = bench_write_ranges(test, o, dev->size_byte, NULL, 0);
+	int ret = progs_write_ranges(pm, o, dev->size_byte, NULL, 0);
 
 	if (ret >= 0)
 		return 0;
-	if (progs_check_opts(test, o) && err && err_len)
+	if (progs_check_opts(pm, o) && err && err_len)
 		snprintf(err, err_len, "invalid options for the test");
 	else
 		past_end(dev, err, err_len);
 	return ret;
 }
 
-int progs_run(struct device *dev, unsigned int test,
+int progs_run(struct device *dev, const struct progs_mode *pm,
 	      const struct bench_opts *o, FILE *out, struct vm_table *tab,
 	      char *err, size_t err_len)
 {
-	const struct progs_mode *pm = progs_of(test);
 	struct vm_node *prog;
 	int ret;
 
@@ -213,12 +196,12 @@ int progs_run(struct device *dev, unsigned int test,
 	if (!pm)
 		return -EINVAL;
 	if (pm->ranges) {
-		ret = progs_fit_writes(dev, test, o, err, err_len);
+		ret = progs_fit_writes(dev, pm, o, err, err_len);
 		if (ret)
 			return ret;
 	}
-	ret = progs_build_for(test, o, dev->size_byte,
-			      dev->logical_block_size, &prog);
+	ret = progs_build_for(pm, o, dev->size_byte, dev->logical_block_size,
+			      &prog);
 	if (ret == -EINVAL && err && err_len)
 		snprintf(err, err_len, "invalid options for the test");
 	if (ret)
@@ -237,13 +220,12 @@ int progs_run(struct device *dev, unsigned int test,
 	return ret;
 }
 
-int progs_bench(struct device *dev, unsigned int test,
+int progs_bench(struct device *dev, const struct progs_mode *pm,
 		const struct bench_opts *o, FILE *out)
 {
-	const struct progs_mode *pm = progs_of(test);
 	struct vm_table tab = { 0 };
 	char err[256];
-	int ret = progs_run(dev, test, o, out, pm && pm->print ? &tab : NULL,
+	int ret = progs_run(dev, pm, o, out, pm && pm->print ? &tab : NULL,
 			    err, sizeof(err));
 
 	/* I/O errors are the front end's to report, from dev->last_error */
@@ -255,11 +237,10 @@ int progs_bench(struct device *dev, unsigned int test,
 	return ret;
 }
 
-void progs_step(char *buf, size_t len, unsigned int test,
+void progs_step(char *buf, size_t len, const struct progs_mode *pm,
 		const struct bench_opts *o, const struct vm_table *tab,
 		uint64_t io, uint64_t io_byte)
 {
-	const struct progs_mode *pm = progs_of(test);
 	const char *row = NULL;
 
 	if (tab && tab->row_open && tab->nrows &&

@@ -75,31 +75,49 @@ struct vm_node *progs_cell(struct vm_node *n);
 struct vm_node *progs_rate_cell(struct vm_node *samples);
 
 /*
- * Build the program of one test (a BENCH_* bit) as it runs on a device
- * with 512-byte blocks and no end.  Returns 0 or -EINVAL / -ENOMEM;
- * *prog is freed with vm_free().
+ * The functions below take the program part of the mode they run (pm,
+ * its row's prog): the caller, who knows the row, passes it down, so
+ * that nothing here looks the table of modes up.
  */
-int progs_build(unsigned int test, const struct bench_opts *o,
+
+/*
+ * The ranges pm's writing mode overwrites on a device of dev_size bytes,
+ * merged and sorted, into ranges (when not NULL; with NULL they are only
+ * counted).  Returns how many, -EINVAL when the options are bad, pm is a
+ * read mode or a range would reach past dev_size, or -ENOSPC rather than
+ * a silently shortened list when max is too small: the list is what the
+ * user is warned about.  The writing modes' rows of the table of modes
+ * call it (their write_ranges).
+ */
+int progs_write_ranges(const struct progs_mode *pm,
+		       const struct bench_opts *o, uint64_t dev_size,
+		       struct bench_range *ranges, size_t max);
+
+/*
+ * Build pm's program as it runs on a device with 512-byte blocks and no
+ * end.  Returns 0 or -EINVAL / -ENOMEM; *prog is freed with vm_free().
+ */
+int progs_build(const struct progs_mode *pm, const struct bench_opts *o,
 		struct vm_node **prog);
 
 /*
- * The byte just past the furthest I/O test (a BENCH_* bit) makes on dev:
- * what must fit in the device.  UINT64_MAX when no program can be built
- * for these options on dev.
+ * The byte just past the furthest I/O pm's program makes on dev: what
+ * must fit in the device.  UINT64_MAX when no program can be built for
+ * these options on dev.
  */
-uint64_t progs_extent(unsigned int test, const struct bench_opts *o,
-		      const struct device *dev);
+uint64_t progs_extent(const struct progs_mode *pm,
+		      const struct bench_opts *o, const struct device *dev);
 
 /*
- * Run one test on dev: check that it fits the device (a writing test's
- * ranges, a read test's extent), print a writing test's program to
- * o->log with -vv, then run it, its cells into tab (may be NULL).  A
- * writing test's table goes to out (may be NULL) as it runs; a read
- * test's is printed from tab by its print hook.  -p stops at the
- * device's logical block size when that is above 512.  Returns 0 or
- * -errno as vm_run() (err may be NULL).
+ * Run pm's mode on dev (pm NULL: -EINVAL): check that it fits the
+ * device (a writing test's ranges, a read test's extent), print a
+ * writing test's program to o->log with -vv, then run it, its cells into
+ * tab (may be NULL).  A writing test's table goes to out (may be NULL)
+ * as it runs; a read test's is printed from tab by its print hook.  -p
+ * stops at the device's logical block size when that is above 512.
+ * Returns 0 or -errno as vm_run() (err may be NULL).
  */
-int progs_run(struct device *dev, unsigned int test,
+int progs_run(struct device *dev, const struct progs_mode *pm,
 	      const struct bench_opts *o, FILE *out, struct vm_table *tab,
 	      char *err, size_t err_len);
 
@@ -107,14 +125,14 @@ int progs_run(struct device *dev, unsigned int test,
  * A mode's entry point: progs_run(), then its classic table to out;
  * program errors go to o->log.
  */
-int progs_bench(struct device *dev, unsigned int test,
+int progs_bench(struct device *dev, const struct progs_mode *pm,
 		const struct bench_opts *o, FILE *out);
 
 /*
  * The progress line's name for I/O number io (from 0) of io_byte bytes
- * of test, tab holding the cells of the run so far.
+ * of pm's mode, tab holding the cells of the run so far.
  */
-void progs_step(char *buf, size_t len, unsigned int test,
+void progs_step(char *buf, size_t len, const struct progs_mode *pm,
 		const struct bench_opts *o, const struct vm_table *tab,
 		uint64_t io, uint64_t io_byte);
 

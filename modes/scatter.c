@@ -91,7 +91,7 @@ int bench_scatter(struct device *dev, const struct bench_opts *o,
 	struct vm_table tab = { 0 };
 	int ret, conv;
 
-	ret = progs_run(dev, BENCH_SCATTER, o, NULL, &tab, NULL, 0);
+	ret = progs_run(dev, &scatter_prog, o, NULL, &tab, NULL, 0);
 	/* cut short: the positions read so far are still worth printing */
 	conv = scatter_points(&tab, pts, npts);
 	vm_table_free(&tab);
@@ -180,5 +180,5 @@ const struct progs_mode scatter_prog = {
 
 int scatter_run(struct device *dev, const struct bench_opts *o, FILE *out)
 {
-	return progs_bench(dev, BENCH_SCATTER, o, out);
+	return progs_bench(dev, &scatter_prog, o, out);
 }

@@ -23,6 +23,7 @@
 
 #include "autorun.h"
 #include "hardcard.h"
+#include "modes.h"
 #include "sim.h"
 #include "util.h"
 
@@ -74,7 +75,7 @@ static double classic_ns(const char *spec, uint64_t erase, unsigned int open,
 		o.random = r;
 		for (nr = 1; nr <= open + 1; nr++) {
 			o.open_au_nr = nr;
-			if (bench_open_au(dev, &o, null))
+			if (open_au_run(dev, &o, null))
 				exit(1);
 		}
 		t[1 + r] = dev_now_ns(dev);
@@ -82,7 +83,7 @@ static double classic_ns(const char *spec, uint64_t erase, unsigned int open,
 	o.fat_nr = 6;
 	for (r = 0; r < 2; r++) {
 		o.random = r;
-		if (bench_find_fat(dev, &o, null))
+		if (find_fat_run(dev, &o, null))
 			exit(1);
 	}
 	fclose(null);

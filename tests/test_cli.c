@@ -16,6 +16,7 @@
 #include "fault.h"
 #include "flashbench.h"
 #include "format.h"
+#include "modes.h"
 #include "util.h"
 
 #define MAX_ARGS 32
@@ -1053,7 +1054,7 @@ out:
 }
 END_TEST
 
-/* The "will overwrite" lines of every range bench_write_ranges() gives. */
+/* The "will overwrite" lines of every range the modes' rows give. */
 static char *expected_warnings(unsigned int tests, const struct bench_opts *o,
 			       uint64_t size)
 {
@@ -1072,7 +1073,7 @@ static char *expected_warnings(unsigned int tests, const struct bench_opts *o,
 	for (i = 0; i < 3; i++) {
 		if (!(tests & order[i]))
 			continue;
-		n = bench_write_ranges(order[i], o, size, r, 64);
+		n = mode_of(order[i])->write_ranges(order[i], o, size, r, 64);
 		ck_assert_int_gt(n, 0);
 		for (j = 0; j < n; j++) {
 			fprintf(f, "flashbench: will overwrite bytes %llu-%llu on simulated card\n",

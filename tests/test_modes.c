@@ -210,7 +210,7 @@ START_TEST(test_plan_is_the_run)
 		return;
 	quick_opts(&o, 2);
 	r = rec_open(256 << 20);
-	ck_assert_int_eq(progplan_steps(m->test, &o, &r->dev, &segs, &nseg), 0);
+	ck_assert_int_eq(progplan_steps(m, &o, &r->dev, &segs, &nseg), 0);
 	ck_assert_uint_eq(r->n, 0);
 	f = fopen("/dev/null", "w");
 	ck_assert_ptr_nonnull(f);
@@ -228,7 +228,7 @@ START_TEST(test_plan_is_the_run)
 	for (k = 0; k < r->n; k++)
 		if (r->log[k].off + r->log[k].len > end)
 			end = r->log[k].off + r->log[k].len;
-	ck_assert_uint_eq(progs_extent(m->test, &o, &r->dev), end);
+	ck_assert_uint_eq(progs_extent(m->prog, &o, &r->dev), end);
 	free(segs);
 	dev_close(&r->dev);
 }
@@ -260,8 +260,8 @@ START_TEST(test_plan_read_steps)
 	unsigned int i;
 
 	quick_opts(&o, 3);
-	ck_assert_int_eq(progplan_steps(BENCH_ALIGN, &o, &r->dev, &segs, &n),
-			 0);
+	ck_assert_int_eq(progplan_steps(mode_of(BENCH_ALIGN), &o, &r->dev,
+					&segs, &n), 0);
 	for (a = align_max(256 << 20, bs); a >= 2 * bs; a >>= 1, k++) {
 		ck_assert_uint_lt(k, n);
 		snprintf(want, sizeof(want), "align %s", fmt_size(size, a));
@@ -271,8 +271,8 @@ START_TEST(test_plan_read_steps)
 	ck_assert_uint_eq(n, 7);	/* 32M down to 512K */
 	free(segs);
 
-	ck_assert_int_eq(progplan_steps(BENCH_SCATTER, &o, &r->dev, &segs, &n),
-			 0);
+	ck_assert_int_eq(progplan_steps(mode_of(BENCH_SCATTER), &o, &r->dev,
+					&segs, &n), 0);
 	ck_assert_uint_eq(n, 3);
 	for (i = 0; i < 3; i++) {
 		snprintf(want, sizeof(want), "round %u/3", i + 1);
@@ -280,8 +280,8 @@ START_TEST(test_plan_read_steps)
 	}
 	free(segs);
 
-	ck_assert_int_eq(progplan_steps(BENCH_INTERVAL, &o, &r->dev, &segs,
-				       &n), 0);
+	ck_assert_int_eq(progplan_steps(mode_of(BENCH_INTERVAL), &o, &r->dev,
+					&segs, &n), 0);
 	ck_assert_uint_eq(n, 8);
 	for (i = 0; i < 8; i++) {
 		snprintf(want, sizeof(want), "%s reads",
@@ -320,7 +320,7 @@ START_TEST(test_extent_read_modes)
 		o.scatter_span = sc[i].span;
 		o.count = sc[i].count;
 		o.blocksize_byte = sc[i].bs;
-		ck_assert_uint_eq(progs_extent(BENCH_SCATTER, &o, &r->dev),
+		ck_assert_uint_eq(progs_extent(&scatter_prog, &o, &r->dev),
 				  ((1ULL << sc[i].order) - 1 + sc[i].span) *
 					  sc[i].bs);
 	}
@@ -328,7 +328,7 @@ START_TEST(test_extent_read_modes)
 		bench_opts_default(&o);
 		o.interval_order = (unsigned int)i;
 		o.count = (unsigned int)(i % 5 + 1);
-		ck_assert_uint_eq(progs_extent(BENCH_INTERVAL, &o, &r->dev),
+		ck_assert_uint_eq(progs_extent(&interval_prog, &o, &r->dev),
 				  ((o.count - 1ULL) * 9 + 1) *
 					  (512ULL << (i - 1)));
 	}
@@ -339,7 +339,7 @@ START_TEST(test_extent_read_modes)
 	o.scatter_order = 6;
 	o.scatter_span = 2;	/* 65 blocks of 1K: one too many */
 	o.blocksize_byte = 1024;
-	ck_assert_uint_eq(progs_extent(BENCH_SCATTER, &o, &r->dev),
+	ck_assert_uint_eq(progs_extent(&scatter_prog, &o, &r->dev),
 			  65 * 1024);
 	ck_assert_int_eq(bench_scatter(&r->dev, &o, &pts, &npts), -EINVAL);
 	ck_assert_uint_eq(npts, 0);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "modes.h"
 #include "util.h"
 #include "wtable.h"
 
@@ -163,7 +164,7 @@ START_TEST(test_open_au_verbose)
 	o.blocksize_byte = 1 * MiB;
 	o.verbose = 2;
 	o.log = lf;
-	ck_assert_int_eq(bench_open_au(dev, &o, of), 0);
+	ck_assert_int_eq(open_au_run(dev, &o, of), 0);
 	fclose(lf);
 	fclose(of);
 	/* -vv prints the program: sizes, random chunks, random AUs */

@@ -799,9 +799,9 @@ START_TEST(test_preserve_writing_tests)
 				       sizeof(why)), 0);
 	out = fopen("/dev/null", "we");
 	ck_assert_ptr_nonnull(out);
-	ck_assert_int_eq(bench_find_fat(dev, &o, out), 0);
-	ck_assert_int_eq(bench_open_au(dev, &o, out), 0);
-	ck_assert_int_eq(bench_program(dev, &o, out), 0);
+	ck_assert_int_eq(find_fat_run(dev, &o, out), 0);
+	ck_assert_int_eq(open_au_run(dev, &o, out), 0);
+	ck_assert_int_eq(program_run(dev, &o, out), 0);
 	fclose(out);
 	after = t_snapshot(dev);
 	/* (one assertion at the end: each one is a message to the parent) */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "modes.h"
 #include "recdev.h"
 #include "util.h"
 #include "wtable.h"
@@ -76,7 +77,7 @@ START_TEST(test_program_4k_sectors)
 	r->dev.logical_block_size = 4096;
 	bench_opts_default(&o);
 	o.log = NULL;
-	ck_assert_int_eq(bench_program(&r->dev, &o, f), 0);
+	ck_assert_int_eq(program_run(&r->dev, &o, f), 0);
 	fclose(f);
 	split_table(out, &t);
 	ck_assert_uint_eq(t.nrows, 10);

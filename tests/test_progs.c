@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "modes.h"
 #include "progs.h"
 #include "recdev.h"
 #include "util.h"
@@ -25,7 +26,7 @@ START_TEST(test_write_ranges)
 	o.erasesize_byte = 4 * MiB;
 	o.open_au_nr = 3;
 	o.offset_byte = 16 * MiB;
-	ck_assert_int_eq(bench_write_ranges(BENCH_OPEN_AU, &o, 1ULL << 30, r,
+	ck_assert_int_eq(progs_write_ranges(&open_au_prog, &o, 1ULL << 30, r,
 					    8), 3);
 	ck_assert_uint_eq(r[0].start_byte, 16 * MiB);
 	ck_assert_uint_eq(r[0].end_byte, 20 * MiB);
@@ -35,43 +36,43 @@ START_TEST(test_write_ranges)
 	ck_assert_uint_eq(r[2].end_byte, 116 * MiB);
 	/* exactly up to the end is fine, a byte further is not */
 	end = 116 * MiB;
-	ck_assert_int_eq(bench_write_ranges(BENCH_OPEN_AU, &o, end, r, 8), 3);
-	ck_assert_int_eq(bench_write_ranges(BENCH_OPEN_AU, &o, end - 512, r,
+	ck_assert_int_eq(progs_write_ranges(&open_au_prog, &o, end, r, 8), 3);
+	ck_assert_int_eq(progs_write_ranges(&open_au_prog, &o, end - 512, r,
 					    8), -EINVAL);
 	/* counting only, and a too-small array */
-	ck_assert_int_eq(bench_write_ranges(BENCH_OPEN_AU, &o, end, NULL, 0),
+	ck_assert_int_eq(progs_write_ranges(&open_au_prog, &o, end, NULL, 0),
 			 3);
-	ck_assert_int_eq(bench_write_ranges(BENCH_OPEN_AU, &o, end, r, 2),
+	ck_assert_int_eq(progs_write_ranges(&open_au_prog, &o, end, r, 2),
 			 -ENOSPC);
 
 	o.fat_nr = 6;
-	ck_assert_int_eq(bench_write_ranges(BENCH_FIND_FAT, &o, 1ULL << 30, r,
+	ck_assert_int_eq(progs_write_ranges(&find_fat_prog, &o, 1ULL << 30, r,
 					    8), 1);
 	ck_assert_uint_eq(r[0].start_byte, 0);
 	ck_assert_uint_eq(r[0].end_byte, 24 * MiB);
-	ck_assert_int_eq(bench_write_ranges(BENCH_FIND_FAT, &o, 20 * MiB, r,
+	ck_assert_int_eq(progs_write_ranges(&find_fat_prog, &o, 20 * MiB, r,
 					    8), -EINVAL);
 
-	ck_assert_int_eq(bench_write_ranges(BENCH_PROGRAM, &o, 20 * MiB, r,
+	ck_assert_int_eq(progs_write_ranges(&program_prog, &o, 20 * MiB, r,
 					    8), 1);
 	ck_assert_uint_eq(r[0].start_byte, 16 * MiB);
 	ck_assert_uint_eq(r[0].end_byte, 20 * MiB);
-	ck_assert_int_eq(bench_write_ranges(BENCH_PROGRAM, &o,
+	ck_assert_int_eq(progs_write_ranges(&program_prog, &o,
 					    20 * MiB - 512, r, 8), -EINVAL);
 
 	/* nonsense options and tests */
-	ck_assert_int_eq(bench_write_ranges(BENCH_ALIGN, &o, 1ULL << 30, r,
+	ck_assert_int_eq(progs_write_ranges(&align_prog, &o, 1ULL << 30, r,
 					    8), -EINVAL);
 	o.open_au_nr = 0;
-	ck_assert_int_eq(bench_write_ranges(BENCH_OPEN_AU, &o, 1ULL << 30, r,
+	ck_assert_int_eq(progs_write_ranges(&open_au_prog, &o, 1ULL << 30, r,
 					    8), -EINVAL);
 	o.open_au_nr = 2;
 	o.offset_byte = UINT64_MAX - MiB;
-	ck_assert_int_eq(bench_write_ranges(BENCH_OPEN_AU, &o, UINT64_MAX, r,
+	ck_assert_int_eq(progs_write_ranges(&open_au_prog, &o, UINT64_MAX, r,
 					    8), -EINVAL);
 	o.offset_byte = 0;
 	o.erasesize_byte = 24 * KiB;	/* not a multiple of 16K blocks */
-	ck_assert_int_eq(bench_write_ranges(BENCH_FIND_FAT, &o, 1ULL << 30, r,
+	ck_assert_int_eq(progs_write_ranges(&find_fat_prog, &o, 1ULL << 30, r,
 					    8), -EINVAL);
 }
 END_TEST
@@ -93,9 +94,11 @@ static void check_covers(unsigned int test, const struct bench_opts *o)
 	size_t i, nw = 0, m = 0;
 	int n;
 
-	n = bench_write_ranges(test, o, r->dev.size_byte, want, 16);
+	n = progs_write_ranges(mode_of(test)->prog, o, r->dev.size_byte, want,
+			       16);
 	ck_assert_int_gt(n, 0);
-	ck_assert_int_eq(progs_run(&r->dev, test, o, NULL, NULL, NULL, 0), 0);
+	ck_assert_int_eq(progs_run(&r->dev, mode_of(test)->prog, o, NULL, NULL,
+				   NULL, 0), 0);
 	ck_assert_uint_eq(rec_count(r, REC_DISCARD), 0);
 	w = calloc(r->n, sizeof(*w));
 	ck_assert_ptr_nonnull(w);
@@ -156,13 +159,13 @@ START_TEST(test_refuses_past_end)
 	o.log = NULL;
 	o.open_au_nr = 2;
 	o.offset_byte = 16 * MiB;	/* second AU at 64M: past the end */
-	ck_assert_int_eq(progs_run(dev, BENCH_OPEN_AU, &o, NULL, NULL, err,
+	ck_assert_int_eq(progs_run(dev, &open_au_prog, &o, NULL, NULL, err,
 				   sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "past the end"));
 	o.fat_nr = 17;
-	ck_assert_int_eq(bench_find_fat(dev, &o, NULL), -EINVAL);
+	ck_assert_int_eq(find_fat_run(dev, &o, NULL), -EINVAL);
 	o.erasesize_byte = 8 * KiB;	/* smaller than 2 blocks */
-	ck_assert_int_eq(progs_run(dev, BENCH_FIND_FAT, &o, NULL, NULL, err,
+	ck_assert_int_eq(progs_run(dev, &find_fat_prog, &o, NULL, NULL, err,
 				   sizeof(err)), -EINVAL);
 	ck_assert_str_eq(err, "invalid options for the test");
 	ck_assert_uint_eq(dev->io_count, 0);
