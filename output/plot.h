@@ -57,6 +57,14 @@ int plot_table(FILE *f, const char *title, const char *sub,
 	       const struct vm_table *tab);
 
 /*
+ * The align chart of plot_align() in a panel of a page of width w from
+ * top down, plot area h px high (plot_auto() draws it too): 0 or -ENOMEM.
+ */
+int plot_align_chart(FILE *f, double top, double w, double h,
+		     const struct align_row *rows, size_t n,
+		     const struct align_verdict *v);
+
+/*
  * --auto: align table, open-AU probes, FAT probe and verdict, one page;
  * cr is the class check of --auto --destructive (NULL: not run).
  */
