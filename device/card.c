@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The card's own word: SD registers and the kernel's attributes, read from
- * sysfs (or a directory laid out like it) and decoded.
+ * sysfs (or a directory laid out like it) and decoded; an eMMC's EXT_CSD
+ * beside them (extcsd.c decodes it).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -16,6 +17,7 @@
 
 #include "c.h"
 #include "card.h"
+#include "mmcioc.h"
 
 const char *const card_file_names[CF_NR] = {
 	[CF_CID] = "cid", [CF_CSD] = "csd", [CF_SCR] = "scr",
@@ -324,9 +326,16 @@ static void cid_identity(struct card_info *ci)
 			 c->month);
 }
 
+/* Is raw an eMMC's: the kernel says so, or an EXT_CSD is there? */
+static int is_mmc(const struct card_raw *raw)
+{
+	return (raw->have[CF_TYPE] && !strcmp(raw->val[CF_TYPE], "MMC")) ||
+	       raw->ext.form != EXT_CSD_NONE || raw->ext_err;
+}
+
 void card_decode(const struct card_raw *raw, struct card_info *ci)
 {
-	int mmc = raw->have[CF_TYPE] && !strcmp(raw->val[CF_TYPE], "MMC");
+	int mmc = is_mmc(raw);
 
 	memset(ci, 0, sizeof(*ci));
 	ci->manfid = ci->oemid = ci->serial = -1;
@@ -346,6 +355,7 @@ void card_decode(const struct card_raw *raw, struct card_info *ci)
 		cid_identity(ci);
 	else
 		kernel_identity(raw, ci);
+	ext_csd_decode(&raw->ext, &ci->ext);
 }
 
 /* ---- reading ---- */
@@ -382,6 +392,61 @@ static int read_line(const char *dir, const char *name, char *buf,
 	return 0;
 }
 
+/* Say why the EXT_CSD could not be read; returns 1 (a file was there). */
+static int ext_fail(struct card_raw *raw, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int ext_fail(struct card_raw *raw, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	memset(&raw->ext, 0, sizeof(raw->ext));
+	raw->ext_err = err;
+	va_start(ap, fmt);
+	vsnprintf(raw->ext_why, sizeof(raw->ext_why), fmt, ap);
+	va_end(ap);
+	return 1;
+}
+
+/* Longest ext_csd file read: 1,024 hex digits with white space. */
+#define EXT_CSD_FILE_MAX	4096
+
+/*
+ * Read dir/ext_csd (debugfs's hex string or 512 raw bytes) into raw.
+ * Returns 1 when the file is there, read or not (raw->ext_err), else 0.
+ */
+static int read_ext_csd(const char *dir, struct card_raw *raw)
+{
+	char path[PATH_MAX], buf[EXT_CSD_FILE_MAX + 1], why[CARD_NOTE_MAX];
+	struct stat st;
+	size_t n;
+	FILE *f;
+	int bad;
+
+	snprintf(path, sizeof(path), "%s/ext_csd", dir);
+	if (stat(path, &st))
+		return 0;
+	if (!S_ISREG(st.st_mode))
+		return ext_fail(raw, -EINVAL, "%s", S_ISDIR(st.st_mode) ?
+				"a directory, not a register file" :
+				"not a regular file");
+	f = fopen(path, "rb");
+	if (!f)
+		return ext_fail(raw, -errno, "%s", strerror(errno));
+	n = fread(buf, 1, sizeof(buf), f);
+	bad = ferror(f);
+	fclose(f);
+	if (bad)
+		return ext_fail(raw, -EIO, "%s", strerror(EIO));
+	if (n > EXT_CSD_FILE_MAX)
+		return ext_fail(raw, -EINVAL,
+				"over %d bytes: neither 1024 hex digits nor 512 raw bytes",
+				EXT_CSD_FILE_MAX);
+	if (ext_csd_parse(buf, n, &raw->ext, why, sizeof(why)))
+		return ext_fail(raw, -EINVAL, "%s", why);
+	return 1;
+}
+
 size_t card_read_dir(const char *dir, enum card_source source,
 		     struct card_raw *raw)
 {
@@ -401,13 +466,15 @@ size_t card_read_dir(const char *dir, enum card_source source,
 		raw->have[f] = 1;
 		found++;
 	}
-	return found;
+	return found + (size_t)read_ext_csd(dir, raw);
 }
 
 int card_is_sd_mmc(const struct card_raw *raw)
 {
 	int f;
 
+	if (raw->ext.form != EXT_CSD_NONE || raw->ext_err)
+		return 1;
 	/* vendor and model are a SCSI/USB disk's, or any bus's (virtio) */
 	for (f = 0; f < CF_NR; f++)
 		if ((raw->have[f] || raw->not_file[f]) && f != CF_VENDOR &&
@@ -420,6 +487,7 @@ size_t card_read_device(const char *path, struct card_raw *raw)
 {
 	char dir[PATH_MAX], probe[PATH_MAX + 16];
 	struct stat st;
+	size_t n;
 
 	memset(raw, 0, sizeof(*raw));
 	raw->source = CARD_NONE;
@@ -432,18 +500,31 @@ size_t card_read_device(const char *path, struct card_raw *raw)
 		strcat(dir, "/..");
 	if (strlen(dir) + 7 < sizeof(dir))
 		strcat(dir, "/device");
-	return card_read_dir(dir, CARD_SYSFS, raw);
+	n = card_read_dir(dir, CARD_SYSFS, raw);
+	if (raw->have[CF_TYPE] && !strcmp(raw->val[CF_TYPE], "MMC"))
+		card_read_ext_csd(path, raw);
+	return n;
 }
 
-/* Append the names of the registers missing from raw to buf. */
+int card_read_ext_csd(const char *path, struct card_raw *raw)
+{
+	raw->ext_err = ext_csd_read_device(path, &raw->ext, raw->ext_why,
+					   sizeof(raw->ext_why));
+	return raw->ext_err;
+}
+
+/*
+ * Append the names of the registers missing from raw to buf: CID and CSD
+ * of an eMMC (it has no SCR or SSR), all four of an SD card.
+ */
 static void list_missing(const struct card_raw *raw, char *buf, size_t len,
 			 const char *head)
 {
+	int f, first = 1, last = is_mmc(raw) ? CF_CSD : CF_SSR;
 	size_t n = 0;
-	int f, first = 1;
 
 	buf[0] = '\0';
-	for (f = CF_CID; f <= CF_SSR; f++) {
+	for (f = CF_CID; f <= last; f++) {
 		if (raw->have[f] || raw->not_file[f] || n >= len)
 			continue;
 		n += (size_t)snprintf(buf + n, len - n, "%s%s",
@@ -463,6 +544,10 @@ static void sysfs_missing(const struct card_raw *raw, char *buf, size_t len)
 	else if (!raw->have[CF_TYPE])
 		snprintf(buf, len,
 			 "the kernel shows no SD/MMC registers for this device (not on an SD/MMC host)");
+	else if (!strcmp(type, "MMC") && raw->ext_err)
+		snprintf(buf, len,
+			 "eMMC keeps no SCR or SSR (they are SD registers); its EXT_CSD: %s",
+			 raw->ext_why);
 	else if (!strcmp(type, "MMC"))
 		snprintf(buf, len,
 			 "eMMC keeps no SCR or SSR (they are SD registers)");

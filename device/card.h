@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The card's own word: the registers an SD card keeps (CID, CSD, SCR, SSR)
- * and what the kernel shows of them in sysfs, read and decoded.  The bit
- * positions are those of the SD Physical Layer specification; a register
- * is a hex string with its highest bit first, as sysfs prints it.
+ * and what the kernel shows of them in sysfs, read and decoded, and an
+ * eMMC's EXT_CSD (extcsd.h) beside them.  The bit positions are those of
+ * the SD Physical Layer specification; a register is a hex string with
+ * its highest bit first, as sysfs prints it.
  */
 #ifndef FLASHBENCH_CARD_H
 #define FLASHBENCH_CARD_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "extcsd.h"
 
 /* The files read, in sysfs's names. */
 enum card_file {
@@ -38,12 +41,18 @@ enum card_source {
 /*
  * The files as read, trimmed; have[f] when the file was there, not_file[f]
  * (CARD_IS_DIR, CARD_NOT_REG) when something else stood in its place.
+ * An eMMC's EXT_CSD (the file ext_csd, or the device asked) is in ext
+ * (ext.form EXT_CSD_NONE when not read); ext_err is -errno when it was
+ * there but could not be read, with the reason in ext_why.
  */
 struct card_raw {
 	enum card_source source;
 	char val[CF_NR][CARD_VAL_MAX];
 	unsigned char have[CF_NR];
 	unsigned char not_file[CF_NR];
+	struct ext_csd_raw ext;
+	int ext_err;
+	char ext_why[CARD_NOTE_MAX + 64];
 };
 
 /* sysfs's name of each file, indexed by enum card_file. */
@@ -112,6 +121,7 @@ struct card_info {
 	char revision[16];		/* "n.m" */
 	char date[16];			/* "YYYY-MM" */
 	struct card_claims claims;
+	struct ext_csd_info ext;	/* an eMMC's EXT_CSD (ext.have) */
 	uint64_t au_byte;		/* AU the SSR states, 0: none */
 	uint64_t uhs_au_byte;		/* UHS AU, 0: none */
 	size_t nr_notes;		/* what is wrong with what was read */
@@ -143,8 +153,8 @@ unsigned int card_au_code(uint64_t au_byte);
 void card_decode(const struct card_raw *raw, struct card_info *info);
 
 /*
- * Read the files of dir (any subset) into raw as source.  Returns the
- * number of files found.
+ * Read the files of dir (any subset, ext_csd among them) into raw as
+ * source.  Returns the number of files found.
  */
 size_t card_read_dir(const char *dir, enum card_source source,
 		     struct card_raw *raw);
@@ -155,8 +165,17 @@ size_t card_read_dir(const char *dir, enum card_source source,
  */
 int card_is_sd_mmc(const struct card_raw *raw);
 
-/* Read the sysfs files of the block device at path (CARD_NONE if none). */
+/*
+ * Read the sysfs files of the block device at path (CARD_NONE if none)
+ * and, on an eMMC, its EXT_CSD (card_read_ext_csd).
+ */
 size_t card_read_device(const char *path, struct card_raw *raw);
+
+/*
+ * Ask the device at path for its EXT_CSD (root only) into raw->ext;
+ * returns 0, or -errno with the reason in raw->ext_err and ext_why.
+ */
+int card_read_ext_csd(const char *path, struct card_raw *raw);
 
 /*
  * What is missing and why, in one line, into buf ("" when nothing is).

@@ -405,7 +405,7 @@ uint64_t ext_csd_bytes(const struct ext_csd_info *e, enum ext_csd_field f)
 const char *ext_csd_version(unsigned int rev)
 {
 	static const char *const v[] = {
-		"4.0", "4.1", "4.2", "4.3", "4.4 (obsolete revision)", "4.41",
+		"4.0", "4.1", "4.2", "4.3", "4.4", "4.41",
 		"4.5", "5.0", "5.1",
 	};
 
@@ -418,7 +418,7 @@ const char *ext_csd_form_text(enum ext_csd_form form)
 	case EXT_CSD_HEX:
 		return "hex string, byte 0 first";
 	case EXT_CSD_HEX_REVERSED:
-		return "hex string, byte 511 first (a kernel before 2013)";
+		return "hex string, byte 511 first (pre-2013 kernel)";
 	case EXT_CSD_BINARY:
 		return "512 raw bytes";
 	case EXT_CSD_IOCTL:
@@ -447,4 +447,28 @@ const char *ext_csd_pre_eol_text(uint64_t v)
 	};
 
 	return v < ARRAY_SIZE(t) ? t[v] : "reserved";
+}
+
+char *ext_csd_health(char *buf, size_t len, const struct ext_csd_info *e)
+{
+	static const char type[] = "AB";
+	enum ext_csd_field f;
+	char life[32];
+	uint64_t v;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (f = ECF_DEVICE_LIFE_TIME_EST_TYP_A;
+	     f <= ECF_DEVICE_LIFE_TIME_EST_TYP_B && n < len; f++) {
+		if (!ext_csd_get(e, f, &v))
+			continue;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s (type %c)",
+				      n ? ", " : "life time used ",
+				      ext_csd_life_text(life, sizeof(life), v),
+				      type[f - ECF_DEVICE_LIFE_TIME_EST_TYP_A]);
+	}
+	if (n < len && ext_csd_get(e, ECF_PRE_EOL_INFO, &v))
+		snprintf(buf + n, len - n, "%spre-EOL %s", n ? ", " : "",
+			 ext_csd_pre_eol_text(v));
+	return buf;
 }

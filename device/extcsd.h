@@ -154,4 +154,11 @@ char *ext_csd_life_text(char *buf, size_t len, uint64_t v);
 /* PRE_EOL_INFO in words: "normal", "warning", "urgent" or "reserved". */
 const char *ext_csd_pre_eol_text(uint64_t v);
 
+/*
+ * The wear in one phrase, into buf (returned): "life time used 50-60 %
+ * (type A), 50-60 % (type B), pre-EOL normal", each part the device
+ * states; "" when it states none (before eMMC 5.0).
+ */
+char *ext_csd_health(char *buf, size_t len, const struct ext_csd_info *e);
+
 #endif /* FLASHBENCH_EXTCSD_H */

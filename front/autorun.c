@@ -94,6 +94,7 @@ static void auto_reconcile(const struct cli *c, const struct device *dev,
 
 	device_card(c, dev, &raw, &ci);
 	reconcile(rc, r->align.erase.size_byte, &raw, &ci);
+	reconcile_page(rc, r->align.page.size_byte);
 }
 
 /*

@@ -210,9 +210,54 @@ static void registers_json(struct cli *c, FILE *res,
 }
 
 /*
- * Decode the register files of a directory; returns the status.  A
- * directory without any is bad input (exit 2), found before any output
- * file is opened.
+ * The registers of a device: sysfs, and an eMMC's EXT_CSD asked of it
+ * (an SD card's are all in sysfs).  Returns 0, or the status after one
+ * line on the error stream: not an MMC device is bad input (exit 2), a
+ * refusal (not root) or an I/O error the device's (exit 1).
+ */
+static int registers_device(struct cli *c, struct card_raw *raw)
+{
+	const char *path = c->registers_dir;
+
+	card_read_device(path, raw);
+	if (raw->have[CF_TYPE] && strcmp(raw->val[CF_TYPE], "MMC"))
+		return 0;
+	if (raw->ext.form == EXT_CSD_NONE && !raw->ext_err)
+		card_read_ext_csd(path, raw);
+	if (!raw->ext_err)
+		return 0;
+	if (raw->ext_err == -ENOTTY)
+		return usage_error(c->err, "--registers %s: %s", path,
+				   raw->ext_why);
+	fprintf(c->err, "flashbench: --registers %s: %s\n", path,
+		raw->ext_why);
+	return EXIT_DEVICE;
+}
+
+/* The register files of a directory; 0 or EXIT_USAGE after one line. */
+static int registers_dir(struct cli *c, struct card_raw *raw)
+{
+	if (!card_read_dir(c->registers_dir, CARD_DIR, raw))
+		return usage_error(c->err,
+				   "no register files (cid, csd, scr, ssr, ext_csd, ...) in %s",
+				   c->registers_dir);
+	if (!card_is_sd_mmc(raw))
+		return usage_error(c->err,
+				   "no SD/MMC register files (cid, csd, scr, ssr, type, ...) in %s, only %s: the directory of another kind of disk (USB, SCSI, virtio)",
+				   c->registers_dir,
+				   raw->have[CF_VENDOR] && raw->have[CF_MODEL] ?
+				   "vendor and model" : raw->have[CF_VENDOR] ?
+				   "vendor" : "model");
+	if (raw->ext_err)
+		return usage_error(c->err, "invalid --registers '%s': ext_csd: %s",
+				   c->registers_dir, raw->ext_why);
+	return 0;
+}
+
+/*
+ * Decode the register files of a directory, or what a device says of
+ * itself; returns the status.  A directory without any is bad input
+ * (exit 2), found before any output file is opened.
  */
 int run_registers(struct cli *c, FILE *out)
 {
@@ -220,26 +265,19 @@ int run_registers(struct cli *c, FILE *out)
 	struct card_info ci;
 	struct stat st;
 	FILE *res = out;
-	int ret;
+	int ret, dev;
 
 	if (stat(c->registers_dir, &st))
 		return usage_error(c->err, "invalid --registers '%s': %s",
 				   c->registers_dir, strerror(errno));
-	if (!S_ISDIR(st.st_mode))
+	dev = S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode);
+	if (!dev && !S_ISDIR(st.st_mode))
 		return usage_error(c->err,
-				   "invalid --registers '%s': not a directory",
+				   "invalid --registers '%s': not a directory nor a device",
 				   c->registers_dir);
-	if (!card_read_dir(c->registers_dir, CARD_DIR, &raw))
-		return usage_error(c->err,
-				   "no register files (cid, csd, scr, ssr, ...) in %s",
-				   c->registers_dir);
-	if (!card_is_sd_mmc(&raw))
-		return usage_error(c->err,
-				   "no SD/MMC register files (cid, csd, scr, ssr, type, ...) in %s, only %s: the directory of another kind of disk (USB, SCSI, virtio)",
-				   c->registers_dir,
-				   raw.have[CF_VENDOR] && raw.have[CF_MODEL] ?
-				   "vendor and model" : raw.have[CF_VENDOR] ?
-				   "vendor" : "model");
+	ret = dev ? registers_device(c, &raw) : registers_dir(c, &raw);
+	if (ret)
+		return ret;
 	card_decode(&raw, &ci);
 	ret = open_outputs(c, out, &res);
 	if (ret)
@@ -247,7 +285,8 @@ int run_registers(struct cli *c, FILE *out)
 	if (c->json) {
 		registers_json(c, res, &raw, &ci);
 	} else {
-		fprintf(res, "Card registers in %s:\n", c->registers_dir);
+		fprintf(res, "Card registers %s %s:\n", dev ? "of" : "in",
+			c->registers_dir);
 		card_print(res, &raw, &ci);
 	}
 	if (finish_output(c, res, res != out))

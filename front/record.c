@@ -616,6 +616,26 @@ static void record_reconcile(const struct jr_value *doc, uint64_t erase,
 			  !strcmp(from, "other") ? KERNEL_OTHER : KERNEL_NONE;
 }
 
+/*
+ * An eMMC's EXT_CSD kept in the record (device.card.registers.ext_csd,
+ * its bytes), decoded again and set against today's sizes.
+ */
+static void record_ext_csd(const struct jr_value *doc, uint64_t page,
+			   struct reconcile *rc)
+{
+	const char *hex = jr_str(jr_path(doc,
+				 "device.card.registers.ext_csd.hex"), NULL);
+	struct ext_csd_raw raw;
+	struct ext_csd_info e;
+	char why[CARD_NOTE_MAX];
+
+	if (!hex || ext_csd_parse(hex, strlen(hex), &raw, why, sizeof(why)))
+		return;
+	ext_csd_decode(&raw, &e);
+	reconcile_ext_csd(rc, &e);
+	reconcile_page(rc, page);
+}
+
 /* device.sysfs as the kernel printed it, for the text. */
 static void record_sysfs(const struct jr_value *doc, struct sysfs_info *s)
 {
@@ -748,6 +768,7 @@ static int auto_record(struct cli *c, FILE *out, const struct record *rec)
 	}
 	now = verdict_now(r);
 	record_reconcile(rec->doc, r->align.erase.size_byte, &rc);
+	record_ext_csd(rec->doc, r->align.page.size_byte, &rc);
 	if (c->plot)
 		plot_note(c->plot, plot_auto(c->plot->f, c->plot->title, r,
 					     NULL));

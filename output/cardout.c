@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cardout.h"
+#include "extcsdout.h"
 #include "format.h"
 
 /* "SD 3.0x" from the SCR's version bits. */
@@ -107,6 +108,7 @@ void card_print(FILE *out, const struct card_raw *raw,
 			sd_version(&ci->scr), ci->scr.data_after_erase);
 	if (ci->have_ssr)
 		print_ssr(out, ci);
+	ext_csd_print(out, &ci->ext);
 	for (i = CF_PREFERRED_ERASE_SIZE; i < CF_NR; i++)
 		if (raw->have[i])
 			fprintf(out, "  %s: %s\n", card_file_names[i],
@@ -116,6 +118,8 @@ void card_print(FILE *out, const struct card_raw *raw,
 		fprintf(out, "  missing: %s\n", missing);
 	for (i = 0; i < ci->nr_notes; i++)
 		fprintf(out, "  note: %s\n", ci->note[i]);
+	for (i = 0; i < ci->ext.nr_notes; i++)
+		fprintf(out, "  note: %s\n", ci->ext.note[i]);
 }
 
 static void json_claim(struct json *j, const char *key, int v)
@@ -173,12 +177,18 @@ void card_json(struct json *j, const struct card_raw *raw,
 			json_string(j, card_file_names[f], raw->val[f]);
 		else if (f <= CF_SSR)
 			json_null(j, card_file_names[f]);
+	if (ci->ext.have)
+		ext_csd_json(j, &raw->ext, &ci->ext);
+	else if (raw->ext_err)
+		json_null(j, "ext_csd");
 	json_object_end(j);
 	card_missing(raw, missing, sizeof(missing));
 	json_text(j, "missing", missing);
 	json_array_begin(j, "notes");
 	for (f = 0; f < (int)ci->nr_notes; f++)
 		json_string(j, NULL, ci->note[f]);
+	for (f = 0; f < (int)ci->ext.nr_notes; f++)
+		json_string(j, NULL, ci->ext.note[f]);
 	json_array_end(j);
 	json_object_end(j);
 }

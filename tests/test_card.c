@@ -602,7 +602,7 @@ START_TEST(test_registers_bad)
 		{ "--registers=/nonexistent/dir",
 		  "flashbench: invalid --registers '/nonexistent/dir': No such file or directory\n" },
 		{ "--registers=/dev/null",
-		  "flashbench: invalid --registers '/dev/null': not a directory\n" },
+		  "flashbench: --registers /dev/null: not an MMC block device (a character device)\n" },
 		{ "--registers=/ -a",
 		  "flashbench: --registers decodes register files on its own, without tests, --simulate, --plot or --preserve\n" },
 		{ "--registers=/ --simulate",
@@ -612,7 +612,7 @@ START_TEST(test_registers_bad)
 		{ "--registers=/ --auto",
 		  "flashbench: --registers decodes register files on its own, without tests, --simulate, --plot or --preserve\n" },
 		{ "--registers=/proc/self",
-		  "flashbench: no register files (cid, csd, scr, ssr, ...) in /proc/self\n" },
+		  "flashbench: no register files (cid, csd, scr, ssr, ext_csd, ...) in /proc/self\n" },
 	};
 	struct fb_run r;
 	size_t i;

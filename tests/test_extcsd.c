@@ -3,8 +3,8 @@
  * The eMMC's EXT_CSD (device/extcsd.c): every real dump of
  * tests/data/extcsd/ decodes to the values its source states (where a
  * source states nothing, to what mmc-utils' `mmc extcsd read` prints for
- * the same bytes), in both byte orders and as raw bytes; bad input is
- * named in one line.
+ * the same bytes), in both byte orders and as raw bytes; the units at
+ * their edges; bad input named in one phrase.
  */
 #include <check.h>
 #include <errno.h>
@@ -16,29 +16,12 @@
 #include "extcsd.h"
 #include "util.h"
 
-#define DUMP_MAX 4096
-
-/* tests/data/extcsd/NAME/ext_csd into buf; returns its length. */
-static size_t read_dump(const char *name, char *buf, size_t len)
-{
-	char path[256];
-	size_t n;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "tests/data/extcsd/%s/ext_csd", name);
-	f = fopen(path, "rb");
-	ck_assert_msg(f != NULL, "cannot read %s", path);
-	n = fread(buf, 1, len, f);
-	fclose(f);
-	return n;
-}
-
 /* Read and decode a dump; fails the test if it does not parse. */
 static void decode_dump(const char *name, struct ext_csd_raw *raw,
 			struct ext_csd_info *e)
 {
-	char buf[DUMP_MAX], why[256] = "";
-	size_t n = read_dump(name, buf, sizeof(buf));
+	char buf[EXTCSD_DUMP_MAX], why[256] = "";
+	size_t n = extcsd_dump(name, buf, sizeof(buf));
 
 	ck_assert_msg(!ext_csd_parse(buf, n, raw, why, sizeof(why)),
 		      "%s: %s", name, why);

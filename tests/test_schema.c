@@ -112,6 +112,7 @@ static const char *const kinds[] = {
 	"-C --json -q --simulate=size=1G,real_size=512M,fake=limbo-garbage",
 	"-L --json -q --simulate=size=1G,claims=C10+U3+V30+A2",
 	"--analyze=tests/data/seed000.txt --json",
+	"--registers=tests/data/extcsd/samsung-bjnb4r --json",
 };
 
 START_TEST(test_schema_documents)

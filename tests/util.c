@@ -172,6 +172,33 @@ size_t count_str(const char *hay, const char *needle)
 	return n;
 }
 
+void check_width(const char *what, const char *text)
+{
+	const char *p = text;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+
+		ck_assert_msg(n <= 80, "%s: %zu columns: %.*s", what, n, (int)n,
+			      p);
+		p += n + (p[n] == '\n');
+	}
+}
+
+size_t extcsd_dump(const char *name, char *buf, size_t len)
+{
+	char path[256];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "tests/data/extcsd/%s/ext_csd", name);
+	f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "cannot read %s", path);
+	n = fread(buf, 1, len, f);
+	fclose(f);
+	return n;
+}
+
 /* Length of the well-formed UTF-8 character at p (RFC 3629), 0 if none. */
 static size_t utf8_seq(const unsigned char *p)
 {

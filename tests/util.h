@@ -80,6 +80,15 @@ void json_doc_keep(const char *out);
 /* Count how often needle occurs in hay. */
 size_t count_str(const char *hay, const char *needle);
 
+/* Fail the test (naming what) if a line of text is over 80 columns. */
+void check_width(const char *what, const char *text);
+
+/* The longest tests/data/extcsd/NAME/ext_csd file read. */
+#define EXTCSD_DUMP_MAX 4096
+
+/* Read tests/data/extcsd/NAME/ext_csd into buf; returns its length. */
+size_t extcsd_dump(const char *name, char *buf, size_t len);
+
 /* The first byte of text that is not well-formed UTF-8, or NULL. */
 const char *utf8_invalid(const char *text);
 

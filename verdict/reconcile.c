@@ -4,7 +4,10 @@
  * preferred_erase_size.  The kernel sets the latter to the AU the SSR
  * states, and when it states none guesses from the capacity (512 KiB to
  * 4 MiB); the speed-class rules write an AU above 4 MiB in 4 MiB
- * sub-units, which is what timing then shows.
+ * sub-units, which is what timing then shows.  An eMMC states no AU but
+ * an erase group and a large unit (set against the erase size), a
+ * super-page and an optimal write size (set against the page), and its
+ * wear.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -60,11 +63,52 @@ void reconcile(struct reconcile *rc, uint64_t measured_byte,
 		rc->kernel_from = KERNEL_GUESS;
 	else
 		rc->kernel_from = KERNEL_OTHER;
+	reconcile_ext_csd(rc, &info->ext);
+}
+
+/* An eMMC's size against one measured: no SD sub-units here. */
+static enum reconcile_fit emmc_fit(uint64_t measured, uint64_t stated)
+{
+	enum reconcile_fit f = reconcile_fit(measured, stated);
+
+	if (f != FIT_SUBUNIT)
+		return f;
+	return stated % measured == 0 ? FIT_MULTIPLE : FIT_DISAGREES;
+}
+
+void reconcile_ext_csd(struct reconcile *rc, const struct ext_csd_info *e)
+{
+	struct reconcile_emmc *m = &rc->emmc;
+	uint64_t page = m->page_byte;
+
+	memset(m, 0, sizeof(*m));
+	if (!e->have)
+		return;
+	m->have = 1;
+	m->erase_group_byte = ext_csd_bytes(e, ECF_HC_ERASE_GRP_SIZE);
+	m->large_unit_byte = ext_csd_bytes(e, ECF_LARGE_UNIT_SIZE_M1);
+	m->erase_group_fit = emmc_fit(rc->measured_byte, m->erase_group_byte);
+	m->large_unit_fit = emmc_fit(rc->measured_byte, m->large_unit_byte);
+	m->super_page_byte = ext_csd_bytes(e, ECF_ACC_SIZE);
+	m->optimal_write_byte = ext_csd_bytes(e, ECF_OPTIMAL_WRITE_SIZE);
+	m->cache_byte = ext_csd_bytes(e, ECF_CACHE_SIZE);
+	m->cache_fit = FIT_UNKNOWN;
+	ext_csd_health(m->health, sizeof(m->health), e);
+	reconcile_page(rc, page);
+}
+
+void reconcile_page(struct reconcile *rc, uint64_t page_byte)
+{
+	struct reconcile_emmc *m = &rc->emmc;
+
+	m->page_byte = page_byte;
+	m->super_page_fit = emmc_fit(page_byte, m->super_page_byte);
+	m->optimal_write_fit = emmc_fit(page_byte, m->optimal_write_byte);
 }
 
 int reconcile_any(const struct reconcile *rc)
 {
-	return rc->stated_byte || rc->kernel_byte;
+	return rc->stated_byte || rc->kernel_byte || rc->emmc.have;
 }
 
 static const char *fit_text(enum reconcile_fit f)
@@ -117,6 +161,39 @@ static void print_why(FILE *out, const struct reconcile *rc)
 	}
 }
 
+/* "  what: 512KiB (agrees)" or "  what: not stated". */
+static void print_stated(FILE *out, const char *what, uint64_t stated,
+			 enum reconcile_fit fit)
+{
+	char a[FMT_LEN];
+
+	if (stated)
+		fprintf(out, "  %s: %s (%s)\n", what, fmt_size(a, stated),
+			fit_text(fit));
+	else
+		fprintf(out, "  %s: not stated\n", what);
+}
+
+/* The eMMC's page sizes, its cache and its health, after the erase size. */
+static void print_emmc(FILE *out, const struct reconcile_emmc *m)
+{
+	char a[FMT_LEN];
+
+	fprintf(out, "page measured %s; what the eMMC states (EXT_CSD):\n",
+		m->page_byte ? fmt_size(a, m->page_byte) : "none");
+	print_stated(out, "super-page", m->super_page_byte,
+		     m->super_page_fit);
+	print_stated(out, "optimal write size", m->optimal_write_byte,
+		     m->optimal_write_fit);
+	if (m->cache_byte)
+		fprintf(out, "  volatile cache: %s (no write cache measured to set it against)\n",
+			fmt_size(a, m->cache_byte));
+	else
+		fputs("  volatile cache: none stated\n", out);
+	fprintf(out, "  health: %s\n",
+		m->health[0] ? m->health : "not stated (eMMC 5.0 and later)");
+}
+
 void reconcile_print(FILE *out, const struct reconcile *rc)
 {
 	char a[FMT_LEN], b[FMT_LEN];
@@ -125,18 +202,28 @@ void reconcile_print(FILE *out, const struct reconcile *rc)
 		return;
 	fprintf(out, "erase size measured %s; what the card and the kernel say:\n",
 		rc->measured_byte ? fmt_size(a, rc->measured_byte) : "none");
-	if (rc->stated_byte)
+	if (rc->emmc.have) {
+		print_stated(out, "erase group the eMMC states (EXT_CSD)",
+			     rc->emmc.erase_group_byte,
+			     rc->emmc.erase_group_fit);
+		print_stated(out, "large unit (EXT_CSD)",
+			     rc->emmc.large_unit_byte,
+			     rc->emmc.large_unit_fit);
+	} else if (rc->stated_byte) {
 		fprintf(out, "  AU the card states (SSR): %s (%s)\n",
 			fmt_size(b, rc->stated_byte),
 			fit_text(rc->stated_fit));
-	else
+	} else {
 		fputs("  AU the card states (SSR): none\n", out);
+	}
 	if (rc->kernel_byte)
 		fprintf(out, "  kernel preferred_erase_size: %s, %s (%s)\n",
 			fmt_size(b, rc->kernel_byte),
 			kernel_text(rc->kernel_from),
 			fit_text(rc->kernel_fit));
 	print_why(out, rc);
+	if (rc->emmc.have)
+		print_emmc(out, &rc->emmc);
 }
 
 static const char *const fit_names[] = {
@@ -166,6 +253,25 @@ static void json_name(struct json *j, const char *key, const char *v)
 		json_null(j, key);
 }
 
+/* reconcile.emmc: the EXT_CSD's sizes, each with how it fits. */
+static void emmc_json(struct json *j, const struct reconcile_emmc *m)
+{
+	json_object_begin(j, "emmc");
+	json_size(j, "erase_group_size", m->erase_group_byte);
+	json_name(j, "erase_group_fit", fit_names[m->erase_group_fit]);
+	json_size(j, "large_unit_size", m->large_unit_byte);
+	json_name(j, "large_unit_fit", fit_names[m->large_unit_fit]);
+	json_size(j, "measured_page_size", m->page_byte);
+	json_size(j, "super_page_size", m->super_page_byte);
+	json_name(j, "super_page_fit", fit_names[m->super_page_fit]);
+	json_size(j, "optimal_write_size", m->optimal_write_byte);
+	json_name(j, "optimal_write_fit", fit_names[m->optimal_write_fit]);
+	json_size(j, "cache_size", m->cache_byte);
+	json_name(j, "cache_fit", fit_names[m->cache_fit]);
+	json_name(j, "health", m->health[0] ? m->health : NULL);
+	json_object_end(j);
+}
+
 void reconcile_json(struct json *j, const struct reconcile *rc)
 {
 	json_object_begin(j, "reconcile");
@@ -175,5 +281,7 @@ void reconcile_json(struct json *j, const struct reconcile *rc)
 	json_size(j, "kernel_preferred_erase_size", rc->kernel_byte);
 	json_name(j, "kernel_from", kernel_names[rc->kernel_from]);
 	json_name(j, "kernel_fit", fit_names[rc->kernel_fit]);
+	if (rc->emmc.have)
+		emmc_json(j, &rc->emmc);
 	json_object_end(j);
 }
