@@ -24,6 +24,7 @@
  * And the document's "options"."destructive".
  */
 #include <inttypes.h>
+#include <string.h>
 
 #include "aligntext.h"
 #include "auto.h"
@@ -43,101 +44,81 @@ static void json_size_or_null(struct json *j, const char *key, uint64_t v)
 		json_null(j, key);
 }
 
+/* Where the erase size came from, in the record's words. */
+static const char *erase_from(const struct auto_result *r)
+{
+	if (!r->erase_writes.erase_byte)
+		return "reads";
+	return r->erase_from == AUTO_ERASE_FROM_WRITES ? "writes" :
+	       r->erase_from == AUTO_ERASE_CONFIRMED ? "reads and writes" :
+						       "reads";
+}
+
+void auto_verdict_of(const struct align_verdict *v,
+		     const struct auto_result *r, struct auto_verdict_rec *o)
+{
+	const struct auto_open *l = &r->open_linear, *n = &r->open_random;
+	const struct auto_fat *f = &r->fat;
+
+	memset(o, 0, sizeof(*o));
+	o->erase_byte = v->erase.size_byte;
+	o->erase_conf = v->erase.confidence;
+	o->page_byte = v->page.size_byte;
+	o->page_conf = v->page.confidence;
+	o->plane_byte = v->plane.size_byte;
+	o->plane_conf = v->plane.confidence;
+	o->group_byte = v->group.size_byte;
+	o->group_conf = v->group.confidence;
+	o->open_linear_known = l->measured;
+	o->open_linear_nr = l->nr;
+	o->open_linear_conf = l->measured ? l->confidence : 0;
+	o->open_random_known = n->measured;
+	o->open_random_nr = n->nr;
+	o->open_random_conf = n->measured ? n->confidence : 0;
+	o->fat_measured = f->measured;
+	o->fat_found = f->measured && f->found;
+	/* fat_start counts AUs; fat_start_byte is the same in bytes */
+	o->fat_start = f->start;
+	o->fat_start_byte = (uint64_t)f->start * v->erase.size_byte;
+	o->fat_count = o->fat_found ? f->count : 0;
+	o->fat_conf = f->measured ? f->confidence : 0;
+	o->fat_writes = o->fat_found ? auto_fat_shown_by(f) : NULL;
+	o->timing_noise = r->noise.cells ? auto_noise_name(r->noise.level) :
+					   NULL;
+	o->erase_from = erase_from(r);
+	o->destructive = r->destructive;
+	o->capacity_done = r->capacity_done;
+	if (r->capacity_done)
+		o->capacity = r->capacity;
+}
+
 static void json_verdict(struct json *j, const struct align_verdict *v,
 			 const struct auto_result *r)
 {
-	int open_l = r->open_linear.measured;
-	int open_r = r->open_random.measured;
-	int fat = r->fat.measured;
+	struct auto_verdict_rec o;
 
-	json_object_begin(j, "verdict");
-	json_size_or_null(j, "erase_size", v->erase.size_byte);
-	json_size_or_null(j, "page_size", v->page.size_byte);
-	json_size_or_null(j, "program_unit", v->plane.size_byte);
-	json_size_or_null(j, "allocation_group", v->group.size_byte);
-	if (open_l)
-		json_u64(j, "open_au_linear", r->open_linear.nr);
-	else
-		json_null(j, "open_au_linear");
-	if (open_r)
-		json_u64(j, "open_au_random", r->open_random.nr);
-	else
-		json_null(j, "open_au_random");
-	/* fat_start counts AUs; fat_start_byte is the same in bytes */
-	if (fat && r->fat.found) {
-		json_u64(j, "fat_start", r->fat.start);
-		json_u64(j, "fat_start_byte",
-			 (uint64_t)r->fat.start * v->erase.size_byte);
-		json_u64(j, "fat_erase_blocks", r->fat.count);
-	} else if (fat) {
-		json_null(j, "fat_start");
-		json_null(j, "fat_start_byte");
-		json_u64(j, "fat_erase_blocks", 0);
-	} else {
-		json_null(j, "fat_start");
-		json_null(j, "fat_start_byte");
-		json_null(j, "fat_erase_blocks");
-	}
-	if (fat && r->fat.found)
-		json_string(j, "fat_writes", auto_fat_shown_by(&r->fat));
-	else
-		json_null(j, "fat_writes");
-	if (r->noise.cells)
-		json_string(j, "timing_noise", auto_noise_name(r->noise.level));
-	else
-		json_null(j, "timing_noise");
-	json_string(j, "erase_size_from",
-		    !r->erase_writes.erase_byte ? "reads" :
-		    r->erase_from == AUTO_ERASE_FROM_WRITES ? "writes" :
-		    r->erase_from == AUTO_ERASE_CONFIRMED ?
-			"reads and writes" : "reads");
-	json_object_begin(j, "confidence");
-	json_string(j, "erase_size", conf(v->erase.confidence));
-	json_string(j, "page_size", conf(v->page.confidence));
-	json_string(j, "program_unit", conf(v->plane.confidence));
-	json_string(j, "allocation_group", conf(v->group.confidence));
-	json_string(j, "open_au_linear",
-		    conf(open_l ? r->open_linear.confidence : 0));
-	json_string(j, "open_au_random",
-		    conf(open_r ? r->open_random.confidence : 0));
-	json_string(j, "fat_start", conf(fat ? r->fat.confidence : 0));
-	json_string(j, "fat_erase_blocks", conf(fat ? r->fat.confidence : 0));
-	json_object_end(j);
-	if (r->destructive && r->capacity_done) {
-		json_object_begin(j, "capacity");
-		capacity_json(j, &r->capacity);
-		json_object_end(j);
-	} else if (r->destructive) {
-		json_null(j, "capacity");
-	}
-	json_object_end(j);
+	auto_verdict_of(v, r, &o);
+	rt_write_object(j, "verdict", &auto_verdict_table, &o);
 }
 
 void auto_json_advice(struct json *j, const struct auto_result *r)
 {
 	uint64_t erase = r->align.erase.size_byte;
+	struct auto_advice_rec o;
 	struct auto_advice a;
 
 	auto_advise_for(r, &a);
-	json_object_begin(j, "advice");
-	json_bool(j, "erase_size_known", erase != 0);
-	json_u64(j, "sector_size", a.sector_byte);
-	json_u64(j, "partition_start_sector", a.start_sector);
-	json_u64(j, "partition_start", a.start_sector * a.sector_byte);
-	if (erase) {
-		json_u64(j, "ext4_stride", a.ext4_stride);
-		json_u64(j, "ext4_stripe_width", a.ext4_stripe_width);
-		json_u64(j, "f2fs_segments_per_section", a.f2fs_segs);
-	} else {
-		json_null(j, "ext4_stride");
-		json_null(j, "ext4_stripe_width");
-		json_null(j, "f2fs_segments_per_section");
-	}
-	json_size_or_null(j, "partition_max_sectors", a.max_sectors);
-	json_size_or_null(j, "partition_max_size",
-			  a.max_sectors * a.sector_byte);
-	json_bool(j, "keep_no_data", a.no_data);
-	json_object_end(j);
+	o.erase_known = erase != 0;
+	o.sector_byte = a.sector_byte;
+	o.start_sector = a.start_sector;
+	o.start_byte = a.start_sector * a.sector_byte;
+	o.ext4_stride = a.ext4_stride;
+	o.ext4_stripe_width = a.ext4_stripe_width;
+	o.f2fs_segs = a.f2fs_segs;
+	o.max_sectors = a.max_sectors;
+	o.max_byte = a.max_sectors * a.sector_byte;
+	o.no_data = a.no_data;
+	rt_write_object(j, "advice", &auto_advice_table, &o);
 }
 
 void auto_json_verdict(struct json *j, const struct auto_result *r)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "autorecord.h"
+#include "autotab.h"
 #include "json.h"
 #include "sysfs.h"
 
@@ -38,6 +39,13 @@ void auto_json_verdict(struct json *j, const struct auto_result *res);
 
 /* The "results" member: every table and probe, raw bytes and ns. */
 void auto_json_results(struct json *j, const struct auto_result *res);
+
+/*
+ * The verdict v of r (r's other steps beside it) as the record keeps it:
+ * what "verdict" holds, and what --analyze compares a record's with.
+ */
+void auto_verdict_of(const struct align_verdict *v,
+		     const struct auto_result *r, struct auto_verdict_rec *o);
 
 /* An align verdict as the JSON "verdict" member, writes not measured. */
 void auto_json_align_verdict(struct json *j, const struct align_verdict *v);

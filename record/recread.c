@@ -185,7 +185,7 @@ static int enum_index(const struct rt_field *f, const char *s)
 	size_t i;
 
 	for (i = 0; s && i < f->nnames; i++)
-		if (!strcmp(s, f->names[i]))
+		if (f->names[i] && !strcmp(s, f->names[i]))
 			return (int)i;
 	return -1;
 }
@@ -355,7 +355,7 @@ int rt_read(struct rt_rd *c, const struct rt_table *t,
 		const struct jr_value *v;
 
 		/* a constant names the record: a loose reading checks it */
-		if ((f->flags & RT_DERIVED) ||
+		if ((f->flags & RT_DERIVED) || f->kind == RT_CONF ||
 		    (f->kind == RT_CONST && !c->loose))
 			continue;
 		if (c->loose)

@@ -33,6 +33,9 @@ enum rt_kind {
 	RT_CONST,	/* no storage: always the string names[0] */
 	RT_OBJECT,	/* a record of table sub at the offset */
 	RT_ARRAY,	/* n records of table sub, n at count_off */
+	RT_CONF,	/* no storage: an object of the confidence (an int
+			 * at conf_off, names[] its words) of each row of the
+			 * same table that has one, by the row's name */
 };
 
 /* What a row's when() says about the member in this record. */
@@ -77,6 +80,8 @@ struct rt_field {
 	size_t max;			/* RT_ARRAY: entries at most */
 	size_t has_off;			/* an int: 0 writes it null (or omits
 					 * it); 0 here: no such flag */
+	size_t conf_off;		/* its confidence, an int (as has_off;
+					 * see RT_CONF) */
 	enum rt_how (*when)(const void *rec);	/* NULL: RT_WRITE */
 	void (*get)(const void *rec, union rt_scalar *v); /* computed */
 	const char *label;		/* words where a verdict is compared */
@@ -114,6 +119,14 @@ int rt_value(const struct rt_field *f, const void *rec,
 
 /* Does v (a member read from a record) equal what rt_value() gives? */
 int rt_same(const struct jr_value *a, const struct jr_value *b);
+
+/*
+ * The table's RT_CONF row (NULL: none); the confidence of row f in *v as
+ * rt_value() gives values: 1, or 0 when f has none.
+ */
+const struct rt_field *rt_conf_row(const struct rt_table *t);
+int rt_conf_value(const struct rt_table *t, const struct rt_field *f,
+		  const void *rec, struct jr_value *v);
 
 /* The row named name (NULL: none); for tests and the said lists. */
 const struct rt_field *rt_find(const struct rt_table *t, const char *name);

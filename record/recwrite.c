@@ -128,8 +128,31 @@ static void write_array(struct json *j, const struct rt_field *f,
 	json_array_end(j);
 }
 
-static void write_field(struct json *j, const struct rt_field *f,
-			const void *rec)
+/* A confidence's word ("?" for a value without one). */
+static const char *conf_name(const struct rt_field *c, const struct rt_field *f,
+			     const void *rec)
+{
+	int i = *(const int *)at(rec, f->conf_off - 1);
+
+	return i >= 0 && (size_t)i < c->nnames ? c->names[i] : "?";
+}
+
+/* The confidence of each row of t that has one, in an object. */
+static void write_conf(struct json *j, const struct rt_table *t,
+		       const struct rt_field *c, const void *rec)
+{
+	size_t i;
+
+	json_object_begin(j, c->name);
+	for (i = 0; i < t->n; i++)
+		if (t->f[i].conf_off)
+			json_string(j, t->f[i].name,
+				    conf_name(c, &t->f[i], rec));
+	json_object_end(j);
+}
+
+static void write_field(struct json *j, const struct rt_table *t,
+			const struct rt_field *f, const void *rec)
 {
 	union rt_scalar v;
 
@@ -144,6 +167,10 @@ static void write_field(struct json *j, const struct rt_field *f,
 	}
 	if (f->kind == RT_OBJECT) {
 		rt_write_object(j, f->name, f->sub, at(rec, f->off));
+		return;
+	}
+	if (f->kind == RT_CONF) {
+		write_conf(j, t, f, rec);
 		return;
 	}
 	if (f->kind == RT_ARRAY) {
@@ -162,7 +189,7 @@ void rt_write(struct json *j, const struct rt_table *t, const void *rec)
 	size_t i;
 
 	for (i = 0; i < t->n; i++)
-		write_field(j, &t->f[i], rec);
+		write_field(j, t, &t->f[i], rec);
 }
 
 void rt_write_object(struct json *j, const char *key,
@@ -256,7 +283,7 @@ int rt_value(const struct rt_field *f, const void *rec, struct jr_value *v)
 	case RT_WRITE:
 		break;
 	}
-	if (f->kind == RT_OBJECT || f->kind == RT_ARRAY)
+	if (f->kind == RT_OBJECT || f->kind == RT_ARRAY || f->kind == RT_CONF)
 		return 0;	/* scalars only */
 	scalar_of(f, rec, &s);
 	if ((f->flags & RT_ZERO_NULL) && is_zero(f, &s))
@@ -309,4 +336,28 @@ const struct rt_field *rt_said(const struct rt_table *t, unsigned int k)
 int rt_bytes(const struct rt_field *f)
 {
 	return f->unit && !strcmp(f->unit, "bytes");
+}
+
+const struct rt_field *rt_conf_row(const struct rt_table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->f[i].kind == RT_CONF)
+			return &t->f[i];
+	return NULL;
+}
+
+int rt_conf_value(const struct rt_table *t, const struct rt_field *f,
+		  const void *rec, struct jr_value *v)
+{
+	const struct rt_field *c = rt_conf_row(t);
+
+	memset(v, 0, sizeof(*v));
+	if (!c || !f->conf_off)
+		return 0;
+	v->type = JR_STRING;
+	v->s = (char *)conf_name(c, f, rec);
+	v->len = strlen(v->s);
+	return 1;
 }

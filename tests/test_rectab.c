@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "autotab.h"
 #include "c.h"
 #include "caprec.h"
 #include "classrec.h"
@@ -36,7 +37,28 @@ static const struct pairing pairings[] = {
 	{ "definitions.capacity_evidence", { &capacity_evidence_table } },
 	{ "definitions.record_said.properties.classes.items",
 	  { &class_said_table } },
+	{ "definitions.geometry", { &auto_verdict_table } },
+	{ "definitions.advice", { &auto_advice_table } },
+	{ "definitions.reconcile", { &reconcile_table } },
 };
+
+/*
+ * The tables of the pairing that has t (a nested record whose schema
+ * object other tables share: "capacity" with its fix); else t alone.
+ */
+static const struct rt_table *const *tables_of(const struct rt_table *t,
+					       const struct rt_table *alone[2])
+{
+	size_t i, k;
+
+	for (i = 0; i < ARRAY_SIZE(pairings); i++)
+		for (k = 0; pairings[i].t[k]; k++)
+			if (pairings[i].t[k] == t)
+				return pairings[i].t;
+	alone[0] = t;
+	alone[1] = NULL;
+	return alone;
+}
 
 /* What the walk found wrong, one line each. */
 struct findings {
@@ -125,20 +147,78 @@ static void walk(struct findings *w, const struct jr_value *schema,
 		 const struct jr_value *obj, const char *where,
 		 const struct rt_table *const *t);
 
-/* Row f of a table against property prop. */
-static void check_row(struct findings *w, const struct jr_value *schema,
-		      const struct rt_field *f, const struct jr_value *prop,
-		      const char *where)
+/* A property, or what its "$ref" ("#/definitions/x") names. */
+static const struct jr_value *resolve(const struct jr_value *schema,
+				      const struct jr_value *prop)
 {
-	const char *type = json_type(f);
-	const char *desc = jr_str(jr_get(prop, "description"), "");
+	const char *ref = jr_str(jr_get(prop, "$ref"), NULL);
+	char path[128];
 	size_t i;
 
+	if (!ref || strncmp(ref, "#/", 2))
+		return prop;
+	snprintf(path, sizeof(path), "%s", ref + 2);
+	for (i = 0; path[i]; i++)
+		if (path[i] == '/')
+			path[i] = '.';
+	return jr_path(schema, path);
+}
+
+/* An RT_CONF row: an object of the confidence of each row that has one. */
+static void check_conf(struct findings *w, const struct rt_table *t,
+		       const struct rt_field *c, const struct jr_value *prop,
+		       const char *where)
+{
+	const struct jr_value *props = jr_get(prop, "properties");
+	size_t i, k, n = 0;
+
+	for (i = 0; i < t->n; i++) {
+		const struct jr_value *p;
+
+		if (!t->f[i].conf_off)
+			continue;
+		n++;
+		p = jr_get(props, t->f[i].name);
+		if (!p)
+			found(w, "%s.%s.%s: not in the schema", where, c->name,
+			      t->f[i].name);
+		for (k = 0; p && k < c->nnames; k++)
+			if (!in_enum(p, c->names[k]))
+				found(w, "%s.%s.%s: \"%s\" is not in the schema's enum",
+				      where, c->name, t->f[i].name,
+				      c->names[k]);
+	}
+	if (jr_len(props) != n)
+		found(w, "%s.%s: %zu members in the schema, %zu rows with a confidence",
+		      where, c->name, jr_len(props), n);
+}
+
+/* Row f of table t against property prop. */
+static void check_row(struct findings *w, const struct jr_value *schema,
+		      const struct rt_table *t, const struct rt_field *f,
+		      const struct jr_value *prop, const char *where)
+{
+	const char *type = json_type(f);
+	const char *desc;
+	size_t i;
+
+	prop = resolve(schema, prop);
+	desc = jr_str(jr_get(prop, "description"), "");
+	if (f->kind == RT_CONF) {
+		check_conf(w, t, f, prop, where);
+		return;
+	}
+	/* a string row may be held to an enum, an enum row to a string */
+	if (f->kind == RT_STRING && jr_get(prop, "enum"))
+		type = NULL;
+	if (!type && !jr_get(prop, "enum") && !has_type(prop, "string"))
+		found(w, "%s.%s: a string in the table, not in the schema",
+		      where, f->name);
 	if (type && !has_type(prop, type))
 		found(w, "%s.%s: a %s in the table, not in the schema", where,
 		      f->name, type);
-	for (i = 0; !type && i < f->nnames; i++)
-		if (!in_enum(prop, f->names[i]))
+	for (i = 0; jr_get(prop, "enum") && i < f->nnames; i++)
+		if (f->names[i] && !in_enum(prop, f->names[i]))
 			found(w, "%s.%s: \"%s\" is not in the schema's enum",
 			      where, f->name, f->names[i]);
 	if (writes_null(f) && !has_type(prop, "null") && !in_enum(prop, NULL))
@@ -150,12 +230,13 @@ static void check_row(struct findings *w, const struct jr_value *schema,
 		found(w, "%s.%s: in %s, the schema's description does not say so",
 		      where, f->name, f->unit);
 	if (f->kind == RT_OBJECT || f->kind == RT_ARRAY) {
-		const struct rt_table *sub[2] = { f->sub, NULL };
+		const struct rt_table *alone[2];
 		char w2[160];
 
 		snprintf(w2, sizeof(w2), "%s.%s", where, f->name);
-		walk(w, schema, f->kind == RT_ARRAY ? jr_get(prop, "items") :
-						      prop, w2, sub);
+		if (f->kind == RT_ARRAY)
+			prop = jr_get(prop, "items");
+		walk(w, schema, prop, w2, tables_of(f->sub, alone));
 	}
 }
 
@@ -180,7 +261,7 @@ static void walk(struct findings *w, const struct jr_value *schema,
 				found(w, "%s.%s: in table %s, not in the schema",
 				      where, f->name, t[k]->name);
 			else
-				check_row(w, schema, f, p, where);
+				check_row(w, schema, t[k], f, p, where);
 		}
 	for (i = 0; i < props->n; i++) {
 		int in = 0;

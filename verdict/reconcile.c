@@ -226,62 +226,7 @@ void reconcile_print(FILE *out, const struct reconcile *rc)
 		print_emmc(out, &rc->emmc);
 }
 
-static const char *const fit_names[] = {
-	[FIT_UNKNOWN] = NULL, [FIT_AGREES] = "agrees",
-	[FIT_SUBUNIT] = "sub-unit", [FIT_MULTIPLE] = "multiple",
-	[FIT_DISAGREES] = "disagrees",
-};
-
-static const char *const kernel_names[] = {
-	[KERNEL_NONE] = NULL, [KERNEL_FROM_SSR] = "ssr",
-	[KERNEL_GUESS] = "capacity guess", [KERNEL_OTHER] = "other",
-};
-
-static void json_size(struct json *j, const char *key, uint64_t v)
-{
-	if (v)
-		json_u64(j, key, v);
-	else
-		json_null(j, key);
-}
-
-static void json_name(struct json *j, const char *key, const char *v)
-{
-	if (v)
-		json_string(j, key, v);
-	else
-		json_null(j, key);
-}
-
-/* reconcile.emmc: the EXT_CSD's sizes, each with how it fits. */
-static void emmc_json(struct json *j, const struct reconcile_emmc *m)
-{
-	json_object_begin(j, "emmc");
-	json_size(j, "erase_group_size", m->erase_group_byte);
-	json_name(j, "erase_group_fit", fit_names[m->erase_group_fit]);
-	json_size(j, "large_unit_size", m->large_unit_byte);
-	json_name(j, "large_unit_fit", fit_names[m->large_unit_fit]);
-	json_size(j, "measured_page_size", m->page_byte);
-	json_size(j, "super_page_size", m->super_page_byte);
-	json_name(j, "super_page_fit", fit_names[m->super_page_fit]);
-	json_size(j, "optimal_write_size", m->optimal_write_byte);
-	json_name(j, "optimal_write_fit", fit_names[m->optimal_write_fit]);
-	json_size(j, "cache_size", m->cache_byte);
-	json_name(j, "cache_fit", fit_names[m->cache_fit]);
-	json_name(j, "health", m->health[0] ? m->health : NULL);
-	json_object_end(j);
-}
-
 void reconcile_json(struct json *j, const struct reconcile *rc)
 {
-	json_object_begin(j, "reconcile");
-	json_size(j, "measured_erase_size", rc->measured_byte);
-	json_size(j, "stated_au_size", rc->stated_byte);
-	json_name(j, "stated_fit", fit_names[rc->stated_fit]);
-	json_size(j, "kernel_preferred_erase_size", rc->kernel_byte);
-	json_name(j, "kernel_from", kernel_names[rc->kernel_from]);
-	json_name(j, "kernel_fit", fit_names[rc->kernel_fit]);
-	if (rc->emmc.have)
-		emmc_json(j, &rc->emmc);
-	json_object_end(j);
+	rt_write_object(j, "reconcile", &reconcile_table, rc);
 }

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * --analyze on a record's class check (-L's "results", --auto
+ * --destructive's "class"): the measured figures read back through the
+ * class entry's table and judged again with today's thresholds; the
+ * classes the record judged otherwise named.
+ */
+#include <string.h>
+
+#include "class.h"
+#include "classrec.h"
+#include "cli.h"
+#include "jsonread.h"
+#include "recint.h"
+#include "rectab.h"
+
+/* ---- the class check: the record's figures, judged today ---- */
+
+/* The record's card claims into *cl; NULL when it has no card. */
+static const struct card_claims *record_claims(const struct jr_value *doc,
+					       struct card_claims *cl)
+{
+	const struct jr_value *card = jr_path(doc, "device.card");
+
+	if (!jr_is(card, JR_OBJECT))
+		return NULL;
+	cl->speed_class = (int)jr_i64(jr_get(card, "speed_class"), -1);
+	cl->uhs_grade = (int)jr_i64(jr_get(card, "uhs_grade"), -1);
+	cl->video_class = (int)jr_i64(jr_get(card, "video_class"), -1);
+	cl->app_class = (int)jr_i64(jr_get(card, "app_class"), -1);
+	return cl;
+}
+
+/*
+ * The class entries cl of the record judged today into r: 0, or a
+ * one-line error in err (an entry without its figures).
+ */
+int record_class(const struct jr_value *doc, const struct jr_value *cl,
+			struct class_result *r, char *err, size_t len)
+{
+	struct class_entry e[CLASS_NR];
+	struct card_claims claims;
+	const char *missing;
+	size_t i, n = jr_len(cl), bad;
+
+	if (n > CLASS_NR) {
+		snprintf(err, len, "%u:%u: %zu classes, more than there are",
+			 cl->line, cl->col, n);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		const struct jr_value *v = jr_at(cl, i);
+		struct rt_rd rd = { .loose = 1 };
+
+		memset(&e[i], 0, sizeof(e[i]));
+		if (rt_read(&rd, &class_entry_table, v, "class", &e[i])) {
+			snprintf(err, len, "%u:%u: a class without its name or its measured write_mbps and longest_write_ns: the record lacks raw data today's rules need",
+				 v->line, v->col);
+			return -1;
+		}
+	}
+	bad = class_refill(r, e, n);
+	if (bad) {
+		const struct jr_value *v = jr_at(cl, bad - 1);
+
+		snprintf(err, len, "%u:%u: class \"%s\" is unknown to flashbench %s",
+			 v->line, v->col, e[bad - 1].name, FLASHBENCH_VERSION);
+		return -1;
+	}
+	class_judge(r, record_claims(doc, &claims));
+	missing = class_missing(r);
+	if (missing) {
+		snprintf(err, len, "%u:%u: today's rules judge class %s, whose figures the record lacks",
+			 cl->line, cl->col, missing);
+		return -1;
+	}
+	return 0;
+}
+
+/* The record's pass of class name (-1: it did not judge it). */
+static int record_pass(const struct jr_value *cl, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < jr_len(cl); i++) {
+		struct rt_rd rd = { .loose = 1 };
+		struct class_entry e = { 0 };
+
+		rt_read(&rd, &class_said_table, jr_at(cl, i), "class", &e);
+		if (e.name && !strcmp(e.name, name))
+			return e.judged ? e.pass : -1;
+	}
+	return -1;
+}
+
+/* How many classes the record judged otherwise than today. */
+size_t class_said_n(const struct class_result *r,
+			   const struct jr_value *cl)
+{
+	size_t i, n = 0;
+
+	for (i = 0; r && i < r->n; i++) {
+		int then = record_pass(cl, r->c[i].name);
+
+		n += then >= 0 && then != r->c[i].pass;
+	}
+	return n;
+}
+
+/* Text: one line per class the record judged otherwise; how many. */
+size_t class_said_print(FILE *out, const struct class_result *r,
+			       const struct jr_value *cl, size_t before,
+			       const char *version)
+{
+	size_t i, n = 0;
+
+	for (i = 0; r && i < r->n; i++) {
+		int then = record_pass(cl, r->c[i].name);
+
+		if (then < 0 || then == r->c[i].pass)
+			continue;
+		if (!before && !n)
+			fprintf(out, "the record (flashbench %s) said otherwise:\n",
+				version);
+		n++;
+		fprintf(out, "  class %s: %s (the record said %s)\n",
+			r->c[i].name, r->c[i].pass ? "pass" : "FAIL",
+			then ? "pass" : "FAIL");
+	}
+	return n;
+}
+
+/* JSON: record_said's "classes", each class judged otherwise. */
+void class_said_json(struct json *j, const struct class_result *r,
+			    const struct jr_value *cl)
+{
+	size_t i;
+
+	if (!class_said_n(r, cl))
+		return;
+	json_array_begin(j, "classes");
+	for (i = 0; i < r->n; i++) {
+		int then = record_pass(cl, r->c[i].name);
+		struct class_entry e = { .name = r->c[i].name, .judged = 1,
+					 .pass = then };
+
+		if (then < 0 || then == r->c[i].pass)
+			continue;
+		rt_write_object(j, NULL, &class_said_table, &e);
+	}
+	json_array_end(j);
+}
+
+/* -L's record: its classes judged again, printed as a live run. */
+int class_record(struct cli *c, FILE *out, const struct record *rec)
+{
+	const struct jr_value *cl = jr_get(rec->doc, "results");
+	const char *version = jr_str(jr_get(rec->doc, "version"), "?");
+	char err[JR_ERR_LEN + 160];
+	struct class_result r;
+	FILE *res = out;
+	struct json j;
+	int ret;
+
+	if (!jr_is(cl, JR_ARRAY) || !cl->n)
+		return usage_error(c->err, "--analyze: %s:%u:%u: a -L record without classes in \"results\"",
+				   rec->path, cl ? cl->line : 1,
+				   cl ? cl->col : 1);
+	if (record_class(rec->doc, cl, &r, err, sizeof(err)))
+		return usage_error(c->err, "--analyze: %s:%s", rec->path, err);
+	ret = open_outputs(c, out, &res);
+	if (ret)
+		return ret;
+	if (c->json) {
+		json_init(&j, res);
+		json_object_begin(&j, NULL);
+		json_string(&j, "version", FLASHBENCH_VERSION);
+		json_string(&j, "test", "class");
+		record_emit_member(&j, rec->doc, "device");
+		record_emit_member(&j, rec->doc, "options");
+		json_array_begin(&j, "results");
+		class_json(&j, &r);
+		json_array_end(&j);
+		json_null(&j, "verdict");
+		if (class_said_n(&r, cl)) {
+			json_object_begin(&j, "record_said");
+			class_said_json(&j, &r, cl);
+			json_object_end(&j);
+		}
+		json_tail(&j, class_short(&r),
+			  jr_bool(jr_get(rec->doc, "interrupted"), 0));
+	} else {
+		fprintf(res, "class check: judged again from the figures of a record of flashbench %s\n",
+			version);
+		class_print_checks(res, &r);
+		class_said_print(res, &r, cl, 0, version);
+	}
+	if (finish_output(c, res, res != out))
+		return EXIT_DEVICE;
+	return 0;
+}
