@@ -23,11 +23,30 @@
  * These are the signatures --auto's probes must read as well (the hard
  * sweep's mechanics draw, SWEEP_MECH=1); here they are pinned on the
  * card itself, through the classic tests as this program runs them.
+ *
+ * Today's cards (doc/simulate.md), read the same way:
+ *
+ *   page-mapped (ftl=page): -O shows no collapse, with one AU more than
+ *          a block-mapped card keeps open nor with sixteen; -O -r costs
+ *          what -O costs (order is nothing to it); -f and -f -r find no
+ *          FAT AU; -a shows the flash's page and erase block as on a
+ *          block-mapped card (reads see the flash, not the map);
+ *   a pSLC cache in front of AUs (slc=): -O runs at the cache's rate
+ *          until the cache is full, then at the card's own; one AU over
+ *          the limit collapses only from the row the cache filled in,
+ *          whatever the block size there: that row moves with the AUs
+ *          written (cache / (AUs * erase)), not with the limit, which is
+ *          still behind it;
+ *   write stalls (stall_writes=): -O's small writes are slower, not
+ *          collapsed; the limit is where it was;
+ *   maintenance after idle, 4 KiB sectors: the classic tests never leave
+ *          the card idle and write whole 4 KiB blocks: the same tables.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "bench.h"
+#include "c.h"
 #include "util.h"
 #include "wtable.h"
 
@@ -180,6 +199,189 @@ START_TEST(test_classic_find_fat)
 }
 END_TEST
 
+/* -O (random: -O -r) with nr AUs: every row's rate; returns the rows. */
+static size_t open_rows(const char *spec, unsigned int nr, int random,
+			double *rate)
+{
+	struct bench_opts o;
+	struct wrun w;
+	size_t r;
+
+	bench_opts_default(&o);
+	o.erasesize_byte = 4 * MiB;
+	o.blocksize_byte = 16 * KiB;
+	o.open_au_nr = nr;
+	o.random = random;
+	o.offset_byte = 16 * MiB;
+	o.log = NULL;
+	run_on(&w, spec, BENCH_OPEN_AU, &o);
+	for (r = 0; r < w.t.nrows; r++)
+		rate[r] = rate_at(&w, r, 1);
+	r = w.t.nrows;
+	wrun_done(&w);
+	return r;
+}
+
+#define TODAY "size=1G,erase=4M,page=16K,open=4,open_random=2,noise=0"
+
+static const char *const page_map[] = { "4K", "16K" };
+
+START_TEST(test_classic_page_mapped)
+{
+	double large, fit, over, many, big, r1, r16, lin[4], rnd[4], others;
+	char spec[200];
+
+	snprintf(spec, sizeof(spec), TODAY ",fat=1,fat_start=1,ftl=page,map=%s",
+		 page_map[_i]);
+	/* -O: no limit to find */
+	open_rates(spec, OPEN, 0, &large, &fit);
+	open_rates(spec, OPEN + 1, 0, &big, &over);
+	open_rates(spec, 16, 0, &big, &many);
+	ck_assert_msg(fit * 2 >= large && over >= fit * 0.95 &&
+		      many >= fit * 0.95,
+		      "%s: -O at 16K: %.3g with %u AUs, %.3g with %u, %.3g with 16 (%.3g at 4M)",
+		      spec, fit, OPEN, over, OPEN + 1, many, large);
+	/* -O -r: out of order costs what in order does */
+	open_rates(spec, 1, 1, &big, &r1);
+	open_rates(spec, 16, 1, &big, &r16);
+	ck_assert_msg(r1 >= fit * 0.95 && r16 >= fit * 0.95,
+		      "%s: -O -r at 16K: %.3g with 1 AU, %.3g with 16, %.3g in order",
+		      spec, r1, r16, fit);
+	/* -f, -f -r: no FAT area */
+	fat_rates(spec, 0, lin);
+	fat_rates(spec, 1, rnd);
+	others = (lin[0] + lin[2] + lin[3]) / 3;
+	ck_assert_msg(lin[1] <= 1.05 * others && lin[1] >= 0.95 * others,
+		      "%s: -f: AU 1 %.3g, others %.3g", spec, lin[1], others);
+	others = (rnd[0] + rnd[2] + rnd[3]) / 3;
+	ck_assert_msg(rnd[1] <= 1.05 * others && rnd[1] >= 0.95 * others,
+		      "%s: -f -r: AU 1 %.3g, others %.3g", spec, rnd[1],
+		      others);
+}
+END_TEST
+
+/* -a on spec prints what it prints on the plain block-mapped card. */
+static void same_align(const char *spec, const char *block_size)
+{
+	struct fb_run a, b;
+	char args[256];
+
+	snprintf(args, sizeof(args), "-a -b %s --simulate=%s", block_size,
+		 spec);
+	fb_run(args, &a);
+	snprintf(args, sizeof(args), "-a -b %s --simulate=" TODAY,
+		 block_size);
+	fb_run(args, &b);
+	ck_assert_int_eq(a.status, 0);
+	ck_assert_str_eq(a.out, b.out);
+	/* the erase block's step, 310 µs, up from 4 MiB; the page's below */
+	ck_assert_msg(strstr(a.out, "align 4194304\t") &&
+		      strstr(a.out, "diff 310") && strstr(a.out, "diff 160"),
+		      "%s: -a: %s", spec, a.out);
+	fb_free(&a);
+	fb_free(&b);
+}
+
+START_TEST(test_classic_page_align)
+{
+	same_align(TODAY ",ftl=page,map=16K", "8K");
+	same_align(TODAY ",sector=4K", "8K");
+}
+END_TEST
+
+/* Rows of -O with nr AUs written wholly into a cache of slc bytes. */
+static size_t rows_in_cache(uint64_t slc, unsigned int nr)
+{
+	return (size_t)(slc / (nr * 4 * MiB));
+}
+
+/*
+ * A 64 MiB pSLC cache in front of a block-mapped card keeping OPEN AUs
+ * open: -O's first rows at the cache's rate (4 x write_mbps), then the
+ * card's own, where one AU over the limit collapses, from the row the
+ * cache filled in on.
+ */
+START_TEST(test_classic_cached)
+{
+	static const unsigned int nrs[] = { OPEN + 1, 8, 16 };
+	const char *spec = TODAY ",fat=0,slc=64M";
+	double rate[MAX_ROWS], ref[MAX_ROWS], fit;
+	size_t rows, r, fill, i;
+
+	open_rows(TODAY ",fat=0", OPEN, 0, ref);
+	fit = ref[8];
+	/* OPEN AUs: fast, then the card's own rates, no collapse */
+	rows = open_rows(spec, OPEN, 0, rate);
+	fill = rows_in_cache(64 * MiB, OPEN);
+	for (r = 0; r < fill; r++)
+		ck_assert_msg(rate[r] >= 3 * ref[r],
+			      "%s: -O %u row %zu: %.3g, plain card %.3g",
+			      spec, OPEN, r, rate[r], ref[r]);
+	for (r = fill + 1; r < rows; r++)
+		ck_assert_double_eq_tol(rate[r], ref[r], ref[r] * 0.01);
+	for (i = 0; i < ARRAY_SIZE(nrs); i++) {
+		rows = open_rows(spec, nrs[i], 0, rate);
+		fill = rows_in_cache(64 * MiB, nrs[i]);
+		for (r = 0; r < fill; r++)
+			ck_assert_msg(rate[r] >= 3 * ref[r],
+				      "%s: -O %u row %zu: %.3g, not fast",
+				      spec, nrs[i], r, rate[r]);
+		/* from the row the cache fills in on, the collapse */
+		for (r = fill; r < rows; r++)
+			ck_assert_msg(rate[r] <= 0.6 * ref[r],
+				      "%s: -O %u row %zu: %.3g, no collapse (%.3g plain)",
+				      spec, nrs[i], r, rate[r], ref[r]);
+		ck_assert_msg(rate[rows - 1] * 10 <= fit,
+			      "%s: -O %u: %.3g at 16K, %.3g plain", spec,
+			      nrs[i], rate[rows - 1], fit);
+	}
+	/* -O -r: the same with the AUs kept open out of order */
+	rows = open_rows(spec, OPEN_RANDOM + 1, 1, rate);
+	fill = rows_in_cache(64 * MiB, OPEN_RANDOM + 1);
+	ck_assert_uint_ge(fill, 5);
+	ck_assert_msg(rate[0] >= 3 * ref[0] && rate[rows - 1] * 10 <= fit,
+		      "%s: -O -r %u: %.3g at 4M, %.3g at 16K", spec,
+		      OPEN_RANDOM + 1, rate[0], rate[rows - 1]);
+}
+END_TEST
+
+/* Stalls slow small writes down; they are not a collapse. */
+START_TEST(test_classic_stalls)
+{
+	const char *spec = TODAY ",fat=0,stall_writes=500,stall_ms=300";
+	double large, fit, plain_fit, big, over;
+
+	open_rates(TODAY ",fat=0", OPEN, 0, &big, &plain_fit);
+	open_rates(spec, OPEN, 0, &large, &fit);
+	open_rates(spec, OPEN + 1, 0, &big, &over);
+	ck_assert_msg(fit <= 0.95 * plain_fit && fit >= 0.5 * plain_fit,
+		      "%s: -O %u at 16K: %.3g, %.3g without stalls", spec,
+		      OPEN, fit, plain_fit);
+	ck_assert_msg(over * 10 <= fit,
+		      "%s: -O %u at 16K: %.3g, %.3g with %u", spec, OPEN + 1,
+		      over, fit, OPEN);
+}
+END_TEST
+
+/* Maintenance after idle, 4 KiB sectors: the plain card's tables. */
+START_TEST(test_classic_unchanged)
+{
+	static const char *const more[] = { ",maint_ms=500,maint_idle_ms=1",
+					    ",sector=4K" };
+	double plain[MAX_ROWS], rate[MAX_ROWS];
+	char spec[200];
+	size_t i, rows, r;
+
+	rows = open_rows(TODAY ",fat=0", OPEN + 1, 0, plain);
+	for (i = 0; i < ARRAY_SIZE(more); i++) {
+		snprintf(spec, sizeof(spec), TODAY ",fat=0%s", more[i]);
+		ck_assert_uint_eq(open_rows(spec, OPEN + 1, 0, rate), rows);
+		for (r = 0; r < rows; r++)
+			ck_assert_double_eq(rate[r], plain[r]);
+	}
+}
+END_TEST
+
 Suite *classic_suite(void)
 {
 	Suite *s = suite_create("classic");
@@ -190,6 +392,16 @@ Suite *classic_suite(void)
 				  NR(fullclose)));
 	tcase_add_loop_test(tc, test_classic_find_fat, 0,
 			    (int)(NR(fat_kind) * NR(fat_gain) * NR(ooo)));
+	tcase_set_timeout(tc, 300);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("today");
+	tcase_add_loop_test(tc, test_classic_page_mapped, 0,
+			    (int)NR(page_map));
+	tcase_add_test(tc, test_classic_page_align);
+	tcase_add_test(tc, test_classic_cached);
+	tcase_add_test(tc, test_classic_stalls);
+	tcase_add_test(tc, test_classic_unchanged);
 	tcase_set_timeout(tc, 300);
 	suite_add_tcase(s, tc);
 	return s;

@@ -5,7 +5,8 @@
  * it and runs a command on that device.  Here the command is dd with
  * O_DIRECT; the tests check that what is written comes back, that every
  * read and write reaches the card (no page cache between), that a fake
- * card aliases as planted, and that run-peer leaves nothing behind.
+ * card aliases as planted, that a card of 4 KiB sectors is a 4Kn block
+ * device, and that run-peer leaves nothing behind.
  *
  * Needs root, /dev/fuse, losetup, fusermount3 and the helper (built by
  * make check where libfuse3-dev is installed).  When any is missing the
@@ -325,6 +326,44 @@ START_TEST(test_peer_fake)
 }
 END_TEST
 
+/*
+ * sector=4K through the loop device: the kernel states 4096-byte logical
+ * blocks and refuses a 512-byte O_DIRECT read with EINVAL before the
+ * card sees it; a 4 KiB read goes through.
+ */
+START_TEST(test_peer_4kn)
+{
+	struct peer_run r;
+	char path[128], text[64] = "";
+	FILE *f;
+
+	if (!peer_ready("4kn"))
+		return;
+	peer_init(&r, "4kn");
+	peer_run(&r, "size=64M,sector=4K",
+		 "blockdev --getss $PEER_DEV > $PEER_TMP/ss &&"
+		 " ! dd if=$PEER_DEV of=/dev/null bs=512 count=1 iflag=direct"
+		 " status=none 2> $PEER_TMP/e &&"
+		 " dd if=$PEER_DEV of=/dev/null bs=4096 count=1 iflag=direct"
+		 " status=none");
+	snprintf(path, sizeof(path), "%s/ss", r.tmp);
+	f = fopen(path, "re");
+	ck_assert(f != NULL);
+	ck_assert_ptr_nonnull(fgets(text, sizeof(text), f));
+	fclose(f);
+	ck_assert_str_eq(text, "4096\n");
+	snprintf(path, sizeof(path), "%s/e", r.tmp);
+	f = fopen(path, "re");
+	ck_assert(f != NULL);
+	ck_assert_ptr_nonnull(fgets(text, sizeof(text), f));
+	fclose(f);
+	ck_assert_msg(strstr(text, "Invalid argument"), "dd said: %s", text);
+	ck_assert_uint_eq(r.read.errors, 0);
+	assert_torn_down(&r);
+	cmd_result_free(&r.res);
+}
+END_TEST
+
 Suite *peers_suite(void)
 {
 	Suite *s = suite_create("peers");
@@ -335,6 +374,7 @@ Suite *peers_suite(void)
 	tcase_add_test(tc, test_peer_direct);
 	tcase_add_loop_test(tc, test_peer_fake, 0,
 			    sizeof(fake_row) / sizeof(fake_row[0]));
+	tcase_add_test(tc, test_peer_4kn);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -16,7 +16,12 @@
  * differences of about 150 us.
  *
  * One request at a time (a single-threaded loop): the card's history is
- * the order in which the kernel sent the requests.  The file is opened
+ * the order in which the kernel sent the requests.  The real time between
+ * the end of one request and the start of the next (divided by --scale)
+ * is the card's idle time (dev_idle()), in which it folds its write cache
+ * and does its maintenance, as a card in a slot would.  The file's
+ * logical block size is the card's (--sector-size prints it for
+ * run-peer's losetup).  The file is opened
  * with direct_io, so no page cache sits between the kernel's requests
  * and the card: every read and write of the loop device reaches it.
  */
@@ -73,6 +78,7 @@ struct fusecard {
 	uint64_t spin_ns;	/* spin for the last this many ns of a wait */
 	FILE *trace;		/* one line per request, or NULL */
 	uint64_t start_ns;	/* monotonic time the loop started */
+	uint64_t last_end_ns;	/* monotonic time the last request ended */
 	struct op_stats st[OP_NR];
 };
 
@@ -121,11 +127,23 @@ static void finish(enum op_kind k, uint64_t start_ns, off_t off,
 	s->late_ns += late;
 	if (late > s->late_max_ns)
 		s->late_max_ns = late;
+	fc.last_end_ns = end;
 	/* seconds since mount, op, offset, length, card ns, real ns, -errno */
 	if (fc.trace)
 		fprintf(fc.trace, "%.6f %s %jd %" PRIu64 " %" PRIu64 " %" PRIu64
 			" %d\n", (start_ns - fc.start_ns) / 1e9, op_name[k],
 			(intmax_t)off, len, card_ns, end - start_ns, ret);
+}
+
+/*
+ * A request starts at start_ns: the card was left idle since the last
+ * one ended, for that time divided by --scale.
+ */
+static void card_idle(uint64_t start_ns)
+{
+	if (fc.last_end_ns && start_ns > fc.last_end_ns)
+		dev_idle(fc.card, (uint64_t)llround((double)(start_ns -
+				   fc.last_end_ns) / fc.scale));
 }
 
 /* The length of a request at off clipped to the card, or 0 past it. */
@@ -153,7 +171,8 @@ static int fc_getattr(const char *path, struct stat *st,
 	st->st_mode = S_IFREG | 0600;
 	st->st_nlink = 1;
 	st->st_size = (off_t)fc.card->size_byte;
-	st->st_blksize = 4096;
+	st->st_blksize = fc.card->logical_block_size > 4096 ?
+			 fc.card->logical_block_size : 4096;
 	st->st_blocks = (blkcnt_t)(fc.card->size_byte / 512);
 	return 0;
 }
@@ -204,6 +223,7 @@ static int fc_read(const char *path, char *buf, size_t len, off_t off,
 	len = clip(len, off);
 	if (!len)
 		return 0;
+	card_idle(start);
 	ret = dev_read(fc.card, buf, len, off, &card_ns);
 	finish(OP_READ, start, off, len, card_ns, ret);
 	return ret ? ret : (int)len;
@@ -219,6 +239,7 @@ static int fc_write(const char *path, const char *buf, size_t len,
 	(void)fi;
 	if (clip(len, off) != len)
 		return -ENOSPC;
+	card_idle(start);
 	ret = dev_write(fc.card, buf, len, off, &card_ns);
 	finish(OP_WRITE, start, off, len, card_ns, ret);
 	return ret ? ret : (int)len;
@@ -237,6 +258,7 @@ static int fc_fallocate(const char *path, int mode, off_t off, off_t len,
 		return -EOPNOTSUPP;
 	if (len <= 0 || clip((size_t)len, off) != (size_t)len)
 		return -EINVAL;
+	card_idle(start);
 	ret = dev_discard(fc.card, off, (uint64_t)len, &card_ns);
 	finish(OP_DISCARD, start, off, (uint64_t)len, card_ns, ret);
 	return ret;
@@ -309,6 +331,8 @@ static void usage(FILE *f)
 		" (default %d)\n"
 		"      --stats <file>       per-kind totals at exit\n"
 		"      --trace <file>       one line per request\n"
+		"      --sector-size        print the card's logical block"
+		" size and exit\n"
 		"  -h, --help               this text\n", SPIN_US_DEFAULT);
 }
 
@@ -320,9 +344,10 @@ struct opts {
 	const char *trace;
 	double scale;
 	unsigned long spin_us;
+	int sector_size;	/* print the logical block size, exit */
 };
 
-enum { OPT_STATS = 256, OPT_TRACE, OPT_SPIN };
+enum { OPT_STATS = 256, OPT_TRACE, OPT_SPIN, OPT_SECTOR };
 
 /* Parse argv into o.  Returns 0, or 2 after printing why. */
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -333,6 +358,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "stats", required_argument, NULL, OPT_STATS },
 		{ "trace", required_argument, NULL, OPT_TRACE },
 		{ "spin-us", required_argument, NULL, OPT_SPIN },
+		{ "sector-size", no_argument, NULL, OPT_SECTOR },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -369,6 +395,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case OPT_TRACE:
 			o->trace = optarg;
 			break;
+		case OPT_SECTOR:
+			o->sector_size = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -377,6 +406,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			return 2;
 		}
 	}
+	if (o->sector_size && optind == argc)
+		return 0;
 	if (optind != argc - 1) {
 		fprintf(stderr, "fusecard: need exactly one mount point\n");
 		return 2;
@@ -463,6 +494,11 @@ int main(int argc, char **argv)
 	ret = open_card(o.spec);
 	if (ret)
 		return ret;
+	if (o.sector_size) {
+		printf("%u\n", fc.card->logical_block_size);
+		dev_close(fc.card);
+		return 0;
+	}
 	if (o.trace) {
 		fc.trace = fopen(o.trace, "w");
 		if (!fc.trace) {
