@@ -43,6 +43,7 @@
 #include "simint.h"
 
 #define SIM_PAGE_NONE	UINT32_MAX	/* an unmapped unit, a free slot */
+#define SIM_PAGE_LAID	0		/* a map entry as laid out at first */
 #define SIM_PAGE_MIN_FREE 2		/* reclaim below this many blocks */
 #define SIM_PAGE_MORE	3		/* blocks beyond size, at least */
 
@@ -51,8 +52,17 @@ struct sim_page {
 	uint64_t unit_byte;	/* the mapping unit */
 	uint32_t per_block;	/* units in an erase block */
 	uint32_t nr_block;	/* erase blocks of the flash */
+	bool used;		/* laid out full (used=1) or empty */
+	uint64_t units;		/* logical units */
+	/*
+	 * The maps, allocated zeroed so that a large card costs memory only
+	 * for what is written: SIM_PAGE_LAID, as laid out at first (used:
+	 * unit l in flash unit l; new: none), SIM_PAGE_NONE, or the unit
+	 * plus one.
+	 */
 	uint32_t *fwd;		/* per logical unit: its flash unit */
 	uint32_t *rev;		/* per flash unit: its logical unit */
+	uint32_t cursor;	/* where the next search for a victim starts */
 	uint32_t *valid;	/* per block: units that hold data */
 	bool *is_free;		/* per block: erased, in the free list */
 	uint32_t *free;		/* free blocks, a stack */
@@ -73,27 +83,45 @@ uint64_t sim_page_blocks(const struct sim_params *p)
 	return blocks > least ? blocks : least;
 }
 
-/* Lay out a used card: logical unit l in flash unit l, the rest free. */
-static void sim_page_layout(struct sim_page *g, uint64_t units, bool used)
+/*
+ * Lay out the blocks: on a used card logical unit l in flash unit l (the
+ * maps say so by SIM_PAGE_LAID), the rest free; a partly filled last
+ * block goes on being written.
+ */
+static void sim_page_layout(struct sim_page *g)
 {
-	uint64_t u, b, full = used ? units / g->per_block : 0;
+	uint64_t b, full = g->used ? g->units / g->per_block : 0;
 
-	for (u = 0; u < units; u++)
-		g->fwd[u] = used ? (uint32_t)u : SIM_PAGE_NONE;
-	for (u = 0; u < (uint64_t)g->nr_block * g->per_block; u++)
-		g->rev[u] = used && u < units ? (uint32_t)u : SIM_PAGE_NONE;
-	for (b = 0; b < g->nr_block; b++) {
-		g->valid[b] = b < full ? g->per_block : 0;
-		if (used && b == full)
-			g->valid[b] = (uint32_t)(units - full * g->per_block);
-	}
-	/* a partly filled last block goes on being written */
+	for (b = 0; b < full; b++)
+		g->valid[b] = g->per_block;
+	g->valid[full] = g->used ?
+			 (uint32_t)(g->units - full * g->per_block) : 0;
 	g->front = (uint32_t)full;
 	g->front_used = g->valid[full];
 	for (b = g->nr_block; b-- > full + 1;) {
 		g->is_free[b] = true;
 		g->free[g->nr_free++] = (uint32_t)b;
 	}
+}
+
+/* The flash unit logical unit l is in, or SIM_PAGE_NONE. */
+static uint32_t sim_page_fwd(const struct sim_page *g, uint64_t l)
+{
+	uint32_t f = g->fwd[l];
+
+	if (f == SIM_PAGE_LAID)
+		return g->used ? (uint32_t)l : SIM_PAGE_NONE;
+	return f == SIM_PAGE_NONE ? f : f - 1;
+}
+
+/* The logical unit flash unit f holds, or SIM_PAGE_NONE. */
+static uint32_t sim_page_rev(const struct sim_page *g, uint64_t f)
+{
+	uint32_t l = g->rev[f];
+
+	if (l == SIM_PAGE_LAID)
+		return g->used && f < g->units ? (uint32_t)f : SIM_PAGE_NONE;
+	return l == SIM_PAGE_NONE ? l : l - 1;
 }
 
 int sim_page_init(struct sim_card *c)
@@ -110,14 +138,16 @@ int sim_page_init(struct sim_card *c)
 	g->per_block = (uint32_t)(p->erase_byte / p->map_byte);
 	g->nr_block = (uint32_t)sim_page_blocks(p);
 	flash = (uint64_t)g->nr_block * g->per_block;
-	g->fwd = malloc(units * sizeof(*g->fwd));
-	g->rev = malloc(flash * sizeof(*g->rev));
+	g->used = p->used;
+	g->units = units;
+	g->fwd = calloc(units, sizeof(*g->fwd));
+	g->rev = calloc(flash, sizeof(*g->rev));
 	g->valid = calloc(g->nr_block, sizeof(*g->valid));
 	g->is_free = calloc(g->nr_block, sizeof(*g->is_free));
 	g->free = calloc(g->nr_block, sizeof(*g->free));
 	if (!g->fwd || !g->rev || !g->valid || !g->is_free || !g->free)
 		return -ENOMEM;	/* sim_page_free() frees what was had */
-	sim_page_layout(g, units, p->used);
+	sim_page_layout(g);
 	return 0;
 }
 
@@ -139,7 +169,7 @@ void sim_page_free(struct sim_card *c)
 /* Turn the flash unit logical unit l is in invalid, if it is in one. */
 static void sim_page_drop(struct sim_page *g, uint64_t l)
 {
-	uint32_t f = g->fwd[l];
+	uint32_t f = sim_page_fwd(g, l);
 
 	if (f == SIM_PAGE_NONE)
 		return;
@@ -153,20 +183,31 @@ static void sim_page_put(struct sim_page *g, uint32_t l)
 {
 	uint32_t f = g->front * g->per_block + g->front_used++;
 
-	g->fwd[l] = f;
-	g->rev[f] = l;
+	g->fwd[l] = f + 1;
+	g->rev[f] = l + 1;
 	g->valid[g->front]++;
 }
 
-/* The block with the fewest valid units, neither free nor written now. */
-static uint32_t sim_page_victim(const struct sim_page *g)
+/*
+ * The block with the fewest valid units, neither free nor written now:
+ * the first such from the last victim on, and at once one with none (a
+ * card rewritten in order finds it next to the last).
+ */
+static uint32_t sim_page_victim(struct sim_page *g)
 {
-	uint32_t b, best = SIM_PAGE_NONE;
+	uint32_t i, b, best = SIM_PAGE_NONE;
 
-	for (b = 0; b < g->nr_block; b++)
-		if (!g->is_free[b] && b != g->front &&
-		    (best == SIM_PAGE_NONE || g->valid[b] < g->valid[best]))
+	for (i = 0; i < g->nr_block; i++) {
+		b = (g->cursor + i) % g->nr_block;
+		if (g->is_free[b] || b == g->front)
+			continue;
+		if (best == SIM_PAGE_NONE || g->valid[b] < g->valid[best])
 			best = b;
+		if (!g->valid[b])
+			break;
+	}
+	if (best != SIM_PAGE_NONE)
+		g->cursor = best;
 	return best;
 }
 
@@ -192,7 +233,7 @@ static double sim_page_reclaim(struct sim_card *c)
 		return -1;
 	moved = g->valid[v];
 	for (i = 0; i < g->per_block && g->valid[v]; i++) {
-		uint32_t l = g->rev[v * g->per_block + i];
+		uint32_t l = sim_page_rev(g, (uint64_t)v * g->per_block + i);
 
 		if (l == SIM_PAGE_NONE)
 			continue;
@@ -240,7 +281,7 @@ double sim_page_write_ns(struct sim_card *c, uint64_t pos, uint64_t len)
 		bool part = u * map < pos || (u + 1) * map > end;
 
 		/* the rest of a unit written in part is read, then merged */
-		if (part && g->fwd[u] != SIM_PAGE_NONE)
+		if (part && sim_page_fwd(g, u) != SIM_PAGE_NONE)
 			t += sim_xfer_ns(map, c->p.read_mbps);
 		t += sim_page_place(c, (uint32_t)u);
 	}
