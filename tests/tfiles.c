@@ -31,6 +31,10 @@ char t_dir[96];
 /* A path in the test directory. */
 const char *t_path(char *buf, size_t len, const char *name)
 {
+	/* without a directory of its own, a test would share "/NAME" with
+	 * every other test run on the machine */
+	ck_assert_msg(t_dir[0], "t_path(%s) outside a test directory: give "
+		      "the case t_base_setup and t_dir_setup", name);
 	snprintf(buf, len, "%s/%s", t_dir, name);
 	return buf;
 }
