@@ -1638,8 +1638,6 @@ Suite *capacity_suite(void)
 	tc = tcase_create("timeops");
 	tcase_add_unchecked_fixture(tc, t_base_setup, t_base_teardown);
 	tcase_add_checked_fixture(tc, t_dir_setup, NULL);
-	tcase_add_unchecked_fixture(tc, t_base_setup, t_base_teardown);
-	tcase_add_checked_fixture(tc, t_dir_setup, NULL);
 	tcase_add_loop_test(tc, test_time_ops, 0, 3);
 	tcase_add_loop_test(tc, test_time_ops_refused, 0, 3);
 	tcase_add_loop_test(tc, test_capacity_estimate, 0, 7);
