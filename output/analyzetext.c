@@ -60,17 +60,18 @@ void analyze_print_verdict(FILE *out, size_t table_no,
 	fputc('\n', out);
 }
 
-static void print_step(FILE *out, const char *what,
+/* One step's evidence on a line that begins with lead. */
+static void print_step(FILE *out, const char *lead, const char *what,
 		       const struct analyze_step *s)
 {
 	char sz[FMT_LEN], up[FMT_LEN], lo[FMT_LEN], sg[FMT_LEN];
 
 	if (!s->candidate_byte) {
-		fprintf(out, "  %s: no step to test\n", what);
+		fprintf(out, "%s%s: no step to test\n", lead, what);
 		return;
 	}
-	fprintf(out, "  %s: %s %s: diff %s on %zu rows vs %s on %zu rows, ",
-		what, s->size_byte ? "step at" : "rejected",
+	fprintf(out, "%s%s: %s %s: diff %s on %zu rows vs %s on %zu rows, ",
+		lead, what, s->size_byte ? "step at" : "rejected",
 		fmt_size(sz, s->candidate_byte),
 		fmt_time(up, (int64_t)llround(s->upper_ns)), s->n_upper,
 		fmt_time(lo, (int64_t)llround(s->lower_ns)), s->n_lower);
@@ -81,14 +82,20 @@ static void print_step(FILE *out, const char *what,
 		s->n_misfit, s->n_drop, s->spike_p);
 }
 
+void analyze_print_evidence_lead(FILE *out, const struct align_verdict *v,
+				 const char *lead)
+{
+	print_step(out, lead, "erase", &v->erase);
+	print_step(out, lead, "page", &v->page);
+	if (v->plane.candidate_byte)
+		print_step(out, lead, "program unit", &v->plane);
+	if (v->group.candidate_byte)
+		print_step(out, lead, "allocation group", &v->group);
+}
+
 void analyze_print_evidence(FILE *out, const struct align_verdict *v)
 {
-	print_step(out, "erase", &v->erase);
-	print_step(out, "page", &v->page);
-	if (v->plane.candidate_byte)
-		print_step(out, "program unit", &v->plane);
-	if (v->group.candidate_byte)
-		print_step(out, "allocation group", &v->group);
+	analyze_print_evidence_lead(out, v, "  ");
 }
 
 /* ---- the --analyze parser ---- */

@@ -11,6 +11,7 @@
 #include "autorecord.h"
 #include "autotab.h"
 #include "json.h"
+#include "reconcile.h"
 #include "sysfs.h"
 
 /* "low", "some" or "high". */
@@ -29,10 +30,37 @@ void auto_json_advice(struct json *j, const struct auto_result *r);
 
 /*
  * The verdict, evidence and advice as text; sysfs (may be NULL) is the
- * kernel's view, shown beside the verdict.
+ * kernel's view, shown beside the verdict.  After the steps skipped for
+ * want of --destructive, what it would add besides them (the plan
+ * auto_run_all() notes; none in a record read back).
  */
 void auto_print(FILE *out, const struct auto_result *res, const char *path,
 		const struct sysfs_info *sysfs);
+
+/*
+ * A run's report (auto_run_all()) up to the class check's own lines
+ * (-L's, class_print_body()): auto_print()'s, but its device time when
+ * the class check ran (auto_print_run_end() gives one total then), and
+ * the erase size beside the card's and the kernel's (rc).
+ */
+void auto_print_run(FILE *out, const struct auto_result *res,
+		    const char *path, const struct sysfs_info *sysfs,
+		    const struct reconcile *rc);
+
+/*
+ * The report's end, after the class check's lines: when it ran, the
+ * device time of every step in one total with each one's share (class_ns
+ * its own); when the device was too small for it, why it was skipped.
+ */
+void auto_print_run_end(FILE *out, const struct auto_result *res,
+			uint64_t class_ns);
+
+/*
+ * The statistics behind the align verdict (t, misfits, spike chance),
+ * one line per step, each beginning with lead (the -v detail).
+ */
+void auto_print_evidence(FILE *out, const struct auto_result *res,
+			 const char *lead);
 
 /* The "verdict" member of the JSON document (also used by --analyze). */
 void auto_json_verdict(struct json *j, const struct auto_result *res);

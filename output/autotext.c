@@ -358,8 +358,51 @@ static void print_skipped(FILE *out, const struct auto_result *r,
 	fputc('\n', out);
 }
 
-void auto_print(FILE *out, const struct auto_result *r, const char *path,
-		const struct sysfs_info *sysfs)
+/*
+ * Without --destructive, what it would add besides the steps the skipped
+ * line names (the plan auto_run_all() noted): the capacity check and the
+ * class check, each with what it would overwrite.
+ */
+static void print_destructive_adds(FILE *out, const struct auto_result *r)
+{
+	char a[FMT_LEN], b[FMT_LEN], cls[96] = "";
+
+	if (r->class_end_byte && r->class_end_byte <= r->device_byte)
+		snprintf(cls, sizeof(cls), "the class check (it overwrites %s from %s on)",
+			 fmt_size(a, r->class_end_byte - r->class_start_byte),
+			 fmt_size(b, r->class_start_byte));
+	if (r->capacity_plan_byte)
+		fprintf(out, "--destructive also runs the capacity check (it may overwrite %s in %d places across the device)%s%s\n",
+			fmt_size(a, r->capacity_plan_byte),
+			r->capacity_plan_ranges, cls[0] ? " and " : "", cls);
+	else if (cls[0])
+		fprintf(out, "--destructive also runs %s\n", cls);
+}
+
+/* The steps skipped, and why; without --destructive, what it adds. */
+static void print_skips(FILE *out, const struct auto_result *r,
+			const char *path)
+{
+	if (!r->skip_reason)
+		return;
+	if (r->destructive) {
+		print_skipped(out, r, path);
+		return;
+	}
+	if (r->search_fits && r->align.erase.confidence < ANALYZE_CONF_HIGH)
+		fprintf(out, "skipped: the erase size from writes, open AUs and FAT area (they write to the device); run them with: flashbench --auto --destructive %s\n",
+			path);
+	else if (r->align.erase.confidence < ANALYZE_CONF_MEDIUM)
+		fprintf(out, "skipped: open AUs and FAT area: no clear erase size to measure with, and the device is too small to find it by writing\n");
+	else
+		fprintf(out, "skipped: open AUs and FAT area (they write to the device); run them with: flashbench --auto --destructive %s\n",
+			path);
+	print_destructive_adds(out, r);
+}
+
+/* auto_print() but its device time. */
+static void print_verdict(FILE *out, const struct auto_result *r,
+			  const char *path, const struct sysfs_info *sysfs)
 {
 	const struct auto_table *t = &r->tables[r->chosen];
 	char a[FMT_LEN];
@@ -428,18 +471,7 @@ void auto_print(FILE *out, const struct auto_result *r, const char *path,
 					sysfs->e[i].key, sysfs->e[i].value);
 	}
 	print_advice(out, r, path);
-	if (r->skip_reason && !r->destructive && r->search_fits &&
-	    r->align.erase.confidence < ANALYZE_CONF_HIGH)
-		fprintf(out, "skipped: the erase size from writes, open AUs and FAT area (they write to the device); run them with: flashbench --auto --destructive %s\n",
-			path);
-	else if (r->skip_reason && !r->destructive &&
-		 r->align.erase.confidence < ANALYZE_CONF_MEDIUM)
-		fprintf(out, "skipped: open AUs and FAT area: no clear erase size to measure with, and the device is too small to find it by writing\n");
-	else if (r->skip_reason && !r->destructive)
-		fprintf(out, "skipped: open AUs and FAT area (they write to the device); run them with: flashbench --auto --destructive %s\n",
-			path);
-	else if (r->skip_reason)
-		print_skipped(out, r, path);
+	print_skips(out, r, path);
 	if (r->erase_fallback) {
 		fputs("erase size for the write steps: read with low confidence, so their answers are low too; to settle it: ", out);
 		print_with_path(out, "flashbench -a DEVICE, then the classic tests with the erase size it shows (flashbench -O --erasesize=SIZE DEVICE)", path);
@@ -447,5 +479,73 @@ void auto_print(FILE *out, const struct auto_result *r, const char *path,
 	}
 	print_noise(out, r);
 	print_capacity(out, r);
+}
+
+void auto_print(FILE *out, const struct auto_result *r, const char *path,
+		const struct sysfs_info *sysfs)
+{
+	char a[FMT_LEN];
+
+	print_verdict(out, r, path, sysfs);
 	fprintf(out, "device time: %s\n", fmt_time(a, (int64_t)r->device_ns));
+}
+
+/* One share of the device time: ", what 1.2s" when it took any. */
+static void print_share(FILE *out, const char *what, uint64_t ns)
+{
+	if (ns) {
+		char t[FMT_LEN];
+
+		fprintf(out, ", %s %s", what, fmt_time(t, (int64_t)ns));
+	}
+}
+
+/* The device time of a run with the class check: the total, each share. */
+static void print_total(FILE *out, const struct auto_result *r,
+			uint64_t class_ns)
+{
+	char t[FMT_LEN], a[FMT_LEN];
+
+	fprintf(out, "device time: %s in all: align %s",
+		fmt_time(t, (int64_t)(r->device_ns + class_ns)),
+		fmt_time(a, (int64_t)r->step_ns[0]));
+	print_share(out, "erase size from writes", r->step_ns[4]);
+	print_share(out, "FAT area", r->step_ns[1]);
+	print_share(out, "open AUs linear", r->step_ns[2]);
+	print_share(out, "open AUs random", r->step_ns[3]);
+	if (r->capacity_done)
+		print_share(out, "capacity check", r->capacity.device_ns);
+	print_share(out, "class check", class_ns);
+	fputc('\n', out);
+}
+
+void auto_print_evidence(FILE *out, const struct auto_result *r,
+			 const char *lead)
+{
+	struct align_verdict reads = r->align;
+
+	/* the reads' verdict, as auto_print() words it */
+	if (r->erase_writes.measured)
+		reads.erase = r->erase_reads;
+	analyze_print_evidence_lead(out, &reads, lead);
+}
+
+void auto_print_run(FILE *out, const struct auto_result *r, const char *path,
+		    const struct sysfs_info *sysfs, const struct reconcile *rc)
+{
+	if (r->class)
+		print_verdict(out, r, path, sysfs);
+	else
+		auto_print(out, r, path, sysfs);
+	reconcile_print(out, rc);
+}
+
+void auto_print_run_end(FILE *out, const struct auto_result *r,
+			uint64_t class_ns)
+{
+	if (r->class)
+		print_total(out, r, class_ns);
+	if (r->class_skipped)
+		fprintf(out, "class check: skipped: it writes up to byte %" PRIu64 ", past the end of the device (%" PRIu64 " bytes)\n",
+			r->class_end_byte, r->device_byte);
 }

@@ -7,12 +7,14 @@
 #ifndef FLASHBENCH_AUTORUN_H
 #define FLASHBENCH_AUTORUN_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "autorecord.h"
 #include "bench.h"
+#include "card.h"
 #include "dev.h"
 
 /* How auto_run talks to the front end. */
@@ -30,6 +32,11 @@ struct auto_hooks {
 	int (*before_write)(void *ctx, const struct bench_range *ranges,
 			    size_t n);
 	void *ctx;
+	/*
+	 * Non-zero when a stop was asked: the class check, the last step,
+	 * is then not begun.  May be NULL.
+	 */
+	const volatile sig_atomic_t *stop;
 };
 
 /*
@@ -45,6 +52,18 @@ uint64_t auto_min_size(unsigned int lbs);
  */
 int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 	     const struct auto_hooks *hooks, struct auto_result *res);
+
+/*
+ * --auto as the front end runs it: auto_run(), then with destructive
+ * (and no stop asked) the class check from o's --offset (--auto's own:
+ * the default) in AUs of the size ci states, else the erase size found,
+ * judged against the classes ci states; without destructive, the plan of
+ * what it and the capacity check would overwrite.  Returns 0 or -errno,
+ * as auto_run().
+ */
+int auto_run_all(struct device *dev, const struct bench_opts *o,
+		 int destructive, const struct card_info *ci,
+		 const struct auto_hooks *hooks, struct auto_result *res);
 
 /*
  * The ranges the write steps overwrite on a device of dev_size bytes with

@@ -13,6 +13,7 @@
 
 #include "auto.h"
 #include "autorun.h"
+#include "class.h"
 #include "vm.h"
 
 #define AUTO_AU_SPACING 12	/* probe AUs are every 12th AU, as -O */
@@ -107,6 +108,22 @@ struct probe_area {
 	unsigned int last_nr;	/* of a probe with so many AUs */
 	uint64_t written;	/* bytes written to precondition */
 };
+
+/*
+ * Where the class check writes (classcheck.c): *p, and its range in
+ * r->class_start_byte, class_end_byte; in AUs of the size ci states
+ * (may be NULL), else the erase size r found.
+ */
+void auto_class_place(const struct bench_opts *o, const struct card_info *ci,
+		      struct auto_result *r, struct class_plan *p);
+/*
+ * The class check, last: announced, measured and judged against the
+ * classes ci states into r->class, or r->class_skipped where the device
+ * is too small for it.  o's --offset is where it writes.
+ */
+int auto_probe_class(struct device *dev, const struct bench_opts *o,
+		     const struct card_info *ci, const struct auto_hooks *h,
+		     struct auto_result *r);
 
 /*
  * The open-AU search in one order (opensearch.c): linear when lin is NULL,

@@ -2,7 +2,8 @@
 /*
  * --auto as a whole: the steps in their order, each procedure filling its
  * part of the record, the hand-off to the capacity check, and at the end
- * the verdict: auto_decide() over the record (verdict/auto.c).
+ * the verdict: auto_decide() over the record (verdict/auto.c).  Then, as
+ * the front end runs it (auto_run_all()), the class check.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -11,9 +12,29 @@
 #include "probe.h"
 
 /*
- * The last write step: is all of the card there?  Its own phase of
- * ranges (--capacity's, from the device size alone).  A device too small
- * for it skips it.  Returns 0 or -errno.
+ * The ranges the capacity check overwrites (its own phase: --capacity's,
+ * from the device size alone), malloc'd in *rg.  Returns how many, 0
+ * (*rg NULL) when the device is too small for it, or -errno.
+ */
+static int capacity_ranges(const struct bench_opts *o, uint64_t dev_byte,
+			   struct bench_range **rg)
+{
+	int n;
+
+	*rg = NULL;
+	n = capacity_write_ranges(BENCH_CAPACITY, o, dev_byte, NULL, 0);
+	if (n < 0)
+		return 0;
+	*rg = malloc((size_t)n * sizeof(**rg));
+	if (!*rg)
+		return -ENOMEM;
+	return capacity_write_ranges(BENCH_CAPACITY, o, dev_byte, *rg,
+				     (size_t)n);
+}
+
+/*
+ * The last write step of auto_run(): is all of the card there?  A device
+ * too small for it skips it.  Returns 0 or -errno.
  */
 static int auto_capacity(struct device *dev, const struct bench_opts *o,
 			 const struct auto_hooks *h, struct auto_result *r)
@@ -21,14 +42,9 @@ static int auto_capacity(struct device *dev, const struct bench_opts *o,
 	struct bench_range *rg;
 	int n, ret;
 
-	n = capacity_write_ranges(BENCH_CAPACITY, o, dev->size_byte, NULL, 0);
-	if (n < 0)
-		return 0;
-	rg = malloc((size_t)n * sizeof(*rg));
+	n = capacity_ranges(o, dev->size_byte, &rg);
 	if (!rg)
-		return -ENOMEM;
-	n = capacity_write_ranges(BENCH_CAPACITY, o, dev->size_byte, rg,
-				  (size_t)n);
+		return n;
 	ret = n < 0 ? n : auto_announce(h, rg, n);
 	free(rg);
 	if (ret)
@@ -121,5 +137,39 @@ out:
 	if (!ret && destructive)
 		ret = auto_capacity(dev, o, h, r);
 	r->device_ns = dev_now_ns(dev) - t0;
+	return ret;
+}
+
+/*
+ * Without --destructive: what it would add besides the steps auto_print()
+ * names, the capacity check and the class check, each with what it would
+ * overwrite, as their announcements would count it.
+ */
+static void plan_destructive(struct device *dev, const struct bench_opts *o,
+			     const struct card_info *ci, struct auto_result *r)
+{
+	struct bench_range *rg;
+	struct class_plan p;
+	int n, i;
+
+	auto_class_place(o, ci, r, &p);
+	n = capacity_ranges(o, dev->size_byte, &rg);
+	for (i = 0; rg && i < n; i++)
+		r->capacity_plan_byte += rg[i].end_byte - rg[i].start_byte;
+	r->capacity_plan_ranges = n;
+	free(rg);
+}
+
+int auto_run_all(struct device *dev, const struct bench_opts *o,
+		 int destructive, const struct card_info *ci,
+		 const struct auto_hooks *h, struct auto_result *r)
+{
+	int ret = auto_run(dev, o, destructive, h, r);
+
+	r->device_byte = dev->size_byte;
+	if (!destructive)
+		plan_destructive(dev, o, ci, r);
+	else if (!ret && !(h && h->stop && *h->stop))
+		ret = auto_probe_class(dev, o, ci, h, r);
 	return ret;
 }

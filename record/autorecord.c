@@ -17,4 +17,6 @@ void auto_free(struct auto_result *r)
 	free(r->group_probe.rows);
 	r->group_probe.rows = NULL;
 	r->group_probe.nrows = 0;
+	free(r->class);
+	r->class = NULL;
 }

@@ -15,6 +15,9 @@
 #include "analyze.h"
 #include "rows.h"
 #include "capacity.h"
+#include "card.h"
+
+struct class_result;			/* -L's (modes/class.h) */
 
 #define AUTO_MAX_PROBES 24
 #define AUTO_MAX_NR 32		/* the open-AU search stops here */
@@ -252,9 +255,24 @@ struct auto_result {
 	int erase_fallback;		/* the write steps used an erase size
 					   read with low confidence */
 	struct auto_group group_probe;	/* raw rows of the group probe */
+	/* after the steps above, set by auto_run_all() alone: */
+	uint64_t device_byte;		/* the device's size */
+	uint64_t class_start_byte;	/* the class check writes from here */
+	uint64_t class_end_byte;	/* to here (0: not placed) */
+	int class_skipped;		/* --destructive: it would have written
+					   past the device's end */
+	struct card_claims class_claims; /* the classes the card states */
+	struct class_result *class;	/* the class check, malloc'd (NULL:
+					   not run, or no class judged) */
+	uint64_t capacity_plan_byte;	/* without --destructive: what the
+					   capacity check would overwrite */
+	int capacity_plan_ranges;	/* in so many ranges */
 };
 
-/* Free the rows r holds (its tables' and the group probe's). */
+/*
+ * Free what r holds: its tables' and the group probe's rows, the class
+ * check's result.
+ */
 void auto_free(struct auto_result *res);
 
 #endif /* FLASHBENCH_AUTORECORD_H */

@@ -111,6 +111,9 @@ void analyze_print_verdict(FILE *out, size_t table_no,
 
 /* Print the evidence of both steps, one indented line each. */
 void analyze_print_evidence(FILE *out, const struct align_verdict *v);
+/* The same, each line beginning with lead instead. */
+void analyze_print_evidence_lead(FILE *out, const struct align_verdict *v,
+				 const char *lead);
 
 /*
  * The whole of --analyze: parse text, analyse every table and print a

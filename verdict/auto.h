@@ -49,6 +49,11 @@
  *   from_linear, confidence}.
  * - Capacity: probes/run.c hands off to capacity_measure()
  *   (modes/capacity.c), whose result carries its own verdict.
+ * - Class check, last (--auto as the front end runs it, auto_run_all()):
+ *   probes/classcheck.c auto_probe_class() hands off to class_measure()
+ *   and class_judge() (modes/class.c, -L's); class_*, class -> class->c[].
+ *   Without --destructive the run notes what it and the capacity check
+ *   would overwrite instead (class_*_byte, capacity_plan_*).
  * - The run: probes/run.c auto_run() -> verdict/auto.c auto_decide(),
  *   every decision above in the run's order.
  * - Advice: verdict/advice.c auto_advise_for(); align, capacity.

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * --auto --destructive's last step: the class check (-L's measuring and
+ * judging, modes/class.c) in AUs of the size the card states, else the
+ * one found.  Its one range is announced like every write step's,
+ * through the hooks.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "probe.h"
+
+void auto_class_place(const struct bench_opts *o, const struct card_info *ci,
+		      struct auto_result *r, struct class_plan *p)
+{
+	class_plan(p, o, ci && ci->au_byte ? ci->au_byte :
+			 r->align.erase.size_byte);
+	r->class_start_byte = p->offset_byte;
+	r->class_end_byte = p->offset_byte + p->units * p->unit_byte +
+			    p->span_byte;
+}
+
+int auto_probe_class(struct device *dev, const struct bench_opts *o,
+		     const struct card_info *ci, const struct auto_hooks *h,
+		     struct auto_result *r)
+{
+	struct bench_range rg;
+	struct class_plan p;
+	int ret;
+
+	auto_class_place(o, ci, r, &p);
+	if (r->class_end_byte > dev->size_byte) {
+		r->class_skipped = 1;
+		return 0;
+	}
+	r->class = calloc(1, sizeof(*r->class));
+	if (!r->class)
+		return -ENOMEM;
+	if (ci)
+		r->class_claims = ci->claims;
+	rg.start_byte = r->class_start_byte;
+	rg.end_byte = r->class_end_byte;
+	ret = auto_announce(h, &rg, 1);
+	if (!ret)
+		ret = class_measure(dev, &p, r->class);
+	class_judge(r->class, ci ? &r->class_claims : NULL);
+	if (!r->class->n) {	/* no class judged: nothing to show */
+		free(r->class);
+		r->class = NULL;
+	}
+	return ret;
+}
