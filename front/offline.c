@@ -212,8 +212,9 @@ static void registers_json(struct cli *c, FILE *res,
 /*
  * The registers of a device: sysfs, and an eMMC's EXT_CSD asked of it
  * (an SD card's are all in sysfs).  Returns 0, or the status after one
- * line on the error stream: not an MMC device is bad input (exit 2), a
- * refusal (not root) or an I/O error the device's (exit 1).
+ * line on the error stream: a refusal (not root, a partition) or an I/O
+ * error is the device's (exit 1); anything else, as a device that is no
+ * eMMC or not there, bad input (exit 2).
  */
 static int registers_device(struct cli *c, struct card_raw *raw)
 {
@@ -226,7 +227,8 @@ static int registers_device(struct cli *c, struct card_raw *raw)
 		card_read_ext_csd(path, raw);
 	if (!raw->ext_err)
 		return 0;
-	if (raw->ext_err == -ENOTTY)
+	if (raw->ext_err != -EACCES && raw->ext_err != -EPERM &&
+	    raw->ext_err != -EIO)
 		return usage_error(c->err, "--registers %s: %s", path,
 				   raw->ext_why);
 	fprintf(c->err, "flashbench: --registers %s: %s\n", path,

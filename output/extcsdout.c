@@ -32,7 +32,7 @@ static void print_revision(FILE *out, const struct ext_csd_info *e)
 
 static void print_capacity(FILE *out, const struct ext_csd_info *e)
 {
-	char a[FMT_LEN], b[FMT_LEN];
+	char a[FMT_LEN];
 	uint64_t boot = ext_csd_bytes(e, ECF_BOOT_SIZE_MULT);
 	uint64_t rpmb = ext_csd_bytes(e, ECF_RPMB_SIZE_MULT);
 	uint64_t cap = ext_csd_bytes(e, ECF_SEC_COUNT);
@@ -45,7 +45,7 @@ static void print_capacity(FILE *out, const struct ext_csd_info *e)
 	if (boot)
 		fprintf(out, ", boot 2 x %s", fmt_size(a, boot));
 	if (rpmb)
-		fprintf(out, ", RPMB %s", fmt_size(b, rpmb));
+		fprintf(out, ", RPMB %s", fmt_size(a, rpmb));
 	fputc('\n', out);
 }
 
@@ -64,21 +64,22 @@ static void print_erase(FILE *out, const struct ext_csd_info *e)
 
 static void print_pages(FILE *out, const struct ext_csd_info *e)
 {
-	char a[FMT_LEN], b[FMT_LEN], c[FMT_LEN], d[FMT_LEN];
+	char a[FMT_LEN], b[FMT_LEN], c[FMT_LEN];
 
 	fprintf(out, HEAD "super-page %s; ", size_text(a, e, ECF_ACC_SIZE));
-	if (e->rev < ext_csd_fields[ECF_OPTIMAL_WRITE_SIZE].min_rev)
+	if (e->rev < ext_csd_fields[ECF_OPTIMAL_WRITE_SIZE].min_rev) {
 		fputs("optimal sizes not stated (eMMC 5.0 on)\n", out);
-	else
-		fprintf(out, "optimal write %s, read %s, trim %s\n",
-			size_text(b, e, ECF_OPTIMAL_WRITE_SIZE),
-			size_text(c, e, ECF_OPTIMAL_READ_SIZE),
-			size_text(d, e, ECF_OPTIMAL_TRIM_UNIT_SIZE));
+		return;
+	}
+	fprintf(out, "optimal write %s, read %s, trim %s\n",
+		size_text(a, e, ECF_OPTIMAL_WRITE_SIZE),
+		size_text(b, e, ECF_OPTIMAL_READ_SIZE),
+		size_text(c, e, ECF_OPTIMAL_TRIM_UNIT_SIZE));
 }
 
 static void print_cache(FILE *out, const struct ext_csd_info *e)
 {
-	char a[FMT_LEN], b[FMT_LEN];
+	char a[FMT_LEN];
 	uint64_t on = 0, depth;
 
 	if (e->rev < ext_csd_fields[ECF_CACHE_SIZE].min_rev) {
@@ -90,7 +91,7 @@ static void print_cache(FILE *out, const struct ext_csd_info *e)
 	fprintf(out, HEAD "large unit %s, ",
 		size_text(a, e, ECF_LARGE_UNIT_SIZE_M1));
 	if (ext_csd_bytes(e, ECF_CACHE_SIZE))
-		fprintf(out, "cache %s (%s)", fmt_size(b, ext_csd_bytes(e,
+		fprintf(out, "cache %s (%s)", fmt_size(a, ext_csd_bytes(e,
 			ECF_CACHE_SIZE)), on & 1 ? "on" : "off");
 	else
 		fputs("no cache", out);
@@ -104,7 +105,7 @@ static void print_cache(FILE *out, const struct ext_csd_info *e)
 /* The enhanced (pSLC) area: what the device could make and has. */
 static void print_enhanced(FILE *out, const struct ext_csd_info *e)
 {
-	char a[FMT_LEN], b[FMT_LEN], c[FMT_LEN];
+	char a[FMT_LEN], b[FMT_LEN];
 	uint64_t sup = 0, attr = 0, done = 0, size, max;
 
 	if (!ext_csd_get(e, ECF_PARTITIONING_SUPPORT, &sup))
@@ -118,12 +119,13 @@ static void print_enhanced(FILE *out, const struct ext_csd_info *e)
 	ext_csd_get(e, ECF_PARTITIONS_ATTRIBUTE, &attr);
 	ext_csd_get(e, ECF_PARTITION_SETTING_COMPLETED, &done);
 	size = ext_csd_bytes(e, ECF_ENH_SIZE_MULT);
-	if (!(attr & 1) || !size)
+	if (!(attr & 1) || !size) {
 		fputs("none configured\n", out);
-	else
-		fprintf(out, "%s at %s%s\n", fmt_size(b, size),
-			fmt_size(c, ext_csd_bytes(e, ECF_ENH_START_ADDR)),
-			done & 1 ? "" : " (not completed)");
+		return;
+	}
+	fprintf(out, "%s at %s%s\n", fmt_size(a, size),
+		fmt_size(b, ext_csd_bytes(e, ECF_ENH_START_ADDR)),
+		done & 1 ? "" : " (not completed)");
 }
 
 /* The bus modes DEVICE_TYPE lists, fastest first, and the firmware. */

@@ -73,13 +73,14 @@ static void loop_detach(char *img, const char *dev)
 /* ext_csd_read_device as user nobody, in a child; its return value. */
 static int read_as_nobody(const char *dev)
 {
-	struct ext_csd_raw raw;
-	char why[200];
 	pid_t pid = fork();
 	int status;
 
 	ck_assert_int_ge(pid, 0);
 	if (!pid) {
+		struct ext_csd_raw raw;
+		char why[200];
+
 		if (setgid(65534) || setuid(65534))
 			_exit(100);
 		_exit(-ext_csd_read_device(dev, &raw, why, sizeof(why)));

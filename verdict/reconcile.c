@@ -167,11 +167,11 @@ static void print_stated(FILE *out, const char *what, uint64_t stated,
 {
 	char a[FMT_LEN];
 
+	fprintf(out, "  %s: %s", what,
+		stated ? fmt_size(a, stated) : "not stated");
 	if (stated)
-		fprintf(out, "  %s: %s (%s)\n", what, fmt_size(a, stated),
-			fit_text(fit));
-	else
-		fprintf(out, "  %s: not stated\n", what);
+		fprintf(out, " (%s)", fit_text(fit));
+	fputc('\n', out);
 }
 
 /* The eMMC's page sizes, its cache and its health, after the erase size. */
