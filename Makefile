@@ -102,7 +102,10 @@ flashbench: $(B)/flashbench.o $(FRONT_OBJS) $(B)/libflashbench.a
 erase: $(B)/erase.o $(B)/libflashbench.a
 	$(CC) $(FB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(FB_LIBS)
 
+# Made anew each time: "ar r" keeps members whose source is gone, and a
+# file renamed would then define its functions twice.
 $(B)/libflashbench.a: $(LIB_OBJS)
+	rm -f $@
 	$(AR) rcs $@ $^
 
 $(B)/%.o: %.c

@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aligntext.h"
 #include "autoout.h"
 #include "cardout.h"
 #include "cli.h"
 #include "plot.h"
 #include "record.h"
+#include "rowtext.h"
 
 /* ---- --analyze ---- */
 

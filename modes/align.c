@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aligntext.h"
 #include "bench.h"
 #include "json.h"
 #include "modes.h"
 #include "plot.h"
+#include "rowtext.h"
 #include "progs.h"
 #include "vm.h"
 
@@ -28,9 +28,8 @@ uint64_t align_max(uint64_t dev_size, uint64_t blocksize)
 	return a;
 }
 
-/* Positions sampled per alignment, and the cells of a row: the
- * alignment, then pre, on, post and their diff at each position. */
-#define ALIGN_POS 7
+/* The cells of a row: the alignment, then pre, on, post and their diff
+ * at each of the ALIGN_POS positions. */
 #define ALIGN_CELLS (1 + 4 * ALIGN_POS)
 
 /*
@@ -101,34 +100,6 @@ static void align_fill(struct align_row *row, const struct vm_cell *c)
 	row->on_ns = (int64_t)(sum[1] / ALIGN_POS);
 	row->post_ns = (int64_t)(sum[2] / ALIGN_POS);
 	row->diff_ns = row->on_ns - (row->pre_ns + row->post_ns) / 2;
-}
-
-void align_fold(struct align_row *a, const struct align_row *b, size_t n)
-{
-	size_t r, i, k;
-
-	for (r = 0; r < n; r++, a++, b++) {
-		int64_t sum[3] = { 0, 0, 0 };
-
-		if (a->align_byte != b->align_byte || a->npos != ALIGN_POS ||
-		    b->npos != ALIGN_POS)
-			continue;
-		for (i = 0; i < ALIGN_POS; i++) {
-			int64_t *t = a->pos_ns[i];
-
-			for (k = 0; k < 3; k++) {
-				if (b->pos_ns[i][k] < t[k])
-					t[k] = b->pos_ns[i][k];
-				sum[k] += t[k];
-			}
-			/* as the VM's diff: on - (pre + post) / 2 */
-			a->pos_diff_ns[i] = t[1] - (t[0] + t[2]) / 2;
-		}
-		a->pre_ns = sum[0] / ALIGN_POS;
-		a->on_ns = sum[1] / ALIGN_POS;
-		a->post_ns = sum[2] / ALIGN_POS;
-		a->diff_ns = a->on_ns - (a->pre_ns + a->post_ns) / 2;
-	}
 }
 
 int align_rows(const struct vm_table *tab, struct align_row **rows,

@@ -46,13 +46,6 @@ int bench_align(struct device *dev, const struct bench_opts *o,
 int bench_align_at(struct device *dev, const struct bench_opts *o,
 		   uint64_t spacing, const uint64_t *aligns, size_t naligns,
 		   struct align_row **rows, size_t *nrows);
-/*
- * Fold a second reading b of the same n rows into a: each read keeps the
- * least time of both, as if its reads had been counted together (a
- * count of 2 and then 1 gives what a count of 3 gives).  Rows whose
- * alignments or positions differ are left alone.
- */
-void align_fold(struct align_row *a, const struct align_row *b, size_t n);
 
 /*
  * The complete rows of the VM table an align program filled, as
@@ -73,7 +66,6 @@ int bench_scatter(struct device *dev, const struct bench_opts *o,
 /* The points of a scatter program's VM table (*pts malloc'd, or NULL). */
 int scatter_points(const struct vm_table *tab, struct scatter_point **pts,
 		   size_t *npts);
-void print_scatter(FILE *out, const struct scatter_point *pts, size_t n);
 
 /*
  * The smallest interval read: 512 bytes, or the logical block size of a
@@ -91,13 +83,5 @@ int bench_interval(struct device *dev, const struct bench_opts *o,
  * (*rows malloc'd, or NULL). */
 int interval_rows(const struct vm_table *tab, unsigned int count,
 		  struct interval_row **rows, size_t *nrows);
-struct interval_fit interval_regress(const struct interval_row *rows,
-				     size_t nrows);
-void print_interval(FILE *out, const struct interval_row *rows,
-		    size_t nrows);
-
-/* How far row lies above the regression line fit, in ns (may be < 0). */
-double interval_overhead_ns(const struct interval_fit *fit,
-			    const struct interval_row *row);
 
 #endif /* FLASHBENCH_BENCH_H */

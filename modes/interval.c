@@ -10,10 +10,10 @@
 #include <string.h>
 
 #include "bench.h"
-#include "format.h"
 #include "json.h"
 #include "modes.h"
 #include "plot.h"
+#include "rowtext.h"
 #include "progs.h"
 #include "vm.h"
 
@@ -121,71 +121,6 @@ int bench_interval(struct device *dev, const struct bench_opts *o,
 	conv = interval_rows(&tab, o->count, rows, nrows);
 	vm_table_free(&tab);
 	return ret ? ret : conv;
-}
-
-struct interval_fit interval_regress(const struct interval_row *rows,
-				     size_t nrows)
-{
-	struct interval_fit fit = { 0, 0 };
-	double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, slope, det;
-	size_t i;
-
-	/* the three smallest sizes are dominated by command overhead */
-	if (nrows < 5)
-		return fit;
-	for (i = 3; i < nrows; i++) {
-		double x = (double)rows[i].len_byte, y = (double)rows[i].min_ns;
-		/*
-		 * Timing noise is proportional to the time, so weigh each
-		 * point by 1/y^2: least squares on relative errors.  Plain
-		 * least squares lets the jitter of the longest reads swamp
-		 * the access time.
-		 */
-		double w = y > 0 ? 1.0 / (y * y) : 0;
-
-		sw += w;
-		sx += w * x;
-		sy += w * y;
-		sxx += w * x * x;
-		sxy += w * x * y;
-	}
-	det = sw * sxx - sx * sx;
-	if (det <= 0)
-		return fit;
-	slope = (sw * sxy - sx * sy) / det;	/* ns per byte */
-	fit.access_ns = (sy - slope * sx) / sw;
-	fit.bytes_per_s = slope > 0 ? 1e9 / slope : 0;
-	return fit;
-}
-
-double interval_overhead_ns(const struct interval_fit *fit,
-			    const struct interval_row *row)
-{
-	double ns_per_byte = fit->bytes_per_s > 0 ? 1e9 / fit->bytes_per_s : 0;
-
-	return row->min_ns - (fit->access_ns + ns_per_byte * row->len_byte);
-}
-
-void print_interval(FILE *out, const struct interval_row *rows,
-		    size_t nrows)
-{
-	char mn[FMT_LEN], avg[FMT_LEN], mx[FMT_LEN], acc[FMT_LEN];
-	struct interval_fit fit = interval_regress(rows, nrows);
-	size_t i;
-
-	for (i = 0; i < nrows; i++)
-		fprintf(out, "%" PRIu64 " bytes: min %s avg %s max %s: %g MB/s\n",
-			rows[i].len_byte, fmt_time(mn, rows[i].min_ns),
-			fmt_time(avg, rows[i].avg_ns),
-			fmt_time(mx, rows[i].max_ns),
-			rows[i].len_byte * 1e3 / rows[i].min_ns);
-	fprintf(out, "%g MB/s, %s access time\n", fit.bytes_per_s / 1e6,
-		fmt_time(acc, (int64_t)fit.access_ns));
-	/* overhead: how far each size lies above the regression line */
-	for (i = 0; i < nrows; i++)
-		fprintf(out, "bytes %" PRIu64 ", time %" PRIu64 " overhead %g\n",
-			rows[i].len_byte, rows[i].min_ns,
-			interval_overhead_ns(&fit, &rows[i]));
 }
 
 static void interval_print(FILE *out, const struct bench_opts *o,

@@ -10,10 +10,10 @@
 #include <string.h>
 
 #include "bench.h"
-#include "format.h"
 #include "json.h"
 #include "modes.h"
 #include "plot.h"
+#include "rowtext.h"
 #include "progs.h"
 #include "vm.h"
 
@@ -96,15 +96,6 @@ int bench_scatter(struct device *dev, const struct bench_opts *o,
 	conv = scatter_points(&tab, pts, npts);
 	vm_table_free(&tab);
 	return ret ? ret : conv;
-}
-
-void print_scatter(FILE *out, const struct scatter_point *pts, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		fprintf(out, "%f\t%f\n", pts[i].off_byte / (1024.0 * 1024.0),
-			pts[i].time_ns / 1e6);
 }
 
 static void scatter_print(FILE *out, const struct bench_opts *o,

@@ -26,10 +26,10 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "aligntext.h"
 #include "auto.h"
 #include "autoout.h"
 #include "format.h"
+#include "rowtext.h"
 
 static const char *conf(enum analyze_confidence c)
 {

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aligntext.h"
 #include "bench.h"
 #include "format.h"
 #include "recdev.h"
+#include "rowtext.h"
 #include "util.h"
 
 /*

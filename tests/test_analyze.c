@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aligntext.h"
 #include "analyze.h"
 #include "bench.h"
 #include "format.h"
+#include "rowtext.h"
 #include "sim.h"
 #include "util.h"
 

@@ -21,7 +21,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "aligntext.h"
 #include "analyze.h"
 #include "bench.h"
 #include "flashbench.h"
@@ -30,6 +29,7 @@
 #include "options.h"
 #include "progplan.h"
 #include "progress.h"
+#include "rowtext.h"
 #include "sim.h"
 #include "util.h"
 

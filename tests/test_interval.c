@@ -11,6 +11,7 @@
 
 #include "bench.h"
 #include "format.h"
+#include "rowtext.h"
 #include "util.h"
 
 /* Interval's regression recovers the planted rate and access time. */
