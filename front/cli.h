@@ -218,6 +218,9 @@ void json_estimate(struct json *j, const struct cli *c);
 int check_journal(struct cli *c, const struct device *dev);
 int save_ranges(struct cli *c, struct device *dev,
 		const struct bench_range *r, size_t n, int sparse);
+int tests_write_ranges(unsigned int tests, const struct bench_opts *o,
+		       uint64_t dev_size, struct bench_range **ranges,
+		       size_t *n);
 int save_tests(struct cli *c, struct device *dev);
 int restore_saved(struct cli *c, const struct device *dev);
 int load_restore(struct cli *c, struct device *dev);

@@ -317,6 +317,59 @@ int save_ranges(struct cli *c, struct device *dev,
 	return 0;
 }
 
+/*
+ * The union of the ranges every writing test in tests (BENCH_* bits;
+ * read-only ones are ignored) overwrites on a device of dev_size bytes,
+ * sorted and merged: what to save once before the first writing test
+ * and to restore once after the last, so that no restore disturbs a
+ * later test.  The modes' table is read here, in the front end, and
+ * safety/ gets only the ranges.  *ranges is malloc'd (NULL and *n = 0
+ * when no test writes).  Returns 0, -EINVAL if a test reaches past the
+ * end, -ENOMEM.
+ */
+int tests_write_ranges(unsigned int tests, const struct bench_opts *o,
+		       uint64_t dev_size, struct bench_range **ranges,
+		       size_t *n)
+{
+	struct bench_range *r = NULL, *grown;
+	size_t i, nr = 0;
+	int cnt;
+
+	*ranges = NULL;
+	*n = 0;
+	for (i = 0; i < modes_nr; i++) {
+		const struct mode *md = &modes[i];
+
+		if (!md->writes || !(tests & md->test))
+			continue;
+		cnt = md->write_ranges(md->test, o, dev_size, NULL, 0);
+		if (cnt < 0)
+			goto out_fail;
+		grown = realloc(r, (nr + (size_t)cnt + 1) * sizeof(*r));
+		if (!grown) {
+			cnt = -ENOMEM;
+			goto out_fail;
+		}
+		r = grown;
+		cnt = md->write_ranges(md->test, o, dev_size, r + nr,
+				       (size_t)cnt);
+		if (cnt < 0)
+			goto out_fail;
+		nr += (size_t)cnt;
+	}
+	if (!nr) {
+		free(r);
+		return 0;
+	}
+	*ranges = r;
+	*n = merge_ranges(r, nr);
+	return 0;
+
+out_fail:
+	free(r);
+	return cnt;
+}
+
 /* Save the union of the writing tests' ranges; 0 or an exit status. */
 int save_tests(struct cli *c, struct device *dev)
 {
@@ -326,7 +379,7 @@ int save_tests(struct cli *c, struct device *dev)
 
 	if (!c->preserve || !(c->tests & BENCH_WRITING))
 		return 0;
-	ret = preserve_ranges(c->tests, &c->o, dev->size_byte, &r, &n);
+	ret = tests_write_ranges(c->tests, &c->o, dev->size_byte, &r, &n);
 	if (ret) {
 		fprintf(c->err, "flashbench: --preserve: %s\n", strerror(-ret));
 		return EXIT_DEVICE;

@@ -81,7 +81,7 @@ static int read_range(struct preserve *p, struct device *dev,
 
 	dev_untimed(dev, 1);
 	for (done = 0; !ret && done < r->len_byte; done += step) {
-		step = min_u64(p->chunk_byte, r->len_byte - done);
+		step = min((uint64_t)p->chunk_byte, r->len_byte - done);
 		ret = dev_read(dev, r->data + done, step,
 			       (off_t)(r->off_byte + done), NULL);
 		p->lazy_calls++;
@@ -163,15 +163,6 @@ static int save_touched(struct preserve *p, struct device *dev,
 
 static const struct dev_ops guard_ops;
 
-/* Stop recording writes for p. */
-void pv_guard_detach(struct preserve *p)
-{
-	if (!p->guard)
-		return;
-	p->guard->p = NULL;
-	p->guard = NULL;
-}
-
 /* Pass inner's result on, with its error recorded on the guard. */
 static int guard_result(struct guard *g, int ret)
 {
@@ -232,7 +223,7 @@ static int guard_discard(struct device *dev, off_t off, uint64_t len)
 			return dev_fail(&g->dev, "save", off, len, -ret);
 		}
 		for (done = 0; done < len; done += step) {
-			step = min_u64(g->p->chunk_byte, len - done);
+			step = min((uint64_t)g->p->chunk_byte, len - done);
 			pv_state_record(g->p, zero, step, (uint64_t)off + done);
 		}
 		free(zero);

@@ -10,11 +10,12 @@
  * the data has been written back, flushed to the device and read back
  * equal.
  *
- * This file allocates and frees, finds the ranges, takes the
- * fingerprint, saves, and loads a journal for --restore; the hashing is
- * in hash.c, what the ranges hold in state.c, the lazy save and the
- * guard in guard.c, the journal's format in journal.c, writing back and
- * verifying in restore.c (what they share: presint.h).
+ * This file takes the fingerprint, saves, and loads a journal for
+ * --restore; struct preserve itself (made, freed, its I/O)
+ * is in core.c, the hashing in hash.c, what the ranges hold in state.c,
+ * the lazy save and the guard in guard.c, the journal's format in
+ * journal.c, writing back and verifying in restore.c (what they share:
+ * presint.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,11 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "modes.h"
 #include "presint.h"
-
-/* Largest single read or write, a size any device takes in one go. */
-#define PRESERVE_CHUNK		(1024 * 1024)
 
 /* Fingerprint windows: first and last MiB, and samples in between. */
 #define FP_EDGE_BYTE		(1024 * 1024)
@@ -62,84 +59,6 @@ static int check_ranges(const struct device *dev,
 	return 0;
 }
 
-/* An empty preserve for n ranges on a device of lbs-byte blocks. */
-struct preserve *pv_preserve_alloc(size_t n, uint64_t lbs)
-{
-	struct preserve *p = calloc(1, sizeof(*p));
-
-	if (!p)
-		return NULL;
-	p->chunk_byte = (size_t)max_u64(PRESERVE_CHUNK, lbs);
-	p->lbs = (unsigned int)lbs;
-	p->jfd = -1;
-	p->r = calloc(n ? n : 1, sizeof(*p->r));
-	p->buf = dev_alloc_buf(p->chunk_byte);
-	if (!p->r || !p->buf) {
-		preserve_free(p);
-		return NULL;
-	}
-	return p;
-}
-
-/*
- * The pieces one announced range was cut into (preserve_save()), from
- * r[i], as one range: its length, data and blocks span them all; saved
- * when every piece is.  *end, when not NULL, gets the index past them.
- */
-struct preserve_range pv_piece_group_end(const struct preserve *p,
-					 size_t i, size_t *end)
-{
-	struct preserve_range g = p->r[i];
-	size_t j;
-
-	for (j = i + 1; j < p->n && p->r[j].cont; j++) {
-		g.len_byte += p->r[j].len_byte;
-		g.saved = g.saved && p->r[j].saved;
-	}
-	if (end)
-		*end = j;
-	return g;
-}
-
-struct preserve_range pv_piece_group(const struct preserve *p, size_t i)
-{
-	return pv_piece_group_end(p, i, NULL);
-}
-
-void preserve_free(struct preserve *p)
-{
-	size_t i;
-
-	if (!p)
-		return;
-	pv_guard_detach(p);
-	if (p->jfd >= 0)
-		close(p->jfd);
-	free(p->state);
-	free(p->mark);
-	free(p->loss);
-	free(p->ix);
-	free(p->saved_h);
-	free(p->wix);
-	for (i = 0; p->r && i < p->n; i++)
-		if (!p->r[i].cont)
-			dev_free_buf(p->r[i].data);
-	free(p->r);
-	dev_free_buf(p->buf);
-	free(p->journal);
-	free(p);
-}
-
-uint64_t preserve_bytes(const struct preserve *p)
-{
-	return p->total_byte;
-}
-
-const char *preserve_journal(const struct preserve *p)
-{
-	return p->journal;
-}
-
 int preserve_journal_name(char *buf, size_t len, const char *dev_path)
 {
 	const char *base = strrchr(dev_path, '/');
@@ -164,68 +83,6 @@ int preserve_journal_name(char *buf, size_t len, const char *dev_path)
 	return 0;
 }
 
-/* Order ranges by start for qsort(). */
-static int range_cmp(const void *a, const void *b)
-{
-	const struct bench_range *x = a, *y = b;
-
-	if (x->start_byte != y->start_byte)
-		return x->start_byte < y->start_byte ? -1 : 1;
-	return 0;
-}
-
-int preserve_ranges(unsigned int tests, const struct bench_opts *o,
-		    uint64_t dev_size, struct bench_range **ranges,
-		    size_t *n)
-{
-	struct bench_range *r = NULL, *grown;
-	size_t i, nr = 0, m;
-	int cnt;
-
-	*ranges = NULL;
-	*n = 0;
-	for (i = 0; i < modes_nr; i++) {
-		const struct mode *md = &modes[i];
-
-		if (!md->writes || !(tests & md->test))
-			continue;
-		cnt = md->write_ranges(md->test, o, dev_size, NULL, 0);
-		if (cnt < 0)
-			goto out_fail;
-		grown = realloc(r, (nr + (size_t)cnt + 1) * sizeof(*r));
-		if (!grown) {
-			cnt = -ENOMEM;
-			goto out_fail;
-		}
-		r = grown;
-		cnt = md->write_ranges(md->test, o, dev_size, r + nr,
-				       (size_t)cnt);
-		if (cnt < 0)
-			goto out_fail;
-		nr += (size_t)cnt;
-	}
-	if (!nr) {
-		free(r);
-		return 0;
-	}
-	qsort(r, nr, sizeof(*r), range_cmp);
-	for (i = 1, m = 0; i < nr; i++) {
-		if (r[i].start_byte <= r[m].end_byte) {
-			if (r[i].end_byte > r[m].end_byte)
-				r[m].end_byte = r[i].end_byte;
-		} else {
-			r[++m] = r[i];
-		}
-	}
-	*ranges = r;
-	*n = m + 1;
-	return 0;
-
-out_fail:
-	free(r);
-	return cnt;
-}
-
 /* ---- fingerprint ---- */
 
 /* Zero the bytes of buf (holding [off, off + len)) that lie in ranges. */
@@ -235,29 +92,12 @@ static void mask_ranges(unsigned char *buf, uint64_t off, uint64_t len,
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		uint64_t a = max_u64(off, r[i].off_byte);
-		uint64_t b = min_u64(off + len, r[i].off_byte + r[i].len_byte);
+		uint64_t a = max(off, r[i].off_byte);
+		uint64_t b = min(off + len, r[i].off_byte + r[i].len_byte);
 
 		if (a < b)
 			memset(buf + (a - off), 0, b - a);
 	}
-}
-
-/*
- * Read (or write) len bytes at byte off of p's device from (or into)
- * buf; 0, or -errno with why saying "WHAT bytes A-B of DEVICE: error".
- */
-int pv_io(struct preserve *p, int write, void *buf, uint64_t off,
-	  uint64_t len, const char *what, char *why, size_t why_len)
-{
-	int ret = write ? dev_write(p->dev, buf, len, (off_t)off, NULL) :
-			  dev_read(p->dev, buf, len, (off_t)off, NULL);
-
-	if (ret)
-		say(why, why_len, ret, "%s bytes %" PRIu64 "-%" PRIu64
-		    " of %s: %s", what, off, off + len, p->dev->path,
-		    strerror(-ret));
-	return ret;
 }
 
 /*
@@ -275,7 +115,7 @@ static int fp_window(struct phash *h, struct preserve *p, uint64_t off,
 	for (done = 0; done < len; done += step) {
 		int ret;
 
-		step = min_u64(p->chunk_byte, len - done);
+		step = min((uint64_t)p->chunk_byte, len - done);
 		ret = pv_io(p, 0, p->buf, off + done, step, "reading", why,
 			    why_len);
 		if (ret)
@@ -299,8 +139,8 @@ static int fingerprint(struct preserve *p, uint64_t *fp, char *why,
 		       size_t why_len)
 {
 	uint64_t size = p->dev->size_byte, lbs = p->dev->logical_block_size;
-	uint64_t edge = min_u64(max_u64(FP_EDGE_BYTE, lbs), size);
-	uint64_t sample = max_u64(FP_SAMPLE_BYTE, lbs);
+	uint64_t edge = min(max((uint64_t)FP_EDGE_BYTE, lbs), size);
+	uint64_t sample = max((uint64_t)FP_SAMPLE_BYTE, lbs);
 	struct phash h;
 	int ret, k;
 
@@ -312,7 +152,7 @@ static int fingerprint(struct preserve *p, uint64_t *fp, char *why,
 		uint64_t off = size / (FP_SAMPLES + 1) * (uint64_t)k;
 
 		off -= off % lbs;
-		ret = fp_window(&h, p, off, min_u64(sample, size - off), why,
+		ret = fp_window(&h, p, off, min(sample, size - off), why,
 				why_len);
 	}
 	if (!ret)
@@ -334,7 +174,7 @@ static int read_ranges(struct preserve *p, char *why, size_t why_len)
 		struct preserve_range *r = &p->r[i];
 
 		for (done = 0; done < r->len_byte; done += step) {
-			step = min_u64(p->chunk_byte, r->len_byte - done);
+			step = min((uint64_t)p->chunk_byte, r->len_byte - done);
 			ret = pv_io(p, 0, r->data + done, r->off_byte + done,
 				    step, "saving", why, why_len);
 			if (ret)
@@ -447,7 +287,8 @@ static int save_in(struct preserve **pp, struct device *dev,
 	 * that piece alone.  Any other test's ranges are all read now.
 	 */
 	lazy = sparse && pv_find_guard(dev) && !pv_find_guard(dev)->p;
-	piece = lazy ? max_u64(PRESERVE_CHUNK, dev->logical_block_size) :
+	piece = lazy ? max((uint64_t)PRESERVE_CHUNK,
+			  (uint64_t)dev->logical_block_size) :
 		       UINT64_MAX;
 	for (m = 0, i = 0; i < n; i++)
 		m += pieces(&ranges[i], piece);
@@ -462,7 +303,7 @@ static int save_in(struct preserve **pp, struct device *dev,
 			p->r[m].off_byte = off;
 			p->r[m].cont = off > ranges[i].start_byte;
 			if (end > off)
-				p->r[m].len_byte = min_u64(piece, end - off);
+				p->r[m].len_byte = min(piece, end - off);
 			off += p->r[m++].len_byte;
 		} while (off < end);
 	}

@@ -23,12 +23,13 @@
  * take a why buffer they put a one-line reason there on failure.
  *
  * Signals.  Nothing here may be called from a signal handler.  The front
- * end's handler sets a flag; a fault wrapper (fault.h) with plan.stop
- * pointing at that flag makes the test's next I/O fail with EINTR, the
- * test returns within one I/O, and the front end calls
- * preserve_restore() from normal context.  preserve_restore() blocks
- * SIGINT, SIGTERM and SIGHUP while it writes, so a second ^C cannot cut
- * a restore in half (SIGKILL and power loss are what the journal is for).
+ * end's handler sets the flag it gave dev_set_stop_flag() (dev.h), which
+ * makes the test's next I/O fail with EINTR; the test returns within
+ * one I/O, and the front end stops watching the flag
+ * (dev_set_stop_flag(NULL)) and calls preserve_restore() from normal
+ * context.  preserve_restore() blocks SIGINT, SIGTERM and SIGHUP while
+ * it writes, so a second ^C cannot cut a restore in half (SIGKILL and
+ * power loss are what the journal is for).
  *
  * Journal format (version 2, all integers little-endian; version 3 as
  * noted):
@@ -81,7 +82,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "opts.h"
 #include "ranges.h"
 #include "dev.h"
 
@@ -98,18 +98,6 @@ struct preserve;
  * -ENAMETOOLONG.
  */
 int preserve_journal_name(char *buf, size_t len, const char *dev_path);
-
-/*
- * The union of the ranges every writing test in tests (BENCH_* bits;
- * read-only ones are ignored) overwrites on a device of dev_size bytes,
- * sorted and merged: what to save once before the first writing test
- * and to restore once after the last, so that no restore disturbs a
- * later test.  *ranges is malloc'd (NULL and *n = 0 when no test
- * writes).  Returns 0, -EINVAL if a test reaches past the end, -ENOMEM.
- */
-int preserve_ranges(unsigned int tests, const struct bench_opts *o,
-		    uint64_t dev_size, struct bench_range **ranges,
-		    size_t *n);
 
 /*
  * Can a new journal be made at path?  Returns 0 when nothing is there,

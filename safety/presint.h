@@ -3,10 +3,13 @@
  * What the files of safety/ share, private to them (not installed; their
  * interface is preserve.h): struct preserve and its ranges, the journal's
  * layout, the hash, small helpers, and the functions one file calls in
- * another, named pv_*.  preserve.c allocates, saves and loads; hash.c
- * hashes; state.c keeps what the ranges hold; guard.c saves lazily and
- * records the run's writes; journal.c writes the journal and reads it
- * back; restore.c writes back, verifies and notes what did not come back.
+ * another, named pv_*.  From the bottom up (a file calls only those
+ * before it): hash.c hashes; core.c allocates and frees, groups the
+ * pieces of a range and does the I/O; state.c keeps what the ranges
+ * hold; guard.c saves lazily and records the run's writes; journal.c
+ * writes the journal and reads it back; preserve.c finds the ranges,
+ * takes the fingerprint, saves and loads; restore.c writes back,
+ * verifies and notes what did not come back.
  */
 #ifndef FLASHBENCH_PRESINT_H
 #define FLASHBENCH_PRESINT_H
@@ -16,7 +19,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "c.h"
 #include "preserve.h"
+
+/* Largest single read or write, a size any device takes in one go. */
+#define PRESERVE_CHUNK		(1024 * 1024)
 
 /* Journal layout, see preserve.h. */
 #define J_MAGIC			"FBJOURNL"
@@ -199,17 +206,6 @@ static inline int say(char *why, size_t why_len, int ret, const char *fmt, ...)
 	return ret;
 }
 
-/* The larger of a and b. */
-static inline uint64_t max_u64(uint64_t a, uint64_t b)
-{
-	return a > b ? a : b;
-}
-
-static inline uint64_t min_u64(uint64_t a, uint64_t b)
-{
-	return a < b ? a : b;
-}
-
 /* hash.c */
 void pv_ph_init(struct phash *h, uint64_t seed);
 void pv_ph_update(struct phash *h, const void *p, size_t len);
@@ -222,11 +218,12 @@ uint64_t pv_plan_hash(const struct preserve_range *r);
 uint64_t pv_saved_tag(uint64_t off, const unsigned char *data,
 		      unsigned int lbs);
 
-/* preserve.c */
+/* core.c */
 struct preserve *pv_preserve_alloc(size_t n, uint64_t lbs);
 struct preserve_range pv_piece_group_end(const struct preserve *p,
 					 size_t i, size_t *end);
 struct preserve_range pv_piece_group(const struct preserve *p, size_t i);
+void pv_guard_detach(struct preserve *p);
 int pv_io(struct preserve *p, int write, void *buf, uint64_t off,
 	  uint64_t len, const char *what, char *why, size_t why_len);
 
@@ -249,7 +246,6 @@ int pv_state_check(struct preserve *p, char *why, size_t why_len);
 /* guard.c */
 int pv_wix_foreign(const struct preserve *p, uint64_t x,
 		   const unsigned char *data);
-void pv_guard_detach(struct preserve *p);
 struct guard *pv_find_guard(struct device *dev);
 void pv_guard_attach(struct preserve *p, struct device *dev);
 

@@ -77,7 +77,7 @@ static int write_run(struct preserve *p, const struct preserve_range *r,
 	for (off = lo * p->lbs; off < end; off += step) {
 		int ret;
 
-		step = min_u64(p->chunk_byte, end - off);
+		step = min((uint64_t)p->chunk_byte, end - off);
 		if (!pv_io(p, 0, p->buf, r->off_byte + off, step, "reading",
 			   NULL, 0) &&
 		    !memcmp(p->buf, r->data + off, step))
@@ -306,7 +306,7 @@ static int verify_ranges(struct preserve *p, int last, char *why,
 
 		for (done = r->saved ? 0 : r->len_byte; done < r->len_byte;
 		     done += step) {
-			step = min_u64(p->chunk_byte, r->len_byte - done);
+			step = min((uint64_t)p->chunk_byte, r->len_byte - done);
 			ret = pv_io(p, 0, p->buf, r->off_byte + done, step,
 				    "reading back", why, why_len);
 			if (ret)

@@ -190,7 +190,7 @@ int pv_state_put(const struct preserve *p, uint64_t first, uint64_t nb)
 	if (p->jfd < 0)
 		return 0;
 	for (; nb; first += n, nb -= n) {
-		n = min_u64(nb, sizeof(buf) / J_LAZY_ENTRY_BYTE);
+		n = min(nb, (uint64_t)(sizeof(buf) / J_LAZY_ENTRY_BYTE));
 		for (k = 0, b = buf; k < n; k++, b += eb)
 			pv_put_entry(p, first + k, b);
 		if (pwrite(p->jfd, buf, (size_t)(n * eb),
@@ -274,8 +274,8 @@ int pv_state_record(struct preserve *p, const unsigned char *buf,
 		return 0;
 	for (i = 0; i < p->n; i++) {
 		const struct preserve_range *r = &p->r[i];
-		uint64_t lo = max_u64(off, r->off_byte);
-		uint64_t hi = min_u64(off + len, r->off_byte + r->len_byte);
+		uint64_t lo = max(off, r->off_byte);
+		uint64_t hi = min(off + len, r->off_byte + r->len_byte);
 		uint64_t first;
 
 		if (lo >= hi)
@@ -429,7 +429,7 @@ int pv_state_check(struct preserve *p, char *why, size_t why_len)
 		/* not saved: the run never wrote there */
 		for (done = r->saved ? 0 : r->len_byte; done < r->len_byte;
 		     done += step) {
-			step = min_u64(p->chunk_byte, r->len_byte - done);
+			step = min((uint64_t)p->chunk_byte, r->len_byte - done);
 			ret = pv_io(p, 0, p->buf, r->off_byte + done, step,
 				    "reading", why, why_len);
 			if (ret)

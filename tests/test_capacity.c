@@ -16,6 +16,7 @@
 
 #include "capacity.h"
 #include "capfix.h"
+#include "cli.h"
 #include "fault.h"
 #include "flashbench.h"
 #include "preserve.h"
@@ -612,8 +613,8 @@ START_TEST(test_capacity_restore_fake)
 	ck_assert_int_eq(preserve_wrap(&g, sim_card(restore_card[c].spec)), 0);
 	fault_plan_init(&plan);
 	ck_assert_int_eq(fault_wrap(&f, g, &plan), 0);
-	ck_assert_int_eq(preserve_ranges(BENCH_CAPACITY, &o, f->size_byte, &r,
-					 &n), 0);
+	ck_assert_int_eq(tests_write_ranges(BENCH_CAPACITY, &o, f->size_byte,
+					    &r, &n), 0);
 	if (restore_card[c].plant)
 		plant(f, r, n);
 	nh = read_held(f, r, n, &h);
@@ -719,8 +720,8 @@ static struct device *cli_card_hook(struct device *dev)
 
 	dev_close(dev);
 	bench_opts_default(&o);
-	ck_assert_int_eq(preserve_ranges(BENCH_CAPACITY, &o, card->size_byte,
-					 &r, &n), 0);
+	ck_assert_int_eq(tests_write_ranges(BENCH_CAPACITY, &o,
+					    card->size_byte, &r, &n), 0);
 	plant(card, r, n);
 	free(r);
 	return card;

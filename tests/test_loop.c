@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "blockdev.h"
+#include "cli.h"
 #include "dev.h"
 #include "fault.h"
 #include "flashbench.h"
@@ -1916,8 +1917,8 @@ static size_t capacity_ranges(const struct loop_fix *fx,
 
 	bench_opts_default(&o);
 	o.log = NULL;
-	ck_assert_int_eq(preserve_ranges(BENCH_CAPACITY, &o, fx->size_byte,
-					 r, &n), 0);
+	ck_assert_int_eq(tests_write_ranges(BENCH_CAPACITY, &o, fx->size_byte,
+					    r, &n), 0);
 	return n;
 }
 

@@ -19,6 +19,7 @@
 
 #include "autorun.h"
 #include "blockdev.h"
+#include "cli.h"
 #include "fault.h"
 #include "modes.h"
 #include "preserve.h"
@@ -738,9 +739,9 @@ START_TEST(test_preserve_ranges)
 	t_small_opts(&o);
 	/* -f: the first 4 AUs; -O: 3 AUs 12 AUs apart from 16 MiB; -p:
 	 * 4 MiB at 16 MiB, which swallows -O's */
-	ck_assert_int_eq(preserve_ranges(BENCH_FIND_FAT | BENCH_OPEN_AU |
-						 BENCH_PROGRAM | BENCH_ALIGN,
-					 &o, 24 * MiB, &r, &n), 0);
+	ck_assert_int_eq(tests_write_ranges(BENCH_FIND_FAT | BENCH_OPEN_AU |
+					    BENCH_PROGRAM | BENCH_ALIGN,
+					    &o, 24 * MiB, &r, &n), 0);
 	ck_assert_uint_eq(n, 2);
 	ck_assert_uint_eq(r[0].start_byte, 0);
 	ck_assert_uint_eq(r[0].end_byte, 256 * KiB);
@@ -748,8 +749,8 @@ START_TEST(test_preserve_ranges)
 	ck_assert_uint_eq(r[1].end_byte, 20 * MiB);
 	free(r);
 
-	ck_assert_int_eq(preserve_ranges(BENCH_OPEN_AU | BENCH_FIND_FAT, &o,
-					 24 * MiB, &r, &n), 0);
+	ck_assert_int_eq(tests_write_ranges(BENCH_OPEN_AU | BENCH_FIND_FAT, &o,
+					    24 * MiB, &r, &n), 0);
 	ck_assert_uint_eq(n, 4);
 	ck_assert_uint_eq(r[0].end_byte, 256 * KiB);
 	ck_assert_uint_eq(r[1].start_byte, 16 * MiB);
@@ -758,13 +759,13 @@ START_TEST(test_preserve_ranges)
 	ck_assert_uint_eq(r[3].end_byte, 16 * MiB + 1600 * KiB);
 	free(r);
 
-	ck_assert_int_eq(preserve_ranges(BENCH_ALIGN | BENCH_SCATTER, &o,
-					 24 * MiB, &r, &n), 0);
+	ck_assert_int_eq(tests_write_ranges(BENCH_ALIGN | BENCH_SCATTER, &o,
+					    24 * MiB, &r, &n), 0);
 	ck_assert_ptr_null(r);
 	ck_assert_uint_eq(n, 0);
 	/* -p needs 20 MiB */
-	ck_assert_int_eq(preserve_ranges(BENCH_PROGRAM, &o, 18 * MiB, &r, &n),
-			 -EINVAL);
+	ck_assert_int_eq(tests_write_ranges(BENCH_PROGRAM, &o, 18 * MiB, &r,
+					    &n), -EINVAL);
 	ck_assert_ptr_null(r);
 }
 END_TEST
@@ -793,8 +794,8 @@ START_TEST(test_preserve_writing_tests)
 	dev = t_open(path);
 	before = t_snapshot(dev);
 	/* the tests run below: --class needs more than this file */
-	ck_assert_int_eq(preserve_ranges(BENCH_WRITING & ~BENCH_CLASS, &o,
-					 dev->size_byte, &r, &n), 0);
+	ck_assert_int_eq(tests_write_ranges(BENCH_WRITING & ~BENCH_CLASS, &o,
+					    dev->size_byte, &r, &n), 0);
 	ck_assert_int_eq(preserve_save(&p, dev, r, n, journal, why,
 				       sizeof(why)), 0);
 	out = fopen("/dev/null", "we");
@@ -973,8 +974,8 @@ START_TEST(test_preserve_sim_written)
 	o.log = NULL;
 	if (t_written[_i].erase)
 		o.erasesize_byte = t_written[_i].erase;
-	ck_assert_int_eq(preserve_ranges(t_written[_i].test, &o,
-					 sim->size_byte, &r, &n), 0);
+	ck_assert_int_eq(tests_write_ranges(t_written[_i].test, &o,
+					    sim->size_byte, &r, &n), 0);
 	data = t_fill_ranges(sim, r, n);
 	tap = rec_tap(sim);
 	g = t_guard(&tap->dev);
@@ -1017,8 +1018,8 @@ START_TEST(test_preserve_sim_lazy_reads)
 
 	bench_opts_default(&o);
 	o.log = NULL;
-	ck_assert_int_eq(preserve_ranges(BENCH_CAPACITY, &o, sim->size_byte,
-					 &r, &n), 0);
+	ck_assert_int_eq(tests_write_ranges(BENCH_CAPACITY, &o, sim->size_byte,
+					    &r, &n), 0);
 	for (i = 0; i < n; i++)
 		announced += r[i].end_byte - r[i].start_byte;
 	data = t_fill_ranges(sim, r, n);
