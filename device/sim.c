@@ -218,7 +218,9 @@
  * stores (data, caches, fakes) in simdata.c, the SPEC parser and its
  * keys in simspec.c, the pSLC cache in simcache.c, the page map in
  * simpage.c, what the card does on its own in simstall.c; simint.h is
- * what they share.
+ * what they share, with the arithmetic they all use (an AU's length, a
+ * transfer's time, the splitmix64 step), so that sim.c calls the others
+ * and none of them calls back.
  */
 #include <errno.h>
 #include <math.h>
@@ -234,25 +236,6 @@
 #define SIM_PARETO_A	1.5		/* tail index of the pauses */
 #define SIM_PAUSE_SEED	0x7061757365ULL	/* "pause": its own sequence */
 #define SIM_BUSY_SEED	0x62757379ULL	/* "busy": its own sequence */
-
-/* Bytes in AU au: the erase size, less for a last AU cut short. */
-uint64_t sim_au_len(const struct sim_card *c, uint64_t au)
-{
-	uint64_t start = au * c->p.erase_byte;
-
-	return c->p.size_byte - start < c->p.erase_byte ?
-	       c->p.size_byte - start : c->p.erase_byte;
-}
-
-/* The next number of the splitmix64 sequence of state *state. */
-uint64_t sim_rand_of(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 /* The next number of the card's noise sequence. */
 static uint64_t sim_rand(struct sim_card *c)
@@ -355,12 +338,6 @@ static void sim_charge(struct sim_card *c, double cost_ns)
 	c->now_ns += (uint64_t)llround(cost_ns) + c->extra_ns;
 	c->extra_ns = 0;
 	c->last_end_ns = c->now_ns;
-}
-
-/* ns to move len bytes at rate_mbps (10^6 bytes/s). */
-double sim_xfer_ns(uint64_t len, double rate_mbps)
-{
-	return (double)len * 1000.0 / rate_mbps;
 }
 
 /* Returns -EINVAL (recorded) unless [off, off+len) is a valid I/O. */

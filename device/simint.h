@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The simulated card's private header: the card's state and the
- * functions its files share (sim.c: the model and the device operations;
- * simau.c: the open-AU table; simdata.c: what the card stores;
- * simspec.c: the SPEC parser; simcache.c: the pSLC write cache in front
- * of either map; simpage.c: the page-mapped card; simstall.c: what the
- * card does on its own, when idle and in long write stalls).  Not for
- * use outside device/sim*.c.
+ * The simulated card's private header: the card's state, the arithmetic
+ * its files share (inline here, so that none of them calls back into
+ * sim.c) and the functions sim.c calls in the others (sim.c: the model
+ * and the device operations; simau.c: the open-AU table; simdata.c:
+ * what the card stores; simspec.c: the SPEC parser; simcache.c: the
+ * pSLC write cache in front of either map; simpage.c: the page-mapped
+ * card; simstall.c: what the card does on its own, when idle and in
+ * long write stalls).  Not for use outside device/sim*.c.
  */
 #ifndef FLASHBENCH_SIMINT_H
 #define FLASHBENCH_SIMINT_H
@@ -78,10 +79,34 @@ struct sim_card {
 	uint64_t stall_phase_b;	/* where in stall_bytes the seed starts */
 };
 
-/* sim.c: the model */
-uint64_t sim_au_len(const struct sim_card *c, uint64_t au);
-uint64_t sim_rand_of(uint64_t *state);
-double sim_xfer_ns(uint64_t len, double rate_mbps);
+/* ---- the arithmetic every file of the card uses; it calls nothing ---- */
+
+/* Bytes in AU au: the erase size, less for a last AU cut short. */
+static inline uint64_t sim_au_len(const struct sim_card *c, uint64_t au)
+{
+	uint64_t start = au * c->p.erase_byte;
+
+	return c->p.size_byte - start < c->p.erase_byte ?
+	       c->p.size_byte - start : c->p.erase_byte;
+}
+
+/* The next number of the splitmix64 sequence of state *state. */
+static inline uint64_t sim_rand_of(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* ns to move len bytes at rate_mbps (10^6 bytes/s). */
+static inline double sim_xfer_ns(uint64_t len, double rate_mbps)
+{
+	return (double)len * 1000.0 / rate_mbps;
+}
+
+/* ---- the functions sim.c calls in the other files ---- */
 
 /* simau.c: the open-AU table */
 double sim_write_ns(struct sim_card *c, uint64_t pos, uint64_t len,
