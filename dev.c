@@ -4,6 +4,8 @@
  * Every backend (the O_DIRECT block device in device/blockdev.c, the
  * simulated card, the wrappers) is reached through these calls, so the
  * clock readings around a transfer enclose nothing but the transfer.
+ * A wrapper is made and forwards what it does not change with the
+ * dev_wrap_new() and dev_fwd_*() calls at the end.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -216,4 +218,72 @@ void dev_fill(void *buf, size_t len, enum dev_pattern pat, uint64_t seed)
 		}
 		break;
 	}
+}
+
+/* ---- wrappers ---- */
+
+void *dev_wrap_new(size_t size, const struct dev_ops *ops,
+		   struct device *inner)
+{
+	struct device *w = calloc(1, size);
+
+	if (!w)
+		return NULL;
+	w->ops = ops;
+	w->path = inner->path;
+	w->size_byte = inner->size_byte;
+	w->logical_block_size = inner->logical_block_size;
+	w->inner = inner;
+	return w;
+}
+
+/* Pass inner's result on, its failure recorded on the wrapper too. */
+static int dev_fwd_result(struct device *dev, int ret)
+{
+	if (ret)
+		dev->last_error = dev->inner->last_error;
+	return ret;
+}
+
+int dev_fwd_read(struct device *dev, void *buf, size_t len, off_t off)
+{
+	struct device *in = dev->inner;
+
+	in->io_count++;
+	return dev_fwd_result(dev, in->ops->read(in, buf, len, off));
+}
+
+int dev_fwd_write(struct device *dev, const void *buf, size_t len,
+		  off_t off)
+{
+	struct device *in = dev->inner;
+
+	in->io_count++;
+	return dev_fwd_result(dev, in->ops->write(in, buf, len, off));
+}
+
+int dev_fwd_discard(struct device *dev, off_t off, uint64_t len)
+{
+	struct device *in = dev->inner;
+
+	in->io_count++;
+	return dev_fwd_result(dev, in->ops->discard(in, off, len));
+}
+
+int dev_fwd_batch(struct device *dev, const struct dev_req *req,
+		  unsigned int n)
+{
+	dev->inner->io_count += n;
+	return dev_fwd_result(dev, dev_batch_ops(dev->inner, req, n));
+}
+
+uint64_t dev_fwd_now_ns(struct device *dev)
+{
+	return dev->inner->ops->now_ns(dev->inner);
+}
+
+void dev_fwd_destroy(struct device *dev)
+{
+	dev_close(dev->inner);
+	free(dev);
 }

@@ -186,4 +186,37 @@ void dev_fill(void *buf, size_t len, enum dev_pattern pat, uint64_t seed);
 int dev_fail(struct device *dev, const char *op, off_t off, uint64_t len,
 	     int err);
 
+/*
+ * Wrappers: a device stacked on another (dev->inner) that changes some
+ * operations and forwards the rest, as the fault injector, --preserve's
+ * guard, the progress line and --time-ops do.  Each embeds struct device
+ * first.
+ *
+ * dev_wrap_new() allocates one of size bytes, zeroed, with ops, stacked
+ * on inner: its path, size and logical block size are inner's.  Returns
+ * it (its struct device first), or NULL when out of memory.
+ */
+void *dev_wrap_new(size_t size, const struct dev_ops *ops,
+		   struct device *inner);
+
+/*
+ * Forward one operation of wrapper dev to dev->inner unchanged, untimed:
+ * counted in inner's io_count, and a failure recorded on dev too (the
+ * caller looks at the outer device).  A wrapper names them in its
+ * dev_ops for what it does not change, or calls them to pass an
+ * operation on after its own part.  0 or -errno.
+ */
+int dev_fwd_read(struct device *dev, void *buf, size_t len, off_t off);
+int dev_fwd_write(struct device *dev, const void *buf, size_t len,
+		  off_t off);
+int dev_fwd_discard(struct device *dev, off_t off, uint64_t len);
+int dev_fwd_batch(struct device *dev, const struct dev_req *req,
+		  unsigned int n);
+
+/* inner's clock: a wrapper takes no time of its own. */
+uint64_t dev_fwd_now_ns(struct device *dev);
+
+/* Close inner, then free dev: a wrapper with nothing else to release. */
+void dev_fwd_destroy(struct device *dev);
+
 #endif /* FLASHBENCH_DEV_H */

@@ -116,24 +116,15 @@ static int fault_decide(struct fault_device *f, unsigned int kind, off_t off,
 	return 0;
 }
 
-/* Pass inner's failure on: the caller looks at the outer device. */
-static int fault_inner_failed(struct fault_device *f, int ret)
-{
-	f->dev.last_error = f->dev.inner->last_error;
-	return ret;
-}
-
 /* A read whose fate fault_decide() gave: err after the first part bytes. */
 static int fault_read_as(struct fault_device *f, void *buf, size_t len,
 			 off_t off, int err, uint64_t part)
 {
 	if (part) {
-		int ret;
+		int ret = dev_fwd_read(&f->dev, buf, part, off);
 
-		f->dev.inner->io_count++;
-		ret = f->dev.inner->ops->read(f->dev.inner, buf, part, off);
 		if (ret)
-			return fault_inner_failed(f, ret);
+			return ret;
 	}
 	if (!err)
 		return 0;
@@ -185,12 +176,10 @@ static int fault_write_as(struct fault_device *f, const void *buf,
 			  size_t len, off_t off, int err, uint64_t part)
 {
 	if (part) {
-		int ret;
+		int ret = dev_fwd_write(&f->dev, buf, part, off);
 
-		f->dev.inner->io_count++;
-		ret = f->dev.inner->ops->write(f->dev.inner, buf, part, off);
 		if (ret)
-			return fault_inner_failed(f, ret);
+			return ret;
 		f->st.written_byte += part;
 	}
 	if (!err)
@@ -218,10 +207,9 @@ static int fault_pass(struct fault_device *f, const struct dev_req *req,
 
 	if (!n)
 		return 0;
-	f->dev.inner->io_count += n;
-	ret = dev_batch_ops(f->dev.inner, req, n);
+	ret = dev_fwd_batch(&f->dev, req, n);
 	if (ret)
-		return fault_inner_failed(f, ret);
+		return ret;
 	for (i = 0; i < n; i++)
 		if (req[i].write)
 			f->st.written_byte += req[i].len;
@@ -275,7 +263,7 @@ static int fault_discard(struct device *dev, off_t off, uint64_t len)
 {
 	struct fault_device *f = (struct fault_device *)dev;
 	uint64_t part;
-	int err, ret;
+	int err;
 
 	f->st.discards++;
 	err = fault_decide(f, FAULT_DISCARD, off, len, &part);
@@ -283,27 +271,7 @@ static int fault_discard(struct device *dev, off_t off, uint64_t len)
 		f->st.injected++;
 		return dev_fail(dev, "discard", off, len, err);
 	}
-	f->dev.inner->io_count++;
-	ret = f->dev.inner->ops->discard(f->dev.inner, off, len);
-	if (ret)
-		return fault_inner_failed(f, ret);
-	return 0;
-}
-
-/* The clock is the inner device's: a wrapper takes no time of its own. */
-static uint64_t fault_now_ns(struct device *dev)
-{
-	struct fault_device *f = (struct fault_device *)dev;
-
-	return f->dev.inner->ops->now_ns(f->dev.inner);
-}
-
-static void fault_destroy(struct device *dev)
-{
-	struct fault_device *f = (struct fault_device *)dev;
-
-	dev_close(f->dev.inner);
-	free(f);
+	return dev_fwd_discard(dev, off, len);
 }
 
 static const struct dev_ops fault_ops = {
@@ -311,8 +279,8 @@ static const struct dev_ops fault_ops = {
 	.write = fault_write,
 	.discard = fault_discard,
 	.batch = fault_batch,
-	.now_ns = fault_now_ns,
-	.destroy = fault_destroy,
+	.now_ns = dev_fwd_now_ns,	/* a wrapper takes no time of its own */
+	.destroy = dev_fwd_destroy,
 };
 
 int fault_wrap(struct device **out, struct device *inner,
@@ -330,15 +298,10 @@ int fault_wrap(struct device **out, struct device *inner,
 	}
 	if (fault_plan_check(plan))
 		return -EINVAL;
-	f = calloc(1, sizeof(*f));
+	f = dev_wrap_new(sizeof(*f), &fault_ops, inner);
 	if (!f)
 		return -ENOMEM;
-	f->dev.inner = inner;
 	f->plan = *plan;
-	f->dev.ops = &fault_ops;
-	f->dev.path = inner->path;
-	f->dev.size_byte = inner->size_byte;
-	f->dev.logical_block_size = inner->logical_block_size;
 	*out = &f->dev;
 	return 0;
 }

@@ -124,28 +124,17 @@ static int timeops_discard(struct device *d, off_t off, uint64_t len)
 	return dev_discard(d->inner, off, len, NULL);
 }
 
-static uint64_t timeops_now(struct device *d)
-{
-	return dev_now_ns(d->inner);
-}
-
-static void timeops_destroy(struct device *d)
-{
-	dev_close(d->inner);
-	free(d);
-}
-
 static const struct dev_ops timeops_ops = {
 	.read = timeops_read,
 	.write = timeops_write,
 	.discard = timeops_discard,
-	.now_ns = timeops_now,
-	.destroy = timeops_destroy,
+	.now_ns = dev_fwd_now_ns,
+	.destroy = dev_fwd_destroy,
 };
 
 struct device *timeops_attach(struct timeops *t, struct device *dev)
 {
-	struct timeops_dev *w = calloc(1, sizeof(*w));
+	struct timeops_dev *w = dev_wrap_new(sizeof(*w), &timeops_ops, dev);
 	struct device *b = dev;
 
 	memset(t, 0, sizeof(*t));
@@ -157,11 +146,6 @@ struct device *timeops_attach(struct timeops *t, struct device *dev)
 	if (capacity_flush_region(dev->size_byte, &t->flush_lo, &t->flush_hi))
 		t->flush_lo = t->flush_hi = 0;
 	w->t = t;
-	w->dev.ops = &timeops_ops;
-	w->dev.path = dev->path;
-	w->dev.size_byte = dev->size_byte;
-	w->dev.logical_block_size = dev->logical_block_size;
-	w->dev.inner = dev;
 	return &w->dev;
 }
 

@@ -307,43 +307,6 @@ void progress_done(struct progress *p)
 
 /* ---- following a device ---- */
 
-/* Pass the failure of the device below on to the wrapper. */
-static int pdev_result(struct device *dev, int ret)
-{
-	if (ret)
-		dev->last_error = dev->inner->last_error;
-	return ret;
-}
-
-static int pdev_read(struct device *dev, void *buf, size_t len, off_t off)
-{
-	dev->inner->io_count++;
-	return pdev_result(dev, dev->inner->ops->read(dev->inner, buf, len,
-						      off));
-}
-
-static int pdev_write(struct device *dev, const void *buf, size_t len,
-		      off_t off)
-{
-	dev->inner->io_count++;
-	return pdev_result(dev, dev->inner->ops->write(dev->inner, buf, len,
-						       off));
-}
-
-static int pdev_discard(struct device *dev, off_t off, uint64_t len)
-{
-	dev->inner->io_count++;
-	return pdev_result(dev, dev->inner->ops->discard(dev->inner, off,
-							 len));
-}
-
-static int pdev_batch(struct device *dev, const struct dev_req *req,
-		      unsigned int n)
-{
-	dev->inner->io_count += n;
-	return pdev_result(dev, dev_batch_ops(dev->inner, req, n));
-}
-
 /*
  * The clock of the device below, with the progress step of each new call
  * in front of its first reading: never between the two readings of a
@@ -358,7 +321,7 @@ static uint64_t pdev_now_ns(struct device *dev)
 		if (dev->io_count > p->base_io)
 			progress_step(p, dev->io_count - p->base_io - 1);
 	}
-	return dev->inner->ops->now_ns(dev->inner);
+	return dev_fwd_now_ns(dev);
 }
 
 /* Closing the wrapper closes the device below, as for any wrapper. */
@@ -368,15 +331,15 @@ static void pdev_destroy(struct device *dev)
 
 	if (w->p)
 		w->p->dev = NULL;
-	dev_close(dev->inner);
-	free(w);
+	dev_fwd_destroy(dev);
 }
 
+/* Every transfer forwarded as it is: the line follows the clock. */
 static const struct dev_ops pdev_ops = {
-	.read = pdev_read,
-	.write = pdev_write,
-	.discard = pdev_discard,
-	.batch = pdev_batch,
+	.read = dev_fwd_read,
+	.write = dev_fwd_write,
+	.discard = dev_fwd_discard,
+	.batch = dev_fwd_batch,
 	.now_ns = pdev_now_ns,
 	.destroy = pdev_destroy,
 };
@@ -387,14 +350,9 @@ struct device *progress_attach(struct progress *p, struct device *dev)
 
 	if (!p || !p->enabled || p->dev || !dev)
 		return dev;
-	w = calloc(1, sizeof(*w));
+	w = dev_wrap_new(sizeof(*w), &pdev_ops, dev);
 	if (!w)
 		return dev;	/* no line, the tests still run */
-	w->dev.ops = &pdev_ops;
-	w->dev.path = dev->path;
-	w->dev.size_byte = dev->size_byte;
-	w->dev.logical_block_size = dev->logical_block_size;
-	w->dev.inner = dev;
 	w->p = p;
 	p->dev = &w->dev;
 	p->base_io = 0;

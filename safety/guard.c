@@ -163,23 +163,6 @@ static int save_touched(struct preserve *p, struct device *dev,
 
 static const struct dev_ops guard_ops;
 
-/* Pass inner's result on, with its error recorded on the guard. */
-static int guard_result(struct guard *g, int ret)
-{
-	if (ret)
-		g->dev.last_error = g->dev.inner->last_error;
-	return ret;
-}
-
-static int guard_read(struct device *dev, void *buf, size_t len, off_t off)
-{
-	struct guard *g = (struct guard *)dev;
-	struct device *in = g->dev.inner;
-
-	in->io_count++;
-	return guard_result(g, in->ops->read(in, buf, len, off));
-}
-
 /*
  * Record the write in the journal, then pass it on.  The recording
  * happens inside the caller's timed interval, so its duration is taken
@@ -201,8 +184,7 @@ static int guard_write(struct device *dev, const void *buf, size_t len,
 		if (ret)
 			return dev_fail(&g->dev, "save", off, len, -ret);
 	}
-	in->io_count++;
-	return guard_result(g, in->ops->write(in, buf, len, off));
+	return dev_fwd_write(dev, buf, len, off);
 }
 
 /* A discard leaves blocks that read as zeros on the cards that matter. */
@@ -229,8 +211,7 @@ static int guard_discard(struct device *dev, off_t off, uint64_t len)
 		free(zero);
 		g->paused_ns += in->ops->now_ns(in) - t0;
 	}
-	in->io_count++;
-	return guard_result(g, in->ops->discard(in, off, len));
+	return dev_fwd_discard(dev, off, len);
 }
 
 /* Do requests a and b touch a byte in common? */
@@ -293,8 +274,7 @@ static int guard_batch(struct device *dev, const struct dev_req *req,
 				return dev_fail(&g->dev, "save", req->off,
 						req->len, -ret);
 		}
-		in->io_count += run;
-		ret = guard_result(g, dev_batch_ops(in, req, run));
+		ret = dev_fwd_batch(dev, req, run);
 		if (ret)
 			return ret;
 	}
@@ -303,9 +283,7 @@ static int guard_batch(struct device *dev, const struct dev_req *req,
 
 static uint64_t guard_now_ns(struct device *dev)
 {
-	struct guard *g = (struct guard *)dev;
-
-	return g->dev.inner->ops->now_ns(g->dev.inner) - g->paused_ns;
+	return dev_fwd_now_ns(dev) - ((struct guard *)dev)->paused_ns;
 }
 
 static void guard_destroy(struct device *dev)
@@ -314,12 +292,11 @@ static void guard_destroy(struct device *dev)
 
 	if (g->p)
 		pv_guard_detach(g->p);
-	dev_close(g->dev.inner);
-	free(g);
+	dev_fwd_destroy(dev);
 }
 
 static const struct dev_ops guard_ops = {
-	.read = guard_read,
+	.read = dev_fwd_read,	/* a read changes nothing to note */
 	.write = guard_write,
 	.discard = guard_discard,
 	.batch = guard_batch,
@@ -334,14 +311,9 @@ int preserve_wrap(struct device **out, struct device *inner)
 	*out = NULL;
 	if (!inner)
 		return -EINVAL;
-	g = calloc(1, sizeof(*g));
+	g = dev_wrap_new(sizeof(*g), &guard_ops, inner);
 	if (!g)
 		return -ENOMEM;
-	g->dev.inner = inner;
-	g->dev.ops = &guard_ops;
-	g->dev.path = inner->path;
-	g->dev.size_byte = inner->size_byte;
-	g->dev.logical_block_size = inner->logical_block_size;
 	*out = &g->dev;
 	return 0;
 }
