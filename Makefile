@@ -66,7 +66,7 @@ CHECK_LIBS = $(shell $(PKG_CONFIG) $(PKG_STATIC) --libs check)
 
 # Where each concern lives (see the README); every folder is on the
 # include path, so a header is included by its name alone.
-SRC_DIRS := base device record modes verdict probes output safety front
+SRC_DIRS := base device vm record modes verdict probes output safety front
 FB_CFLAGS += -I. $(SRC_DIRS:%=-I%)
 
 # Objects, the library and the test programs go to build/, mirroring the
@@ -76,8 +76,9 @@ B := build
 # The library: the engine, and every file of the layers' folders but the
 # front end's (so a new mode is a new file in modes/, no list to edit).
 LIB_SRCS := dev.c vm.c front/quiet.c \
-	    $(sort $(wildcard base/*.c device/*.c record/*.c modes/*.c \
-			      verdict/*.c probes/*.c output/*.c safety/*.c))
+	    $(sort $(wildcard base/*.c device/*.c vm/*.c record/*.c \
+			      modes/*.c verdict/*.c probes/*.c output/*.c \
+			      safety/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 # The front end's files beside flashbench.c (not in the library: they
 # share its state, and the fuzz harness renames their system calls too).

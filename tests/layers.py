@@ -26,7 +26,7 @@ import subprocess
 import sys
 
 # Lowest first.  A folder may use its own floor and those below it.
-FLOORS = ("base dev.c device vm.c safety record verdict output modes "
+FLOORS = ("base dev.c device vm vm.c safety record verdict output modes "
           "probes front flashbench.c erase.c")
 
 
