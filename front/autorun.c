@@ -33,12 +33,12 @@ static int announce_ranges(void *ctx, const struct bench_range *r, size_t n)
 	struct announce_ctx *a = ctx;
 	struct bench_range *m;
 
-	progress_clear(a->c->prog);
+	progress_clear(a->c->run.prog);
 	/*
 	 * A later phase (the erase size came from writes): put back what
 	 * the earlier one overwrote, then save what this one will.
 	 */
-	if (a->c->saved) {
+	if (a->c->run.saved) {
 		if (restore_saved(a->c, a->dev))
 			return -ECANCELED;
 		dev_set_stop_flag(&stop_signal);
@@ -89,7 +89,7 @@ int run_auto(struct cli *c, struct device *dev, FILE *res)
 {
 	struct announce_ctx actx = { c, dev };
 	struct auto_hooks h = {
-		.progress = progress_log(c->prog, c->o.verbose ? c->err : NULL),
+		.progress = progress_log(c->run.prog, c->o.verbose ? c->err : NULL),
 		.before_write = announce_ranges,
 		.ctx = &actx,
 		.stop = &stop_signal,
@@ -109,19 +109,19 @@ int run_auto(struct cli *c, struct device *dev, FILE *res)
 		snprintf(target, sizeof(target), "%s", dev->path);
 	if (!c->simulate)
 		sysfs_read(dev->path, &sysfs);
-	progress_start(c->prog, "--auto", NULL, 0);
+	progress_start(c->run.prog, "--auto", NULL, 0);
 	auto_opts(c, &o);
-	ret = auto_run_all(dev, &o, c->destructive, &c->card, &h, &r);
-	c->short_found = short_worst(
+	ret = auto_run_all(dev, &o, c->destructive, &c->run.card, &h, &r);
+	c->run.short_found = short_worst(
 		r.capacity_done ? short_status(capacity_short(&r.capacity)) : 0,
 		r.class && class_short(r.class) ? EXIT_SHORT : 0);
-	progress_unwrap(c->prog, h.progress);
-	progress_done(c->prog);
+	progress_unwrap(c->run.prog, h.progress);
+	progress_done(c->run.prog);
 	auto_reconcile(c, dev, &r, &rc);
-	if (c->plot) {
-		snprintf(c->plot->title, sizeof(c->plot->title),
+	if (c->run.plot) {
+		snprintf(c->run.plot->title, sizeof(c->run.plot->title),
 			 "flashbench --auto %.280s", target);
-		plot_note(c->plot, plot_auto(c->plot->f, c->plot->title, &r,
+		plot_note(c->run.plot, plot_auto(c->run.plot->f, c->run.plot->title, &r,
 						  r.class));
 	}
 	if (c->json) {
@@ -140,7 +140,7 @@ int run_auto(struct cli *c, struct device *dev, FILE *res)
 		}
 		if (ret && !stop_signal)
 			json_string(&j, "error", strerror(-ret));
-		json_tail(&j, c->short_found, stop_signal != 0);
+		json_tail(&j, c->run.short_found, stop_signal != 0);
 	} else {
 		auto_print_run(res, &r, target, c->simulate ? NULL : &sysfs,
 			       &rc);
@@ -158,7 +158,7 @@ int run_auto(struct cli *c, struct device *dev, FILE *res)
 			return 128 + stop_signal;
 		if (ret == -ECANCELED)	/* --preserve said why */
 			return EXIT_DEVICE;
-		return test_failed(c, dev, "--auto", ret);
+		return test_failed(c->err, dev, "--auto", ret);
 	}
-	return c->short_found;
+	return c->run.short_found;
 }

@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "format.h"
 #include "options.h"
+#include "status.h"
 #include "progs.h"
 
 /* The smallest block size, and the first size -i reads. */
@@ -231,7 +232,7 @@ int check_args(struct cli *c)
 				   "--%s runs on its own, without test options such as -a",
 				   c->autorun ? "auto" : c->restore ? "restore" :
 				   "analyze");
-	if (c->preserve && !(c->tests & BENCH_WRITING) &&
+	if (c->preserve && !tests_writing(c->tests) &&
 	    !(c->autorun && c->destructive))
 		return usage_error(c->err,
 				   "--%s needs a writing test (-O, -f, -p, -C, -L or --auto --destructive)",
@@ -307,7 +308,7 @@ int check_args(struct cli *c)
 
 /*
  * "DEVICE (N bytes)" for messages about the end of the device, with
- * c->dev_byte: a file's own size, not the whole blocks the tests can use.
+ * c->run.dev_byte: a file's own size, not the whole blocks the tests can use.
  */
 #define DEV_FMT "%s (%" PRIu64 " bytes)"
 
@@ -331,11 +332,11 @@ int check_read_tests(struct cli *c, const struct device *dev)
 		if (c->arg[V_BLOCKSIZE])
 			return usage_error(c->err,
 					   "invalid --blocksize '%s': --align needs 15 blocks, more than " DEV_FMT,
-					   bs, dev->path, c->dev_byte);
+					   bs, dev->path, c->run.dev_byte);
 		return usage_error(c->err,
 				   "--align needs 15 blocks of the default --blocksize (%s), more than " DEV_FMT "; give a smaller -b",
 				   fmt_size(size, o->blocksize_byte),
-				   dev->path, c->dev_byte);
+				   dev->path, c->run.dev_byte);
 	}
 	/* how far a read test reaches: its program's extent */
 	if ((c->tests & BENCH_SCATTER) &&
@@ -344,7 +345,7 @@ int check_read_tests(struct cli *c, const struct device *dev)
 				   "--scatter-order=%s --scatter-span=%s --blocksize=%s reach past the end of " DEV_FMT,
 				   c->text[V_SCATTER_ORDER],
 				   c->text[V_SCATTER_SPAN], bs, dev->path,
-				   c->dev_byte);
+				   c->run.dev_byte);
 	if ((c->tests & BENCH_INTERVAL) &&
 	    interval_first_len(dev->logical_block_size) >
 		    MIN_IO_BYTE << (o->interval_order - 1))
@@ -357,7 +358,7 @@ int check_read_tests(struct cli *c, const struct device *dev)
 		return usage_error(c->err,
 				   "--interval-order=%s --count=%s reach past the end of " DEV_FMT,
 				   c->text[V_INTERVAL_ORDER], c->text[V_COUNT],
-				   dev->path, c->dev_byte);
+				   dev->path, c->run.dev_byte);
 	return 0;
 }
 
@@ -369,17 +370,17 @@ int check_read_tests(struct cli *c, const struct device *dev)
 static int write_footprint(const struct cli *c, enum bench_test t,
 			   uint64_t *spacing_au, uint64_t *end_byte)
 {
-	const struct mode *m = mode_of(t);
+	const struct test *m = test_of(t);
 	struct bench_range *r;
 	int n;
 
 	if (!m || !m->prog)	/* the modes run as VM programs only */
 		return -EINVAL;
-	n = m->write_ranges(t, &c->o, UINT64_MAX, NULL, 0);
+	n = m->plan(t, &c->o, UINT64_MAX, NULL, 0);
 	if (n <= 0)
 		return -EINVAL;
 	r = calloc((size_t)n, sizeof(*r));
-	if (!r || m->write_ranges(t, &c->o, UINT64_MAX, r, (size_t)n) != n) {
+	if (!r || m->plan(t, &c->o, UINT64_MAX, r, (size_t)n) != n) {
 		free(r);
 		return -EINVAL;
 	}
@@ -396,14 +397,14 @@ static int class_past_end(struct cli *c, const struct device *dev)
 	char unit[FMT_LEN], span[FMT_LEN];
 	struct class_plan p;
 
-	class_plan(&p, &c->o, c->card.au_byte);
+	class_plan(&p, &c->o, c->run.card.au_byte);
 	return usage_error(c->err,
 			   "--class with --offset=%s writes %u units of %s and %s of random I/O, up to byte %" PRIu64 ", past the end of " DEV_FMT,
 			   c->text[V_OFFSET], p.units,
 			   fmt_size(unit, p.unit_byte),
 			   fmt_size(span, p.span_byte),
 			   p.offset_byte + p.units * p.unit_byte + p.span_byte,
-			   dev->path, c->dev_byte);
+			   dev->path, c->run.dev_byte);
 }
 
 /*
@@ -429,42 +430,42 @@ static int write_past_end(struct cli *c, enum bench_test test,
 		return usage_error(c->err,
 				   "--open-au with --offset=%s --open-au-nr=%s --erasesize=%s %s of " DEV_FMT,
 				   c->text[V_OFFSET], c->text[V_OPEN_AU_NR], es,
-				   reach, dev->path, c->dev_byte);
+				   reach, dev->path, c->run.dev_byte);
 	if (test == BENCH_FIND_FAT)
 		return usage_error(c->err,
 				   "--find-fat with --fat-nr=%s --erasesize=%s %s of " DEV_FMT,
 				   c->text[V_FAT_NR], es, reach, dev->path,
-				   c->dev_byte);
+				   c->run.dev_byte);
 	if (test == BENCH_CAPACITY)
 		return usage_error(c->err,
 				   "--capacity needs at least 16MiB, more than " DEV_FMT,
-				   dev->path, c->dev_byte);
+				   dev->path, c->run.dev_byte);
 	if (test == BENCH_CLASS)
 		return class_past_end(c, dev);
 	return usage_error(c->err,
 			   "--program needs the first 20MiB, more than " DEV_FMT,
-			   dev->path, c->dev_byte);
+			   dev->path, c->run.dev_byte);
 }
 
 /*
- * Ask writing mode m which ranges it overwrites: first how many (ranges
+ * Ask writing test t which ranges it overwrites: first how many (ranges
  * NULL), then the ranges.  Returns 0, EXIT_USAGE when the test would
  * reach past the end, or EXIT_DEVICE.
  */
 static int plan_one(struct cli *c, const struct device *dev,
-		    const struct mode *m, struct write_plan *plan)
+		    const struct test *m, struct write_plan *plan)
 {
 	enum bench_test t = m->test;
 	int n;
 
-	n = m->write_ranges(t, &c->o, dev->size_byte, NULL, 0);
+	n = m->plan(t, &c->o, dev->size_byte, NULL, 0);
 	if (n > 0) {
 		plan->ranges = calloc((size_t)n, sizeof(*plan->ranges));
 		if (!plan->ranges)
 			n = -ENOMEM;
 		else
-			n = m->write_ranges(t, &c->o, dev->size_byte,
-					    plan->ranges, (size_t)n);
+			n = m->plan(t, &c->o, dev->size_byte,
+				    plan->ranges, (size_t)n);
 	}
 	if (n == -EINVAL)
 		return write_past_end(c, t, dev);
@@ -491,11 +492,11 @@ static int check_class_offset(struct cli *c)
 
 	if (!(c->tests & BENCH_CLASS))
 		return 0;
-	class_plan(&p, &c->o, c->card.au_byte);
-	if (c->o.verbose && c->card.au_byte && c->arg[V_ERASESIZE])
+	class_plan(&p, &c->o, c->run.card.au_byte);
+	if (c->o.verbose && c->run.card.au_byte && c->arg[V_ERASESIZE])
 		fprintf(c->err,
 			"flashbench: --class writes units of the AU the card states (%s), not of --erasesize=%s\n",
-			fmt_size(unit, c->card.au_byte),
+			fmt_size(unit, c->run.card.au_byte),
 			c->text[V_ERASESIZE]);
 	if (!c->arg[V_OFFSET] || !(off % p.unit_byte))
 		return 0;
@@ -509,11 +510,11 @@ static int check_class_offset(struct cli *c)
 
 /*
  * Check the writing tests against the device and fill plan[] (indexed
- * like modes[]) with the ranges each will overwrite.  Returns 0,
+ * like the table of tests) with the ranges each will overwrite.  Returns 0,
  * EXIT_USAGE or EXIT_DEVICE.
  */
 int plan_writes(struct cli *c, const struct device *dev,
-		struct write_plan plan[MODES_MAX])
+		struct write_plan plan[TESTS_MAX])
 {
 	size_t k;
 	int ret;
@@ -526,10 +527,12 @@ int plan_writes(struct cli *c, const struct device *dev,
 				   dev->path);
 	if (check_class_offset(c))
 		return EXIT_USAGE;
-	for (k = 0; k < modes_nr; k++) {
-		if (!modes[k].writes || !(c->tests & modes[k].test))
+	for (k = 0; k < test_table_nr; k++) {
+		const struct test *t = test_table[k];
+
+		if (!t->writes || !(c->tests & t->test))
 			continue;
-		ret = plan_one(c, dev, &modes[k], &plan[k]);
+		ret = plan_one(c, dev, t, &plan[k]);
 		if (ret)
 			return ret;
 	}
@@ -554,13 +557,13 @@ int check_blocksize(struct cli *c, const struct device *dev)
 	if (c->o.blocksize_byte > dev->size_byte && c->arg[V_BLOCKSIZE])
 		return usage_error(c->err,
 				   "invalid --blocksize '%s': larger than " DEV_FMT,
-				   bs, dev->path, c->dev_byte);
+				   bs, dev->path, c->run.dev_byte);
 	if (c->o.blocksize_byte > dev->size_byte) {
 		char size[FMT_LEN];
 
 		return usage_error(c->err,
 				   DEV_FMT " is smaller than one block of the default --blocksize (%s); give a smaller -b",
-				   dev->path, c->dev_byte,
+				   dev->path, c->run.dev_byte,
 				   fmt_size(size, c->o.blocksize_byte));
 	}
 	return 0;
@@ -576,12 +579,12 @@ int check_size(struct cli *c, const struct device *dev)
 
 	if (!c->tests && !c->autorun)
 		return 0;
-	if (!c->dev_byte)
+	if (!c->run.dev_byte)
 		return usage_error(c->err, "%s is empty", dev->path);
 	if (dev->size_byte < dev->logical_block_size)
 		return usage_error(c->err,
 				   DEV_FMT " is smaller than one %u-byte block",
-				   dev->path, c->dev_byte,
+				   dev->path, c->run.dev_byte,
 				   dev->logical_block_size);
 	min = auto_min_size(dev->logical_block_size);
 	if (c->autorun && dev->size_byte < min) {
@@ -590,7 +593,7 @@ int check_size(struct cli *c, const struct device *dev)
 		return usage_error(c->err,
 				   "--auto needs at least %s (%" PRIu64 " bytes), more than " DEV_FMT,
 				   fmt_size(size, min), min, dev->path,
-				   c->dev_byte);
+				   c->run.dev_byte);
 	}
 	if (((c->tests & BENCH_CAPACITY) || (c->autorun && c->destructive)) &&
 	    c->o.flush_byte > capacity_flush_most(dev->size_byte)) {
@@ -598,9 +601,63 @@ int check_size(struct cli *c, const struct device *dev)
 
 		return usage_error(c->err,
 				   "--flush=%s: at most a quarter of " DEV_FMT ", %s",
-				   c->text[V_FLUSH], dev->path, c->dev_byte,
+				   c->text[V_FLUSH], dev->path, c->run.dev_byte,
 				   fmt_size(most,
 					    capacity_flush_most(dev->size_byte)));
 	}
 	return 0;
+}
+
+/* ---- options a test does not use ---- */
+
+/* "flashbench: OPTION ignored: only --x and --y use it" (under -v). */
+static void note_ignored(const struct cli *c, const char *option,
+			 unsigned int users)
+{
+	size_t i, k = 0, n = 0;
+
+	for (i = 0; i < test_table_nr; i++)
+		n += !!(users & test_table[i]->test);
+	fprintf(c->err, "flashbench: %s ignored: only ", option);
+	for (i = 0; i < test_table_nr; i++) {
+		if (!(users & test_table[i]->test))
+			continue;
+		k++;
+		fprintf(c->err, "%s%s", test_table[i]->option,
+			k == n ? "" : k + 1 == n ? " and " : ", ");
+	}
+	fprintf(c->err, " use%s it\n", n == 1 ? "s" : "");
+}
+
+void note_unused(const struct cli *c)
+{
+	char option[64];
+	enum cli_value v;
+	size_t i;
+
+	if (!c->o.verbose)
+		return;
+	for (v = 0; v < V_NR; v++) {
+		const struct opt_row *r = opt_value_row(v);
+
+		if (!c->arg[v] || !r->users || (c->tests & r->users))
+			continue;
+		/* --auto --destructive runs the capacity check */
+		if (v == V_FLUSH && c->autorun && c->destructive)
+			continue;
+		snprintf(option, sizeof(option), "--%s=%.40s", r->name,
+			 c->arg[v]);
+		note_ignored(c, option, r->users);
+	}
+	/* then the flags: -r */
+	for (i = 0; i < opt_rows_nr; i++) {
+		const struct opt_row *r = &opt_rows[i];
+
+		if (r->kind == OPT_FLAG && r->users &&
+		    !(c->tests & r->users) &&
+		    *(const int *)((const char *)c + r->field)) {
+			snprintf(option, sizeof(option), "--%s", r->name);
+			note_ignored(c, option, r->users);
+		}
+	}
 }

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The front end's own vocabulary, shared by its files: what the command
- * line said (struct cli), the exit codes, and the functions one file of
- * the front end calls in another.  flashbench.c parses (by options.c)
- * and dispatches; checks.c checks before any I/O, opendev.c opens the
- * device, outputs.c opens -o and --plot, jsonout.c writes --json, safety.c
- * announces the writes and keeps --preserve's journal, autorun.c runs
- * --auto, offline.c --analyze and --registers, survey.c --survey (no
- * device).
+ * line said (struct cli) and the state of its run (struct run_state), and
+ * the functions one file of the front end calls in another (the exit
+ * statuses: status.h).  flashbench.c parses (by options.c), checks and
+ * runs; checks.c checks before any I/O, opendev.c opens the device,
+ * outputs.c opens -o and --plot, tests.c is the table of tests and
+ * runtests.c runs its rows, jsonout.c writes --json's head and tail,
+ * safety.c announces the writes and keeps --preserve's journal,
+ * autorun.c runs --auto, offline.c --analyze (shown by analyzeout.c) and
+ * --registers, survey.c --survey (no device).
  */
 #ifndef FLASHBENCH_CLI_H
 #define FLASHBENCH_CLI_H
@@ -24,17 +26,9 @@
 #include "card.h"
 #include "dev.h"
 #include "json.h"
-#include "capest.h"
-#include "modes.h"
+#include "status.h"
+#include "test.h"
 #include "timeops.h"
-
-#define EXIT_USAGE	2	/* bad command line, found before any I/O */
-#define EXIT_DEVICE	1	/* the device failed or refused */
-#define EXIT_SHORT	3	/* a check found the card short of its claims:
-				 * damaged, or a class it states not met */
-#define EXIT_LIMBO	4	/* a fake whose writes past its real size
-				 * are lost (-C, --auto --destructive) */
-#define EXIT_WRAP	5	/* a fake whose addresses repeat */
 
 /* The options that take a value; they index cli.arg[]. */
 enum cli_value {
@@ -51,7 +45,39 @@ enum cli_value {
 	V_NR,
 };
 
-/* Everything the command line said. */
+/*
+ * What a run holds while it goes, set up from the device's opening on
+ * (never by the parse): the files it opened, the card it read, the JSON
+ * document, --preserve's journal, what it counted, what it found.
+ */
+struct run_state {
+	uint64_t dev_byte;		/* the device's size as told (a
+					 * file's own) */
+	int out_created;		/* -o FILE did not exist before */
+	struct card_raw card_raw;	/* the card's registers */
+	struct card_info card;		/* decoded (the tests' o.card) */
+	struct plot_out *plot;		/* the open --plot file, or NULL */
+	struct progress *prog;		/* the progress line (NULL: none) */
+	char journal_buf[PATH_MAX];	/* the journal actually used */
+	struct preserve *saved;		/* what --preserve saved */
+	struct preserve *loaded;	/* the journal --restore checked */
+	int restore_failed;		/* writing it back failed */
+	int restore_unfinished;		/* --restore: only JOURNAL.tmp */
+	struct timeops tops;		/* what --time-ops counted */
+	struct json jdoc;		/* --json's document, with --time-ops
+					 * ended after the write-back */
+	int jdoc_open;			/* it waits for its end */
+	int jdoc_short;			/* its short_of_claims */
+	int short_found;		/* a check found the card short: the
+					 * exit status (EXIT_SHORT, _LIMBO,
+					 * _WRAP), else 0 */
+};
+
+/*
+ * What the command line said (options.c parses it into the fields
+ * above err; check_args() checks them), where messages go, and the
+ * state of the run it asks for.
+ */
 struct cli {
 	struct bench_opts o;		/* what the tests get */
 	unsigned int tests;		/* BENCH_* bits */
@@ -59,11 +85,9 @@ struct cli {
 	const char *text[V_NR];		/* as typed, or the default in num */
 	char num[V_NR][24];		/* defaults as decimal text */
 	const char *device;		/* DEVICE, or NULL */
-	uint64_t dev_byte;		/* its size as told (a file's own) */
 	int simulate;			/* --simulate given */
 	const char *sim_spec;		/* its SPEC, or NULL */
 	const char *out_path;		/* -o FILE, or NULL for out */
-	int out_created;		/* -o FILE did not exist before */
 	int autorun;			/* --auto */
 	int destructive;		/* --destructive */
 	int json;			/* --json */
@@ -74,33 +98,15 @@ struct cli {
 	int markdown;			/* --markdown (with --survey) */
 	char **files;			/* --survey's FILE..., in argv */
 	size_t files_nr;
-	struct card_raw card_raw;	/* the card's registers */
-	struct card_info card;		/* decoded */
 	const char *plot_path;		/* --plot FILE.svg, or NULL */
-	struct plot_out *plot;		/* the open --plot file, or NULL */
 	int quiet;			/* -q: no progress line */
-	struct progress *prog;		/* the progress line (NULL: none) */
 	int preserve;			/* --preserve (or --journal) */
 	const char *journal;		/* --journal FILE, or NULL */
 	const char *restore;		/* --restore JOURNAL, or NULL */
 	int force;			/* --force: restore unchecked */
-	char journal_buf[PATH_MAX];	/* the journal actually used */
-	struct preserve *saved;		/* what --preserve saved */
-	struct preserve *loaded;	/* the journal --restore checked */
-	int restore_failed;		/* writing it back failed */
-	struct capacity_estimate est;	/* -C's, said before it ran */
-	int est_done;			/* est is filled */
 	int time_ops;			/* --time-ops */
-	struct timeops tops;		/* what it counted */
-	struct json jdoc;		/* --json's document, with --time-ops
-					 * ended after the write-back */
-	int jdoc_open;			/* it waits for its end */
-	int jdoc_short;			/* its short_of_claims */
-	int short_found;		/* a check found the card short: the
-					 * exit status (EXIT_SHORT, _LIMBO,
-					 * _WRAP), else 0 */
-	int restore_unfinished;		/* --restore: only JOURNAL.tmp */
 	FILE *err;			/* where messages go */
+	struct run_state run;		/* the run's state, not the line's */
 };
 
 /* What a path names: the file when it exists, else where it would be. */
@@ -110,7 +116,10 @@ struct path_id {
 	char canon[2 * PATH_MAX];	/* else: real directory + name */
 };
 
-/* The ranges a writing test covers, from its row's write_ranges. */
+/* Room for every row of the table of tests (tests.c). */
+#define TESTS_MAX 10
+
+/* The ranges a writing test covers, from its plan. */
 struct write_plan {
 	struct bench_range *ranges;	/* malloc'd */
 	size_t n;			/* ranges stored */
@@ -135,19 +144,30 @@ struct plot_out {
 };
 
 
+/* tests: the table of tests, in the classic run order (runtests.c runs it) */
+extern const struct test *const *const test_table;
+extern const size_t test_table_nr;
+
+/* The row of one BENCH_* bit (NULL: none, or more than one bit). */
+const struct test *test_of(unsigned int bit);
+
+/* Does one of the tests of bits write (test.h)? */
+int tests_writing(unsigned int bits);
+
+/* Is bits one test that writes only data of its own (test.h)? */
+int tests_own_data(unsigned int bits);
+
+/* The run context of c's run (test.h). */
+void test_context(const struct cli *c, struct test_ctx *x);
+
+/*
+ * The tests asked for, in the table's order, after --preserve's save and
+ * what they foresee; returns 0 or an exit status.
+ */
+int run_tests(struct cli *c, struct device *dev, FILE *res);
+
 /* autorun */
 int run_auto(struct cli *c, struct device *dev, FILE *res);
-
-/* flashbench */
-
-/* The signal that asked us to stop (SIGINT, SIGTERM, SIGHUP), or 0. */
-extern volatile sig_atomic_t stop_signal;
-
-/* One line naming what is wrong (nothing more); returns EXIT_USAGE. */
-int usage_error(FILE *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-int test_failed(struct cli *c, const struct device *dev,
-		const char *option, int ret);
 
 /* checks */
 void path_identify(const char *path, struct path_id *id);
@@ -157,9 +177,18 @@ int check_size(struct cli *c, const struct device *dev);
 int check_blocksize(struct cli *c, const struct device *dev);
 int check_read_tests(struct cli *c, const struct device *dev);
 int plan_writes(struct cli *c, const struct device *dev,
-		struct write_plan plan[MODES_MAX]);
+		struct write_plan plan[TESTS_MAX]);
+
+/* Under -v, name each option given that no test asked for uses. */
+void note_unused(const struct cli *c);
 
 /* opendev */
+
+/*
+ * Open DEVICE or the simulated card (with --time-ops, counted), and read
+ * what its card registers say into c->card (the tests' o.card); 0 or an
+ * exit status.
+ */
 int open_device(struct cli *c, struct device **devp);
 void close_device(struct device *dev);
 
@@ -173,15 +202,12 @@ void json_tail(struct json *j, int short_found, int interrupted);
 /* With --time-ops: the document's time_ops and end, after the write-back. */
 void json_finish(struct cli *c);
 
+
 /*
- * The exit status of a check's result (BENCH_SHORT, _LIMBO, _WRAP; 0 for
- * anything else), and the more telling of two statuses (a fake's kind
- * over a plain "short").
+ * The document's end (json_tail()): now, or with --time-ops after the
+ * write-back (json_finish()), so that its time goes in.
  */
-int short_status(int bench);
-int short_worst(int a, int b);
-int run_json(struct cli *c, struct device *dev, enum bench_test t,
-	     const char *option, FILE *out);
+void json_end(struct cli *c, struct json *j, int short_found);
 
 /* offline */
 int run_analyze(struct cli *c, FILE *out);
@@ -194,8 +220,14 @@ int run_survey(struct cli *c, FILE *out);
 void plot_note(struct plot_out *p, int ret);
 int open_outputs(struct cli *c, FILE *out, FILE **res);
 int plot_close(struct cli *c);
-int run_vm_mode(struct cli *c, struct device *dev, const struct mode *m,
-		FILE *out, struct json *j);
+
+/*
+ * The progress line over the device, the results and the messages from
+ * here on (*dev and *res wrapped, c->err too); progress_end() takes it
+ * off again.
+ */
+void progress_begin(struct cli *c, struct device **dev, FILE **res);
+void progress_end(struct cli *c, struct device **dev, FILE **res);
 const struct align_verdict *plot_verdict(const struct align_row *rows,
 					 size_t n,
 					 struct align_verdict *v);
@@ -208,13 +240,8 @@ void announce_step(const struct cli *c, const struct device *dev,
 		   struct bench_range *r, size_t n);
 struct bench_range *ranges_dup(const struct bench_range *r, size_t n);
 void announce_writes(const struct cli *c, const struct device *dev,
-		     const struct write_plan plan[MODES_MAX]);
+		     const struct write_plan plan[TESTS_MAX]);
 
-/* With -C: the estimate of its duration, timed on dev, on c->err. */
-void announce_estimate(struct cli *c, struct device *dev);
-
-/* The JSON object estimate: what announce_estimate() said (or null). */
-void json_estimate(struct json *j, const struct cli *c);
 int check_journal(struct cli *c, const struct device *dev);
 int save_ranges(struct cli *c, struct device *dev,
 		const struct bench_range *r, size_t n, int sparse);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The flashbench front end as a function, so the tests can run it
- * in-process as often as they like, plus two hooks that let them see
- * (and interfere with) the devices it opens.
+ * in-process as often as they like, plus the hooks that let them see
+ * (and interfere with) the devices it opens (front/opendev.c) and the
+ * progress line's clock (front/outputs.c): all unused in use.
  */
 #ifndef FLASHBENCH_FLASHBENCH_H
 #define FLASHBENCH_FLASHBENCH_H
@@ -14,7 +15,10 @@
 
 /*
  * Parse argv, check it, run the tests; results go to out, errors and -v
- * detail to err.  Returns the exit status (0, 1 or 2); never exits.
+ * detail to err.  Returns the exit status (front/status.h: 0 done, 1 the
+ * device failed, 2 a bad command line, 3 the card is short of its
+ * claims, 4 a limbo fake, 5 a wraparound fake, 128 + N stopped by
+ * signal N); never exits.
  */
 int flashbench_main(int argc, char **argv, FILE *out, FILE *err);
 

@@ -3,22 +3,14 @@
  * --json: one document per run, with the device, its card registers and
  * the options in its head, the results of one test and how it ended.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "capacity.h"
-#include "capfix.h"
 #include "cardout.h"
-#include "class.h"
 #include "cli.h"
-#include "format.h"
 #include "json.h"
-#include "plot.h"
-#include "progs.h"
 #include "sim.h"
 #include "sysfs.h"
-#include "vm.h"
 
 /* ---- --json ---- */
 
@@ -127,11 +119,11 @@ void json_tail(struct json *j, int short_found, int interrupted)
  * The document's end: now, or with --time-ops after the write-back
  * (json_finish()), so that its time goes in.
  */
-static void json_end(struct cli *c, struct json *j, int short_found)
+void json_end(struct cli *c, struct json *j, int short_found)
 {
 	if (c->time_ops) {
-		c->jdoc_open = 1;
-		c->jdoc_short = short_found;
+		c->run.jdoc_open = 1;
+		c->run.jdoc_short = short_found;
 		return;
 	}
 	json_tail(j, short_found, stop_signal != 0);
@@ -139,68 +131,9 @@ static void json_end(struct cli *c, struct json *j, int short_found)
 
 void json_finish(struct cli *c)
 {
-	if (!c->jdoc_open)
+	if (!c->run.jdoc_open)
 		return;
-	timeops_json(&c->jdoc, &c->tops);
-	json_tail(&c->jdoc, c->jdoc_short, stop_signal != 0);
-	c->jdoc_open = 0;
-}
-
-/* --capacity --json: no rows, the verdict alone.  0 or -errno. */
-static int json_capacity(struct cli *c, struct device *dev, struct json *j)
-{
-	struct capacity_result r;
-	struct capfix_table t;
-	int ret;
-
-	capfix_read(dev, &t);	/* before the check may write over it */
-	ret = capacity_measure(dev, &c->o, &r);
-
-	json_array_begin(j, "results");
-	if (!ret)
-		capacity_json_evidence(j, &r);
-	json_array_end(j);
-	if (ret) {
-		json_null(j, "verdict");
-		if (!stop_signal)
-			json_string(j, "error", strerror(-ret));
-	} else {
-		json_object_begin(j, "verdict");
-		capacity_json(j, &r);
-		capfix_json(j, &r, &t, dev->path);
-		json_object_end(j);
-		ret = capacity_short(&r);
-	}
-	json_estimate(j, c);
-	json_end(c, j, short_status(ret) != 0);
-	return ret;
-}
-
-/* Run the one test of a --json run; returns 0 or -errno. */
-int run_json(struct cli *c, struct device *dev, enum bench_test t,
-	     const char *option, FILE *out)
-{
-	const struct mode *m = mode_of(t);
-	struct json j;
-	int ret;
-
-	json_init(&j, out);
-	json_head(c, &j, option + 2, dev);
-	if (t == BENCH_CAPACITY) {
-		c->jdoc = j;
-		return json_capacity(c, dev, &c->jdoc);
-	}
-	if (m && m->prog) {
-		/* the results (and -i's regression beside them) */
-		ret = run_vm_mode(c, dev, m, NULL, &j);
-	} else {
-		json_array_begin(&j, "results");
-		ret = class_json_run(dev, &c->o, &j);
-		json_array_end(&j);
-	}
-	json_null(&j, "verdict");
-	if (ret < 0 && !stop_signal)
-		json_string(&j, "error", strerror(-ret));
-	json_tail(&j, short_status(ret) != 0, stop_signal != 0);
-	return ret;
+	timeops_json(&c->run.jdoc, &c->run.tops);
+	json_tail(&c->run.jdoc, c->run.jdoc_short, stop_signal != 0);
+	c->run.jdoc_open = 0;
 }

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Open DEVICE or the simulated card of --simulate, hand it to the tests'
- * hook, put it behind --preserve's guard, and close it again.
+ * hook (flashbench.h: the hooks live here, not in main), put it behind
+ * --preserve's guard and --time-ops' counter, read its card registers,
+ * and close it again.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -13,6 +16,11 @@
 #include "flashbench.h"
 #include "preserve.h"
 #include "sim.h"
+
+/* The tests' view of the devices opened (flashbench.h); unused in use. */
+unsigned int flashbench_dev_opens;
+uint64_t flashbench_io_calls;
+struct device *(*flashbench_open_hook)(struct device *dev);
 
 /* DEVICE's size for messages: a regular file's own, not its whole blocks. */
 static uint64_t told_size(const struct cli *c, const struct device *dev)
@@ -63,7 +71,7 @@ static int open_real(struct cli *c, struct device **devp)
 	char holder[256] = "";
 	int ret;
 
-	if ((c->tests & BENCH_WRITING) || c->destructive || c->restore)
+	if (tests_writing(c->tests) || c->destructive || c->restore)
 		flags = DEV_WRITE | DEV_EXCL;
 	ret = dev_open(devp, c->device, flags, holder, sizeof(holder));
 	if (ret && holder[0]) {
@@ -114,7 +122,7 @@ static int guard_device(struct cli *c, struct device **devp)
 }
 
 /* Open DEVICE or the simulated card; returns 0 or an exit status. */
-int open_device(struct cli *c, struct device **devp)
+static int open_guarded(struct cli *c, struct device **devp)
 {
 	int ret;
 
@@ -128,7 +136,25 @@ int open_device(struct cli *c, struct device **devp)
 	ret = guard_device(c, devp);
 	if (ret)
 		return ret;
-	c->dev_byte = told_size(c, *devp);
+	c->run.dev_byte = told_size(c, *devp);
+	return 0;
+}
+
+int open_device(struct cli *c, struct device **devp)
+{
+	int ret = open_guarded(c, devp);
+
+	if (ret)
+		return ret;
+	if (c->time_ops)
+		*devp = timeops_attach(&c->run.tops, *devp);
+	device_card(c, *devp, &c->run.card_raw, &c->run.card);
+	c->o.card = &c->run.card;
+	if (c->o.verbose)
+		fprintf(c->err,
+			"flashbench: %s: %" PRIu64 " bytes, logical block %u bytes\n",
+			(*devp)->path, (*devp)->size_byte,
+			(*devp)->logical_block_size);
 	return 0;
 }
 

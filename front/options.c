@@ -14,7 +14,7 @@
 #include "c.h"
 #include "cli.h"
 #include "format.h"
-#include "modes.h"
+#include "test.h"
 #include "options.h"
 
 /* The smallest block size. */
@@ -258,21 +258,21 @@ const size_t opt_rows_nr = ARRAY_SIZE(opt_rows);
 
 const char *opt_name(const struct opt_row *r)
 {
-	const struct mode *m;
+	const struct test *m;
 
 	if (r->name)
 		return r->name;
-	m = mode_of(r->mode);
+	m = test_of(r->mode);
 	return m ? m->option + 2 : "";
 }
 
 char opt_short(const struct opt_row *r)
 {
-	const struct mode *m;
+	const struct test *m;
 
 	if (r->short_name || r->kind != OPT_MODE)
 		return r->short_name;
-	m = mode_of(r->mode);
+	m = test_of(r->mode);
 	return m ? m->short_option : 0;
 }
 
@@ -579,7 +579,7 @@ static const char help_head[] =
 "\n";
 
 static const char *const section_head[SEC_NR] = {
-	[SEC_TESTS] = NULL,	/* tests_head(): the order of modes[] */
+	[SEC_TESTS] = NULL,	/* tests_head(): the table of tests' order */
 	[SEC_BEYOND] = "Beyond the classic tests:\n",
 	[SEC_OPTIONS] = "Options:\n",
 	[SEC_LAST] = "",
@@ -642,11 +642,16 @@ static void help_text(FILE *out, const struct opt_row *r)
 /* "Tests (run in this order: -s, -f, ...):", as run_tests() runs them. */
 static void tests_head(FILE *out)
 {
+	const char *sep = "";
 	size_t i;
 
 	fputs("Tests (run in this order: ", out);
-	for (i = 0; i < modes_nr; i++)
-		fprintf(out, "%s-%c", i ? ", " : "", modes[i].short_option);
+	for (i = 0; i < test_table_nr; i++) {
+		if (!test_table[i]->short_option)
+			continue;	/* --auto: a section of its own */
+		fprintf(out, "%s-%c", sep, test_table[i]->short_option);
+		sep = ", ";
+	}
 	fputs("):\n", out);
 }
 

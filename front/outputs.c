@@ -3,7 +3,7 @@
  * The front end's output files: -o and --plot are opened before any I/O
  * but emptied only once nothing can refuse the command line any more,
  * the chart is drawn in memory and written whole, and every write error
- * is told with its errno.
+ * is told with its errno; and the progress line laid over them.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,10 +13,12 @@
 
 #include "analyze.h"
 #include "cli.h"
+#include "flashbench.h"
 #include "format.h"
-#include "plot.h"
-#include "progs.h"
-#include "vm.h"
+#include "progress.h"
+
+/* The tests' clock for the progress line (flashbench.h); NULL in use. */
+uint64_t (*flashbench_progress_clock)(void);
 
 /* ---- output files ---- */
 
@@ -121,14 +123,14 @@ static int plot_open(struct cli *c, FILE *out)
 		return usage_error(c->err, "invalid --plot '%s': %s",
 				   c->plot_path, strerror(e));
 	}
-	c->plot = p;
+	c->run.plot = p;
 	return 0;
 }
 
 /* Give up the --plot file of plot_open(), drawing nothing. */
 static void plot_drop(struct cli *c)
 {
-	struct plot_out *p = c->plot;
+	struct plot_out *p = c->run.plot;
 
 	if (!p)
 		return;
@@ -137,7 +139,7 @@ static void plot_drop(struct cli *c)
 	if (p->dst_ours)
 		drop_output(p->dst, c->plot_path, p->dst_created);
 	free(p);
-	c->plot = NULL;
+	c->run.plot = NULL;
 }
 
 /*
@@ -152,7 +154,7 @@ int open_outputs(struct cli *c, FILE *out, FILE **res)
 
 	*res = out;
 	if (c->out_path) {
-		*res = open_output(c->out_path, &c->out_created);
+		*res = open_output(c->out_path, &c->run.out_created);
 		if (!*res)
 			return usage_error(c->err, "invalid --out '%s': %s",
 					   c->out_path, strerror(errno));
@@ -160,13 +162,13 @@ int open_outputs(struct cli *c, FILE *out, FILE **res)
 	ret = plot_open(c, out);
 	if (!ret && *res != out)
 		ret = empty_output(c, *res, c->out_path);
-	if (!ret && c->plot && c->plot->dst_ours)
-		ret = empty_output(c, c->plot->dst, c->plot_path);
+	if (!ret && c->run.plot && c->run.plot->dst_ours)
+		ret = empty_output(c, c->run.plot->dst, c->plot_path);
 	if (!ret)
 		return 0;
 	plot_drop(c);
 	if (*res != out)
-		drop_output(*res, c->out_path, c->out_created);
+		drop_output(*res, c->out_path, c->run.out_created);
 	*res = out;
 	return ret < 0 ? EXIT_DEVICE : ret;
 }
@@ -174,7 +176,7 @@ int open_outputs(struct cli *c, FILE *out, FILE **res)
 /* Write the chart out and close the --plot file; 0 or EXIT_DEVICE. */
 int plot_close(struct cli *c)
 {
-	struct plot_out *p = c->plot;
+	struct plot_out *p = c->run.plot;
 	int ret;
 
 	if (!p)
@@ -188,40 +190,12 @@ int plot_close(struct cli *c)
 		ret = -errno;
 	free(p->buf);
 	free(p);
-	c->plot = NULL;
+	c->run.plot = NULL;
 	if (!ret)
 		return 0;
 	fprintf(c->err, "flashbench: cannot write the plot %s: %s\n",
 		plot_name(c), strerror(-ret));
 	return EXIT_DEVICE;
-}
-
-/*
- * Run a mode that is a VM program, and show its results from the cells of
- * the run: as the classic table on out, or as the results of a JSON
- * document (j), and as the plot if one is asked for.  0 or -errno.
- */
-int run_vm_mode(struct cli *c, struct device *dev, const struct mode *m,
-		FILE *out, struct json *j)
-{
-	const struct progs_mode *pm = m->prog;
-	struct vm_table tab = { 0 };
-	char err[256];
-	int ret;
-
-	ret = progs_run(dev, pm, &c->o, j ? NULL : out, &tab, err,
-			sizeof(err));
-	if (ret == -EINVAL && err[0] && !j)
-		fprintf(c->err, "flashbench: %s\n", err);
-	if (j)
-		pm->json(j, &c->o, &tab);
-	else if (pm->print)
-		pm->print(out, &c->o, &tab);
-	if (c->plot)
-		plot_note(c->plot, pm->plot(c->plot->f, c->plot->title,
-					    m->test, &c->o, &tab));
-	vm_table_free(&tab);
-	return ret;
 }
 
 /* The align verdict of rows for the plot (NULL if it cannot be had). */
@@ -252,4 +226,26 @@ int finish_output(struct cli *c, FILE *f, int ours)
 	fprintf(c->err, "flashbench: write error on %s: %s\n", name,
 		strerror(e));
 	return EXIT_DEVICE;
+}
+
+void progress_begin(struct cli *c, struct device **dev, FILE **res)
+{
+	c->run.prog = progress_new(c->err, c->quiet);
+	if (flashbench_progress_clock)
+		progress_set_clock(c->run.prog, flashbench_progress_clock);
+	*dev = progress_attach(c->run.prog, *dev);
+	*res = progress_wrap(c->run.prog, *res);
+	/* every message, from here on, takes the progress line off first */
+	c->err = progress_wrap(c->run.prog, c->err);
+	c->o.log = c->err;
+}
+
+void progress_end(struct cli *c, struct device **dev, FILE **res)
+{
+	*res = progress_unwrap(c->run.prog, *res);
+	c->err = progress_unwrap(c->run.prog, c->err);
+	c->o.log = c->err;
+	*dev = progress_detach(c->run.prog, *dev);
+	progress_free(c->run.prog);
+	c->run.prog = NULL;
 }

@@ -315,8 +315,8 @@ int auto_record(struct cli *c, FILE *out, const struct record *rec)
 	auto_verdict_of(&r->align, r, &now);
 	record_reconcile(rec->doc, r->align.erase.size_byte, &rc);
 	record_ext_csd(rec->doc, r->align.page.size_byte, &rc);
-	if (c->plot)
-		plot_note(c->plot, plot_auto(c->plot->f, c->plot->title, r,
+	if (c->run.plot)
+		plot_note(c->run.plot, plot_auto(c->run.plot->f, c->run.plot->title, r,
 					     NULL));
 	have = jr_len(jr_get(rec->doc, "class")) != 0;
 	if (c->json)

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capest.h"
 #include "cli.h"
 #include "format.h"
 #include "preserve.h"
@@ -172,18 +171,18 @@ struct bench_range *ranges_dup(const struct bench_range *r, size_t n)
 
 /* Say which bytes the writing tests will overwrite, all tests together. */
 void announce_writes(const struct cli *c, const struct device *dev,
-		     const struct write_plan plan[MODES_MAX])
+		     const struct write_plan plan[TESTS_MAX])
 {
 	struct bench_range *all;
 	size_t i, n = 0;
 
-	for (i = 0; i < modes_nr; i++)
+	for (i = 0; i < test_table_nr; i++)
 		n += plan[i].n;
 	all = malloc((n ? n : 1) * sizeof(*all));
 	if (!all) {	/* out of memory: unmerged, then */
 		size_t j;
 
-		for (i = 0; i < modes_nr; i++)
+		for (i = 0; i < test_table_nr; i++)
 			for (j = 0; j < plan[i].n; j++)
 				fprintf(c->err,
 					"flashbench: will overwrite bytes %" PRIu64 "-%" PRIu64 " on %s\n",
@@ -191,7 +190,7 @@ void announce_writes(const struct cli *c, const struct device *dev,
 					plan[i].ranges[j].end_byte, dev->path);
 		return;
 	}
-	for (i = 0, n = 0; i < modes_nr; i++) {
+	for (i = 0, n = 0; i < test_table_nr; i++) {
 		if (plan[i].n)
 			memcpy(all + n, plan[i].ranges,
 			       plan[i].n * sizeof(*all));
@@ -199,41 +198,6 @@ void announce_writes(const struct cli *c, const struct device *dev,
 	}
 	announce(c, dev, all, n);
 	free(all);
-}
-
-/*
- * With -C: how long it should take, from a short timing of the device,
- * said before its first write (the timing writes back what it read).
- */
-void announce_estimate(struct cli *c, struct device *dev)
-{
-	struct capacity_estimate e;
-
-	c->est_done = 0;
-	if (!(c->tests & BENCH_CAPACITY) || c->restore)
-		return;
-	if (capacity_estimate(dev, &e))
-		return;
-	capacity_estimate_print(c->err, &e, c->preserve && !c->simulate);
-	c->est = e;
-	c->est_done = 1;
-}
-
-void json_estimate(struct json *j, const struct cli *c)
-{
-	if (!c->est_done) {
-		json_null(j, "estimate");
-		return;
-	}
-	json_object_begin(j, "estimate");
-	json_u64(j, "fake_ns", c->est.fake_ns);
-	json_u64(j, "genuine_ns", c->est.genuine_ns);
-	json_u64(j, "save_fake_ns", c->est.save_fake_ns);
-	json_u64(j, "save_ns", c->est.save_ns);
-	json_u64(j, "write_back_fake_ns", c->est.back_fake_ns);
-	json_u64(j, "write_back_ns", c->est.back_ns);
-	json_u64(j, "block_write_ns", c->est.write_block_ns);
-	json_object_end(j);
 }
 
 /* ---- --preserve and --restore ---- */
@@ -247,7 +211,7 @@ static int check_default_journal(struct cli *c)
 
 	if (outs[1] && !strcmp(outs[1], "-"))
 		outs[1] = NULL;	/* standard output */
-	path_identify(c->journal_buf, &j);
+	path_identify(c->run.journal_buf, &j);
 	for (i = 0; i < 2; i++) {
 		if (!outs[i])
 			continue;
@@ -271,15 +235,15 @@ int check_journal(struct cli *c, const struct device *dev)
 	if (!c->preserve || c->simulate)	/* no journal: save_ranges() */
 		return 0;
 	if (c->journal)
-		snprintf(c->journal_buf, sizeof(c->journal_buf), "%s",
+		snprintf(c->run.journal_buf, sizeof(c->run.journal_buf), "%s",
 			 c->journal);
-	else if (preserve_journal_name(c->journal_buf,
-				       sizeof(c->journal_buf), dev->path))
-		snprintf(c->journal_buf, sizeof(c->journal_buf),
+	else if (preserve_journal_name(c->run.journal_buf,
+				       sizeof(c->run.journal_buf), dev->path))
+		snprintf(c->run.journal_buf, sizeof(c->run.journal_buf),
 			 "flashbench.journal");
 	if (!c->journal && check_default_journal(c))
 		return EXIT_USAGE;
-	if (!preserve_check_journal(c->journal_buf, why, sizeof(why)))
+	if (!preserve_check_journal(c->run.journal_buf, why, sizeof(why)))
 		return 0;
 	fprintf(c->err, "flashbench: --preserve: %s\n", why);
 	return EXIT_USAGE;
@@ -296,7 +260,7 @@ int save_ranges(struct cli *c, struct device *dev,
 	char why[512] = "";
 	int ret;
 
-	if (!c->preserve || c->saved || !n)
+	if (!c->preserve || c->run.saved || !n)
 		return 0;
 	/* a simulated card holds no data: nothing to keep, no journal */
 	if (c->simulate) {
@@ -304,8 +268,8 @@ int save_ranges(struct cli *c, struct device *dev,
 			fprintf(c->err, "flashbench: --preserve: the simulated card holds no data; nothing saved, no journal\n");
 		return 0;
 	}
-	ret = (sparse ? preserve_save_sparse : preserve_save)(&c->saved, dev,
-		r, n, c->journal_buf, why, sizeof(why));
+	ret = (sparse ? preserve_save_sparse : preserve_save)(&c->run.saved, dev,
+		r, n, c->run.journal_buf, why, sizeof(why));
 	if (ret) {
 		fprintf(c->err, "flashbench: --preserve: %s\n",
 			why[0] ? why : strerror(-ret));
@@ -313,7 +277,7 @@ int save_ranges(struct cli *c, struct device *dev,
 	}
 	if (c->o.verbose)
 		fprintf(c->err, "flashbench: saved what will be overwritten in %s\n",
-			c->journal_buf);
+			c->run.journal_buf);
 	return 0;
 }
 
@@ -322,7 +286,7 @@ int save_ranges(struct cli *c, struct device *dev,
  * read-only ones are ignored) overwrites on a device of dev_size bytes,
  * sorted and merged: what to save once before the first writing test
  * and to restore once after the last, so that no restore disturbs a
- * later test.  The modes' table is read here, in the front end, and
+ * later test.  The table of tests is read here, in the front end, and
  * safety/ gets only the ranges.  *ranges is malloc'd (NULL and *n = 0
  * when no test writes).  Returns 0, -EINVAL if a test reaches past the
  * end, -ENOMEM.
@@ -337,12 +301,12 @@ int tests_write_ranges(unsigned int tests, const struct bench_opts *o,
 
 	*ranges = NULL;
 	*n = 0;
-	for (i = 0; i < modes_nr; i++) {
-		const struct mode *md = &modes[i];
+	for (i = 0; i < test_table_nr; i++) {
+		const struct test *md = test_table[i];
 
 		if (!md->writes || !(tests & md->test))
 			continue;
-		cnt = md->write_ranges(md->test, o, dev_size, NULL, 0);
+		cnt = md->plan(md->test, o, dev_size, NULL, 0);
 		if (cnt < 0)
 			goto out_fail;
 		grown = realloc(r, (nr + (size_t)cnt + 1) * sizeof(*r));
@@ -351,8 +315,7 @@ int tests_write_ranges(unsigned int tests, const struct bench_opts *o,
 			goto out_fail;
 		}
 		r = grown;
-		cnt = md->write_ranges(md->test, o, dev_size, r + nr,
-				       (size_t)cnt);
+		cnt = md->plan(md->test, o, dev_size, r + nr, (size_t)cnt);
 		if (cnt < 0)
 			goto out_fail;
 		nr += (size_t)cnt;
@@ -377,15 +340,15 @@ int save_tests(struct cli *c, struct device *dev)
 	size_t n = 0;
 	int ret;
 
-	if (!c->preserve || !(c->tests & BENCH_WRITING))
+	if (!c->preserve || !tests_writing(c->tests))
 		return 0;
 	ret = tests_write_ranges(c->tests, &c->o, dev->size_byte, &r, &n);
 	if (ret) {
 		fprintf(c->err, "flashbench: --preserve: %s\n", strerror(-ret));
 		return EXIT_DEVICE;
 	}
-	/* -C alone writes no copies: long ranges saved by the MiB */
-	ret = save_ranges(c, dev, r, n, c->tests == BENCH_CAPACITY);
+	/* a test alone that writes no copies: saved by the MiB it writes */
+	ret = save_ranges(c, dev, r, n, tests_own_data(c->tests));
 	free(r);
 	return ret;
 }
@@ -427,24 +390,24 @@ int restore_saved(struct cli *c, const struct device *dev)
 	char why[512] = "";
 	int ret, lost;
 
-	if (!c->saved)
+	if (!c->run.saved)
 		return 0;
 	dev_set_stop_flag(NULL);	/* a stop must not stop the restore */
-	ret = preserve_restore(c->saved, why, sizeof(why));
+	ret = preserve_restore(c->run.saved, why, sizeof(why));
 	lost = ret == -EIO &&
-	       say_losses(c, c->saved, dev->path, c->journal_buf);
-	preserve_free(c->saved);
-	c->saved = NULL;
+	       say_losses(c, c->run.saved, dev->path, c->run.journal_buf);
+	preserve_free(c->run.saved);
+	c->run.saved = NULL;
 	if (lost) {
-		c->restore_failed = 1;
+		c->run.restore_failed = 1;
 		return EXIT_DEVICE;
 	}
 	if (ret) {
-		c->restore_failed = 1;
+		c->run.restore_failed = 1;
 		fprintf(c->err,
 			"flashbench: restoring %s failed: %s; the saved data stays in %s: run flashbench --restore=%s %s\n",
-			dev->path, why[0] ? why : strerror(-ret), c->journal_buf,
-			c->journal_buf, dev->path);
+			dev->path, why[0] ? why : strerror(-ret), c->run.journal_buf,
+			c->run.journal_buf, dev->path);
 		return EXIT_DEVICE;
 	}
 	if (c->o.verbose)
@@ -465,10 +428,10 @@ int load_restore(struct cli *c, struct device *dev)
 	if (!c->restore)
 		return 0;
 	if (preserve_journal_unfinished(c->restore)) {
-		c->restore_unfinished = 1;
+		c->run.restore_unfinished = 1;
 		return 0;
 	}
-	ret = preserve_load_journal(&c->loaded, c->restore, dev, c->force,
+	ret = preserve_load_journal(&c->run.loaded, c->restore, dev, c->force,
 				    why, sizeof(why));
 	if (!ret)
 		return 0;
@@ -483,18 +446,18 @@ int run_restore(struct cli *c, struct device *dev, FILE *res)
 	char why[512] = "";
 	int ret, lost;
 
-	if (c->restore_unfinished) {
+	if (c->run.restore_unfinished) {
 		ret = preserve_drop_unfinished(c->restore);
 		fprintf(res, "nothing to restore on %s: %s was never completed (only %s.tmp exists), so the test had not started writing; %s %s.tmp\n",
 			dev->path, c->restore, c->restore,
 			ret ? "could not remove" : "removed", c->restore);
 		return 0;
 	}
-	ret = preserve_restore(c->loaded, why, sizeof(why));
+	ret = preserve_restore(c->run.loaded, why, sizeof(why));
 	lost = ret == -EIO &&
-	       say_losses(c, c->loaded, dev->path, c->restore);
-	preserve_free(c->loaded);
-	c->loaded = NULL;
+	       say_losses(c, c->run.loaded, dev->path, c->restore);
+	preserve_free(c->run.loaded);
+	c->run.loaded = NULL;
 	if (lost)
 		return EXIT_DEVICE;
 	if (ret) {

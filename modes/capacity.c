@@ -637,7 +637,7 @@ int capacity_measure(struct device *dev, const struct bench_opts *o,
 	memset(r, 0, sizeof(*r));
 	r->announced_byte = dev->size_byte;
 	r->logical_block_size = dev->logical_block_size;
-	if (cap_geo_init(&c.geo, dev->size_byte) ||
+	if (cap_geo_init(&c.geo, dev->size_byte, o->flush_byte) ||
 	    CAP_BLOCK % dev->logical_block_size)
 		return -EINVAL;
 	c.part = c.geo.first / CAP_FLUSH_PARTS / CAP_BLOCK * CAP_BLOCK;
@@ -660,21 +660,6 @@ int capacity_measure(struct device *dev, const struct bench_opts *o,
 	dev_free_buf(c.buf);
 	free(c.pos);
 	return ret;
-}
-
-int capacity_run(struct device *dev, const struct bench_opts *o, FILE *out)
-{
-	struct capacity_result r;
-	struct capfix_table t;
-	int ret;
-
-	capfix_read(dev, &t);	/* before the check may write over it */
-	ret = capacity_measure(dev, o, &r);
-	if (ret)
-		return ret;
-	capacity_print_findings(out, &r);
-	capfix_print(out, &r, &t, dev->path);
-	return capacity_short(&r);
 }
 
 int capacity_short(const struct capacity_result *r)

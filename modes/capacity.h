@@ -21,10 +21,10 @@
 #define CAPACITY_STEP	(1ULL << 20)	/* the search's finest step */
 
 /*
- * --flush: the flush region [W, 2W) is byte long (0: 1/128 of the
- * device, at most 256 MiB), at most capacity_flush_most() of the device.
+ * --flush (bench_opts.flush_byte): the flush region [W, 2W) is that long
+ * (0: 1/128 of the device, at most 256 MiB), at most
+ * capacity_flush_most() of the device.
  */
-void capacity_set_flush(uint64_t byte);
 uint64_t capacity_flush_most(uint64_t dev_size);
 
 /*
@@ -59,20 +59,17 @@ void capacity_json(struct json *j, const struct capacity_result *r);
  */
 int capacity_short(const struct capacity_result *r);
 
-/*
- * The mode's row: run and print (0, what capacity_short() returns, or
- * -errno); the ranges it may overwrite.
- */
-int capacity_run(struct device *dev, const struct bench_opts *o, FILE *out);
+/* The ranges it may overwrite, as the row's plan (test.h). */
 int capacity_write_ranges(enum bench_test test, const struct bench_opts *o,
 			  uint64_t dev_size, struct bench_range *ranges,
 			  size_t max);
 
 /*
- * The flush region on a device of dev_size bytes: [*start, *end), what
- * the check writes to push its probes out of a write cache.  0 or
- * -EINVAL (too small).
+ * The flush region on a device of dev_size bytes with --flush=flush_byte
+ * (0: the check's own): [*start, *end), what the check writes to push
+ * its probes out of a write cache.  0 or -EINVAL (too small).
  */
-int capacity_flush_region(uint64_t dev_size, uint64_t *start, uint64_t *end);
+int capacity_flush_region(uint64_t dev_size, uint64_t flush_byte,
+			  uint64_t *start, uint64_t *end);
 
 #endif /* FLASHBENCH_CAPACITY_H */

@@ -112,16 +112,18 @@ static uint64_t est_scan(uint64_t size, uint64_t w, uint64_t first,
 	return (size - 2 * w) / step + (w + first + 2 * chunk) / chunk;
 }
 
-/* The plan's costs from the timings in e. */
-static void est_plan(struct capacity_estimate *e, uint64_t size, uint64_t w)
+/* The plan's costs from the timings in e, with --flush=flush_byte. */
+static void est_plan(struct capacity_estimate *e, uint64_t size, uint64_t w,
+		     uint64_t flush_byte)
 {
+	const struct bench_opts fo = { .flush_byte = flush_byte };
 	uint64_t first = w < EST_FIRST ? w : EST_FIRST, p = e->part_byte;
 	uint64_t grid = size / 256 / EST_BLOCK * EST_BLOCK;
 	uint64_t chunk = grid < EST_CHUNK ? grid : EST_CHUNK;
 	uint64_t rb = e->read_block_ns, wb = e->write_block_ns;
 	uint64_t rp = e->read_part_ns, wp = e->write_part_ns, half, piece;
 	uint64_t print, pieces, pieces_fake;
-	int n = capacity_write_ranges(BENCH_CAPACITY, NULL, size, NULL, 0);
+	int n = capacity_write_ranges(BENCH_CAPACITY, &fo, size, NULL, 0);
 	uint64_t blocks;
 
 	/* a wraparound writes and reads the first flush, limbo not: half */
@@ -179,13 +181,13 @@ static size_t est_step(struct capacity_step *st, size_t n, uint64_t n_io,
 	return n + 1;
 }
 
-size_t capacity_plan_steps(uint64_t size,
+size_t capacity_plan_steps(uint64_t size, uint64_t flush_byte,
 			   struct capacity_step st[CAPACITY_STEPS])
 {
 	uint64_t w, w_end, first, p, grid, chunk, half;
 	size_t n = 0;
 
-	if (capacity_flush_region(size, &w, &w_end))
+	if (capacity_flush_region(size, flush_byte, &w, &w_end))
 		return 0;
 	first = w < EST_FIRST ? w : EST_FIRST;
 	p = first / EST_PARTS / EST_BLOCK * EST_BLOCK;
@@ -211,14 +213,15 @@ size_t capacity_plan_steps(uint64_t size,
 	return n;
 }
 
-int capacity_estimate(struct device *dev, struct capacity_estimate *e)
+int capacity_estimate(struct device *dev, uint64_t flush_byte,
+		      struct capacity_estimate *e)
 {
 	uint64_t w, w_end, first;
 	void *buf;
 	int ret;
 
 	memset(e, 0, sizeof(*e));
-	if (capacity_flush_region(dev->size_byte, &w, &w_end))
+	if (capacity_flush_region(dev->size_byte, flush_byte, &w, &w_end))
 		return -EINVAL;
 	first = w < EST_FIRST ? w : EST_FIRST;
 	e->part_byte = first / EST_PARTS / EST_BLOCK * EST_BLOCK;
@@ -237,7 +240,7 @@ int capacity_estimate(struct device *dev, struct capacity_estimate *e)
 		ret = est_blocks(dev, buf, w, e);
 	dev_free_buf(buf);
 	if (!ret)
-		est_plan(e, dev->size_byte, w);
+		est_plan(e, dev->size_byte, w, flush_byte);
 	return ret;
 }
 

@@ -31,10 +31,12 @@ struct capacity_estimate {
 };
 
 /*
- * Time dev and estimate (0 or -errno).  Its writes put back what was
- * read, at the last block and the start of the flush region.
+ * Time dev and estimate the check with --flush=flush_byte (0: its own
+ * flush) (0 or -errno).  Its writes put back what was read, at the last
+ * block and the start of the flush region.
  */
-int capacity_estimate(struct device *dev, struct capacity_estimate *e);
+int capacity_estimate(struct device *dev, uint64_t flush_byte,
+		      struct capacity_estimate *e);
 
 /* A step of the check's plan on a genuine card: n_io calls of io_byte. */
 struct capacity_step {
@@ -49,7 +51,7 @@ struct capacity_step {
  * The plan on a device of size bytes, for the progress line: the count
  * (0: too small).
  */
-size_t capacity_plan_steps(uint64_t size,
+size_t capacity_plan_steps(uint64_t size, uint64_t flush_byte,
 			   struct capacity_step st[CAPACITY_STEPS]);
 
 /* One line on err: the estimate, the save and write-back with save. */

@@ -13,30 +13,25 @@
 #include "capacity.h"
 #include "capint.h"
 
-/* --flush: the flush region's size asked for (0: the check's own). */
-static uint64_t cap_flush_want;
-
-void capacity_set_flush(uint64_t byte)
-{
-	cap_flush_want = byte;
-}
-
 uint64_t capacity_flush_most(uint64_t dev_size)
 {
 	return dev_size / 4 / CAP_BLOCK * CAP_BLOCK;
 }
 
-/* The geometry of a device of size bytes; 0 or -EINVAL (too small). */
-int cap_geo_init(struct cap_geo *g, uint64_t size)
+/*
+ * The geometry of a device of size bytes, its flush region flush_byte
+ * long (--flush; 0: the check's own); 0 or -EINVAL (too small).
+ */
+int cap_geo_init(struct cap_geo *g, uint64_t size, uint64_t flush_byte)
 {
 	uint64_t w;
 
 	if (size < CAP_MIN_SIZE)
 		return -EINVAL;
 	w = size / 128 < CAP_FLUSH_MAX ? size / 128 : CAP_FLUSH_MAX;
-	if (cap_flush_want)	/* more (or less) than that, [W, 2W) */
-		w = cap_flush_want < capacity_flush_most(size) ?
-		    cap_flush_want : capacity_flush_most(size);
+	if (flush_byte)	/* more (or less) than that, [W, 2W) */
+		w = flush_byte < capacity_flush_most(size) ?
+		    flush_byte : capacity_flush_most(size);
 	g->size = size;
 	g->flush = w / CAP_BLOCK * CAP_BLOCK;
 	g->first = g->flush < CAP_FLUSH_FIRST ? g->flush : CAP_FLUSH_FIRST;
@@ -133,8 +128,7 @@ int capacity_write_ranges(enum bench_test test, const struct bench_opts *o,
 	size_t i, np;
 
 	(void)test;
-	(void)o;
-	if (cap_geo_init(&g, dev_size))
+	if (cap_geo_init(&g, dev_size, o ? o->flush_byte : 0))
 		return -EINVAL;
 	np = cap_positions(&g, NULL, 0);
 	pos = malloc(np * sizeof(*pos));
@@ -155,11 +149,12 @@ int capacity_write_ranges(enum bench_test test, const struct bench_opts *o,
 	return rs.n > INT_MAX ? -E2BIG : (int)rs.n;
 }
 
-int capacity_flush_region(uint64_t dev_size, uint64_t *start, uint64_t *end)
+int capacity_flush_region(uint64_t dev_size, uint64_t flush_byte,
+			  uint64_t *start, uint64_t *end)
 {
 	struct cap_geo g;
 
-	if (cap_geo_init(&g, dev_size))
+	if (cap_geo_init(&g, dev_size, flush_byte))
 		return -EINVAL;
 	*start = g.flush;
 	*end = 2 * g.flush;

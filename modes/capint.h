@@ -45,7 +45,7 @@ struct cap_geo {
 };
 
 /* The geometry of a device of size bytes; 0 or -EINVAL (too small). */
-int cap_geo_init(struct cap_geo *g, uint64_t size);
+int cap_geo_init(struct cap_geo *g, uint64_t size, uint64_t flush_byte);
 
 /* The end of coarse probe k (1..256). */
 uint64_t cap_end(const struct cap_geo *g, unsigned int k);

@@ -29,13 +29,6 @@ static const struct class_check classes[CLASS_NR] = {
 	{ "A2", CLASS_APP, 2, 0, 0, 0, CLASS_QD, 10, 4000, 2000 },
 };
 
-static const struct card_info *card_word;
-
-void class_set_card(const struct card_info *ci)
-{
-	card_word = ci;
-}
-
 void class_plan(struct class_plan *p, const struct bench_opts *o,
 		uint64_t au_byte)
 {
@@ -53,10 +46,10 @@ void class_plan(struct class_plan *p, const struct bench_opts *o,
 	p->ops = CLASS_RANDOM_OPS;
 }
 
-/* The AU the card states, as class_run() will use it. */
-static uint64_t stated_au(void)
+/* The AU the card states (0: none told), as o carries the card. */
+static uint64_t stated_au(const struct bench_opts *o)
 {
-	return card_word ? card_word->au_byte : 0;
+	return o && o->card ? o->card->au_byte : 0;
 }
 
 int class_write_ranges(enum bench_test test, const struct bench_opts *o,
@@ -67,7 +60,7 @@ int class_write_ranges(enum bench_test test, const struct bench_opts *o,
 	uint64_t end;
 
 	(void)test;
-	class_plan(&p, o, stated_au());
+	class_plan(&p, o, stated_au(o));
 	end = p.offset_byte + p.units * p.unit_byte + p.span_byte;
 	if (end > dev_size)
 		return -EINVAL;
@@ -465,37 +458,6 @@ void class_json(struct json *j, const struct class_result *r)
 		class_entry_of(r, i, &e);
 		rt_write_object(j, NULL, &class_entry_table, &e);
 	}
-}
-
-int class_run(struct device *dev, const struct bench_opts *o, FILE *out)
-{
-	struct class_result r;
-	struct class_plan p;
-	int ret;
-
-	class_plan(&p, o, stated_au());
-	ret = class_measure(dev, &p, &r);
-	if (ret)
-		return ret;
-	class_judge(&r, card_word ? &card_word->claims : NULL);
-	class_print(out, &r);
-	return class_short(&r) ? BENCH_SHORT : 0;
-}
-
-int class_json_run(struct device *dev, const struct bench_opts *o,
-		   struct json *j)
-{
-	struct class_result r;
-	struct class_plan p;
-	int ret;
-
-	class_plan(&p, o, stated_au());
-	ret = class_measure(dev, &p, &r);
-	if (ret)
-		return ret;
-	class_judge(&r, card_word ? &card_word->claims : NULL);
-	class_json(j, &r);
-	return class_short(&r) ? BENCH_SHORT : 0;
 }
 
 int class_short(const struct class_result *r)

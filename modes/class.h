@@ -137,15 +137,4 @@ void class_print(FILE *out, const struct class_result *r);
 void class_print_body(FILE *out, const struct class_result *r);
 void class_json(struct json *j, const struct class_result *r);
 
-/* The row's entry point: the card's claims are those of its registers
- * when the device tells them (see class_set_claims), else all. */
-int class_run(struct device *dev, const struct bench_opts *o, FILE *out);
-
-/* What class_run() takes as the card's word (NULL: none). */
-void class_set_card(const struct card_info *ci);
-
-/* Measure and judge as class_run(), into the open array of j. */
-int class_json_run(struct device *dev, const struct bench_opts *o,
-		   struct json *j);
-
 #endif /* FLASHBENCH_CLASS_H */

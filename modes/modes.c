@@ -1,15 +1,301 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The table of modes (see modes.h).  Each mode lives in a file of its
- * own: align.c, scatter.c, interval.c (reads), open_au.c, find_fat.c,
- * program.c (writes), all of them VM programs run by progs.c; and
- * capacity.c, class.c.
+ * The rows of the tests modes/ measures (test.h): the six classic modes,
+ * each a VM program of its own file (align.c, scatter.c, interval.c read;
+ * open_au.c, find_fat.c, program.c write) run by progs.c, and
+ * --capacity (capacity.c and the files beside it) and --class (class.c),
+ * measured in C.  Also the table of modes (modes.h) that the lower layers
+ * still read for a mode's ranges, columns and program.
  */
+#include <errno.h>
+
 #include "c.h"
 #include "capacity.h"
+#include "capest.h"
+#include "capfix.h"
 #include "class.h"
+#include "json.h"
 #include "modes.h"
 #include "progs.h"
+#include "test.h"
+
+/* ---- the classic modes: a VM program's cells ---- */
+
+/* A classic mode's record: the cells of its run. */
+struct vm_rec {
+	struct vm_table tab;
+};
+
+static int vm_measure(const struct test *t, const struct test_ctx *x,
+		      struct device *dev, FILE *live, void *rec)
+{
+	struct vm_rec *r = rec;
+	char err[256] = "";
+	int ret;
+
+	ret = progs_run(dev, t->prog, x->o, live, &r->tab, err, sizeof(err));
+	/* I/O errors are the front end's to report, from dev->last_error */
+	if (ret == -EINVAL && err[0] && live && x->log)
+		fprintf(x->log, "flashbench: %s\n", err);
+	return ret;
+}
+
+/* The table (rows cut short by a failure left out). */
+static void vm_print(const struct test *t, const struct test_ctx *x,
+		     void *rec, int ret, const struct device *dev,
+		     FILE *out)
+{
+	const struct vm_rec *r = rec;
+
+	(void)ret;
+	(void)dev;
+	if (t->prog->print)
+		t->prog->print(out, x->o, &r->tab);
+}
+
+static void vm_json(const struct test *t, const struct test_ctx *x,
+		    void *rec, int ret, const struct device *dev,
+		    struct json *j)
+{
+	const struct vm_rec *r = rec;
+
+	(void)ret;
+	(void)dev;
+	/* the results (and -i's regression beside them) */
+	t->prog->json(j, x->o, &r->tab);
+	json_null(j, "verdict");
+}
+
+static int vm_plot(const struct test *t, const struct test_ctx *x,
+		   const void *rec, FILE *f, const char *title)
+{
+	const struct vm_rec *r = rec;
+
+	return t->prog->plot(f, title, (enum bench_test)t->test, x->o,
+			     &r->tab);
+}
+
+static void vm_release(void *rec)
+{
+	struct vm_rec *r = rec;
+
+	vm_table_free(&r->tab);
+}
+
+#define VM_ROW(bit, nm, sh, pm)						\
+	.test = bit, .name = nm, .option = "--" nm, .short_option = sh,	\
+	.prog = &pm, .rec_size = sizeof(struct vm_rec),			\
+	.measure = vm_measure, .print = vm_print, .json = vm_json,	\
+	.plot = vm_plot, .release = vm_release
+#define VM_WRITES(fn)	.writes = 1, .plan = fn
+
+const struct test scatter_test = {
+	VM_ROW(BENCH_SCATTER, "scatter", 's', scatter_prog),
+};
+const struct test find_fat_test = {
+	VM_ROW(BENCH_FIND_FAT, "find-fat", 'f', find_fat_prog),
+	VM_WRITES(find_fat_write_ranges),
+};
+const struct test align_test = {
+	VM_ROW(BENCH_ALIGN, "align", 'a', align_prog),
+};
+const struct test open_au_test = {
+	VM_ROW(BENCH_OPEN_AU, "open-au", 'O', open_au_prog),
+	VM_WRITES(open_au_write_ranges),
+};
+const struct test interval_test = {
+	VM_ROW(BENCH_INTERVAL, "interval", 'i', interval_prog),
+};
+const struct test program_test = {
+	VM_ROW(BENCH_PROGRAM, "program", 'p', program_prog),
+	VM_WRITES(program_write_ranges),
+};
+
+/* ---- --capacity ---- */
+
+/* -C's record: what it foresaw, what it measured, the fix's table. */
+struct cap_rec {
+	struct capacity_estimate est;	/* how long it would take */
+	int est_done;			/* est is filled */
+	struct capfix_table fix;	/* the partition table, before */
+	struct capacity_result r;
+};
+
+/* How long it will take, timed on dev, said before its first write. */
+static int cap_foresee(const struct test_ctx *x, struct device *dev,
+		       void *rec)
+{
+	struct cap_rec *c = rec;
+	int ret = capacity_estimate(dev, x->o->flush_byte, &c->est);
+
+	if (ret)
+		return ret;
+	capacity_estimate_print(x->log, &c->est, x->saving);
+	c->est_done = 1;
+	return 0;
+}
+
+static int cap_measure(const struct test *t, const struct test_ctx *x,
+		       struct device *dev, FILE *live, void *rec)
+{
+	struct cap_rec *c = rec;
+
+	(void)t;
+	(void)live;
+	capfix_read(dev, &c->fix);	/* before the check may write over it */
+	return capacity_measure(dev, x->o, &c->r);
+}
+
+static int cap_judge(const struct test_ctx *x, void *rec)
+{
+	const struct cap_rec *c = rec;
+
+	(void)x;
+	return capacity_short(&c->r);
+}
+
+/* The findings and what to do; nothing when the check failed. */
+static void cap_print(const struct test *t, const struct test_ctx *x,
+		      void *rec, int ret, const struct device *dev,
+		      FILE *out)
+{
+	struct cap_rec *c = rec;
+
+	(void)t;
+	(void)x;
+	if (ret)
+		return;
+	capacity_print_findings(out, &c->r);
+	capfix_print(out, &c->r, &c->fix, dev->path);
+}
+
+/* No rows: the evidence as results[0] and the verdict. */
+static void cap_json(const struct test *t, const struct test_ctx *x,
+		     void *rec, int ret, const struct device *dev,
+		     struct json *j)
+{
+	struct cap_rec *c = rec;
+
+	(void)t;
+	(void)x;
+	json_array_begin(j, "results");
+	if (!ret)
+		capacity_json_evidence(j, &c->r);
+	json_array_end(j);
+	if (ret) {
+		json_null(j, "verdict");
+		return;
+	}
+	json_object_begin(j, "verdict");
+	capacity_json(j, &c->r);
+	capfix_json(j, &c->r, &c->fix, dev->path);
+	json_object_end(j);
+}
+
+/* The estimate said before the check (null: none was). */
+static void cap_json_foreseen(struct json *j, const void *rec)
+{
+	const struct cap_rec *c = rec;
+
+	if (!c->est_done) {
+		json_null(j, "estimate");
+		return;
+	}
+	json_object_begin(j, "estimate");
+	json_u64(j, "fake_ns", c->est.fake_ns);
+	json_u64(j, "genuine_ns", c->est.genuine_ns);
+	json_u64(j, "save_fake_ns", c->est.save_fake_ns);
+	json_u64(j, "save_ns", c->est.save_ns);
+	json_u64(j, "write_back_fake_ns", c->est.back_fake_ns);
+	json_u64(j, "write_back_ns", c->est.back_ns);
+	json_u64(j, "block_write_ns", c->est.write_block_ns);
+	json_object_end(j);
+}
+
+const struct test capacity_test = {
+	.test = BENCH_CAPACITY, .name = "capacity", .option = "--capacity",
+	.short_option = 'C', .writes = 1, .own_data = 1,
+	.plan = capacity_write_ranges, .rec_size = sizeof(struct cap_rec),
+	.foresee = cap_foresee, .measure = cap_measure, .judge = cap_judge,
+	.print = cap_print, .json = cap_json,
+	.json_foreseen = cap_json_foreseen,
+};
+
+/* ---- --class ---- */
+
+/* The AU the card states (0: none told). */
+static uint64_t card_au(const struct bench_opts *o)
+{
+	return o->card ? o->card->au_byte : 0;
+}
+
+static int class_measure_op(const struct test *t, const struct test_ctx *x,
+			    struct device *dev, FILE *live, void *rec)
+{
+	struct class_plan p;
+
+	(void)t;
+	(void)live;
+	class_plan(&p, x->o, card_au(x->o));
+	return class_measure(dev, &p, rec);
+}
+
+/* The classes the card states (all, when it states none or is unknown). */
+static int class_judge_op(const struct test_ctx *x, void *rec)
+{
+	const struct card_info *card = x->o->card;
+
+	class_judge(rec, card ? &card->claims : NULL);
+	return class_short(rec) ? BENCH_SHORT : 0;
+}
+
+static void class_print_op(const struct test *t, const struct test_ctx *x,
+			   void *rec, int ret, const struct device *dev,
+			   FILE *out)
+{
+	(void)t;
+	(void)x;
+	(void)dev;
+	if (!ret)
+		class_print(out, rec);
+}
+
+/* Every class as a result; the verdict is in them. */
+static void class_json_op(const struct test *t, const struct test_ctx *x,
+			  void *rec, int ret, const struct device *dev,
+			  struct json *j)
+{
+	(void)t;
+	(void)x;
+	(void)dev;
+	json_array_begin(j, "results");
+	if (!ret)
+		class_json(j, rec);
+	json_array_end(j);
+	json_null(j, "verdict");
+}
+
+const struct test class_test = {
+	.test = BENCH_CLASS, .name = "class", .option = "--class",
+	.short_option = 'L', .writes = 1, .plan = class_write_ranges,
+	.rec_size = sizeof(struct class_result),
+	.measure = class_measure_op, .judge = class_judge_op,
+	.print = class_print_op, .json = class_json_op,
+};
+
+/* ---- the table of modes the lower layers read ---- */
+
+static int capacity_text(struct device *dev, const struct bench_opts *o,
+			 FILE *out)
+{
+	return test_run_text(&capacity_test, dev, o, out);
+}
+
+static int class_text(struct device *dev, const struct bench_opts *o,
+		      FILE *out)
+{
+	return test_run_text(&class_test, dev, o, out);
+}
 
 const struct mode modes[] = {
 	{ .test = BENCH_SCATTER, .name = "scatter", .option = "--scatter",
@@ -31,10 +317,10 @@ const struct mode modes[] = {
 	  .write_ranges = program_write_ranges, .column = program_column,
 	  .prog = &program_prog },
 	{ .test = BENCH_CAPACITY, .name = "capacity", .option = "--capacity",
-	  .short_option = 'C', .writes = 1, .run = capacity_run,
+	  .short_option = 'C', .writes = 1, .run = capacity_text,
 	  .write_ranges = capacity_write_ranges },
 	{ .test = BENCH_CLASS, .name = "class", .option = "--class",
-	  .short_option = 'L', .writes = 1, .run = class_run,
+	  .short_option = 'L', .writes = 1, .run = class_text,
 	  .write_ranges = class_write_ranges },
 };
 

@@ -144,10 +144,11 @@ static int plan_calls(struct seg_list *l, const struct progs_mode *pm,
  * --capacity's steps on a genuine card (the most it does): a fake ends
  * sooner, or, for a limbo fake's later rounds, past them at 100%.
  */
-static int plan_capacity(struct seg_list *l, const struct device *dev)
+static int plan_capacity(struct seg_list *l, const struct bench_opts *o,
+			 const struct device *dev)
 {
 	struct capacity_step st[CAPACITY_STEPS];
-	size_t i, n = capacity_plan_steps(dev->size_byte, st);
+	size_t i, n = capacity_plan_steps(dev->size_byte, o->flush_byte, st);
 
 	for (i = 0; i < n; i++)
 		seg_add(l, st[i].n_io, st[i].io_byte, st[i].label);
@@ -184,7 +185,7 @@ int progplan_steps(const struct mode *m, const struct bench_opts *o,
 {
 	struct seg_list l = { NULL, 0, 0, 0 };
 	int ret = m->test == BENCH_CLASS ? plan_class(&l, o, dev) :
-		  m->test == BENCH_CAPACITY ? plan_capacity(&l, dev) :
+		  m->test == BENCH_CAPACITY ? plan_capacity(&l, o, dev) :
 		  plan_calls(&l, m->prog, o, dev);
 
 	if (ret) {

@@ -25,6 +25,8 @@ enum bench_test {
 #define BENCH_WRITING (BENCH_FIND_FAT | BENCH_OPEN_AU | BENCH_PROGRAM | \
 		       BENCH_CAPACITY | BENCH_CLASS)
 
+struct card_info;
+
 /* Everything the command line says about how to run the tests. */
 struct bench_opts {
 	uint64_t blocksize_byte;	/* smallest access, -b */
@@ -40,6 +42,9 @@ struct bench_opts {
 	int random;			/* -r: pseudo-random order in an AU */
 	int verbose;			/* -v count */
 	FILE *log;			/* where -v detail goes (stderr) */
+	const struct card_info *card;	/* the card's registers, decoded
+					 * (its AU, the classes it states);
+					 * NULL: unknown */
 };
 
 /*

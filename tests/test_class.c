@@ -254,7 +254,7 @@ START_TEST(test_class_all)
 	ck_assert_int_eq(check_of(&r, "U3")->pass, 0);
 	bench_opts_default(&o);
 	o.offset_byte = 16 << 20;
-	class_set_card(NULL);
+	o.card = NULL;	/* no card told: the AU of --erasesize */
 	ck_assert_int_eq(class_write_ranges(0, &o, 8ULL << 30, rg, 2), 1);
 	ck_assert_uint_eq(rg[0].start_byte, 16 << 20);
 	ck_assert_uint_eq(rg[0].end_byte, (16 + 16 + 64) << 20);

@@ -128,7 +128,7 @@ START_TEST(test_rows_run)
 		struct capacity_estimate e;
 
 		/* as the front end: the estimate's timing first */
-		ck_assert_int_eq(capacity_estimate(dev, &e), 0);
+		ck_assert_int_eq(capacity_estimate(dev, o.flush_byte, &e), 0);
 	}
 	ck_assert_int_eq(m->run(dev, &o, f), 0);
 	fclose(f);
