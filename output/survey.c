@@ -6,13 +6,18 @@
  * number is never copied: only a short hash of the CID that holds it.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "autotab.h"
 #include "c.h"
+#include "caprec.h"
+#include "classrec.h"
 #include "format.h"
 #include "json.h"
+#include "rectab.h"
 #include "survey.h"
 
 /* The major version of the records this flashbench reads (and writes). */
@@ -31,35 +36,41 @@ static void copy_str(char *dst, size_t len, const struct jr_value *v)
 	snprintf(dst, len, "%s", jr_str(v, ""));
 }
 
-/* "high", "medium", "low"; 0 for "none" or anything else. */
-static enum survey_conf conf_of(const struct jr_value *v)
-{
-	const char *s = jr_str(v, "");
-
-	if (!strcmp(s, "high"))
-		return SV_HIGH;
-	if (!strcmp(s, "medium"))
-		return SV_MEDIUM;
-	if (!strcmp(s, "low"))
-		return SV_LOW;
-	return 0;
-}
-
-/*
- * A number of the record, with its confidence when conf is given (a
- * confidence of "none" makes the value unmeasured, as a null does).
- */
-static void num_of(struct survey_num *n, const struct jr_value *v,
-		   const struct jr_value *conf)
+/* A number of the record (the device, its registers): set if it is one. */
+static void num_of(struct survey_num *n, const struct jr_value *v)
 {
 	memset(n, 0, sizeof(*n));
 	if (!jr_is(v, JR_NUMBER) || !(v->flags & JR_UINT64))
 		return;
-	n->conf = conf ? conf_of(conf) : SV_HIGH;
+	n->conf = SV_HIGH;
+	n->set = 1;
+	n->v = v->u;
+}
+
+/* A confidence's index among its names is its survey_conf. */
+_Static_assert(SV_LOW == 1 && SV_MEDIUM == 2 && SV_HIGH == 3,
+	       "none, low, medium, high");
+
+/*
+ * The number at offset off of rec, read by table t (held: the rows that
+ * held a value), with its row's confidence if it has one (a confidence
+ * of "none" makes the value unmeasured, as a null does).
+ */
+static void num_at(struct survey_num *n, const struct rt_table *t,
+		   const void *rec, uint64_t held, size_t off)
+{
+	const struct rt_field *f = rt_row_at(t, off);
+	const char *p = rec;
+
+	memset(n, 0, sizeof(*n));
+	if (!f || !((held >> rt_index(t, f)) & 1))
+		return;
+	n->conf = f->conf_off ? *(const int *)(p + f->conf_off - 1) : SV_HIGH;
 	if (!n->conf)
 		return;
 	n->set = 1;
-	n->v = v->u;
+	n->v = f->kind == RT_UINT ? *(const unsigned int *)(p + f->off) :
+				    *(const uint64_t *)(p + f->off);
 }
 
 /*
@@ -127,41 +138,58 @@ static void row_identity(struct survey_row *row, const struct jr_value *dev)
 			 PRId64, row->manfid, row->oemid, row->name, serial);
 		serial_hash(row->serial_hash, what);
 	}
-	num_of(&row->size, jr_get(dev, "size"), NULL);
-	num_of(&row->au_stated, jr_get(card, "au_size"), NULL);
+	num_of(&row->size, jr_get(dev, "size"));
+	num_of(&row->au_stated, jr_get(card, "au_size"));
 	stated_classes(row->stated, sizeof(row->stated), card);
 }
+
+#define GEO(member) offsetof(struct auto_verdict_rec, member)
 
 /* What --auto's verdict says of the card's geometry. */
 static void row_geometry(struct survey_row *row, const struct jr_value *v)
 {
-	const struct jr_value *conf = jr_get(v, "confidence");
+	const struct rt_table *t = &auto_verdict_table;
+	struct rt_rd rd = { .loose = 1 };
+	struct auto_verdict_rec g;
 	struct survey_num fat_nr;
+	uint64_t held = 0;
 
-	num_of(&row->au, jr_get(v, "erase_size"), jr_get(conf, "erase_size"));
-	num_of(&row->page, jr_get(v, "page_size"), jr_get(conf, "page_size"));
-	num_of(&row->unit, jr_get(v, "program_unit"),
-	       jr_get(conf, "program_unit"));
-	num_of(&row->open_linear, jr_get(v, "open_au_linear"),
-	       jr_get(conf, "open_au_linear"));
-	num_of(&row->open_random, jr_get(v, "open_au_random"),
-	       jr_get(conf, "open_au_random"));
-	num_of(&fat_nr, jr_get(v, "fat_erase_blocks"),
-	       jr_get(conf, "fat_erase_blocks"));
+	memset(&g, 0, sizeof(g));
+	rd.present = &held;
+	rt_read(&rd, t, v, "verdict", &g);
+	num_at(&row->au, t, &g, held, GEO(erase_byte));
+	num_at(&row->page, t, &g, held, GEO(page_byte));
+	num_at(&row->unit, t, &g, held, GEO(plane_byte));
+	num_at(&row->open_linear, t, &g, held, GEO(open_linear_nr));
+	num_at(&row->open_random, t, &g, held, GEO(open_random_nr));
+	num_at(&fat_nr, t, &g, held, GEO(fat_count));
 	if (!fat_nr.set || !row->au.set)
 		return;
 	row->fat_size = fat_nr;
 	row->fat_size.v = fat_nr.v * row->au.v;
-	num_of(&row->fat_start, jr_get(v, "fat_start_byte"), NULL);
+	num_at(&row->fat_start, t, &g, held, GEO(fat_start_byte));
 	row->fat_start.conf = fat_nr.conf;
 }
 
 /* What -C found (the verdict of -C, or --auto --destructive's). */
 static void row_capacity(struct survey_row *row, const struct jr_value *cap)
 {
-	num_of(&row->usable, jr_get(cap, "usable_size"), NULL);
-	copy_str(row->capacity_kind, sizeof(row->capacity_kind),
-		 jr_get(cap, "kind"));
+	const struct rt_table *t = &capacity_verdict_table;
+	const struct rt_field *kind =
+		rt_row_at(t, offsetof(struct capacity_result, kind));
+	struct rt_rd rd = { .loose = 1 };
+	struct capacity_result r;
+	uint64_t held = 0;
+
+	memset(&r, 0, sizeof(r));
+	rd.present = &held;
+	rt_read(&rd, t, cap, "capacity", &r);
+	num_at(&row->usable, t, &r, held,
+	       offsetof(struct capacity_result, usable_byte));
+	row->capacity_kind[0] = '\0';
+	if ((held >> rt_index(t, kind)) & 1)
+		snprintf(row->capacity_kind, sizeof(row->capacity_kind),
+			 "%s", capacity_kind_name(r.kind));
 }
 
 /* The classes measured: --auto's "class", -L's "results". */
@@ -171,13 +199,15 @@ static void row_classes(struct survey_row *row, const struct jr_value *arr)
 
 	for (i = 0; i < jr_len(arr) && row->nr_classes < SURVEY_CLASSES;
 	     i++) {
-		const struct jr_value *c = jr_at(arr, i);
 		struct survey_class *k = &row->classes[row->nr_classes];
+		struct rt_rd rd = { .loose = 1 };
+		struct class_entry e = { 0 };
 
-		if (!jr_is(jr_get(c, "pass"), JR_BOOL))
+		rt_read(&rd, &class_said_table, jr_at(arr, i), "class", &e);
+		if (!e.judged)
 			continue;
-		copy_str(k->name, sizeof(k->name), jr_get(c, "class"));
-		k->pass = jr_bool(jr_get(c, "pass"), 0);
+		snprintf(k->name, sizeof(k->name), "%s", e.name ? e.name : "");
+		k->pass = e.pass;
 		row->nr_classes++;
 	}
 }
@@ -221,7 +251,8 @@ int survey_row_from(const struct jr_value *doc, struct survey_row *row,
 	row->records = 1;
 	if (!strcmp(row->test, "auto")) {
 		row_geometry(row, verdict);
-		row_capacity(row, jr_get(verdict, "capacity"));
+		row_capacity(row, jr_get(verdict, rt_row_at(&auto_verdict_table,
+						GEO(capacity))->name));
 		row_classes(row, jr_get(doc, "class"));
 	} else if (!strcmp(row->test, "capacity")) {
 		row_capacity(row, verdict);

@@ -217,7 +217,9 @@ static void store(const struct rt_field *f, const struct jr_value *v,
 		break;
 	case RT_ENUM:
 		i = enum_index(f, jr_str(v, NULL));
-		*(int *)p = i < 0 ? 0 : i;
+		if (i < 0)
+			i = f->flags & RT_OPEN ? (int)f->nnames : 0;
+		*(int *)p = i;
 		break;
 	default:
 		break;
@@ -308,6 +310,44 @@ static void read_strict(struct rt_rd *c, const struct rt_field *f,
 	}
 }
 
+/* Does v hold a value row f can take (a loose reading's test)? */
+static int holds(const struct rt_field *f, const struct jr_value *v)
+{
+	if (!jr_is(v, type_of(f)))
+		return 0;
+	switch (f->kind) {
+	case RT_U64:
+		return (v->flags & JR_UINT64) != 0;
+	case RT_UINT:
+		return (v->flags & JR_UINT64) && v->u <= UINT32_MAX;
+	case RT_I64:
+		return (v->flags & JR_INT64) != 0;
+	case RT_CONST:
+		return !strcmp(v->s, f->names[0]);
+	default:
+		return 1;
+	}
+}
+
+/* The confidences of the table's rows, from the row c's object. */
+static void read_conf(const struct rt_table *t, const struct rt_field *c,
+		      const struct jr_value *o, void *rec)
+{
+	const struct jr_value *v = jr_get(o, c->name);
+	size_t i, k;
+
+	for (i = 0; i < t->n; i++) {
+		const char *s = jr_str(jr_get(v, t->f[i].name), NULL);
+
+		if (!t->f[i].conf_off)
+			continue;
+		for (k = 0; s && k < c->nnames && strcmp(s, c->names[k]); k++)
+			;
+		*(int *)at(rec, t->f[i].conf_off - 1) =
+			s && k < c->nnames ? (int)k : 0;
+	}
+}
+
 /* A loose row: its value when it is there and of its type. */
 static int read_loose(struct rt_rd *c, const struct rt_field *f,
 		      const struct jr_value *o, const char *where, void *rec)
@@ -326,8 +366,7 @@ static int read_loose(struct rt_rd *c, const struct rt_field *f,
 		rt_read(c, f->sub, jr_is(v, JR_OBJECT) ? v : NULL, w, p);
 		return jr_is(v, JR_OBJECT);
 	}
-	if (!jr_is(v, type_of(f)) ||
-	    (f->kind == RT_CONST && strcmp(v->s, f->names[0]))) {
+	if (!holds(f, v)) {
 		if ((f->flags & RT_KEY) && !c->ret) {
 			c->missing = f;
 			c->at = o;
@@ -345,27 +384,35 @@ static int read_loose(struct rt_rd *c, const struct rt_field *f,
 int rt_read(struct rt_rd *c, const struct rt_table *t,
 	     const struct jr_value *o, const char *where, void *rec)
 {
+	uint64_t *present = c->present;
 	size_t i;
 
+	c->present = NULL;	/* the rows of this table only */
 	for (i = 0; i < t->n; i++)
 		if (t->f[i].flags & RT_SETS_HAS)
 			*(int *)at(rec, t->f[i].has_off - 1) = 1;
-	for (i = 0; i < t->n && !c->ret; i++) {
+	for (i = 0; i < t->n && (c->loose || !c->ret); i++) {
 		const struct rt_field *f = &t->f[i];
-		const struct jr_value *v;
+		const struct jr_value *v = jr_get(o, f->name);
+		int held;
 
+		if (f->kind == RT_CONF && c->loose)
+			read_conf(t, f, o, rec);
 		/* a constant names the record: a loose reading checks it */
 		if ((f->flags & RT_DERIVED) || f->kind == RT_CONF ||
 		    (f->kind == RT_CONST && !c->loose))
 			continue;
-		if (c->loose)
-			read_loose(c, f, o, where, rec);
-		else
+		if (c->loose) {
+			held = read_loose(c, f, o, where, rec);
+		} else {
 			read_strict(c, f, o, where, rec);
-		v = jr_get(o, f->name);
-		if ((f->flags & RT_SETS_HAS) &&
-		    (!v || v->type != type_of(f)))
+			held = v && v->type == type_of(f);
+		}
+		if (held && present && i < 64)
+			*present |= 1ULL << i;
+		if ((f->flags & RT_SETS_HAS) && !held)
 			*(int *)at(rec, f->has_off - 1) = 0;
 	}
+	c->present = present;
 	return c->ret;
 }

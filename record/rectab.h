@@ -53,6 +53,9 @@ enum rt_how {
 #define RT_KEY		0x10	/* a loose reading needs it all the same */
 #define RT_HAS_OMIT	0x20	/* has == 0 leaves it out, not null */
 #define RT_SETS_HAS	0x40	/* reading it sets has (all such: and) */
+#define RT_OPEN		0x80	/* an enum whose names may grow: a loose
+				 * reading keeps a name it does not know
+				 * as nnames (written "?") */
 
 /* A row whose value has no offset gives it through get(). */
 union rt_scalar {
@@ -128,6 +131,10 @@ const struct rt_field *rt_conf_row(const struct rt_table *t);
 int rt_conf_value(const struct rt_table *t, const struct rt_field *f,
 		  const void *rec, struct jr_value *v);
 
+/* The row at offset off of the struct (NULL: none), and its index. */
+const struct rt_field *rt_row_at(const struct rt_table *t, size_t off);
+size_t rt_index(const struct rt_table *t, const struct rt_field *f);
+
 /* The row named name (NULL: none); for tests and the said lists. */
 const struct rt_field *rt_find(const struct rt_table *t, const char *name);
 
@@ -149,6 +156,9 @@ struct rt_rd {
 					 * be there */
 	const struct rt_field *missing; /* loose: the row that failed */
 	const struct jr_value *at;	/* ... in this object */
+	uint64_t *present;		/* loose, if set: bit i for row i of
+					 * the table read (not of those it
+					 * nests) that held a value */
 };
 
 int rt_fail(struct rt_rd *c, int ret, const struct jr_value *at,
@@ -158,8 +168,9 @@ int rt_fail(struct rt_rd *c, int ret, const struct jr_value *at,
  * Read object o (named where in messages) into rec by table t: every
  * row but the derived ones.  A strict reading refuses a missing member
  * (-ENOENT) and one of another type (-EINVAL), naming it; a loose one
- * takes what is there and fails (-ENOENT, c->missing) only on a
- * RT_KEY row.  Returns c->ret.
+ * takes what is there (a member of the row's type; a number the row can
+ * hold) and fails (-ENOENT, c->missing) only on a RT_KEY row, reading
+ * the other rows all the same.  Returns c->ret.
  */
 int rt_read(struct rt_rd *c, const struct rt_table *t,
 	     const struct jr_value *o, const char *where, void *rec);

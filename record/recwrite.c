@@ -361,3 +361,19 @@ int rt_conf_value(const struct rt_table *t, const struct rt_field *f,
 	v->len = strlen(v->s);
 	return 1;
 }
+
+const struct rt_field *rt_row_at(const struct rt_table *t, size_t off)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->f[i].off == off && t->f[i].kind != RT_CONF &&
+		    t->f[i].kind != RT_CONST)
+			return &t->f[i];
+	return NULL;
+}
+
+size_t rt_index(const struct rt_table *t, const struct rt_field *f)
+{
+	return (size_t)(f - t->f);
+}
