@@ -16,11 +16,7 @@
  *   reference_copy_ns, reference_least_copy_ns (ref_gc_ns),
  *   reference_paid_copy (refs_paid), aus[] (naus) .linear_ns, .random_ns,
  *   .copy_ns, .typical_ns.
- * - open_au: linear and random .measured, .max_nr, .whole_au_write_ns and
- *   .merge_write_ns (null: 0), .probes[].nr, .mean_ns, .positions,
- *   .slow_every_pass_aus (dear_aus).
- * - summary: timing_noise.positions, positions_delayed, single_reads,
- *   single_reads_delayed, largest_delay_ns (the noise's counts).
+ * - open_au and summary: their tables (record/autoraw.c).
  * And the document's "options"."destructive".
  */
 #include <inttypes.h>
@@ -28,6 +24,7 @@
 
 #include "auto.h"
 #include "autoout.h"
+#include "autoraw.h"
 #include "format.h"
 #include "rowtext.h"
 
@@ -133,43 +130,6 @@ void auto_json_align_verdict(struct json *j, const struct align_verdict *v)
 	json_verdict(j, v, &none);
 }
 
-static void json_open_probes(struct json *j, const char *key,
-			     const struct auto_open *o)
-{
-	size_t i;
-
-	json_object_begin(j, key);
-	json_bool(j, "measured", o->measured);
-	json_u64(j, "chunk_size", o->chunk_byte);
-	json_double(j, "reference_write_ns", o->ref_ns);
-	json_bool(j, "at_least", o->at_least);
-	json_u64(j, "max_nr", o->max_nr);
-	if (o->whole_ns > 0) {
-		json_double(j, "whole_au_write_ns", o->whole_ns);
-		json_double(j, "merge_write_ns", o->merge_ns);
-	} else {
-		json_null(j, "whole_au_write_ns");
-		json_null(j, "merge_write_ns");
-	}
-	if (o->from_linear)
-		json_u64(j, "collapsed_in_linear_order", o->from_linear);
-	else
-		json_null(j, "collapsed_in_linear_order");
-	json_array_begin(j, "probes");
-	for (i = 0; i < o->nprobes; i++) {
-		json_object_begin(j, NULL);
-		json_u64(j, "nr", o->probes[i].nr);
-		json_double(j, "ratio", o->probes[i].ratio);
-		json_bool(j, "collapsed", o->probes[i].collapsed);
-		json_u64(j, "positions", o->probes[i].positions);
-		json_double(j, "mean_ns", o->probes[i].mean_ns);
-		json_u64(j, "slow_every_pass_aus", o->probes[i].dear_aus);
-		json_object_end(j);
-	}
-	json_array_end(j);
-	json_object_end(j);
-}
-
 static void json_search(struct json *j, const struct auto_result *r)
 {
 	const struct auto_erase_search *s = &r->erase_writes;
@@ -237,20 +197,6 @@ static void json_fat(struct json *j, const struct auto_fat *f)
 		json_object_end(j);
 	}
 	json_array_end(j);
-	json_object_end(j);
-}
-
-/* The timing noise: the counts behind its level. */
-static void json_noise(struct json *j, const struct auto_noise *n)
-{
-	json_object_begin(j, "timing_noise");
-	json_string(j, "level", auto_noise_name(n->level));
-	json_u64(j, "positions", n->cells);
-	json_u64(j, "positions_delayed", n->delayed);
-	json_u64(j, "single_reads", n->once_cells);
-	json_u64(j, "single_reads_delayed", n->once_delayed);
-	json_double(j, "largest_delay_ns", n->delay_ns);
-	json_u64(j, "further_passes", n->rounds);
 	json_object_end(j);
 }
 
@@ -336,30 +282,8 @@ void auto_json_results(struct json *j, const struct auto_result *r)
 	if (r->fat.measured) {
 		json_fat(j, &r->fat);
 	}
-	if (r->open_linear.measured || r->open_random.measured) {
-		json_object_begin(j, NULL);
-		json_string(j, "step", "open_au");
-		json_open_probes(j, "linear", &r->open_linear);
-		json_open_probes(j, "random", &r->open_random);
-		json_object_end(j);
-	}
-	json_object_begin(j, NULL);
-	json_string(j, "step", "summary");
-	json_u64(j, "device_time_ns", r->device_ns);
-	json_u64(j, "precondition_bytes", r->precondition_byte);
-	json_bool(j, "precondition_again", r->precondition_again);
-	json_string(j, "skipped", r->skip_reason);
-	json_array_begin(j, "skipped_steps");
-	if (r->skip_reason && !r->fat.measured)
-		json_string(j, NULL, "fat");
-	if (r->skip_reason && !r->open_linear.measured)
-		json_string(j, NULL, "open_au_linear");
-	if (r->skip_reason && !r->open_random.measured)
-		json_string(j, NULL, "open_au_random");
-	json_array_end(j);
-	json_string(j, "settle", r->skip_reason ? r->skip_settle : NULL);
-	json_bool(j, "erase_size_fallback", r->erase_fallback);
-	json_noise(j, &r->noise);
-	json_object_end(j);
+	if (r->open_linear.measured || r->open_random.measured)
+		rt_write_object(j, NULL, &auto_open_step_table, r);
+	rt_write_object(j, NULL, &auto_summary_table, r);
 	json_array_end(j);
 }

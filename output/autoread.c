@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "autoraw.h"
 #include "autoread.h"
 #include "probe.h"
 #include "rectab.h"
@@ -186,62 +187,6 @@ static void rd_fat(struct rt_rd *c, const struct jr_value *s, const char *where,
 	rd_fat_aus(c, s, where, f);
 }
 
-/* One order of the open-AU search. */
-static void rd_open(struct rt_rd *c, const struct jr_value *s, const char *where,
-		    const char *key, struct auto_open *o)
-{
-	const struct jr_value *v = rt_rd_member(c, s, where, key, JR_OBJECT);
-	const struct jr_value *ps;
-	char w[64], pw[96];
-	size_t k;
-
-	if (!v)
-		return;
-	snprintf(w, sizeof(w), "%s.%s", where, key);
-	o->measured = rt_rd_bool(c, v, w, "measured");
-	o->chunk_byte = rt_rd_u64(c, v, w, "chunk_size", 0);
-	o->max_nr = rt_rd_uint(c, v, w, "max_nr");
-	o->whole_ns = rt_rd_f64(c, v, w, "whole_au_write_ns");
-	o->merge_ns = rt_rd_f64(c, v, w, "merge_write_ns");
-	if (isnan(o->whole_ns) || isnan(o->merge_ns))
-		o->whole_ns = o->merge_ns = 0;	/* null: not measured */
-	ps = rt_rd_array(c, v, w, "probes", AUTO_MAX_PROBES);
-	for (k = 0; ps && k < ps->n && !c->ret; k++) {
-		struct auto_probe *p = &o->probes[k];
-
-		snprintf(pw, sizeof(pw), "%s.probes[%zu]", w, k);
-		p->nr = rt_rd_uint(c, &ps->v[k], pw, "nr");
-		p->positions = rt_rd_uint(c, &ps->v[k], pw, "positions");
-		p->mean_ns = rt_rd_f64(c, &ps->v[k], pw, "mean_ns");
-		p->dear_aus = rt_rd_uint(c, &ps->v[k], pw, "slow_every_pass_aus");
-	}
-	o->nprobes = ps ? ps->n : 0;
-}
-
-/* The summary: device time, preconditioning, skips, the noise counts. */
-static void rd_summary(struct rt_rd *c, const struct jr_value *s,
-		       const char *where, struct auto_result *r)
-{
-	const struct jr_value *n;
-	char w[64];
-
-	r->device_ns = rt_rd_u64(c, s, where, "device_time_ns", 0);
-	r->precondition_byte = rt_rd_u64(c, s, where, "precondition_bytes", 0);
-	r->precondition_again = rt_rd_bool(c, s, where, "precondition_again");
-	r->skip_reason = rt_rd_str_null(c, s, where, "skipped");
-	r->skip_settle = rt_rd_str_null(c, s, where, "settle");
-	n = rt_rd_member(c, s, where, "timing_noise", JR_OBJECT);
-	if (!n)
-		return;
-	snprintf(w, sizeof(w), "%s.timing_noise", where);
-	r->noise.cells = rt_rd_uint(c, n, w, "positions");
-	r->noise.delayed = rt_rd_uint(c, n, w, "positions_delayed");
-	r->noise.once_cells = rt_rd_uint(c, n, w, "single_reads");
-	r->noise.once_delayed = rt_rd_uint(c, n, w, "single_reads_delayed");
-	r->noise.delay_ns = rt_rd_f64(c, n, w, "largest_delay_ns");
-	r->noise.rounds = rt_rd_uint(c, n, w, "further_passes");
-}
-
 /* One entry of "results", by its step. */
 static void rd_step(struct rt_rd *c, const struct jr_value *s, size_t i,
 		    struct auto_result *r, int *summary)
@@ -265,11 +210,10 @@ static void rd_step(struct rt_rd *c, const struct jr_value *s, size_t i,
 		rd_search(c, s, w, r);
 	else if (!strcmp(step, "fat"))
 		rd_fat(c, s, w, &r->fat);
-	else if (!strcmp(step, "open_au")) {
-		rd_open(c, s, w, "linear", &r->open_linear);
-		rd_open(c, s, w, "random", &r->open_random);
-	} else if (!strcmp(step, "summary")) {
-		rd_summary(c, s, w, r);
+	else if (!strcmp(step, rt_step_name(&auto_open_step_table)))
+		rt_read(c, &auto_open_step_table, s, w, r);
+	else if (!strcmp(step, rt_step_name(&auto_summary_table))) {
+		rt_read(c, &auto_summary_table, s, w, r);
 		*summary = 1;
 	} else {
 		rt_fail(c, -EINVAL, s, "%s: unknown step \"%s\"", w, step);
@@ -326,7 +270,8 @@ int auto_record_read(const struct jr_value *doc, struct auto_result *r,
 	for (i = 0; res && i < res->n && !c.ret; i++)
 		rd_step(&c, &res->v[i], i, r, &summary);
 	if (!c.ret && !summary)
-		rt_fail(&c, -ENOENT, res, "results has no \"summary\" step");
+		rt_fail(&c, -ENOENT, res, "results has no \"%s\" step",
+			rt_step_name(&auto_summary_table));
 	if (!c.ret && !r->ntables && !r->skip_reason)
 		rt_fail(&c, -ENOENT, res, "results has no \"align\" step");
 	rd_capacity(&c, doc, r);

@@ -413,6 +413,8 @@ int rt_read(struct rt_rd *c, const struct rt_table *t,
 		if ((f->flags & RT_SETS_HAS) && !held)
 			*(int *)at(rec, f->has_off - 1) = 0;
 	}
+	if (t->read_done)
+		t->read_done(rec);
 	c->present = present;
 	return c->ret;
 }

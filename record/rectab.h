@@ -87,6 +87,9 @@ struct rt_field {
 					 * see RT_CONF) */
 	enum rt_how (*when)(const void *rec);	/* NULL: RT_WRITE */
 	void (*get)(const void *rec, union rt_scalar *v); /* computed */
+	void (*put)(struct json *j, const struct rt_field *f,
+		    const void *rec);	/* writes the member itself (a
+					 * computed list); never read */
 	const char *label;		/* words where a verdict is compared */
 	unsigned int said;		/* 1..: order of the comparison */
 };
@@ -96,9 +99,11 @@ struct rt_table {
 	const char *name;		/* what it is, for the schema test */
 	const struct rt_field *f;
 	size_t n;
+	void (*read_done)(void *rec);	/* after a reading: what the rows
+					 * say together (NULL: nothing) */
 };
 
-#define RT_TABLE(tname, rows) { tname, rows, ARRAY_SIZE(rows) }
+#define RT_TABLE(tname, rows) { tname, rows, ARRAY_SIZE(rows), NULL }
 
 /* has_off of a row: offsetof() + 1, so that 0 means none. */
 #define RT_HAS(type, member) (offsetof(type, member) + 1)

@@ -165,6 +165,10 @@ static void write_field(struct json *j, const struct rt_table *t,
 	case RT_WRITE:
 		break;
 	}
+	if (f->put) {
+		f->put(j, f, rec);
+		return;
+	}
 	if (f->kind == RT_OBJECT) {
 		rt_write_object(j, f->name, f->sub, at(rec, f->off));
 		return;
@@ -283,7 +287,8 @@ int rt_value(const struct rt_field *f, const void *rec, struct jr_value *v)
 	case RT_WRITE:
 		break;
 	}
-	if (f->kind == RT_OBJECT || f->kind == RT_ARRAY || f->kind == RT_CONF)
+	if (f->kind == RT_OBJECT || f->kind == RT_ARRAY ||
+	    f->kind == RT_CONF || f->put)
 		return 0;	/* scalars only */
 	scalar_of(f, rec, &s);
 	if ((f->flags & RT_ZERO_NULL) && is_zero(f, &s))

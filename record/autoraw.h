@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * --auto's raw measurements as its record keeps them: the entries of
+ * "results", each a step named by its "step" member, with their tables
+ * of fields (rectab.h) over struct auto_result (autorecord.h).
+ * output/autojson.c writes them, output/autoread.c reads them back.
+ *
+ * Tabled so far: the open-AU search ("open_au") and the run's summary
+ * ("summary"); the align tables, the group probe, the erase search from
+ * writes and the FAT probe are still written and read by hand.
+ */
+#ifndef FLASHBENCH_AUTORAW_H
+#define FLASHBENCH_AUTORAW_H
+
+#include "autorecord.h"
+#include "rectab.h"
+
+/* A step's entry of "results": over struct auto_result. */
+extern const struct rt_table auto_open_step_table;
+extern const struct rt_table auto_summary_table;
+
+/* The step a table is the entry of ("open_au"): its RT_CONST row's. */
+const char *rt_step_name(const struct rt_table *t);
+
+#endif /* FLASHBENCH_AUTORAW_H */
