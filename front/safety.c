@@ -12,32 +12,7 @@
 #include "cli.h"
 #include "format.h"
 #include "preserve.h"
-
-/* qsort() order of ranges: by start. */
-static int range_cmp(const void *a, const void *b)
-{
-	const struct bench_range *x = a, *y = b;
-
-	return (x->start_byte > y->start_byte) -
-	       (x->start_byte < y->start_byte);
-}
-
-/* Sort r and merge adjacent or overlapping ranges; returns how many. */
-static size_t merge_ranges(struct bench_range *r, size_t n)
-{
-	size_t i, k = 0;
-
-	qsort(r, n, sizeof(*r), range_cmp);
-	for (i = 0; i < n; i++) {
-		if (k && r[i].start_byte <= r[k - 1].end_byte) {
-			if (r[i].end_byte > r[k - 1].end_byte)
-				r[k - 1].end_byte = r[i].end_byte;
-			continue;
-		}
-		r[k++] = r[i];
-	}
-	return k;
-}
+#include "ranges.h"
 
 /* Most ranges announced one per line without -v. */
 #define ANNOUNCE_LINES	128
@@ -109,7 +84,7 @@ void announce(const struct cli *c, const struct device *dev,
 
 	if (!n)
 		return;
-	n = merge_ranges(r, n);
+	n = ranges_merge(r, n);
 	for (i = 0; i < n; i++)
 		total += r[i].end_byte - r[i].start_byte;
 	if (n > ANNOUNCE_LINES && !c->o.verbose) {
@@ -143,7 +118,7 @@ void announce_step(const struct cli *c, const struct device *dev,
 		announce(c, dev, r, n);
 		return;
 	}
-	n = merge_ranges(r, n);
+	n = ranges_merge(r, n);
 	for (i = 0; i < n; i++)
 		total += r[i].end_byte - r[i].start_byte;
 	if (n == 1) {
@@ -325,7 +300,7 @@ int tests_write_ranges(unsigned int tests, const struct bench_opts *o,
 		return 0;
 	}
 	*ranges = r;
-	*n = merge_ranges(r, nr);
+	*n = ranges_merge(r, nr);
 	return 0;
 
 out_fail:

@@ -5,10 +5,10 @@
  * before the first write.
  */
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "probe.h"
+#include "ranges.h"
 
 /* The first AU of the open-AU probes: past the FAT probe and 64 MiB. */
 uint64_t auto_probe_base(uint64_t erase)
@@ -82,31 +82,6 @@ unsigned int auto_fat_min_scan(uint64_t dev_size, uint64_t erase)
 	return n < max ? (unsigned int)n : (unsigned int)max;
 }
 
-static int range_cmp(const void *a, const void *b)
-{
-	const struct bench_range *x = a, *y = b;
-
-	return x->start_byte < y->start_byte ? -1 :
-	       x->start_byte > y->start_byte;
-}
-
-/* Sort ranges and merge those that overlap or touch; returns how many. */
-int auto_merge_ranges(struct bench_range *r, size_t n)
-{
-	size_t i, m = 0;
-
-	qsort(r, n, sizeof(*r), range_cmp);
-	for (i = 0; i < n; i++) {
-		if (m && r[i].start_byte <= r[m - 1].end_byte) {
-			if (r[i].end_byte > r[m - 1].end_byte)
-				r[m - 1].end_byte = r[i].end_byte;
-			continue;
-		}
-		r[m++] = r[i];
-	}
-	return (int)m;
-}
-
 int auto_write_ranges(uint64_t dev_size, uint64_t erase_byte,
 		      struct bench_range *ranges, size_t max)
 {
@@ -139,7 +114,7 @@ int auto_write_ranges(uint64_t dev_size, uint64_t erase_byte,
 		ranges[n].start_byte = s;
 		ranges[n++].end_byte = s + AUTO_FAT_SPAN;
 	}
-	return auto_merge_ranges(ranges, n);
+	return (int)ranges_merge(ranges, n);
 }
 
 /* The align tables' block sizes, smallest first. */
@@ -266,5 +241,5 @@ int auto_search_ranges(uint64_t dev_size, unsigned int lbs,
 				  l.anchor[j] + l.cand[i] - 2 * l.chunk,
 				  l.anchor[j] + l.cand[i] + l.chunk);
 	}
-	return auto_merge_ranges(ranges, n);
+	return (int)ranges_merge(ranges, n);
 }

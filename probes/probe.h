@@ -32,8 +32,6 @@ uint64_t auto_fat_ref_au(uint64_t dev_size, uint64_t erase, unsigned int j);
 /* How many AUs the FAT probe may look at, and must. */
 unsigned int auto_fat_max_scan(uint64_t dev_size, uint64_t erase);
 unsigned int auto_fat_min_scan(uint64_t dev_size, uint64_t erase);
-/* Sort ranges and merge those that overlap or touch; returns how many. */
-int auto_merge_ranges(struct bench_range *r, size_t n);
 /* Block size of align table i on a device of lbs-byte logical blocks. */
 uint64_t auto_table_block(size_t i, unsigned int lbs);
 /* The smallest spacing (3 * 2^n) of a table of bs-byte blocks. */
