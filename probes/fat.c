@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "probe.h"
+#include "stats.h"
 
 #define FAT_AGAIN 3		/* small writes out of order after the fill */
 
@@ -61,7 +62,7 @@ static int fat_au(struct device *dev, uint64_t off, uint64_t c, uint64_t fill,
 		else
 			first = t;
 	}
-	*typ = auto_median(lin, AUTO_FAT_WRITES - 1);
+	*typ = stats_median(lin, AUTO_FAT_WRITES - 1);
 	*nrnd = 0;
 	for (i = 0; i < AUTO_FAT_WRITES; i++) {
 		ret = auto_write_one(dev, off + order[i] * c, c, &t);
@@ -178,8 +179,8 @@ static int fat_refs(struct device *dev, uint64_t erase, struct auto_fat *f)
 		if (!j || copy < f->ref_copy_ns)
 			f->ref_copy_ns = copy;
 	}
-	f->ref_lin_ns = auto_median(lin, nl);
-	f->ref_rnd_ns = auto_median(rnd, nr);
+	f->ref_lin_ns = stats_median(lin, nl);
+	f->ref_rnd_ns = stats_median(rnd, nr);
 	return 0;
 }
 
@@ -211,8 +212,8 @@ int auto_probe_fat(struct device *dev, uint64_t erase, struct auto_fat *f)
 			     lin, rnd, &nr, &f->copy_ns[i], &typ, &gc);
 		if (ret)
 			return ret;
-		f->lin_ns[i] = auto_median(lin, AUTO_FAT_WRITES - 1);
-		f->rnd_ns[i] = auto_median(rnd, nr);
+		f->lin_ns[i] = stats_median(lin, AUTO_FAT_WRITES - 1);
+		f->rnd_ns[i] = stats_median(rnd, nr);
 		f->typ_ns[i] = typ;
 		auto_fat_ratios(f, i);
 		f->naus = i + 1;

@@ -14,6 +14,7 @@
 #include <errno.h>
 
 #include "probe.h"
+#include "stats.h"
 
 #define AUTO_WARMUP 1		/* chunk positions not measured */
 #define AUTO_POSITIONS 12	/* chunk positions measured at most */
@@ -289,7 +290,7 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 	 * others keep the mean: a card in random mode may collapse at only
 	 * some of the writes.
 	 */
-	p->mean_ns = nr == 1 ? auto_median(per, m) : auto_trimmed_mean(per, m);
+	p->mean_ns = nr == 1 ? stats_median(per, m) : stats_trimmed_mean(per, m);
 	p->nr = nr;
 	p->positions = m;
 	p->dear_aus = 0;

@@ -13,6 +13,7 @@
 #include "analyze.h"
 #include "analyzeint.h"
 #include "format.h"
+#include "stats.h"
 
 /* A row this many sigmas beyond every level is a spike, not a level. */
 #define OUTLIER_SIGMA 5.0
@@ -32,25 +33,6 @@
 #define BIG_CARD_BYTE (1ULL << 30)
 #define GROUP_MIN_BYTE (128ULL << 20)
 
-
-
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Median of v[0..n) (n > 0); reorders v. */
-double an_median(double *v, size_t n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	if (n % 2)
-		return v[n / 2];
-	return (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 int an_level_of(uint64_t align, const uint64_t *size, size_t ns)
 {
 	size_t j;
@@ -60,7 +42,6 @@ int an_level_of(uint64_t align, const uint64_t *size, size_t ns)
 			return (int)j;
 	return 0;
 }
-
 
 /* Group of row i under the model's sizes; -1 if set aside. */
 int an_row_group(const struct actx *c, size_t i, const struct fit *f)
@@ -87,7 +68,7 @@ static void fit_model(struct actx *c, struct fit *f)
 			f->valid = 0;
 			continue;
 		}
-		f->med[g] = an_median(c->scratch, k);
+		f->med[g] = stats_median_sort(c->scratch, k);
 		for (i = 0; i < k; i++)
 			f->cost += fabs(c->scratch[i] - f->med[g]);
 		if (g && !(f->med[g] > f->med[g - 1]))
@@ -104,7 +85,6 @@ static void fit_model(struct actx *c, struct fit *f)
 			f->valid = 0;
 	}
 }
-
 
 /* Alignments worth trying as a size: 2^n and 3 * 2^n. */
 static int is_candidate(uint64_t a)
@@ -294,7 +274,7 @@ static size_t mark_outliers(struct actx *c, const struct fit *f)
 	}
 	if (!k)
 		return 0;
-	sigma = fmax(MAD_TO_SIGMA * an_median(c->scratch, k),
+	sigma = fmax(MAD_TO_SIGMA * stats_median_sort(c->scratch, k),
 		     0.005 * fmax(fabs(top), fabs(bottom)) + 1.0);
 	for (i = 0; i < c->n; i++) {
 		g = an_row_group(c, i, f);
@@ -415,11 +395,11 @@ static void rank_group(struct actx *c, const struct fit *f, size_t je,
 			continue;
 		for (comb = 1, i = 0; i < nu; i++)
 			comb = comb * (double)(nd + nu - i) / (double)(i + 1);
-		mu = an_median(up, nu);
+		mu = stats_median_sort(up, nu);
 		for (i = 0, nd = 0; i < c->n; i++)
 			if (c->align[i] % erase == 0 && c->align[i] % gsz)
 				up[nu + nd++] = c->diff[i];
-		md = an_median(up + nu, nd);
+		md = stats_median_sort(up + nu, nd);
 		p = (double)ntry / comb;
 		if (p < 0.05 && mu - md >= 0.08 * md) {
 			memset(grp, 0, sizeof(*grp));
@@ -435,7 +415,6 @@ static void rank_group(struct actx *c, const struct fit *f, size_t je,
 		}
 	}
 }
-
 
 /*
  * A gradual AU signature ramps up over several alignments below the AU;
@@ -663,7 +642,7 @@ int analyze_align(const struct align_row *rows, size_t n,
 	c.diff = diff;
 	c.scratch = scratch;
 	c.skip = skip;
-	c.read_ns = fmax(an_median(scratch, n), 0);
+	c.read_ns = fmax(stats_median_sort(scratch, n), 0);
 	nc = candidates(&c, cand);
 	c.ncand = nc;
 	decide(&c, cand, nc, v);

@@ -59,9 +59,6 @@ struct fit {
 	int valid;			/* groups non-empty, levels rising */
 };
 
-/* The median of v's n values (v is sorted). */
-double an_median(double *v, size_t n);
-
 /* The level (0..ns) of alignment align against the step sizes size[]. */
 int an_level_of(uint64_t align, const uint64_t *size, size_t ns);
 

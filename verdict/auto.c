@@ -4,9 +4,6 @@
  * the order the run took them, to the raw fields of the record (see the
  * table in auto.h).  Pure: what a record says with today's rules.
  */
-#include <stdlib.h>
-#include <string.h>
-
 #include "auto.h"
 
 /*
@@ -37,41 +34,4 @@ void auto_decide(struct auto_result *r)
 			    r->align.erase.size_byte &&
 			    r->align.erase.confidence == ANALYZE_CONF_LOW;
 	auto_noise_confidence(r);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-double auto_median(const double *v, size_t n)
-{
-	double tmp[AUTO_MEDIAN_MAX];
-
-	if (!n || n > AUTO_MEDIAN_MAX)
-		return 0;
-	memcpy(tmp, v, n * sizeof(*v));
-	qsort(tmp, n, sizeof(*tmp), cmp_double);
-	return n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
-}
-
-/*
- * The mean without its largest value (when there are enough): a card that
- * collapses at only some positions still shows, a lone stall does not.
- */
-double auto_trimmed_mean(const double *v, size_t n)
-{
-	double sum = 0, max = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		sum += v[i];
-		if (v[i] > max)
-			max = v[i];
-	}
-	if (n >= 4)
-		return (sum - max) / (double)(n - 1);
-	return n ? sum / (double)n : 0;
 }

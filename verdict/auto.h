@@ -133,11 +133,6 @@ unsigned int auto_open_next(const struct auto_open *o,
 /* nr, at_least, from_linear and confidence of a search that ran. */
 void auto_open_decide(struct auto_open *o, const struct auto_open *lin);
 
-/* The median and the mean without the largest of v[n] (0 when empty). */
-#define AUTO_MEDIAN_MAX 16	/* values auto_median() takes at most */
-double auto_median(const double *v, size_t n);
-double auto_trimmed_mean(const double *v, size_t n);
-
 static inline uint64_t auto_round_up(uint64_t x, uint64_t m)
 {
 	return (x + m - 1) / m * m;

@@ -10,6 +10,7 @@
 
 #include "analyze.h"
 #include "analyzeint.h"
+#include "stats.h"
 
 /*
  * The allocation group from the positions.  A row of an align table is
@@ -69,14 +70,14 @@ static void pos_split(const uint64_t *b, const double *d, size_t n,
 	ps->nd = n - k;
 	if (ps->nu < 3 || ps->nd < 3)
 		return;
-	ps->mu = an_median(tmp, k);
+	ps->mu = stats_median_sort(tmp, k);
 	for (i = 0, k = 0; i < n; i++)
 		if (b[i] % g)
 			tmp[k++] = d[i];
-	ps->md = an_median(tmp, k);
+	ps->md = stats_median_sort(tmp, k);
 	for (i = 0; i < k; i++)
 		tmp[i] = fabs(tmp[i] - ps->md);
-	ps->sigma = fmax(MAD_TO_SIGMA * an_median(tmp, k), 0.005 * level + 1);
+	ps->sigma = fmax(MAD_TO_SIGMA * stats_median_sort(tmp, k), 0.005 * level + 1);
 	mid = (ps->mu + ps->md) / 2;
 	for (i = 0; i < n; i++) {
 		if (b[i] % g == 0)
@@ -198,7 +199,7 @@ static double class_median(const uint64_t *b, const double *d, size_t n,
 	for (i = 0; i < n; i++)
 		if ((b[i] % erase == 0) == on)
 			tmp[k++] = d[i];
-	return k ? an_median(tmp, k) : 0;
+	return k ? stats_median_sort(tmp, k) : 0;
 }
 
 int analyze_group_rows(const struct align_row *rows, size_t n,

@@ -10,6 +10,7 @@
 
 #include "analyze.h"
 #include "analyzeint.h"
+#include "stats.h"
 
 /* A row this many sigmas below its level contradicts the model. */
 #define DROP_SIGMA 4.0
@@ -47,7 +48,7 @@ static double group_sigma(struct actx *c, const struct fit *f, int g)
 	for (i = 0; i < c->n; i++)
 		if (an_row_group(c, i, f) == g)
 			c->scratch[k++] = fabs(c->diff[i] - f->med[g]);
-	return k ? MAD_TO_SIGMA * an_median(c->scratch, k) : 0;
+	return k ? MAD_TO_SIGMA * stats_median_sort(c->scratch, k) : 0;
 }
 
 /*
@@ -164,7 +165,7 @@ int an_few_reads_raised(const struct actx *c, size_t i, double max)
 		return 0;	/* no positions: text tables */
 	for (k = 0; k < r->npos; k++)
 		d[k] = (double)r->pos_diff_ns[k];
-	return an_median(d, r->npos) <= max;
+	return stats_median_sort(d, r->npos) <= max;
 }
 
 /*
@@ -202,7 +203,7 @@ void an_step_test(struct actx *c, const struct fit *f, int j,
 		    !an_few_reads_raised(c, i, md + (mu - md) / 4))
 			s->n_misfit++;
 	}
-	pooled = MAD_TO_SIGMA * an_median(c->scratch, k);
+	pooled = MAD_TO_SIGMA * stats_median_sort(c->scratch, k);
 	/*
 	 * A MAD of one or two rows says nothing: use the other group's,
 	 * or both groups'.  Noise grows with the level (a read across an
