@@ -661,17 +661,3 @@ int capacity_measure(struct device *dev, const struct bench_opts *o,
 	free(c.pos);
 	return ret;
 }
-
-int capacity_short(const struct capacity_result *r)
-{
-	switch (r->kind) {
-	case CAPACITY_GENUINE:
-		return 0;
-	case CAPACITY_LIMBO:
-		return BENCH_LIMBO;
-	case CAPACITY_WRAP:
-		return BENCH_WRAP;
-	default:
-		return BENCH_SHORT;
-	}
-}

@@ -55,7 +55,7 @@ void capacity_json(struct json *j, const struct capacity_result *r);
 
 /*
  * Does the card store less than it announces (not genuine)?  0, or
- * BENCH_LIMBO, BENCH_WRAP or BENCH_SHORT (damaged).
+ * BENCH_LIMBO, BENCH_WRAP or BENCH_SHORT (damaged); verdict/capacity.c.
  */
 int capacity_short(const struct capacity_result *r);
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * --capacity's verdict: a pure function of what the search saw (struct
- * capacity_evidence), so that a record is judged again as the run was.
+ * capacity_evidence), so that a record is judged again as the run was;
+ * and whether the card it found is short, as an exit status.
  */
 #include "capacity.h"
 
@@ -43,4 +44,18 @@ void capacity_decide(struct capacity_result *r)
 	}
 	/* the scan's step after the whole flush region: half of it */
 	r->defeat_byte = e->flush_byte / 2 / CAPACITY_SECTOR * CAPACITY_SECTOR;
+}
+
+int capacity_short(const struct capacity_result *r)
+{
+	switch (r->kind) {
+	case CAPACITY_GENUINE:
+		return 0;
+	case CAPACITY_LIMBO:
+		return BENCH_LIMBO;
+	case CAPACITY_WRAP:
+		return BENCH_WRAP;
+	default:
+		return BENCH_SHORT;
+	}
 }
