@@ -11,12 +11,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "autorun.h"
 #include "c.h"
 #include "capacity.h"
 #include "class.h"
 #include "cli.h"
 #include "format.h"
+#include "layout.h"
 #include "options.h"
 #include "status.h"
 #include "progs.h"

@@ -14,7 +14,7 @@
 
 #include "autoraw.h"
 #include "autoread.h"
-#include "probe.h"
+#include "layout.h"
 #include "rectab.h"
 
 /* One kind of a row's times at each position (k: 0-2, or -1 the diff). */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * --auto's entry points for the front end and the tests: the run, how it
- * talks to the front end, and where its write steps may write.  The
- * procedures' own parts are in probe.h.
+ * --auto's entry points for the front end and the tests: the run and how
+ * it talks to the front end (where its write steps may write is
+ * verdict/layout.h).  The procedures' own parts are in probe.h.
  */
 #ifndef FLASHBENCH_AUTORUN_H
 #define FLASHBENCH_AUTORUN_H
@@ -40,12 +40,6 @@ struct auto_hooks {
 };
 
 /*
- * The smallest device, in bytes, --auto can survey: its first align
- * table must fit (on a device with logical blocks of lbs bytes).
- */
-uint64_t auto_min_size(unsigned int lbs);
-
-/*
  * Run the survey on dev.  With destructive, also the write steps.
  * Returns 0 or -errno (dev->last_error names a failed I/O); on error res
  * holds what was found so far.  Free with auto_free().
@@ -64,22 +58,5 @@ int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 int auto_run_all(struct device *dev, const struct bench_opts *o,
 		 int destructive, const struct card_info *ci,
 		 const struct auto_hooks *hooks, struct auto_result *res);
-
-/*
- * The ranges the write steps overwrite on a device of dev_size bytes with
- * AUs of erase_byte, merged and sorted.  Returns how many (at most max),
- * or -ENOSPC.
- */
-int auto_write_ranges(uint64_t dev_size, uint64_t erase_byte,
-		      struct bench_range *ranges, size_t max);
-
-/*
- * The small ranges the erase search from writes may overwrite on a device
- * of dev_size bytes and logical blocks of lbs, merged and sorted.  Returns
- * how many (at most max), -ENOSPC, or -EINVAL when the device is too small
- * for the search.
- */
-int auto_search_ranges(uint64_t dev_size, unsigned int lbs,
-		       struct bench_range *ranges, size_t max);
 
 #endif /* FLASHBENCH_AUTORUN_H */

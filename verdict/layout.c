@@ -2,13 +2,14 @@
 /*
  * Where --auto's steps read and write: functions of the device's size and
  * logical block size alone, so the front end can save what they overwrite
- * before the first write.
+ * before the first write, and a record read back tells whether the erase
+ * search had room.
  */
 #include <errno.h>
 #include <string.h>
 
-#include "probe.h"
-#include "ranges.h"
+#include "auto.h"
+#include "layout.h"
 
 /* The first AU of the open-AU probes: past the FAT probe and 64 MiB. */
 uint64_t auto_probe_base(uint64_t erase)
