@@ -145,7 +145,7 @@ HAVE_FUSE3 := $(shell $(PKG_CONFIG) --exists fuse3 2>/dev/null && echo 1)
 
 # verdict/ judges records and does no I/O: none of its objects may call
 # the device layer, a clock or an I/O system call (nor print, but for the
-# two files named in the script).
+# file named in the script).
 VERDICT_OBJS := $(filter $(B)/verdict/%,$(LIB_OBJS))
 verdict-noio: $(VERDICT_OBJS)
 	NM=$(CROSS_COMPILE)nm tests/verdict-noio.sh $(VERDICT_OBJS)

@@ -33,24 +33,6 @@
 #define BIG_CARD_BYTE (1ULL << 30)
 #define GROUP_MIN_BYTE (128ULL << 20)
 
-int an_level_of(uint64_t align, const uint64_t *size, size_t ns)
-{
-	size_t j;
-
-	for (j = ns; j > 0; j--)
-		if (align % size[j - 1] == 0)
-			return (int)j;
-	return 0;
-}
-
-/* Group of row i under the model's sizes; -1 if set aside. */
-int an_row_group(const struct actx *c, size_t i, const struct fit *f)
-{
-	if (c->skip[i])
-		return -1;
-	return an_level_of(c->align[i], f->size, f->ns);
-}
-
 /* Fit the model with f's sizes: medians per group and the L1 cost. */
 static void fit_model(struct actx *c, struct fit *f)
 {

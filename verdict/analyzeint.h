@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The align-table analysis' own parts, shared by its files
- * (verdict/analyze.c, steptest.c, group.c); not for use elsewhere.
+ * (verdict/analyze.c, steptest.c, group.c, and the level model they all
+ * use, levels.c); not for use elsewhere.
  */
 #ifndef FLASHBENCH_ANALYZEINT_H
 #define FLASHBENCH_ANALYZEINT_H
