@@ -33,6 +33,13 @@ static const char *conf(enum analyze_confidence c)
 	return analyze_confidence_name(c);
 }
 
+/* "fat_writes": which small writes showed the FAT area (none: null). */
+static const char *const fat_writes[] = {
+	[AUTO_FAT_BY_BOTH] = "both",
+	[AUTO_FAT_BY_LINEAR] = "linear",
+	[AUTO_FAT_BY_RANDOM] = "random",
+};
+
 static void json_size_or_null(struct json *j, const char *key, uint64_t v)
 {
 	if (v)
@@ -79,7 +86,8 @@ void auto_verdict_of(const struct align_verdict *v,
 	o->fat_start_byte = (uint64_t)f->start * v->erase.size_byte;
 	o->fat_count = o->fat_found ? f->count : 0;
 	o->fat_conf = f->measured ? f->confidence : 0;
-	o->fat_writes = o->fat_found ? auto_fat_shown_by(f) : NULL;
+	o->fat_writes = o->fat_found ? fat_writes[auto_fat_shown_by(f)] :
+				       NULL;
 	o->timing_noise = r->noise.cells ? auto_noise_name(r->noise.level) :
 					   NULL;
 	o->erase_from = erase_from(r);
@@ -150,7 +158,7 @@ static void json_search(struct json *j, const struct auto_result *r)
 	json_double(j, "open_au_write_ns", s->fast_ns);
 	json_double(j, "new_au_write_ns", s->slow_ns);
 	json_u64(j, "writes", s->writes);
-	json_u64(j, "device_time_ns", r->step_ns[4]);
+	json_u64(j, "device_time_ns", r->step_ns[AUTO_STEP_ERASE_WRITES]);
 	json_array_begin(j, "anchors");
 	for (k = 0; k < s->nanchors; k++) {
 		json_object_begin(j, NULL);

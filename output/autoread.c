@@ -133,7 +133,8 @@ static void rd_search(struct rt_rd *c, const struct jr_value *s,
 	e->fast_ns = rt_rd_f64(c, s, where, "open_au_write_ns");
 	e->slow_ns = rt_rd_f64(c, s, where, "new_au_write_ns");
 	e->writes = rt_rd_uint(c, s, where, "writes");
-	r->step_ns[4] = rt_rd_u64(c, s, where, "device_time_ns", 0);
+	r->step_ns[AUTO_STEP_ERASE_WRITES] = rt_rd_u64(c, s, where,
+						       "device_time_ns", 0);
 	a = rt_rd_array(c, s, where, "anchors", AUTO_ERASE_ANCHORS);
 	for (k = 0; a && k < a->n && !c->ret; k++) {
 		snprintf(w, sizeof(w), "%s.anchors[%zu]", where, k);

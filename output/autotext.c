@@ -100,9 +100,11 @@ static void print_fat_verdict(FILE *out, const struct auto_fat *f,
 			      uint64_t erase)
 {
 	static const char *const shown[] = {
-		"in order and out of order", "in order", "out of order",
+		[AUTO_FAT_BY_BOTH] = "in order and out of order",
+		[AUTO_FAT_BY_LINEAR] = "in order",
+		[AUTO_FAT_BY_RANDOM] = "out of order",
 	};
-	const char *by = auto_fat_shown_by(f);
+	enum auto_fat_by by = auto_fat_shown_by(f);
 
 	if (!f->found) {
 		fprintf(out, "FAT area: none%s (confidence %s)\n",
@@ -117,7 +119,7 @@ static void print_fat_verdict(FILE *out, const struct auto_fat *f,
 		conf(f->confidence));
 	if (f->linear || f->random)
 		fprintf(out, "faster in small writes %s%s\n",
-			shown[by[0] == 'b' ? 0 : by[0] == 'l' ? 1 : 2],
+			shown[by],
 			f->nocopy ? ", and pays no copy for writes out of order where other AUs do" : "");
 	else
 		fprintf(out, "pays no copy for writes out of order where other AUs do (as -f --random shows)\n");
@@ -208,7 +210,7 @@ static void print_search(FILE *out, const struct auto_result *r)
 	fprintf(out, "  from writes: %s (confidence %s): %u writes of %s in %s",
 		s->erase_byte ? fmt_size(a, s->erase_byte) : "none",
 		conf(s->confidence), s->writes, fmt_size(b, s->chunk_byte),
-		fmt_time(c, (int64_t)r->step_ns[4]));
+		fmt_time(c, (int64_t)r->step_ns[AUTO_STEP_ERASE_WRITES]));
 	if (s->data_byte)
 		fprintf(out, "; no collection in %u writes further and further apart, so %s of data after each of them (%u writes) and the walk again",
 			(unsigned int)AUTO_ERASE_WARMUP, fmt_size(a, s->data_byte),
@@ -508,11 +510,14 @@ static void print_total(FILE *out, const struct auto_result *r,
 
 	fprintf(out, "device time: %s in all: align %s",
 		fmt_time(t, (int64_t)(r->device_ns + class_ns)),
-		fmt_time(a, (int64_t)r->step_ns[0]));
-	print_share(out, "erase size from writes", r->step_ns[4]);
-	print_share(out, "FAT area", r->step_ns[1]);
-	print_share(out, "open AUs linear", r->step_ns[2]);
-	print_share(out, "open AUs random", r->step_ns[3]);
+		fmt_time(a, (int64_t)r->step_ns[AUTO_STEP_ALIGN]));
+	print_share(out, "erase size from writes",
+		    r->step_ns[AUTO_STEP_ERASE_WRITES]);
+	print_share(out, "FAT area", r->step_ns[AUTO_STEP_FAT]);
+	print_share(out, "open AUs linear",
+		    r->step_ns[AUTO_STEP_OPEN_LINEAR]);
+	print_share(out, "open AUs random",
+		    r->step_ns[AUTO_STEP_OPEN_RANDOM]);
 	if (r->capacity_done)
 		print_share(out, "capacity check", r->capacity.device_ns);
 	print_share(out, "class check", class_ns);

@@ -214,7 +214,7 @@ int auto_probe_erase(struct device *dev, const struct auto_hooks *h,
 		return ret;
 	auto_say(h, "auto: %s\n", "erase size from writes");
 	ret = erase_search(dev, &r->erase_writes);
-	r->step_ns[4] = dev_now_ns(dev) - t1;
+	r->step_ns[AUTO_STEP_ERASE_WRITES] = dev_now_ns(dev) - t1;
 	if (!ret)
 		auto_erase_combine(r);
 	return ret;

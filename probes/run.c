@@ -73,7 +73,7 @@ int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 					    AUTO_MAX_RANGES) >= 0;
 	r->sector_byte = dev->logical_block_size;
 	ret = auto_probe_align(dev, o, h, r);
-	r->step_ns[0] = dev_now_ns(dev) - t0;
+	r->step_ns[AUTO_STEP_ALIGN] = dev_now_ns(dev) - t0;
 	auto_noise_sum(r);
 	auto_noise_level(&r->noise);
 	if (ret)
@@ -111,7 +111,7 @@ int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 		r->precondition_again = 1;
 		ret = auto_probe_open(dev, erase, NULL, &area, &r->open_linear);
 	}
-	r->step_ns[2] = dev_now_ns(dev) - t1;
+	r->step_ns[AUTO_STEP_OPEN_LINEAR] = dev_now_ns(dev) - t1;
 	r->precondition_byte = area.written;
 	if (ret)
 		goto out;
@@ -119,7 +119,7 @@ int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 	t1 = dev_now_ns(dev);
 	ret = auto_probe_open(dev, erase, &r->open_linear, &area,
 			      &r->open_random);
-	r->step_ns[3] = dev_now_ns(dev) - t1;
+	r->step_ns[AUTO_STEP_OPEN_RANDOM] = dev_now_ns(dev) - t1;
 	r->precondition_byte = area.written;
 	if (ret)
 		goto out;
@@ -127,7 +127,7 @@ int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 	auto_say(h, "auto: %s\n", "FAT area probe (writes)");
 	t1 = dev_now_ns(dev);
 	ret = auto_probe_fat(dev, erase, &r->fat);
-	r->step_ns[1] = dev_now_ns(dev) - t1;
+	r->step_ns[AUTO_STEP_FAT] = dev_now_ns(dev) - t1;
 out:
 	/* the verdict is the decisions' over the record, by construction */
 	if (ret)

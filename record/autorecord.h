@@ -166,6 +166,16 @@ struct auto_erase_search {
 	unsigned int data_writes;	/* so many writes */
 };
 
+/* The steps whose device time the record keeps (step_ns[]). */
+enum auto_step {
+	AUTO_STEP_ALIGN,		/* the align tables */
+	AUTO_STEP_FAT,			/* the FAT area */
+	AUTO_STEP_OPEN_LINEAR,		/* the open AUs, in order */
+	AUTO_STEP_OPEN_RANDOM,		/* and out of order */
+	AUTO_STEP_ERASE_WRITES,		/* the erase size from writes */
+	AUTO_STEPS
+};
+
 /* Where the erase size of the verdict came from. */
 enum auto_erase_from {
 	AUTO_ERASE_FROM_READS,		/* the align tables alone */
@@ -244,8 +254,7 @@ struct auto_result {
 	int search_fits;		/* the device has room for the search */
 	const char *skip_reason;	/* why write steps did not run */
 	uint64_t device_ns;		/* device time the whole run took */
-	uint64_t step_ns[5];		/* of it: align, FAT, open linear,
-					   open random, erase from writes */
+	uint64_t step_ns[AUTO_STEPS];	/* of it, each step's */
 	unsigned int sector_byte;	/* the device's logical block size:
 					   the unit of partition tables */
 	int capacity_done;		/* the capacity check ran */

@@ -116,8 +116,11 @@ static double auto_ns(const char *spec, char *steps, size_t len)
 		t -= (double)r.capacity.device_ns;
 	snprintf(steps, len,
 		 "  auto steps: align %.1fs, erase from writes %.1fs, FAT %.1fs, open linear %.1fs, open random %.1fs; not compared: capacity %.1fs\n",
-		 r.step_ns[0] / 1e9, r.step_ns[4] / 1e9, r.step_ns[1] / 1e9,
-		 r.step_ns[2] / 1e9, r.step_ns[3] / 1e9,
+		 r.step_ns[AUTO_STEP_ALIGN] / 1e9,
+		 r.step_ns[AUTO_STEP_ERASE_WRITES] / 1e9,
+		 r.step_ns[AUTO_STEP_FAT] / 1e9,
+		 r.step_ns[AUTO_STEP_OPEN_LINEAR] / 1e9,
+		 r.step_ns[AUTO_STEP_OPEN_RANDOM] / 1e9,
 		 r.capacity_done ? r.capacity.device_ns / 1e9 : 0.0);
 	auto_free(&r);
 	dev_close(dev);

@@ -411,7 +411,7 @@ START_TEST(test_erase_confirm)
 	dev = sim_card("");
 	ck_assert_int_eq(auto_run(dev, &o, 1, NULL, &r), 0);
 	ck_assert(!r.erase_writes.measured);
-	ck_assert_uint_eq(r.step_ns[4], 0);
+	ck_assert_uint_eq(r.step_ns[AUTO_STEP_ERASE_WRITES], 0);
 	auto_free(&r);
 	dev_close(dev);
 }
@@ -657,9 +657,10 @@ START_TEST(test_open_warm_collapse)
 		ck_assert_int_eq(auto_run(dev, &o, 1, NULL, &r), 0);
 		ck_assert_uint_eq(r.open_linear.nr, cases[i].open);
 		ck_assert_int_eq(r.open_linear.confidence, ANALYZE_CONF_HIGH);
-		ck_assert_msg(r.step_ns[2] < cases[i].max_s * 1e9,
+		ck_assert_msg(r.step_ns[AUTO_STEP_OPEN_LINEAR] <
+			      cases[i].max_s * 1e9,
 			      "%s: linear search %.2f s", cases[i].spec,
-			      r.step_ns[2] / 1e9);
+			      r.step_ns[AUTO_STEP_OPEN_LINEAR] / 1e9);
 		auto_free(&r);
 		dev_close(dev);
 	}
@@ -813,8 +814,10 @@ START_TEST(test_open_cost)
 	ck_assert_int_eq(r.open_linear.confidence, ANALYZE_CONF_HIGH);
 	ck_assert_uint_eq(r.open_random.nr, 11);
 	ck_assert_int_ge(r.open_random.confidence, ANALYZE_CONF_MEDIUM);
-	ck_assert_msg(r.step_ns[2] < 3.0e9, "linear %.2f s", r.step_ns[2] / 1e9);
-	ck_assert_msg(r.step_ns[3] < 3.2e9, "random %.2f s", r.step_ns[3] / 1e9);
+	ck_assert_msg(r.step_ns[AUTO_STEP_OPEN_LINEAR] < 3.0e9, "linear %.2f s",
+		      r.step_ns[AUTO_STEP_OPEN_LINEAR] / 1e9);
+	ck_assert_msg(r.step_ns[AUTO_STEP_OPEN_RANDOM] < 3.2e9, "random %.2f s",
+		      r.step_ns[AUTO_STEP_OPEN_RANDOM] / 1e9);
 	auto_free(&r);
 	dev_close(dev);
 }

@@ -164,10 +164,15 @@ void auto_advise(uint64_t erase_byte, uint64_t page_byte,
  */
 void auto_advise_for(const struct auto_result *r, struct auto_advice *a);
 
-/*
- * Which small writes showed the FAT area f: "both", "linear" or
- * "random"; NULL when none was found.
- */
-const char *auto_fat_shown_by(const struct auto_fat *f);
+/* Which small writes showed a FAT area. */
+enum auto_fat_by {
+	AUTO_FAT_BY_NONE,		/* none was found */
+	AUTO_FAT_BY_BOTH,		/* in order and out of order */
+	AUTO_FAT_BY_LINEAR,		/* in order */
+	AUTO_FAT_BY_RANDOM,		/* out of order */
+};
+
+/* Which small writes showed the FAT area f. */
+enum auto_fat_by auto_fat_shown_by(const struct auto_fat *f);
 
 #endif /* FLASHBENCH_AUTO_H */

@@ -189,11 +189,11 @@ void auto_fat_decide(struct auto_fat *f)
 		f->confidence = ANALYZE_CONF_LOW;
 }
 
-const char *auto_fat_shown_by(const struct auto_fat *f)
+enum auto_fat_by auto_fat_shown_by(const struct auto_fat *f)
 {
 	if (!f->found)
-		return NULL;
+		return AUTO_FAT_BY_NONE;
 	/* an area that spares the copy shows in -f --random: out of order */
-	return f->linear && (f->random || f->nocopy) ? "both" :
-	       f->linear ? "linear" : "random";
+	return f->linear && (f->random || f->nocopy) ? AUTO_FAT_BY_BOTH :
+	       f->linear ? AUTO_FAT_BY_LINEAR : AUTO_FAT_BY_RANDOM;
 }
