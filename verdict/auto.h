@@ -32,7 +32,7 @@
  *   noise.{cells, delayed, once_cells, once_delayed, delay_ns} ->
  *   noise.level, and every confidence capped.
  * - Erase size from writes: probes/erasesearch.c auto_probe_erase() ->
- *   verdict/erase.c auto_erase_decide(), auto_erase_combine(),
+ *   verdict/erasewrites.c auto_erase_decide(), auto_erase_combine(),
  *   auto_erase_premise(); erase_writes.{nanchors, anchor_byte,
  *   boundary_byte} -> erase_writes.{erase_byte, confidence}, erase_reads,
  *   erase_from, align.erase, erase_fallback.
