@@ -14,11 +14,9 @@
 
 #include "bench.h"
 #include "caprec.h"
+#include "captext.h"
+#include "capverdict.h"
 #include "dev.h"
-
-#define CAPACITY_BLOCK	4096ULL		/* a probe */
-#define CAPACITY_SECTOR	512ULL		/* a signed unit */
-#define CAPACITY_STEP	(1ULL << 20)	/* the search's finest step */
 
 /*
  * --flush (bench_opts.flush_byte): the flush region [W, 2W) is that long
@@ -27,37 +25,9 @@
  */
 uint64_t capacity_flush_most(uint64_t dev_size);
 
-/*
- * The verdict from r->ev and r->announced_byte (verdict/capacity.c): the
- * kind, the usable size and whether it is exact, the modulus, the cache
- * and how large a cache the flush defeats.  No I/O.
- */
-void capacity_decide(struct capacity_result *r);
-
-/* The evidence as the record's results[0] ("step": "capacity"). */
-struct json;
-void capacity_json_evidence(struct json *j, const struct capacity_result *r);
-
 /* Run the check on dev.  Returns 0 or -errno (-EINVAL: too small). */
 int capacity_measure(struct device *dev, const struct bench_opts *o,
 		     struct capacity_result *r);
-
-/* The report up to its advice (what was found, cache, what was written). */
-void capacity_print_findings(FILE *out, const struct capacity_result *r);
-
-/* The report, with what to do, for the device at path. */
-void capacity_print(FILE *out, const struct capacity_result *r,
-		    const char *path);
-
-/* The verdict's members (usable_size, announced_size, kind, ...). */
-struct json;
-void capacity_json(struct json *j, const struct capacity_result *r);
-
-/*
- * Does the card store less than it announces (not genuine)?  0, or
- * BENCH_LIMBO, BENCH_WRAP or BENCH_SHORT (damaged); verdict/capacity.c.
- */
-int capacity_short(const struct capacity_result *r);
 
 /* The ranges it may overwrite, as the row's plan (test.h). */
 int capacity_write_ranges(enum bench_test test, const struct bench_opts *o,

@@ -3,7 +3,8 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "capacity.h"
+#include "captext.h"
+#include "capverdict.h"
 #include "capfixtext.h"
 #include "format.h"
 #include "json.h"

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capacity.h"
 #include "probe.h"
 
 /*

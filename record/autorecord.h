@@ -14,7 +14,7 @@
 
 #include "analyze.h"
 #include "rows.h"
-#include "capacity.h"
+#include "caprec.h"
 #include "card.h"
 
 struct class_result;			/* -L's (modes/class.h) */

@@ -81,4 +81,9 @@ extern const struct rt_table capfix_table;
 /* The kind's name: "genuine", "limbo", "wraparound", "damaged". */
 const char *capacity_kind_name(enum capacity_kind kind);
 
+/* The check's units: a probe, a signed unit, the search's finest step. */
+#define CAPACITY_BLOCK	4096ULL		/* a probe */
+#define CAPACITY_SECTOR	512ULL		/* a signed unit */
+#define CAPACITY_STEP	(1ULL << 20)	/* the search's finest step */
+
 #endif /* FLASHBENCH_CAPREC_H */

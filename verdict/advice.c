@@ -4,6 +4,7 @@
  * width and f2fs's section, from the erase and page size; a partition's
  * size at most after a capacity check that found the card short.  Pure.
  */
+#include "capverdict.h"
 #include "auto.h"
 
 void auto_advise(uint64_t erase_byte, uint64_t page_byte,

@@ -4,7 +4,8 @@
  * capacity_evidence), so that a record is judged again as the run was;
  * and whether the card it found is short, as an exit status.
  */
-#include "capacity.h"
+#include "capverdict.h"
+#include "opts.h"
 
 void capacity_decide(struct capacity_result *r)
 {
