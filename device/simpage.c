@@ -195,10 +195,11 @@ static void sim_page_put(struct sim_page *g, uint32_t l)
  */
 static uint32_t sim_page_victim(struct sim_page *g)
 {
-	uint32_t i, b, best = SIM_PAGE_NONE;
+	uint32_t i, best = SIM_PAGE_NONE;
 
 	for (i = 0; i < g->nr_block; i++) {
-		b = (g->cursor + i) % g->nr_block;
+		uint32_t b = (g->cursor + i) % g->nr_block;
+
 		if (g->is_free[b] || b == g->front)
 			continue;
 		if (best == SIM_PAGE_NONE || g->valid[b] < g->valid[best])
@@ -256,10 +257,12 @@ static double sim_page_reclaim(struct sim_card *c)
 static double sim_page_place(struct sim_card *c, uint32_t l)
 {
 	struct sim_page *g = c->page;
-	double t = 0, r;
+	double t = 0;
 
 	sim_page_drop(g, l);
 	if (g->front_used == g->per_block) {
+		double r;
+
 		while (g->nr_free < SIM_PAGE_MIN_FREE &&
 		       (r = sim_page_reclaim(c)) >= 0)
 			t += r;

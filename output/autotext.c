@@ -367,12 +367,15 @@ static void print_skipped(FILE *out, const struct auto_result *r,
  */
 static void print_destructive_adds(FILE *out, const struct auto_result *r)
 {
-	char a[FMT_LEN], b[FMT_LEN], cls[96] = "";
+	char a[FMT_LEN], cls[96] = "";
 
-	if (r->class_end_byte && r->class_end_byte <= r->device_byte)
+	if (r->class_end_byte && r->class_end_byte <= r->device_byte) {
+		char b[FMT_LEN];
+
 		snprintf(cls, sizeof(cls), "the class check (it overwrites %s from %s on)",
 			 fmt_size(a, r->class_end_byte - r->class_start_byte),
 			 fmt_size(b, r->class_start_byte));
+	}
 	if (r->capacity_plan_byte)
 		fprintf(out, "--destructive also runs the capacity check (it may overwrite %s in %d places across the device)%s%s\n",
 			fmt_size(a, r->capacity_plan_byte),
