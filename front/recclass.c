@@ -172,12 +172,7 @@ int class_record(struct cli *c, FILE *out, const struct record *rec)
 	if (ret)
 		return ret;
 	if (c->json) {
-		json_init(&j, res);
-		json_object_begin(&j, NULL);
-		json_string(&j, "version", FLASHBENCH_VERSION);
-		json_string(&j, "test", "class");
-		record_emit_member(&j, rec->doc, "device");
-		record_emit_member(&j, rec->doc, "options");
+		record_json_head(&j, res, rec->doc, "class");
 		json_array_begin(&j, "results");
 		class_json(&j, &r);
 		json_array_end(&j);

@@ -56,3 +56,14 @@ void record_emit_member(struct json *j, const struct jr_value *doc,
 	else
 		json_null(j, key);
 }
+
+void record_json_head(struct json *j, FILE *res, const struct jr_value *doc,
+		      const char *test)
+{
+	json_init(j, res);
+	json_object_begin(j, NULL);
+	json_string(j, "version", FLASHBENCH_VERSION);
+	json_string(j, "test", test);
+	record_emit_member(j, doc, "device");
+	record_emit_member(j, doc, "options");
+}

@@ -25,6 +25,12 @@ struct record {
 void record_emit(struct json *j, const char *key, const struct jr_value *v);
 
 /* Member key of the record as it is, or null. */
+/*
+ * Open the JSON document of a record of test judged again: this version,
+ * the test, and the record's device and options as they were.
+ */
+void record_json_head(struct json *j, FILE *res, const struct jr_value *doc,
+		      const char *test);
 void record_emit_member(struct json *j, const struct jr_value *doc,
 			const char *key);
 
