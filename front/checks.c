@@ -194,16 +194,16 @@ static int check_survey(struct cli *c)
 {
 	if (c->tests || c->autorun || c->analyze_path || c->registers_dir ||
 	    c->restore || c->simulate || c->destructive || c->preserve ||
-	    c->plot_path || c->out_path || c->force)
+	    c->plot_path || c->force)
 		return usage_error(c->err,
-				   "--survey reads records on its own, without tests, --auto, --analyze, --simulate, -o, --plot or --preserve");
+				   "--survey reads records on its own, without tests, --auto, --analyze, --simulate, --plot or --preserve");
 	if (!c->files_nr)
 		return usage_error(c->err,
 				   "--survey needs FILE... (records written by --json, or directories of them)");
 	if (c->csv + c->markdown + c->json > 1)
 		return usage_error(c->err,
 				   "--csv, --markdown and --json exclude each other");
-	return 0;
+	return check_paths(c);
 }
 
 /*

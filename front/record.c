@@ -27,6 +27,7 @@
 #include "format.h"
 #include "jsonread.h"
 #include "record.h"
+#include "rowsread.h"
 #include "recint.h"
 #include "rectab.h"
 
@@ -191,43 +192,20 @@ static int align_record(struct cli *c, FILE *out, const struct record *rec)
 {
 	const struct jr_value *res = jr_get(rec->doc, "results");
 	struct align_table t = { 0 };
-	size_t i;
+	struct align_rows_bad bad;
 	int ret;
 
-	if (!jr_is(res, JR_ARRAY) || !res->n)
+	ret = align_rows_read(res, &t.rows, &t.nrows, &bad);
+	if (ret == -ENOENT)
 		return usage_error(c->err, "--analyze: %s:%u:%u: an -a record without rows in \"results\"",
 				   rec->path, res ? res->line : 1,
 				   res ? res->col : 1);
-	t.rows = calloc(res->n, sizeof(*t.rows));
-	if (!t.rows)
-		return usage_error(c->err, "--analyze: %s", strerror(ENOMEM));
-	t.nrows = res->n;
-	for (i = 0; i < res->n; i++) {
-		const struct jr_value *row = &res->v[i];
-		struct align_row *a = &t.rows[i];
-		const char *bad = !jr_is(jr_get(row, "align"), JR_NUMBER) ?
-				  "align" :
-				  !jr_is(jr_get(row, "pre_ns"), JR_NUMBER) ?
-				  "pre_ns" :
-				  !jr_is(jr_get(row, "on_ns"), JR_NUMBER) ?
-				  "on_ns" :
-				  !jr_is(jr_get(row, "post_ns"), JR_NUMBER) ?
-				  "post_ns" :
-				  !jr_is(jr_get(row, "diff_ns"), JR_NUMBER) ?
-				  "diff_ns" : NULL;
-
-		if (bad) {
-			free(t.rows);
-			return usage_error(c->err, "--analyze: %s:%u:%u: results[%zu] has no number \"%s\": the record lacks raw data today's rules need",
-					   rec->path, row->line, row->col, i,
-					   bad);
-		}
-		a->align_byte = jr_u64(jr_get(row, "align"), 0);
-		a->pre_ns = jr_i64(jr_get(row, "pre_ns"), 0);
-		a->on_ns = jr_i64(jr_get(row, "on_ns"), 0);
-		a->post_ns = jr_i64(jr_get(row, "post_ns"), 0);
-		a->diff_ns = jr_i64(jr_get(row, "diff_ns"), 0);
-	}
+	if (ret == -EINVAL)
+		return usage_error(c->err, "--analyze: %s:%u:%u: results[%zu] has no number \"%s\": the record lacks raw data today's rules need",
+				   rec->path, bad.row->line, bad.row->col,
+				   bad.index, bad.member);
+	if (ret)
+		return usage_error(c->err, "--analyze: %s", strerror(-ret));
 	ret = analyze_tables_out(c, out, &t, 1);
 	free(t.rows);
 	return ret;

@@ -4,7 +4,9 @@
  * directory), one row per card (output/survey.c).  A file that is not a
  * record is named on stderr with why and left out; the table of the
  * others is printed and the exit status is then EXIT_USAGE, so that a
- * script notices.  No device is opened.
+ * script notices.  "-" reads a record from standard input; a file named
+ * twice (or met again in a directory) is read once.  No device is
+ * opened; -o writes the table to a file that is none of the records.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -19,12 +21,38 @@
 /* The largest record read (an --auto record is some 100 KiB). */
 #define SURVEY_MAX_BYTE	(16u << 20)
 
-/* The rows read so far. */
+/* A file read: its device and inode. */
+struct survey_id {
+	dev_t dev;
+	ino_t ino;
+};
+
+/* The rows read so far, and the files they came from. */
 struct survey_set {
 	struct survey_row *rows;
 	size_t n, cap;
 	unsigned int bad;	/* files left out */
+	struct survey_id *ids;	/* every file read */
+	size_t nids;
 };
+
+/* Nonzero if the file of st was read already; else it is noted as read. */
+static int seen_before(struct survey_set *s, const struct stat *st)
+{
+	struct survey_id *t;
+	size_t i;
+
+	for (i = 0; i < s->nids; i++)
+		if (s->ids[i].dev == st->st_dev && s->ids[i].ino == st->st_ino)
+			return 1;
+	t = realloc(s->ids, (s->nids + 1) * sizeof(*t));
+	if (t) {
+		s->ids = t;
+		s->ids[s->nids].dev = st->st_dev;
+		s->ids[s->nids++].ino = st->st_ino;
+	}
+	return 0;
+}
 
 /* Read all of f (at most SURVEY_MAX_BYTE); 0 or -errno. */
 static int read_all(FILE *f, char **text, size_t *len)
@@ -80,13 +108,18 @@ static void survey_file(struct cli *c, struct survey_set *s,
 	FILE *f;
 	int ret;
 
-	f = fopen(path, "r");
+	f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	if (!f)
 		return left_out(c, s, path, strerror(errno));
 	if (fstat(fileno(f), &st))
 		memset(&st, 0, sizeof(st));
+	if (f != stdin && S_ISREG(st.st_mode) && seen_before(s, &st)) {
+		fclose(f);
+		return;
+	}
 	ret = S_ISDIR(st.st_mode) ? -EISDIR : read_all(f, &text, &len);
-	fclose(f);
+	if (f != stdin)
+		fclose(f);
 	if (ret)
 		return left_out(c, s, path, strerror(-ret));
 	ret = jr_parse(text, len, NULL, &doc, why, sizeof(why));
@@ -106,7 +139,8 @@ static void survey_file(struct cli *c, struct survey_set *s,
 	}
 	row = &s->rows[s->n];
 	memset(row, 0, sizeof(*row));
-	snprintf(row->record, sizeof(row->record), "%s", path);
+	snprintf(row->record, sizeof(row->record), "%s",
+		 strcmp(path, "-") ? path : "standard input");
 	row->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 +
 			st.st_mtim.tv_nsec;
 	ret = survey_row_from(doc, row, why, sizeof(why));
@@ -166,9 +200,30 @@ static void survey_dir(struct cli *c, struct survey_set *s, const char *dir)
 	free(names);
 }
 
+/* -o's file, refused where it is one of the records read. */
+static int open_table(struct cli *c, const struct survey_set *s, FILE *out,
+		      FILE **res)
+{
+	struct stat st;
+	size_t i;
+
+	*res = out;
+	if (!c->out_path)
+		return 0;
+	if (!stat(c->out_path, &st))
+		for (i = 0; i < s->nids; i++)
+			if (s->ids[i].dev == st.st_dev &&
+			    s->ids[i].ino == st.st_ino)
+				return usage_error(c->err,
+						   "invalid --out '%s': a record --survey reads",
+						   c->out_path);
+	return open_outputs(c, out, res);
+}
+
 int run_survey(struct cli *c, FILE *out)
 {
-	struct survey_set s = { NULL, 0, 0, 0 };
+	struct survey_set s = { NULL, 0, 0, 0, NULL, 0 };
+	FILE *res = out;
 	enum survey_format fmt = c->json ? SURVEY_JSON :
 				 c->csv ? SURVEY_CSV :
 				 c->markdown ? SURVEY_MARKDOWN : SURVEY_TEXT;
@@ -183,12 +238,16 @@ int run_survey(struct cli *c, FILE *out)
 			survey_file(c, &s, c->files[i]);
 	}
 	s.n = survey_merge(s.rows, s.n);
-	if (s.n || !s.bad)
-		survey_print(out, s.rows, s.n, fmt);
+	ret = s.n || !s.bad ? open_table(c, &s, out, &res) : 0;
+	if (!ret && (s.n || !s.bad))
+		survey_print(res, s.rows, s.n, fmt);
 	free(s.rows);
+	free(s.ids);
+	if (ret)
+		return ret;
 	if (s.bad)
 		fprintf(c->err, "flashbench: --survey: %u file%s left out\n",
 			s.bad, s.bad == 1 ? "" : "s");
-	ret = finish_output(c, out, 0);
+	ret = finish_output(c, res, res != out);
 	return s.bad ? EXIT_USAGE : ret;
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze.h"
 #include "autotab.h"
 #include "c.h"
 #include "caprec.h"
@@ -18,6 +19,7 @@
 #include "format.h"
 #include "json.h"
 #include "rectab.h"
+#include "rowsread.h"
 #include "survey.h"
 
 /* The major version of the records this flashbench reads (and writes). */
@@ -139,6 +141,8 @@ static void row_identity(struct survey_row *row, const struct jr_value *dev)
 		serial_hash(row->serial_hash, what);
 	}
 	num_of(&row->size, jr_get(dev, "size"));
+	if (!row->size.set)	/* --registers: what the CSD states */
+		num_of(&row->size, jr_get(card, "capacity"));
 	num_of(&row->au_stated, jr_get(card, "au_size"));
 	stated_classes(row->stated, sizeof(row->stated), card);
 }
@@ -169,6 +173,36 @@ static void row_geometry(struct survey_row *row, const struct jr_value *v)
 	row->fat_size.v = fat_nr.v * row->au.v;
 	num_at(&row->fat_start, t, &g, held, GEO(fat_start_byte));
 	row->fat_start.conf = fat_nr.conf;
+}
+
+/* One size the align table shows, with its confidence (none: unset). */
+static void num_step(struct survey_num *n, const struct analyze_step *s)
+{
+	memset(n, 0, sizeof(*n));
+	if (!s->size_byte || s->confidence == ANALYZE_CONF_NONE)
+		return;
+	n->set = 1;
+	n->v = s->size_byte;
+	n->conf = s->confidence == ANALYZE_CONF_LOW ? SV_LOW :
+		  s->confidence == ANALYZE_CONF_MEDIUM ? SV_MEDIUM : SV_HIGH;
+}
+
+/* What an -a record's rows show, judged as --analyze judges them. */
+static void row_align(struct survey_row *row, const struct jr_value *res)
+{
+	struct align_rows_bad bad;
+	struct align_verdict v;
+	struct align_row *rows;
+	size_t n;
+
+	if (align_rows_read(res, &rows, &n, &bad))
+		return;
+	if (!analyze_align(rows, n, &v)) {
+		num_step(&row->au, &v.erase);
+		num_step(&row->page, &v.page);
+		num_step(&row->unit, &v.plane);
+	}
+	free(rows);
 }
 
 /* What -C found (the verdict of -C, or --auto --destructive's). */
@@ -254,6 +288,8 @@ int survey_row_from(const struct jr_value *doc, struct survey_row *row,
 		row_capacity(row, jr_get(verdict, rt_row_at(&auto_verdict_table,
 						GEO(capacity))->name));
 		row_classes(row, jr_get(doc, "class"));
+	} else if (!strcmp(row->test, "align")) {
+		row_align(row, jr_get(doc, "results"));
 	} else if (!strcmp(row->test, "capacity")) {
 		row_capacity(row, verdict);
 	} else if (!strcmp(row->test, "class")) {
@@ -316,13 +352,48 @@ static int row_cmp(const void *pa, const void *pb)
 	return d ? d : strcmp(a->record, b->record);
 }
 
+/* Nonzero if a and b hold no value that differs. */
+static int agree(const struct survey_row *a, const struct survey_row *b)
+{
+	const struct survey_num *na[] = {
+		&a->size, &a->usable, &a->au, &a->page, &a->unit,
+		&a->open_linear, &a->open_random, &a->fat_size,
+	};
+	const struct survey_num *nb[] = {
+		&b->size, &b->usable, &b->au, &b->page, &b->unit,
+		&b->open_linear, &b->open_random, &b->fat_size,
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(na); i++)
+		if (na[i]->set && nb[i]->set && na[i]->v != nb[i]->v)
+			return 0;
+	return !a->capacity_kind[0] || !b->capacity_kind[0] ||
+	       !strcmp(a->capacity_kind, b->capacity_kind);
+}
+
+/*
+ * Nonzero if the records of a and b are of one card: the same CID; or,
+ * neither having registers (a USB reader, a loop device), the same
+ * device path and size and no value found that differs.
+ */
+static int same_card(const struct survey_row *a, const struct survey_row *b)
+{
+	if (a->cid[0] || b->cid[0])
+		return !strcmp(a->cid, b->cid);
+	if (a->serial_hash[0] || b->serial_hash[0])
+		return !strcmp(a->serial_hash, b->serial_hash);
+	return a->device[0] && !strcmp(a->device, b->device) &&
+	       a->size.set && b->size.set && agree(a, b);
+}
+
 size_t survey_merge(struct survey_row *rows, size_t n)
 {
 	size_t i, k, out = 0;
 
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < out; k++)
-			if (rows[i].cid[0] && !strcmp(rows[k].cid, rows[i].cid))
+			if (same_card(&rows[k], &rows[i]))
 				break;
 		if (k == out) {
 			if (out != i)
@@ -339,6 +410,13 @@ size_t survey_merge(struct survey_row *rows, size_t n)
 	}
 	qsort(rows, out, sizeof(*rows), row_cmp);
 	return out;
+}
+
+const char *survey_grouped_by(const struct survey_row *r)
+{
+	if (r->cid[0] || r->serial_hash[0])
+		return "card";
+	return r->device[0] && r->size.set ? "device" : "record";
 }
 
 /* ---- the table ---- */
@@ -517,7 +595,8 @@ static void cell(char *buf, const struct survey_row *r, enum survey_col c)
 }
 
 static const char legend[] =
-	"? low confidence, ~ medium, - not in the record; serial# is a hash";
+	"? low confidence, ~ medium, - not in the record; serial# is a hash;\n"
+	" a card without registers is a row per device path, size and verdict";
 
 /* One cell padded to width w, or the last one of its line. */
 static void text_cell(FILE *out, const char *s, size_t w, int last)
@@ -686,6 +765,7 @@ static void json_row(struct json *j, const struct survey_row *r)
 	}
 	json_array_end(j);
 	json_u64(j, "records", r->records);
+	json_string(j, "grouped_by", survey_grouped_by(r));
 	json_string(j, "record", r->record);
 	json_string(j, "record_test", r->test);
 	json_string(j, "record_version", r->version);

@@ -29,7 +29,11 @@ struct survey_num {
 	enum survey_conf conf;
 };
 
-#define SURVEY_CLASSES	8
+/*
+ * The classes a row keeps: the 13 a card can state (C2 C4 C6 C10 U1 U3
+ * V6 V10 V30 V60 V90 A1 A2) and room for more a later version measures.
+ */
+#define SURVEY_CLASSES	24
 
 /* One class measured: "C10" and whether the card met it. */
 struct survey_class {
@@ -82,11 +86,18 @@ int survey_row_from(const struct jr_value *doc, struct survey_row *row,
 		    char *why, size_t why_len);
 
 /*
- * Join the rows of one card (same CID) into one: the newest record's,
- * with what it lacks from older ones; then sort by manufacturer, name,
+ * Join the rows of one card into one (see survey_grouped_by()): the
+ * newest record's, with what it lacks from older ones; then sort by manufacturer, name,
  * serial hash and record.  Returns the rows left.
  */
 size_t survey_merge(struct survey_row *rows, size_t n);
+
+/*
+ * What joined r's records: "card" (its CID, or its serial), "device"
+ * (no registers: the same device path and size, no value that differs)
+ * or "record" (one record that names neither).
+ */
+const char *survey_grouped_by(const struct survey_row *r);
 
 /* The table in format fmt. */
 void survey_print(FILE *out, const struct survey_row *rows, size_t n,

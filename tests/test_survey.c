@@ -336,8 +336,179 @@ START_TEST(test_survey_bad_files)
 	ck_assert_uint_eq(count_str(r.err, "\n"), 7);
 	/* the good record's row, alone */
 	ck_assert_uint_eq(count_str(r.out, "01.json"), 1);
-	ck_assert_uint_eq(count_str(r.out, "\n"), 3);
+	ck_assert_uint_eq(count_str(r.out, "\n"), 4);	/* with the legend */
 	fb_free(&r);
+}
+END_TEST
+
+/* The --json table of --survey ARGS (in the records' directory), parsed. */
+static struct jr_value *survey_rows(const char *args)
+{
+	char line[512], err[JR_ERR_LEN];
+	struct jr_value *rows;
+	struct fb_run r;
+
+	snprintf(line, sizeof(line), "--json %s", args);
+	survey(line, &r);
+	ck_assert_msg(r.status == 0, "%s: %d %s", args, r.status, r.err);
+	ck_assert_int_eq(jr_parse(r.out, strlen(r.out), NULL, &rows, err,
+				  sizeof(err)), 0);
+	fb_free(&r);
+	return rows;
+}
+
+/* Write what flashbench ARGS prints into the records' directory as name. */
+static void record_made(const char *args, const char *name)
+{
+	char path[128];
+	struct fb_run r;
+
+	fb_run(args, &r);
+	ck_assert_msg(r.status == 0, "%s: %d %s", args, r.status, r.err);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	write_text(path, r.out);
+	fb_free(&r);
+}
+
+/* Every class measured is kept: a card stating none was measured on 13. */
+START_TEST(test_survey_all_classes)
+{
+	struct jr_value *rows = survey_rows("23.json");
+	const struct jr_value *m =
+		jr_get(jr_at(rows, 0), "classes_measured");
+
+	ck_assert_uint_eq(jr_len(m), 13);
+	ck_assert_str_eq(jr_str(jr_get(jr_at(m, 8), "class"), ""), "V30");
+	ck_assert_str_eq(jr_str(jr_get(jr_at(m, 12), "class"), ""), "A2");
+	jr_free(rows);
+}
+END_TEST
+
+/* A file named twice, or met again in its directory, is one record. */
+START_TEST(test_survey_twice)
+{
+	struct jr_value *rows = survey_rows("01.json 01.json ./01.json");
+
+	ck_assert_uint_eq(jr_len(rows), 1);
+	ck_assert_uint_eq(jr_u64(jr_get(jr_at(rows, 0), "records"), 0), 1);
+	ck_assert_str_eq(jr_str(jr_get(jr_at(rows, 0), "grouped_by"), ""),
+			 "card");
+	jr_free(rows);
+	rows = survey_rows(". 03.json");
+	ck_assert_uint_eq(jr_len(rows), NR_ROWS);
+	jr_free(rows);
+}
+END_TEST
+
+/*
+ * Records without registers: one row per device path, size and verdict.
+ * Card 23 (4M AUs) again read-only, and another card (8M AUs) on the
+ * same path: two rows, the first of two records.
+ */
+START_TEST(test_survey_no_registers)
+{
+	const struct jr_value *a, *b;
+	struct jr_value *rows;
+	char path[128];
+
+	record_made("--auto --json -q --simulate=seed=40,size=1G,erase=4M,page=16K",
+		    "x40.json");
+	record_made("--auto --json -q --simulate=seed=41,size=1G,erase=8M,page=16K",
+		    "x41.json");
+	rows = survey_rows("23.json x40.json x41.json");
+	ck_assert_uint_eq(jr_len(rows), 2);
+	a = jr_at(rows, 0);
+	b = jr_at(rows, 1);
+	if (value(a, "erase_size") != 4 << 20) {
+		const struct jr_value *t = a;
+
+		a = b;
+		b = t;
+	}
+	ck_assert_uint_eq(value(a, "erase_size"), 4 << 20);
+	ck_assert_uint_eq(jr_u64(jr_get(a, "records"), 0), 2);
+	ck_assert_str_eq(jr_str(jr_get(a, "grouped_by"), ""), "device");
+	ck_assert_uint_eq(value(b, "erase_size"), 8 << 20);
+	ck_assert_uint_eq(jr_u64(jr_get(b, "records"), 0), 1);
+	jr_free(rows);
+	snprintf(path, sizeof(path), "%s/x40.json", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/x41.json", dir);
+	unlink(path);
+}
+END_TEST
+
+/* An -a record's rows are judged; a --registers record's CSD gives a size. */
+START_TEST(test_survey_align_registers)
+{
+	char here[4096], args[4200], path[128];
+	const struct jr_value *row;
+	struct jr_value *rows;
+
+	ck_assert_ptr_nonnull(getcwd(here, sizeof(here)));
+	snprintf(args, sizeof(args), "--registers %s/tests/data/registers-sl16g --json",
+		 here);
+	record_made(args, "x50.json");
+	snprintf(args, sizeof(args), "%s/tests/data/records/align-a.json x50.json",
+		 here);
+	rows = survey_rows(args);
+	ck_assert_uint_eq(jr_len(rows), 2);
+	row = jr_at(rows, 0);	/* sorted: the card with a manufacturer */
+	ck_assert_str_eq(jr_str(jr_get(row, "name"), ""), "SL16G");
+	ck_assert_uint_eq(value(row, "size"), 15476981760ULL);
+	row = jr_at(rows, 1);
+	ck_assert_str_eq(jr_str(jr_get(row, "record_test"), ""), "align");
+	ck_assert_uint_eq(value(row, "erase_size"), 4 << 20);
+	ck_assert_str_eq(jr_str(jr_path(row, "erase_size.confidence"), ""),
+			 "high");
+	jr_free(rows);
+	snprintf(path, sizeof(path), "%s/x50.json", dir);
+	unlink(path);
+}
+END_TEST
+
+/* "-" reads a record from standard input; -o writes the table to a file. */
+START_TEST(test_survey_stdin_out)
+{
+	char cmd[512], path[128], *text;
+	struct cmd_result res;
+	size_t len;
+	char *argv[] = { "/bin/sh", "-c", cmd, NULL };
+
+	snprintf(cmd, sizeof(cmd), "cd %s && %s%s --survey --csv - < 05.json",
+		 dir, flashbench_bin()[0] == '/' ? "" : "\"$OLDPWD\"/",
+		 flashbench_bin());
+	ck_assert_int_eq(run_cmd(argv, &res), 0);
+	ck_assert_msg(res.status == 0, "%s", res.err);
+	ck_assert_uint_eq(count_str(res.out, "\n"), 2);
+	ck_assert(strstr(res.out, ",C2:pass,1,standard input\n"));
+	cmd_result_free(&res);
+	snprintf(path, sizeof(path), "%s/table.txt", dir);
+	snprintf(cmd, sizeof(cmd), "--survey -o %s %s/05.json", path, dir);
+	{
+		struct fb_run r;
+
+		fb_run(cmd, &r);
+		ck_assert_int_eq(r.status, 0);
+		ck_assert_str_eq(r.out, "");
+		fb_free(&r);
+		text = slurp_text(path, &len);
+		ck_assert_ptr_nonnull(text);
+		ck_assert(strstr(text, "05.json\n"));
+		free(text);
+		unlink(path);
+		/* never over a record it reads */
+		snprintf(cmd, sizeof(cmd), "--survey -o %s/05.json %s",
+			 dir, dir);
+		fb_run(cmd, &r);
+		ck_assert_int_eq(r.status, 2);
+		ck_assert(strstr(r.err, "a record --survey reads"));
+		fb_free(&r);
+		snprintf(path, sizeof(path), "%s/05.json", dir);
+		text = slurp_text(path, &len);
+		ck_assert(len > 1000);
+		free(text);
+	}
 }
 END_TEST
 
@@ -349,9 +520,9 @@ static const struct {
 	{ "--csv x.json", "flashbench: --csv formats --survey's table: it needs --survey\n" },
 	{ "--markdown --simulate", "flashbench: --markdown formats --survey's table: it needs --survey\n" },
 	{ "--survey --csv --json x.json", "flashbench: --csv, --markdown and --json exclude each other\n" },
-	{ "--survey -a x.json", "flashbench: --survey reads records on its own, without tests, --auto, --analyze, --simulate, -o, --plot or --preserve\n" },
-	{ "--survey --simulate x.json", "flashbench: --survey reads records on its own, without tests, --auto, --analyze, --simulate, -o, --plot or --preserve\n" },
-	{ "--survey -o out.txt x.json", "flashbench: --survey reads records on its own, without tests, --auto, --analyze, --simulate, -o, --plot or --preserve\n" },
+	{ "--survey -a x.json", "flashbench: --survey reads records on its own, without tests, --auto, --analyze, --simulate, --plot or --preserve\n" },
+	{ "--survey --simulate x.json", "flashbench: --survey reads records on its own, without tests, --auto, --analyze, --simulate, --plot or --preserve\n" },
+	{ "--survey --plot p.svg x.json", "flashbench: --survey reads records on its own, without tests, --auto, --analyze, --simulate, --plot or --preserve\n" },
 };
 
 START_TEST(test_survey_bad_args)
@@ -379,6 +550,11 @@ Suite *survey_suite(void)
 	tcase_add_test(tc, test_survey_rows);
 	tcase_add_test(tc, test_survey_no_serial);
 	tcase_add_test(tc, test_survey_bad_files);
+	tcase_add_test(tc, test_survey_all_classes);
+	tcase_add_test(tc, test_survey_twice);
+	tcase_add_test(tc, test_survey_no_registers);
+	tcase_add_test(tc, test_survey_align_registers);
+	tcase_add_test(tc, test_survey_stdin_out);
 	suite_add_tcase(s, tc);
 	tcase_add_loop_test(args, test_survey_bad_args, 0,
 			    sizeof(bad_args) / sizeof(bad_args[0]));
