@@ -24,7 +24,7 @@
  * saved on it), so its line must run and find none; test_loop.c restores
  * real journals on loop devices.  Two commands of the README are not
  * examples ("$ " lines) but are tested too: the set-up line by
- * test_docs.c (test_setup_line_runs), and make check by being the tests.
+ * test_readme.c (test_setup_line_runs), and make check by being the tests.
  */
 #include <libgen.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * of the table of modes an option, the parse doing what each row says,
  * the defaults reaching the tests, and --help laid out from the rows.
  * The man page and the completion are checked against the table in
- * test_docs.c.
+ * test_manpage.c and test_completion.c.
  */
 #include <inttypes.h>
 #include <stdio.h>
