@@ -32,7 +32,7 @@ static void report_time_ops(struct cli *c, FILE *res)
 }
 
 /*
- * Run the tests (or --auto, or --restore) on the open device, the
+ * Run the tests (--auto among them) or --restore on the open device, the
  * outputs open and the progress line over them; the saved data written
  * back whatever happened.  Returns 0 or an exit status.
  */
@@ -47,8 +47,6 @@ static int run_open(struct cli *c, struct device **dev, FILE *out,
 	progress_begin(c, dev, &res);
 	if (c->restore)
 		ret = run_restore(c, *dev, res);
-	else if (c->autorun)
-		ret = run_auto(c, *dev, res);
 	else
 		ret = run_tests(c, *dev, res);
 	/* whatever happened, put back what was saved */
@@ -66,7 +64,7 @@ static int run_open(struct cli *c, struct device **dev, FILE *out,
 
 /*
  * Everything checked against the open device, before any write: its
- * size, the block size, the tests' reach, the writing tests' plan (into
+ * size, the block size, what each test needs of it, the writing tests' plan (into
  * plan[], indexed like the table of tests), the journal; --restore's
  * journal loaded.  0 or an exit status.
  */
@@ -78,7 +76,7 @@ static int check_device(struct cli *c, struct device *dev,
 	if (!ret)
 		ret = check_blocksize(c, dev);
 	if (!ret)
-		ret = check_read_tests(c, dev);
+		ret = check_tests_device(c, dev);
 	if (!ret)
 		ret = plan_writes(c, dev, plan);
 	if (!ret)

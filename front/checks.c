@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Everything checked before any I/O: the command line on its own
- * (check_args), then against the device (its size, the block size, the
- * read tests' reach, the writing tests' ranges).  A bad value is one
- * line naming it and EXIT_USAGE, found before a single write.
+ * (check_args), then against the device (its size, the block size, each
+ * test's own checks, the writing tests' ranges).  What a test needs of
+ * its own it checks itself (test.h's check op); here the rows are asked
+ * in turn.  A bad value is one line naming it and EXIT_USAGE, found
+ * before a single write.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -13,26 +15,10 @@
 
 #include "c.h"
 #include "capacity.h"
-#include "class.h"
 #include "cli.h"
 #include "format.h"
-#include "layout.h"
 #include "options.h"
 #include "status.h"
-#include "progs.h"
-
-/* The smallest block size, and the first size -i reads. */
-#define MIN_IO_BYTE		512ULL
-
-/* Round x up to a multiple of m (m > 0); saturates instead of wrapping. */
-static uint64_t round_up(uint64_t x, uint64_t m)
-{
-	uint64_t r = x % m;
-
-	if (!r)
-		return x;
-	return x > UINT64_MAX - (m - r) ? UINT64_MAX : x + (m - r);
-}
 
 /*
  * Identify path.  A path that does not exist is known by the real path
@@ -133,46 +119,67 @@ static int spec_hint(const struct cli *c)
 	       stat(c->device, &st) != 0;
 }
 
-/* v as --offset takes it: "12M", "4G", or plain bytes. */
-static char *offset_text(char *buf, size_t len, uint64_t v)
+/* ---- the tests' own checks (test.h) ---- */
+
+/* The value option of that long name ("offset"), or V_NR. */
+static enum cli_value value_named(const char *name)
 {
-	static const char units[] = "GMK";
-	unsigned int i;
+	enum cli_value v;
 
-	for (i = 0; i < 3; i++) {
-		unsigned int shift = 30 - 10 * i;
+	for (v = 0; v < V_NR; v++)
+		if (!strcmp(opt_value_row(v)->name, name))
+			break;
+	return v;
+}
 
-		if (v && !(v & ((1ULL << shift) - 1))) {
-			snprintf(buf, len, "%" PRIu64 "%c", v >> shift,
-				 units[i]);
-			return buf;
-		}
-	}
-	snprintf(buf, len, "%" PRIu64, v);
-	return buf;
+/* test_check's given: as typed, or NULL when not given. */
+static const char *given_of(const void *ctx, const char *name)
+{
+	const struct cli *c = ctx;
+	enum cli_value v = value_named(name);
+
+	return v < V_NR ? c->arg[v] : NULL;
+}
+
+/* test_check's text: as typed, or the default as a number. */
+static const char *text_of(const void *ctx, const char *name)
+{
+	const struct cli *c = ctx;
+	enum cli_value v = value_named(name);
+
+	return v < V_NR ? c->text[v] : "";
 }
 
 /*
- * -O writes whole AUs from --offset: an offset off the AU grid makes every
- * write straddle two AUs, which measures something else.  Refused rather
- * than rounded, so the offset the user reads back is the one used.
+ * Ask test t's check at stage at (dev NULL: the command line alone);
+ * what it refuses is one line.  Returns 0 or EXIT_USAGE.
  */
-static int check_offset(struct cli *c)
+static int check_test(struct cli *c, const struct device *dev,
+		      const struct test *t, enum test_check_at at)
 {
-	const uint64_t es = c->o.erasesize_byte, off = c->o.offset_byte;
-	char size[FMT_LEN], down[FMT_LEN], up[FMT_LEN];
+	char why[512] = "";
+	struct test_check k = {
+		.o = &c->o, .dev = dev, .dev_byte = c->run.dev_byte,
+		.given = given_of, .text = text_of, .ctx = c,
+		.why = why, .why_len = sizeof(why),
+	};
 
-	if (!(c->tests & BENCH_OPEN_AU) || !(off % es))
+	if (!t->check || !t->check(t, &k, at))
 		return 0;
-	offset_text(down, sizeof(down), off - off % es);
-	if (round_up(off, es) == UINT64_MAX)
-		return usage_error(c->err,
-				   "invalid --offset '%s': not a multiple of the erase size (%s), so each write would straddle two AUs; nearest valid offset: %s",
-				   c->text[V_OFFSET], fmt_size(size, es), down);
-	return usage_error(c->err,
-			   "invalid --offset '%s': not a multiple of the erase size (%s), so each write would straddle two AUs; nearest valid offsets: %s and %s",
-			   c->text[V_OFFSET], fmt_size(size, es), down,
-			   offset_text(up, sizeof(up), round_up(off, es)));
+	return usage_error(c->err, "%s", why);
+}
+
+/* Every test asked for, checked at stage at; 0 or EXIT_USAGE. */
+static int check_tests(struct cli *c, const struct device *dev,
+		       enum test_check_at at)
+{
+	size_t i;
+
+	for (i = 0; i < test_table_nr; i++)
+		if ((c->tests & test_table[i]->test) &&
+		    check_test(c, dev, test_table[i], at))
+			return EXIT_USAGE;
+	return 0;
 }
 
 /* --registers runs on its own.  Returns 0 or EXIT_USAGE. */
@@ -213,6 +220,7 @@ static int check_survey(struct cli *c)
  */
 int check_args(struct cli *c)
 {
+	const struct test *one = test_of(c->tests), *timed = tests_timing();
 	enum cli_value v;
 	int runs_alone = c->autorun + !!c->analyze_path + !!c->restore;
 
@@ -227,21 +235,23 @@ int check_args(struct cli *c)
 	if (runs_alone > 1)
 		return usage_error(c->err,
 				   "--auto, --analyze and --restore exclude each other");
-	if (runs_alone && c->tests)
+	if (runs_alone && (c->tests & ~tests_alone(c->tests)))
 		return usage_error(c->err,
 				   "--%s runs on its own, without test options such as -a",
 				   c->autorun ? "auto" : c->restore ? "restore" :
 				   "analyze");
 	if (c->preserve && !tests_writing(c->tests) &&
-	    !(c->autorun && c->destructive))
+	    !(c->destructive && tests_destructive(c->tests)))
 		return usage_error(c->err,
 				   "--%s needs a writing test (-O, -f, -p, -C, -L or --auto --destructive)",
 				   c->journal ? "journal" : "preserve");
-	if (c->destructive && !c->autorun)
+	if (c->destructive && !tests_destructive(c->tests))
 		return usage_error(c->err, "--destructive needs --auto");
-	if (c->time_ops && c->tests != BENCH_CAPACITY)
+	if (c->time_ops && (!timed || c->tests != timed->test))
 		return usage_error(c->err,
-				   "--time-ops times --capacity alone: give -C and no other test");
+				   "--time-ops times %s alone: give -%c and no other test",
+				   timed ? timed->option : "a test",
+				   timed ? timed->short_option : '?');
 	if (c->force && !c->restore)
 		return usage_error(c->err,
 				   "--force goes with --restore (it restores unchecked)");
@@ -251,13 +261,10 @@ int check_args(struct cli *c)
 	if (c->plot_path && (c->tests & (c->tests - 1)))
 		return usage_error(c->err,
 				   "--plot takes one test at a time");
-	if (c->plot_path && (c->tests & BENCH_CLASS))
-		return usage_error(c->err, "--plot does not draw --class");
+	if (c->plot_path && one && one->no_plot)
+		return usage_error(c->err, "--plot %s", one->no_plot);
 	if (c->plot_path && c->restore)
 		return usage_error(c->err, "--plot draws tests, not --restore");
-	if (c->plot_path && (c->tests & BENCH_CAPACITY))
-		return usage_error(c->err,
-				   "--plot draws timings; --capacity has none to draw");
 	if (c->json && c->restore)
 		return usage_error(c->err, "--json reports tests, not --restore");
 	if (c->plot_path && !strcmp(c->plot_path, "-") && !c->out_path)
@@ -284,13 +291,13 @@ int check_args(struct cli *c)
 				   c->device);
 	if (!c->simulate && !c->device)
 		return usage_error(c->err, "missing DEVICE");
-	if (!c->tests && !c->autorun && !c->restore)
+	if (!c->tests && !c->restore)
 		return usage_error(c->err,
 				   "need at least one test: --auto finds the erase and page size by itself (read-only), -a is the classic align test; --help lists them all");
 	/* -O starts past the FAT area: the table's default, on the AU grid */
 	if (!c->arg[V_OFFSET])
-		c->o.offset_byte = round_up(opt_value_row(V_OFFSET)->def,
-					    c->o.erasesize_byte);
+		c->o.offset_byte = test_round_up(opt_value_row(V_OFFSET)->def,
+						 c->o.erasesize_byte);
 	/* messages quote values as typed, defaults as numbers */
 	for (v = 0; v < V_NR; v++) {
 		snprintf(c->num[v], sizeof(c->num[v]), "%" PRIu64,
@@ -303,148 +310,22 @@ int check_args(struct cli *c)
 		return usage_error(c->err,
 				   "invalid --erasesize '%s': must be at least twice --blocksize (%s)",
 				   c->text[V_ERASESIZE], c->text[V_BLOCKSIZE]);
-	return check_offset(c);
+	return check_tests(c, NULL, TEST_CHECK_LINE);
 }
 
 /*
  * "DEVICE (N bytes)" for messages about the end of the device, with
  * c->run.dev_byte: a file's own size, not the whole blocks the tests can use.
  */
-#define DEV_FMT "%s (%" PRIu64 " bytes)"
-
-/* Check the read tests against the device; returns 0 or EXIT_USAGE. */
-int check_read_tests(struct cli *c, const struct device *dev)
-{
-	const struct bench_opts *o = &c->o;
-	const char *bs = c->text[V_BLOCKSIZE];
-
-	if ((c->tests & BENCH_ALIGN) &&
-	    (o->blocksize_byte / 2) % dev->logical_block_size)
-		return usage_error(c->err,
-				   "invalid --blocksize '%s': --align needs at least %u, twice the logical block size of %s (it reads at half-block offsets)",
-				   bs, 2 * dev->logical_block_size, dev->path);
-	/* the smallest maxalign is two blocks: 7 * 2 + 1 blocks */
-	if ((c->tests & BENCH_ALIGN) &&
-	    align_max(dev->size_byte, o->blocksize_byte) <
-		    2 * o->blocksize_byte) {
-		char size[FMT_LEN];
-
-		if (c->arg[V_BLOCKSIZE])
-			return usage_error(c->err,
-					   "invalid --blocksize '%s': --align needs 15 blocks, more than " DEV_FMT,
-					   bs, dev->path, c->run.dev_byte);
-		return usage_error(c->err,
-				   "--align needs 15 blocks of the default --blocksize (%s), more than " DEV_FMT "; give a smaller -b",
-				   fmt_size(size, o->blocksize_byte),
-				   dev->path, c->run.dev_byte);
-	}
-	/* how far a read test reaches: its program's extent */
-	if ((c->tests & BENCH_SCATTER) &&
-	    progs_extent(&scatter_prog, o, dev) > dev->size_byte)
-		return usage_error(c->err,
-				   "--scatter-order=%s --scatter-span=%s --blocksize=%s reach past the end of " DEV_FMT,
-				   c->text[V_SCATTER_ORDER],
-				   c->text[V_SCATTER_SPAN], bs, dev->path,
-				   c->run.dev_byte);
-	if ((c->tests & BENCH_INTERVAL) &&
-	    interval_first_len(dev->logical_block_size) >
-		    MIN_IO_BYTE << (o->interval_order - 1))
-		return usage_error(c->err,
-				   "invalid --interval-order '%s': its largest read is smaller than the %u-byte logical blocks of %s",
-				   c->text[V_INTERVAL_ORDER],
-				   dev->logical_block_size, dev->path);
-	if ((c->tests & BENCH_INTERVAL) &&
-	    progs_extent(&interval_prog, o, dev) > dev->size_byte)
-		return usage_error(c->err,
-				   "--interval-order=%s --count=%s reach past the end of " DEV_FMT,
-				   c->text[V_INTERVAL_ORDER], c->text[V_COUNT],
-				   dev->path, c->run.dev_byte);
-	return 0;
-}
+#define DEV_FMT TEST_DEV_FMT
 
 /*
- * Where test t would write on a device of any size, for messages: how
- * many erase sizes apart its AUs start (0: one range) and the end of the
- * last range.  Returns 0, or -EINVAL when that overflows 64 bits.
+ * Check what each test asked for needs of the device, before any plan;
+ * returns 0 or EXIT_USAGE.
  */
-static int write_footprint(const struct cli *c, enum bench_test t,
-			   uint64_t *spacing_au, uint64_t *end_byte)
+int check_tests_device(struct cli *c, const struct device *dev)
 {
-	const struct test *m = test_of(t);
-	struct bench_range *r;
-	int n;
-
-	if (!m || !m->prog)	/* the modes run as VM programs only */
-		return -EINVAL;
-	n = m->plan(t, &c->o, UINT64_MAX, NULL, 0);
-	if (n <= 0)
-		return -EINVAL;
-	r = calloc((size_t)n, sizeof(*r));
-	if (!r || m->plan(t, &c->o, UINT64_MAX, r, (size_t)n) != n) {
-		free(r);
-		return -EINVAL;
-	}
-	*spacing_au = n < 2 ? 0 : (r[1].start_byte - r[0].start_byte) /
-				  c->o.erasesize_byte;
-	*end_byte = r[n - 1].end_byte;
-	free(r);
-	return 0;
-}
-
-/* -L reaching past the end: its units, its random I/O and its end. */
-static int class_past_end(struct cli *c, const struct device *dev)
-{
-	char unit[FMT_LEN], span[FMT_LEN];
-	struct class_plan p;
-
-	class_plan(&p, &c->o, c->run.card.au_byte);
-	return usage_error(c->err,
-			   "--class with --offset=%s writes %u units of %s and %s of random I/O, up to byte %" PRIu64 ", past the end of " DEV_FMT,
-			   c->text[V_OFFSET], p.units,
-			   fmt_size(unit, p.unit_byte),
-			   fmt_size(span, p.span_byte),
-			   p.offset_byte + p.units * p.unit_byte + p.span_byte,
-			   dev->path, c->run.dev_byte);
-}
-
-/*
- * A writing test reaching past the end, told in terms of its options and
- * the byte it would reach: -O spaces its AUs apart, so its footprint is
- * far larger than --open-au-nr erase blocks.
- */
-static int write_past_end(struct cli *c, enum bench_test test,
-			  const struct device *dev)
-{
-	const char *es = c->text[V_ERASESIZE];
-	uint64_t spacing = 0, end = 0;
-	char reach[160] = "reaches past the end";
-
-	if (!write_footprint(c, test, &spacing, &end) && spacing)
-		snprintf(reach, sizeof(reach),
-			 "writes %s AUs spaced %" PRIu64 " AUs apart, up to byte %" PRIu64 ", past the end",
-			 c->text[V_OPEN_AU_NR], spacing, end);
-	else if (end)
-		snprintf(reach, sizeof(reach),
-			 "writes up to byte %" PRIu64 ", past the end", end);
-	if (test == BENCH_OPEN_AU)
-		return usage_error(c->err,
-				   "--open-au with --offset=%s --open-au-nr=%s --erasesize=%s %s of " DEV_FMT,
-				   c->text[V_OFFSET], c->text[V_OPEN_AU_NR], es,
-				   reach, dev->path, c->run.dev_byte);
-	if (test == BENCH_FIND_FAT)
-		return usage_error(c->err,
-				   "--find-fat with --fat-nr=%s --erasesize=%s %s of " DEV_FMT,
-				   c->text[V_FAT_NR], es, reach, dev->path,
-				   c->run.dev_byte);
-	if (test == BENCH_CAPACITY)
-		return usage_error(c->err,
-				   "--capacity needs at least 16MiB, more than " DEV_FMT,
-				   dev->path, c->run.dev_byte);
-	if (test == BENCH_CLASS)
-		return class_past_end(c, dev);
-	return usage_error(c->err,
-			   "--program needs the first 20MiB, more than " DEV_FMT,
-			   dev->path, c->run.dev_byte);
+	return check_tests(c, dev, TEST_CHECK_DEVICE);
 }
 
 /*
@@ -467,8 +348,12 @@ static int plan_one(struct cli *c, const struct device *dev,
 			n = m->plan(t, &c->o, dev->size_byte,
 				    plan->ranges, (size_t)n);
 	}
+	if (n == -EINVAL && check_test(c, dev, m, TEST_CHECK_PAST_END))
+		return EXIT_USAGE;
 	if (n == -EINVAL)
-		return write_past_end(c, t, dev);
+		return usage_error(c->err,
+				   "%s reaches past the end of " DEV_FMT,
+				   m->option, dev->path, c->run.dev_byte);
 	if (n < 0) {
 		fprintf(c->err, "flashbench: %s: cannot plan the writes: %s\n",
 			m->option, strerror(-n));
@@ -476,36 +361,6 @@ static int plan_one(struct cli *c, const struct device *dev,
 	}
 	plan->n = (size_t)n;
 	return 0;
-}
-
-/*
- * -L writes units of the AU the card states (else --erasesize), at most
- * 4 MiB, from --offset: an offset off that grid is refused as -O refuses
- * one off the AU grid, rather than rounded up unsaid.  Under -v, says
- * when the card's AU overrides --erasesize.  Returns 0 or EXIT_USAGE.
- */
-static int check_class_offset(struct cli *c)
-{
-	char unit[FMT_LEN], down[FMT_LEN], up[FMT_LEN];
-	uint64_t off = c->o.offset_byte;
-	struct class_plan p;
-
-	if (!(c->tests & BENCH_CLASS))
-		return 0;
-	class_plan(&p, &c->o, c->run.card.au_byte);
-	if (c->o.verbose && c->run.card.au_byte && c->arg[V_ERASESIZE])
-		fprintf(c->err,
-			"flashbench: --class writes units of the AU the card states (%s), not of --erasesize=%s\n",
-			fmt_size(unit, c->run.card.au_byte),
-			c->text[V_ERASESIZE]);
-	if (!c->arg[V_OFFSET] || !(off % p.unit_byte))
-		return 0;
-	offset_text(down, sizeof(down), off - off % p.unit_byte);
-	offset_text(up, sizeof(up), round_up(off, p.unit_byte));
-	return usage_error(c->err,
-			   "invalid --offset '%s': --class writes units of %s, and it is not a multiple of them; nearest valid offsets: %s and %s",
-			   c->text[V_OFFSET], fmt_size(unit, p.unit_byte),
-			   down, up);
 }
 
 /*
@@ -519,14 +374,6 @@ int plan_writes(struct cli *c, const struct device *dev,
 	size_t k;
 	int ret;
 
-	if ((c->tests & BENCH_OPEN_AU) &&
-	    c->o.offset_byte % dev->logical_block_size)
-		return usage_error(c->err,
-				   "invalid --offset '%s': not a multiple of the logical block size (%u) of %s",
-				   c->text[V_OFFSET], dev->logical_block_size,
-				   dev->path);
-	if (check_class_offset(c))
-		return EXIT_USAGE;
 	for (k = 0; k < test_table_nr; k++) {
 		const struct test *t = test_table[k];
 
@@ -547,8 +394,7 @@ int check_blocksize(struct cli *c, const struct device *dev)
 {
 	const char *bs = c->text[V_BLOCKSIZE];
 
-	if (!(c->tests & (BENCH_ALIGN | BENCH_SCATTER | BENCH_OPEN_AU |
-			  BENCH_FIND_FAT)))
+	if (!(c->tests & opt_value_row(V_BLOCKSIZE)->users))
 		return 0;
 	if (c->o.blocksize_byte % dev->logical_block_size)
 		return usage_error(c->err,
@@ -575,9 +421,7 @@ int check_blocksize(struct cli *c, const struct device *dev)
  */
 int check_size(struct cli *c, const struct device *dev)
 {
-	uint64_t min;
-
-	if (!c->tests && !c->autorun)
+	if (!c->tests)
 		return 0;
 	if (!c->run.dev_byte)
 		return usage_error(c->err, "%s is empty", dev->path);
@@ -586,16 +430,8 @@ int check_size(struct cli *c, const struct device *dev)
 				   DEV_FMT " is smaller than one %u-byte block",
 				   dev->path, c->run.dev_byte,
 				   dev->logical_block_size);
-	min = auto_min_size(dev->logical_block_size);
-	if (c->autorun && dev->size_byte < min) {
-		char size[FMT_LEN];
-
-		return usage_error(c->err,
-				   "--auto needs at least %s (%" PRIu64 " bytes), more than " DEV_FMT,
-				   fmt_size(size, min), min, dev->path,
-				   c->run.dev_byte);
-	}
-	if (((c->tests & BENCH_CAPACITY) || (c->autorun && c->destructive)) &&
+	if ((tests_using(c->tests, c->destructive) &
+	     opt_value_row(V_FLUSH)->users) &&
 	    c->o.flush_byte > capacity_flush_most(dev->size_byte)) {
 		char most[FMT_LEN];
 
@@ -631,6 +467,7 @@ static void note_ignored(const struct cli *c, const char *option,
 
 void note_unused(const struct cli *c)
 {
+	unsigned int using = tests_using(c->tests, c->destructive);
 	char option[64];
 	enum cli_value v;
 	size_t i;
@@ -640,10 +477,7 @@ void note_unused(const struct cli *c)
 	for (v = 0; v < V_NR; v++) {
 		const struct opt_row *r = opt_value_row(v);
 
-		if (!c->arg[v] || !r->users || (c->tests & r->users))
-			continue;
-		/* --auto --destructive runs the capacity check */
-		if (v == V_FLUSH && c->autorun && c->destructive)
+		if (!c->arg[v] || !r->users || (using & r->users))
 			continue;
 		snprintf(option, sizeof(option), "--%s=%.40s", r->name,
 			 c->arg[v]);
@@ -653,8 +487,7 @@ void note_unused(const struct cli *c)
 	for (i = 0; i < opt_rows_nr; i++) {
 		const struct opt_row *r = &opt_rows[i];
 
-		if (r->kind == OPT_FLAG && r->users &&
-		    !(c->tests & r->users) &&
+		if (r->kind == OPT_FLAG && r->users && !(using & r->users) &&
 		    *(const int *)((const char *)c + r->field)) {
 			snprintf(option, sizeof(option), "--%s", r->name);
 			note_ignored(c, option, r->users);

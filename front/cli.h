@@ -8,7 +8,7 @@
  * outputs.c opens -o and --plot, tests.c is the table of tests and
  * runtests.c runs its rows, jsonout.c writes --json's head and tail,
  * safety.c announces the writes and keeps --preserve's journal,
- * autorun.c runs --auto, offline.c --analyze (shown by analyzeout.c) and
+ * offline.c --analyze (shown by analyzeout.c) and
  * --registers, survey.c --survey (no device).
  */
 #ifndef FLASHBENCH_CLI_H
@@ -71,6 +71,8 @@ struct run_state {
 	int short_found;		/* a check found the card short: the
 					 * exit status (EXIT_SHORT, _LIMBO,
 					 * _WRAP), else 0 */
+	char label[512];		/* the device as the user named it:
+					 * its path, or --simulate[=SPEC] */
 };
 
 /*
@@ -116,6 +118,8 @@ struct path_id {
 	char canon[2 * PATH_MAX];	/* else: real directory + name */
 };
 
+struct phase_ctx;
+
 /* Room for every row of the table of tests (tests.c). */
 #define TESTS_MAX 10
 
@@ -157,8 +161,27 @@ int tests_writing(unsigned int bits);
 /* Is bits one test that writes only data of its own (test.h)? */
 int tests_own_data(unsigned int bits);
 
-/* The run context of c's run (test.h). */
-void test_context(const struct cli *c, struct test_ctx *x);
+/* Does one of the tests of bits write under --destructive (test.h)? */
+int tests_destructive(unsigned int bits);
+
+/*
+ * The tests whose options the tests of bits use: bits, and under
+ * destructive what they take too (test.h's takes_options).
+ */
+unsigned int tests_using(unsigned int bits, int destructive);
+
+/* The test --time-ops can time (test.h's times_ops), or NULL. */
+const struct test *tests_timing(void);
+
+/*
+ * The run context of c's run on dev (test.h); with ph, its announce hook
+ * (ph filled: it lives as long as x).
+ */
+void test_context(struct cli *c, struct device *dev, struct phase_ctx *ph,
+		  struct test_ctx *x);
+
+/* The bits of the tests of bits that run only on their own (test.h). */
+unsigned int tests_alone(unsigned int bits);
 
 /*
  * The tests asked for, in the table's order, after --preserve's save and
@@ -166,16 +189,13 @@ void test_context(const struct cli *c, struct test_ctx *x);
  */
 int run_tests(struct cli *c, struct device *dev, FILE *res);
 
-/* autorun */
-int run_auto(struct cli *c, struct device *dev, FILE *res);
-
 /* checks */
 void path_identify(const char *path, struct path_id *id);
 int same_file(const struct path_id *a, const struct path_id *b);
 int check_args(struct cli *c);
 int check_size(struct cli *c, const struct device *dev);
 int check_blocksize(struct cli *c, const struct device *dev);
-int check_read_tests(struct cli *c, const struct device *dev);
+int check_tests_device(struct cli *c, const struct device *dev);
 int plan_writes(struct cli *c, const struct device *dev,
 		struct write_plan plan[TESTS_MAX]);
 
@@ -236,9 +256,15 @@ int finish_output(struct cli *c, FILE *f, int ours);
 /* safety */
 void announce(const struct cli *c, const struct device *dev,
 	      struct bench_range *r, size_t n);
-void announce_step(const struct cli *c, const struct device *dev,
-		   struct bench_range *r, size_t n);
-struct bench_range *ranges_dup(const struct bench_range *r, size_t n);
+
+/* What announce_phase() needs: the run, and the device it writes. */
+struct phase_ctx {
+	struct cli *c;
+	struct device *dev;
+};
+
+/* The run context's announce hook (test.h); ctx: a struct phase_ctx. */
+int announce_phase(void *ctx, const struct bench_range *r, size_t n);
 void announce_writes(const struct cli *c, const struct device *dev,
 		     const struct write_plan plan[TESTS_MAX]);
 

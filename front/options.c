@@ -150,10 +150,11 @@ const struct opt_row opt_rows[] = {
 			    "  cache out, defeating one up to half of\n"
 			    "  it (default, or 0: 1/128 of the device,\n"
 			    "  at most 256MiB; at most a quarter of it)"),
-	FLAG_ROW("auto", 0, autorun, SEC_BEYOND,
-		 "find erase size, page size, open AUs and\n"
-		 "  FAT area and say what to do with them;\n"
-		 "  read-only unless --destructive"),
+	{ .name = "auto", .kind = OPT_MODE, .mode = TEST_AUTO,
+	  .flag = CLI(autorun), .section = SEC_BEYOND,
+	  .help = "find erase size, page size, open AUs and\n"
+		  "  FAT area and say what to do with them;\n"
+		  "  read-only unless --destructive" },
 	FLAG_ROW("destructive", 0, destructive, SEC_BEYOND,
 		 "let --auto run its write steps (writes!)"),
 	FILE_ROW("analyze", 0, analyze_path, "<file>",

@@ -47,7 +47,7 @@ struct opt_row {
 	const char *name;	/* long name without "--"; NULL: the mode's */
 	char short_name;	/* 'b', or 0; OPT_MODE: 0 takes the mode's */
 	enum opt_kind kind;
-	enum bench_test mode;	/* OPT_MODE: the test it runs */
+	unsigned int mode;	/* OPT_MODE: the test it runs (its bit) */
 	int alias;		/* another name of the row above (--findfat) */
 	size_t field;		/* offset of its field in struct cli */
 	size_t flag;		/* OPT_FILE, OPT_TEXT: an int set to 1 too */

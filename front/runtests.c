@@ -6,22 +6,47 @@
  * text, or the JSON document between its head and tail, and the plot),
  * and the exit status of what they found.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "json.h"
-#include "modes.h"
+#include "options.h"
 #include "progplan.h"
 #include "test.h"
 
-void test_context(const struct cli *c, struct test_ctx *x)
+void test_context(struct cli *c, struct device *dev, struct phase_ctx *ph,
+		  struct test_ctx *x)
 {
 	memset(x, 0, sizeof(*x));
 	x->o = &c->o;
 	x->log = c->err;
 	x->stop = &stop_signal;
 	x->saving = c->preserve && !c->simulate;
+	x->destructive = c->destructive;
+	x->simulated = c->simulate;
+	x->label = c->run.label;
+	x->card_raw = &c->run.card_raw;
+	x->prog = c->run.prog;
+	x->offset_default_byte = opt_value_row(V_OFFSET)->def;
+	if (ph) {
+		ph->c = c;
+		ph->dev = dev;
+		x->announce = announce_phase;
+		x->announce_ctx = ph;
+	}
+}
+
+/* The device as the user named it: its path, or --simulate[=SPEC]. */
+static void device_label(struct cli *c, const struct device *dev)
+{
+	if (c->simulate)
+		snprintf(c->run.label, sizeof(c->run.label), "--simulate%s%s",
+			 c->sim_spec ? "=" : "",
+			 c->sim_spec ? c->sim_spec : "");
+	else
+		snprintf(c->run.label, sizeof(c->run.label), "%s", dev->path);
 }
 
 /*
@@ -47,13 +72,13 @@ static int tests_records(const struct cli *c, void *rec[TESTS_MAX])
 }
 
 /* What the tests asked for foresee (-C: how long it will take). */
-static void tests_foresee(const struct cli *c, struct device *dev,
+static void tests_foresee(struct cli *c, struct device *dev,
 			  void *rec[TESTS_MAX])
 {
 	struct test_ctx x;
 	size_t i;
 
-	test_context(c, &x);
+	test_context(c, dev, NULL, &x);
 	for (i = 0; i < test_table_nr; i++)
 		if (rec[i] && test_table[i]->foresee)
 			test_table[i]->foresee(&x, dev, rec[i]);
@@ -80,10 +105,11 @@ static int run_one(struct cli *c, struct device *dev, const struct test *t,
 		   void *rec, FILE *out)
 {
 	struct test_show s = { .out = out };
+	struct phase_ctx ph;
 	struct test_ctx x;
 	int ret;
 
-	test_context(c, &x);
+	test_context(c, dev, &ph, &x);
 	if (c->run.plot) {
 		snprintf(c->run.plot->title, sizeof(c->run.plot->title),
 			 "flashbench %s %s", t->option, dev->path);
@@ -99,7 +125,7 @@ static int run_one(struct cli *c, struct device *dev, const struct test *t,
 	ret = test_run(t, &x, dev, rec, &s);
 	plot_note(c->run.plot, s.plot_ret);
 	if (c->json)
-		json_end(c, &c->run.jdoc, short_status(ret) != 0);
+		json_end(c, &c->run.jdoc, short_status(s.judged) != 0);
 	return ret;
 }
 
@@ -115,10 +141,10 @@ static int run_rows(struct cli *c, struct device *dev, void *rec[TESTS_MAX],
 
 		if (!(c->tests & t->test))
 			continue;
-		if (c->o.verbose)
+		if (c->o.verbose && !t->alone)
 			fprintf(c->err, "flashbench: running %s on %s\n",
 				t->option, dev->path);
-		progplan_start(c->run.prog, mode_of(t->test), &c->o, dev);
+		progplan_start(c->run.prog, t, &c->o, dev);
 		ret = run_one(c, dev, t, rec[i], out);
 		progress_done(c->run.prog);
 		if (short_status(ret)) {
@@ -130,6 +156,8 @@ static int run_rows(struct cli *c, struct device *dev, void *rec[TESTS_MAX],
 			fflush(out);
 			if (stop_signal)
 				return EXIT_SIGNAL + stop_signal;
+			if (ret == -ECANCELED)	/* --preserve said why */
+				return EXIT_DEVICE;
 			return test_failed(c->err, dev, t->option, ret);
 		}
 	}
@@ -145,6 +173,7 @@ int run_tests(struct cli *c, struct device *dev, FILE *res)
 	void *rec[TESTS_MAX] = { NULL };
 	int ret;
 
+	device_label(c, dev);
 	ret = tests_records(c, rec);
 	timeops_phase(&c->run.tops, TIMEOPS_SAVE);
 	if (!ret)

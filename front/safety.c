@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "format.h"
 #include "preserve.h"
+#include "progress.h"
 #include "ranges.h"
 
 /* Most ranges announced one per line without -v. */
@@ -105,8 +106,8 @@ void announce(const struct cli *c, const struct device *dev,
  * total and their span; -v lists every range (announce()).  Sorts and
  * merges r (n ranges) in place.
  */
-void announce_step(const struct cli *c, const struct device *dev,
-		   struct bench_range *r, size_t n)
+static void announce_step(const struct cli *c, const struct device *dev,
+			  struct bench_range *r, size_t n)
 {
 	char sz[FMT_LEN];
 	uint64_t total = 0;
@@ -135,13 +136,47 @@ void announce_step(const struct cli *c, const struct device *dev,
 }
 
 /* A copy of n ranges to sort and merge, or NULL (out of memory). */
-struct bench_range *ranges_dup(const struct bench_range *r, size_t n)
+static struct bench_range *ranges_dup(const struct bench_range *r, size_t n)
 {
 	struct bench_range *m = malloc((n ? n : 1) * sizeof(*m));
 
 	if (m && n)
 		memcpy(m, r, n * sizeof(*m));
 	return m;
+}
+
+/*
+ * The run context's announce hook (test.h): a later phase of a test's
+ * writes (--auto's write steps, the erase size from writes before the
+ * rest) announced, and under --preserve first what the earlier phase
+ * overwrote put back, then what this one will overwrite saved.  ctx is a
+ * struct phase_ctx.  0, or -ECANCELED when --preserve could not (it said
+ * why).
+ */
+int announce_phase(void *ctx, const struct bench_range *r, size_t n)
+{
+	struct phase_ctx *a = ctx;
+	struct bench_range *m;
+
+	progress_clear(a->c->run.prog);
+	if (a->c->run.saved) {
+		if (restore_saved(a->c, a->dev))
+			return -ECANCELED;
+		dev_set_stop_flag(&stop_signal);
+	}
+	m = ranges_dup(r, n);
+	if (m) {
+		announce_step(a->c, a->dev, m, n);
+		free(m);
+	} else {
+		size_t i;
+
+		for (i = 0; i < n; i++)
+			fprintf(a->c->err,
+				"flashbench: will overwrite bytes %" PRIu64 "-%" PRIu64 " on %s\n",
+				r[i].start_byte, r[i].end_byte, a->dev->path);
+	}
+	return save_ranges(a->c, a->dev, r, n, 0) ? -ECANCELED : 0;
 }
 
 /* Say which bytes the writing tests will overwrite, all tests together. */

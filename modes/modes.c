@@ -16,8 +16,9 @@
 #include "class.h"
 #include "json.h"
 #include "modes.h"
+#include "progplan.h"
 #include "progs.h"
-#include "test.h"
+#include "testcheck.h"
 
 /* ---- the classic modes: a VM program's cells ---- */
 
@@ -82,32 +83,34 @@ static void vm_release(void *rec)
 	vm_table_free(&r->tab);
 }
 
-#define VM_ROW(bit, nm, sh, pm)						\
+#define VM_ROW(bit, nm, sh, pm, chk)					\
 	.test = bit, .name = nm, .option = "--" nm, .short_option = sh,	\
-	.prog = &pm, .rec_size = sizeof(struct vm_rec),			\
-	.measure = vm_measure, .print = vm_print, .json = vm_json,	\
-	.plot = vm_plot, .release = vm_release
+	.prog = &pm, .check = chk, .rec_size = sizeof(struct vm_rec),	\
+	.steps = progplan_vm, .measure = vm_measure, .print = vm_print,	\
+	.json = vm_json, .plot = vm_plot, .release = vm_release
 #define VM_WRITES(fn)	.writes = 1, .plan = fn
 
 const struct test scatter_test = {
-	VM_ROW(BENCH_SCATTER, "scatter", 's', scatter_prog),
+	VM_ROW(BENCH_SCATTER, "scatter", 's', scatter_prog, scatter_check),
 };
 const struct test find_fat_test = {
-	VM_ROW(BENCH_FIND_FAT, "find-fat", 'f', find_fat_prog),
+	VM_ROW(BENCH_FIND_FAT, "find-fat", 'f', find_fat_prog,
+	       find_fat_check),
 	VM_WRITES(find_fat_write_ranges),
 };
 const struct test align_test = {
-	VM_ROW(BENCH_ALIGN, "align", 'a', align_prog),
+	VM_ROW(BENCH_ALIGN, "align", 'a', align_prog, align_check),
 };
 const struct test open_au_test = {
-	VM_ROW(BENCH_OPEN_AU, "open-au", 'O', open_au_prog),
+	VM_ROW(BENCH_OPEN_AU, "open-au", 'O', open_au_prog, open_au_check),
 	VM_WRITES(open_au_write_ranges),
 };
 const struct test interval_test = {
-	VM_ROW(BENCH_INTERVAL, "interval", 'i', interval_prog),
+	VM_ROW(BENCH_INTERVAL, "interval", 'i', interval_prog,
+	       interval_check),
 };
 const struct test program_test = {
-	VM_ROW(BENCH_PROGRAM, "program", 'p', program_prog),
+	VM_ROW(BENCH_PROGRAM, "program", 'p', program_prog, program_check),
 	VM_WRITES(program_write_ranges),
 };
 
@@ -146,12 +149,12 @@ static int cap_measure(const struct test *t, const struct test_ctx *x,
 	return capacity_measure(dev, x->o, &c->r);
 }
 
-static int cap_judge(const struct test_ctx *x, void *rec)
+static int cap_judge(const struct test_ctx *x, void *rec, int ret)
 {
 	const struct cap_rec *c = rec;
 
 	(void)x;
-	return capacity_short(&c->r);
+	return ret ? 0 : capacity_short(&c->r);
 }
 
 /* The findings and what to do; nothing when the check failed. */
@@ -214,9 +217,12 @@ static void cap_json_foreseen(struct json *j, const void *rec)
 
 const struct test capacity_test = {
 	.test = BENCH_CAPACITY, .name = "capacity", .option = "--capacity",
-	.short_option = 'C', .writes = 1, .own_data = 1,
-	.plan = capacity_write_ranges, .rec_size = sizeof(struct cap_rec),
-	.foresee = cap_foresee, .measure = cap_measure, .judge = cap_judge,
+	.short_option = 'C', .writes = 1, .own_data = 1, .times_ops = 1,
+	.no_plot = "draws timings; --capacity has none to draw",
+	.check = capacity_check, .plan = capacity_write_ranges,
+	.rec_size = sizeof(struct cap_rec),
+	.foresee = cap_foresee, .steps = progplan_capacity,
+	.measure = cap_measure, .judge = cap_judge,
 	.print = cap_print, .json = cap_json,
 	.json_foreseen = cap_json_foreseen,
 };
@@ -241,10 +247,12 @@ static int class_measure_op(const struct test *t, const struct test_ctx *x,
 }
 
 /* The classes the card states (all, when it states none or is unknown). */
-static int class_judge_op(const struct test_ctx *x, void *rec)
+static int class_judge_op(const struct test_ctx *x, void *rec, int ret)
 {
 	const struct card_info *card = x->o->card;
 
+	if (ret)
+		return 0;
 	class_judge(rec, card ? &card->claims : NULL);
 	return class_short(rec) ? BENCH_SHORT : 0;
 }
@@ -277,9 +285,11 @@ static void class_json_op(const struct test *t, const struct test_ctx *x,
 
 const struct test class_test = {
 	.test = BENCH_CLASS, .name = "class", .option = "--class",
-	.short_option = 'L', .writes = 1, .plan = class_write_ranges,
+	.short_option = 'L', .writes = 1, .no_plot = "does not draw --class",
+	.check = class_check, .plan = class_write_ranges,
 	.rec_size = sizeof(struct class_result),
-	.measure = class_measure_op, .judge = class_judge_op,
+	.steps = progplan_class, .measure = class_measure_op,
+	.judge = class_judge_op,
 	.print = class_print_op, .json = class_json_op,
 };
 

@@ -11,7 +11,6 @@
 
 #include "capest.h"
 #include "class.h"
-#include "modes.h"
 #include "progplan.h"
 #include "progs.h"
 #include "vm.h"
@@ -179,26 +178,61 @@ static int plan_class(struct seg_list *l, const struct bench_opts *o,
 	return l->err;
 }
 
-int progplan_steps(const struct mode *m, const struct bench_opts *o,
+/* The list l made by ret (0 or -errno) into *segs and *nseg. */
+static int plan_out(struct seg_list *l, int ret, struct progress_seg **segs,
+		    size_t *nseg)
+{
+	if (ret) {
+		free(l->s);
+		l->s = NULL;
+		l->n = 0;
+	}
+	*segs = l->s;
+	*nseg = l->n;
+	return ret;
+}
+
+int progplan_vm(const struct test *t, const struct bench_opts *o,
+		const struct device *dev, struct progress_seg **segs,
+		size_t *nseg)
+{
+	struct seg_list l = { NULL, 0, 0, 0 };
+
+	return plan_out(&l, plan_calls(&l, t->prog, o, dev), segs, nseg);
+}
+
+int progplan_capacity(const struct test *t, const struct bench_opts *o,
+		      const struct device *dev, struct progress_seg **segs,
+		      size_t *nseg)
+{
+	struct seg_list l = { NULL, 0, 0, 0 };
+
+	(void)t;
+	return plan_out(&l, plan_capacity(&l, o, dev), segs, nseg);
+}
+
+int progplan_class(const struct test *t, const struct bench_opts *o,
 		   const struct device *dev, struct progress_seg **segs,
 		   size_t *nseg)
 {
 	struct seg_list l = { NULL, 0, 0, 0 };
-	int ret = m->test == BENCH_CLASS ? plan_class(&l, o, dev) :
-		  m->test == BENCH_CAPACITY ? plan_capacity(&l, o, dev) :
-		  plan_calls(&l, m->prog, o, dev);
 
-	if (ret) {
-		free(l.s);
-		l.s = NULL;
-		l.n = 0;
-	}
-	*segs = l.s;
-	*nseg = l.n;
-	return ret;
+	(void)t;
+	return plan_out(&l, plan_class(&l, o, dev), segs, nseg);
 }
 
-int progplan_start(struct progress *p, const struct mode *m,
+int progplan_steps(const struct test *t, const struct bench_opts *o,
+		   const struct device *dev, struct progress_seg **segs,
+		   size_t *nseg)
+{
+	if (t->steps)
+		return t->steps(t, o, dev, segs, nseg);
+	*segs = NULL;
+	*nseg = 0;
+	return -EINVAL;
+}
+
+int progplan_start(struct progress *p, const struct test *t,
 		   const struct bench_opts *o, const struct device *dev)
 {
 	struct progress_seg *segs;
@@ -208,8 +242,8 @@ int progplan_start(struct progress *p, const struct mode *m,
 	if (!progress_enabled(p))
 		return 0;
 	/* a test that cannot be planned still shows that it runs */
-	progplan_steps(m, o, dev, &segs, &n);
-	ret = progress_start(p, m->option, segs, n);
+	progplan_steps(t, o, dev, &segs, &n);
+	ret = progress_start(p, t->option, segs, n);
 	free(segs);
 	return ret;
 }

@@ -28,12 +28,10 @@ static void show_json(const struct test *t, const struct test_ctx *x,
 int test_run(const struct test *t, const struct test_ctx *x,
 	     struct device *dev, void *rec, struct test_show *s)
 {
-	int ret, status;
+	int ret;
 
 	ret = t->measure(t, x, dev, s->json ? NULL : s->out, rec);
-	status = ret;
-	if (!ret && t->judge)
-		status = t->judge(x, rec);
+	s->judged = t->judge ? t->judge(x, rec, ret) : 0;
 	if (s->json)
 		show_json(t, x, rec, ret, dev, s->json);
 	else if (t->print)
@@ -44,7 +42,7 @@ int test_run(const struct test *t, const struct test_ctx *x,
 		if (!s->plot_ret)
 			s->plot_ret = p;
 	}
-	return status;
+	return ret ? ret : s->judged;
 }
 
 int test_run_text(const struct test *t, struct device *dev,

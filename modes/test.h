@@ -9,11 +9,12 @@
  * (test_run() below), so that it knows no test by name.
  *
  * modes/ implements the rows of the classic modes, -C and -L; probes/
- * implements --auto's.
+ * implements --auto's (probes/autorun.h).
  */
 #ifndef FLASHBENCH_TEST_H
 #define FLASHBENCH_TEST_H
 
+#include <inttypes.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -22,8 +23,17 @@
 #include "bench.h"
 #include "dev.h"
 
+struct card_raw;
 struct json;
+struct progress;
+struct progress_seg;
 struct progs_mode;
+
+/*
+ * --auto's bit in the table of tests, beside the classic tests' BENCH_*
+ * bits of record/opts.h.
+ */
+#define TEST_AUTO (1u << 8)
 
 /*
  * What a run knows, passed down to every operation of a test (never kept
@@ -37,7 +47,53 @@ struct test_ctx {
 	volatile sig_atomic_t *stop;	/* nonzero: a signal asked to stop;
 					 * NULL: none can */
 	int saving;			/* --preserve saves what it writes */
+	int destructive;		/* --destructive: --auto may write */
+	int simulated;			/* the device is --simulate's card */
+	const char *label;		/* the device as the user named it:
+					 * its path, or --simulate[=SPEC] */
+	const struct card_raw *card_raw; /* the card's registers as read
+					  * (o->card: decoded), or NULL */
+	struct progress *prog;		/* the progress line, or NULL */
+	uint64_t offset_default_byte;	/* --offset's default (--auto runs
+					 * from there, whatever was given) */
+	/*
+	 * Announce the ranges a test is about to overwrite in a later phase
+	 * of its run (--auto's write steps), and under --preserve save them
+	 * (first putting back what an earlier phase overwrote): 0, or
+	 * -ECANCELED when --preserve could not (it said why).  NULL: the
+	 * test may not write beyond its plan.
+	 */
+	int (*announce)(void *ctx, const struct bench_range *r, size_t n);
+	void *announce_ctx;
 };
+
+/* When a test's check (struct test below) is asked. */
+enum test_check_at {
+	TEST_CHECK_LINE,	/* the command line alone, before any I/O */
+	TEST_CHECK_DEVICE,	/* against the open device, before any
+				 * test's writes are planned */
+	TEST_CHECK_PAST_END,	/* its plan reaches past the end: why */
+};
+
+/* What a test's check sees, and where it says what is wrong. */
+struct test_check {
+	const struct bench_opts *o;	/* the options (o->card: the card's
+					 * word, once the device is open) */
+	const struct device *dev;	/* the open device (NULL: LINE) */
+	uint64_t dev_byte;		/* its size as told (a file's own,
+					 * not whole blocks), for messages */
+	/* value option name ("offset") as typed, or NULL: not given */
+	const char *(*given)(const void *ctx, const char *name);
+	/* as messages quote it: as typed, or its value in decimal */
+	const char *(*text)(const void *ctx, const char *name);
+	const void *ctx;		/* the front end's, for both */
+	char *why;			/* what is wrong: one line, no
+					 * "flashbench: " */
+	size_t why_len;
+};
+
+/* "DEVICE (N bytes)": a device named in messages, with dev_byte. */
+#define TEST_DEV_FMT "%s (%" PRIu64 " bytes)"
 
 /* Where one run of a test is shown. */
 struct test_show {
@@ -46,6 +102,8 @@ struct test_show {
 	FILE *plot;		/* --plot's chart being drawn, or NULL */
 	const char *title;	/* its title */
 	int plot_ret;		/* the plot's first error (0 or -errno) */
+	int judged;		/* what judge said (0, BENCH_SHORT, ...),
+				 * of a record cut short too */
 };
 
 /* One test: its name, and its operations (NULL where it has none). */
@@ -59,8 +117,26 @@ struct test {
 				 * copy of what it read: --preserve may
 				 * save its ranges lazily, by the MiB it
 				 * writes, when it runs alone */
+	int alone;		/* runs only on its own and names its steps
+				 * itself (--auto): -v says no "running" */
+	int writes_destructive;	/* writes only under --destructive, each
+				 * phase announced as it comes through the
+				 * run context's hook (--auto) */
+	unsigned int takes_options; /* under --destructive, the tests whose
+				     * options it uses too (--auto: -C's
+				     * --flush) */
+	int times_ops;		/* --time-ops can time it, run alone */
+	const char *no_plot;	/* why --plot refuses it (no plot op):
+				 * "--plot " and this */
 	const struct progs_mode *prog;	/* a classic mode's VM program
 					 * (progs.h), for its operations */
+	/*
+	 * What it needs of the command line and the device, checked at
+	 * stage at before any write: 0, or -EINVAL with k->why filled
+	 * (test_why()).  NULL: nothing of its own to check.
+	 */
+	int (*check)(const struct test *t, const struct test_check *k,
+		     enum test_check_at at);
 	/*
 	 * The byte ranges it may overwrite on a device of dev_size bytes
 	 * (the announcement, --preserve's save), as bench_write_ranges():
@@ -85,10 +161,19 @@ struct test {
 	int (*measure)(const struct test *t, const struct test_ctx *x,
 		       struct device *dev, FILE *live, void *rec);
 	/*
-	 * Judge a record measured whole: 0, or BENCH_SHORT, BENCH_LIMBO or
-	 * BENCH_WRAP (the card is short of its claims).  No I/O.
+	 * The progress line's plan of the calls measure will make on dev
+	 * (progplan.h): 0 or -errno.  NULL: the line shows only its name.
 	 */
-	int (*judge)(const struct test_ctx *x, void *rec);
+	int (*steps)(const struct test *t, const struct bench_opts *o,
+		     const struct device *dev, struct progress_seg **segs,
+		     size_t *nseg);
+	/*
+	 * Judge the record; ret is what measure returned (a record cut
+	 * short may still hold what a check found): 0, or BENCH_SHORT,
+	 * BENCH_LIMBO or BENCH_WRAP (the card is short of its claims).
+	 * No I/O.
+	 */
+	int (*judge)(const struct test_ctx *x, void *rec, int ret);
 	/*
 	 * The text of the record; ret is what measure returned.  It and
 	 * json may work out what the showing needs into rec (-C's fix).
@@ -111,9 +196,9 @@ struct test {
 
 /*
  * Run test t on dev into rec (foreseen, or zeroed) and show it as s asks:
- * measure, judge, then the text or the JSON members (results, verdict,
- * "error" when it failed, what it foresaw) and the plot.  Returns 0, what
- * judge returned, or -errno.
+ * measure, judge (into s->judged), then the text or the JSON members
+ * (results, verdict, "error" when it failed, what it foresaw) and the
+ * plot.  Returns -errno when measure failed, else what judge returned.
  */
 int test_run(const struct test *t, const struct test_ctx *x,
 	     struct device *dev, void *rec, struct test_show *s);
@@ -124,6 +209,16 @@ int test_run(const struct test *t, const struct test_ctx *x,
  */
 int test_run_text(const struct test *t, struct device *dev,
 		  const struct bench_opts *o, FILE *out);
+
+/* Fill k->why as printf() and return -EINVAL: a check's refusal. */
+int test_why(const struct test_check *k, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* x rounded up to a multiple of m (m > 0), saturating at UINT64_MAX. */
+uint64_t test_round_up(uint64_t x, uint64_t m);
+
+/* v as --offset takes it ("12M", "4G", or plain bytes), into buf. */
+char *test_offset_text(char *buf, size_t len, uint64_t v);
 
 /* The rows modes/ implements (modes.c, captest.c, class.c). */
 extern const struct test scatter_test, find_fat_test, align_test;

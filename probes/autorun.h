@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * --auto's entry points for the front end and the tests: the run and how
- * it talks to the front end (where its write steps may write is
- * verdict/layout.h).  The procedures' own parts are in probe.h.
+ * --auto's entry points for the front end and the tests: its row of the
+ * table of tests, the run and how it talks to the front end (where its
+ * write steps may write is verdict/layout.h).  The procedures' own parts
+ * are in probe.h.
  */
 #ifndef FLASHBENCH_AUTORUN_H
 #define FLASHBENCH_AUTORUN_H
@@ -16,6 +17,8 @@
 #include "bench.h"
 #include "card.h"
 #include "dev.h"
+
+struct test;
 
 /* How auto_run talks to the front end. */
 struct auto_hooks {
@@ -58,5 +61,8 @@ int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 int auto_run_all(struct device *dev, const struct bench_opts *o,
 		 int destructive, const struct card_info *ci,
 		 const struct auto_hooks *hooks, struct auto_result *res);
+
+/* --auto's row of the table of tests (autotest.c; test.h). */
+extern const struct test auto_test;
 
 #endif /* FLASHBENCH_AUTORUN_H */

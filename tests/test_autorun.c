@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * --auto through the front end (front/autorun.c): on simulated cards the
- * verdict is what was planted; without --destructive it only reads and
- * says how to go on.
+ * --auto through the front end (its row, probes/autotest.c, run as every
+ * row is by front/runtests.c): on simulated cards the verdict is what was
+ * planted; without --destructive it only reads and says how to go on.
  */
 #include <math.h>
 #include <stdio.h>

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "capest.h"
+#include "cli.h"
 #include "format.h"
 #include "modes.h"
 #include "progplan.h"
@@ -210,7 +211,8 @@ START_TEST(test_plan_is_the_run)
 		return;
 	quick_opts(&o, 2);
 	r = rec_open(256 << 20);
-	ck_assert_int_eq(progplan_steps(m, &o, &r->dev, &segs, &nseg), 0);
+	ck_assert_int_eq(progplan_steps(test_of(m->test), &o, &r->dev, &segs,
+					&nseg), 0);
 	ck_assert_uint_eq(r->n, 0);
 	f = fopen("/dev/null", "w");
 	ck_assert_ptr_nonnull(f);
@@ -260,7 +262,7 @@ START_TEST(test_plan_read_steps)
 	unsigned int i;
 
 	quick_opts(&o, 3);
-	ck_assert_int_eq(progplan_steps(mode_of(BENCH_ALIGN), &o, &r->dev,
+	ck_assert_int_eq(progplan_steps(&align_test, &o, &r->dev,
 					&segs, &n), 0);
 	for (a = align_max(256 << 20, bs); a >= 2 * bs; a >>= 1, k++) {
 		ck_assert_uint_lt(k, n);
@@ -271,7 +273,7 @@ START_TEST(test_plan_read_steps)
 	ck_assert_uint_eq(n, 7);	/* 32M down to 512K */
 	free(segs);
 
-	ck_assert_int_eq(progplan_steps(mode_of(BENCH_SCATTER), &o, &r->dev,
+	ck_assert_int_eq(progplan_steps(&scatter_test, &o, &r->dev,
 					&segs, &n), 0);
 	ck_assert_uint_eq(n, 3);
 	for (i = 0; i < 3; i++) {
@@ -280,7 +282,7 @@ START_TEST(test_plan_read_steps)
 	}
 	free(segs);
 
-	ck_assert_int_eq(progplan_steps(mode_of(BENCH_INTERVAL), &o, &r->dev,
+	ck_assert_int_eq(progplan_steps(&interval_test, &o, &r->dev,
 					&segs, &n), 0);
 	ck_assert_uint_eq(n, 8);
 	for (i = 0; i < 8; i++) {

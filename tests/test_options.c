@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The table of options (front/options.c): every row complete, every mode
- * of the table of modes an option, the parse doing what each row says,
+ * of the table of tests an option, the parse doing what each row says,
  * the defaults reaching the tests, and --help laid out from the rows.
  * The man page and the completion are checked against the table in
  * test_manpage.c and test_completion.c.
@@ -13,7 +13,6 @@
 
 #include "cli.h"
 #include "format.h"
-#include "modes.h"
 #include "options.h"
 #include "util.h"
 
@@ -114,31 +113,30 @@ START_TEST(test_rows_complete)
 }
 END_TEST
 
-/* Each mode of the table of modes is one option, named as its row says. */
+/* Each test of the table of tests is one option, named as its row says. */
 START_TEST(test_every_mode_an_option)
 {
 	size_t i, k, n;
 
-	for (k = 0; k < modes_nr; k++) {
+	for (k = 0; k < test_table_nr; k++) {
+		const struct test *t = test_table[k];
 		const struct opt_row *row = NULL;
 
 		for (i = 0, n = 0; i < opt_rows_nr; i++) {
 			if (opt_rows[i].kind != OPT_MODE ||
-			    opt_rows[i].alias ||
-			    opt_rows[i].mode != modes[k].test)
+			    opt_rows[i].alias || opt_rows[i].mode != t->test)
 				continue;
 			row = &opt_rows[i];
 			n++;
 		}
-		ck_assert_msg(n == 1, "%s: %zu option rows", modes[k].option,
-			      n);
-		ck_assert_str_eq(opt_name(row), modes[k].option + 2);
-		ck_assert_int_eq(opt_short(row), modes[k].short_option);
+		ck_assert_msg(n == 1, "%s: %zu option rows", t->option, n);
+		ck_assert_str_eq(opt_name(row), t->option + 2);
+		ck_assert_int_eq(opt_short(row), t->short_option);
 	}
 	for (i = 0; i < opt_rows_nr; i++)
 		ck_assert_msg(opt_rows[i].kind != OPT_MODE ||
-			      mode_of(opt_rows[i].mode),
-			      "row %zu runs no mode", i);
+			      test_of(opt_rows[i].mode),
+			      "row %zu runs no test", i);
 }
 END_TEST
 

@@ -218,8 +218,8 @@ START_TEST(test_progress_plan)
 	bench_opts_default(&o);
 	p = progress_new(tty, 0);
 	/* planning reads nothing from the device */
-	ck_assert_int_eq(progplan_start(p, mode_of(BENCH_OPEN_AU), &o, dev), 0);
-	ck_assert_int_eq(progplan_start(p, mode_of(BENCH_ALIGN), &o, dev), 0);
+	ck_assert_int_eq(progplan_start(p, &open_au_test, &o, dev), 0);
+	ck_assert_int_eq(progplan_start(p, &align_test, &o, dev), 0);
 	ck_assert_uint_eq(dev->io_count, 0);
 	/* attached, the count follows the device; detached, its clock is back */
 	{
