@@ -21,10 +21,11 @@
  * gnuplot a stub; tests/ is the source tree's.  A command must exit 0:
  * an example that shows another status ends in "; echo $?".  --restore
  * is the one exception: a simulated card keeps no journal (nothing is
- * saved on it), so its line must run and find none; test_loop.c restores
- * real journals on loop devices.  Two commands of the README are not
- * examples ("$ " lines) but are tested too: the set-up line by
- * test_readme.c (test_setup_line_runs), and make check by being the tests.
+ * saved on it), so its line must run and find none; test_loop_preserve.c
+ * restores real journals on loop devices.  Two commands of the README
+ * are not examples ("$ " lines) but are tested too: the set-up line by
+ * test_readme.c (test_setup_line_runs), and make check by being the
+ * tests.
  */
 #include <libgen.h>
 #include <stdio.h>
