@@ -95,6 +95,7 @@ static int run(struct cli *c, FILE *out)
 	size_t i;
 	int ret;
 
+	c->run.started = run_start_time();	/* the record says when */
 	ret = open_device(c, &dev);
 	if (ret)
 		return ret;

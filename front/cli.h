@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "analyze.h"
 #include "bench.h"
@@ -73,6 +74,8 @@ struct run_state {
 					 * _WRAP), else 0 */
 	char label[512];		/* the device as the user named it:
 					 * its path, or --simulate[=SPEC] */
+	time_t started;			/* when the run started (the record
+					 * says so; 0: when it is written) */
 };
 
 /*
@@ -217,6 +220,16 @@ void device_card(const struct cli *c, const struct device *dev,
 		 struct card_raw *raw, struct card_info *ci);
 void json_head(const struct cli *c, struct json *j, const char *test,
 	       const struct device *dev);
+
+/*
+ * Now, for a record's "started": SOURCE_DATE_EPOCH when it is set (the
+ * reproducible-builds convention: the tests' records do not change from
+ * one run to the next), else the clock.
+ */
+time_t run_start_time(void);
+
+/* A record's head after "test": its shape, when, the host's kernel. */
+void json_run_head(const struct cli *c, struct json *j);
 void json_tail(struct json *j, int short_found, int interrupted);
 
 /* With --time-ops: the document's time_ops and end, after the write-back. */

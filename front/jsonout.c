@@ -3,12 +3,16 @@
  * --json: one document per run, with the device, its card registers and
  * the options in its head, the results of one test and how it ended.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
 
 #include "cardout.h"
 #include "cli.h"
 #include "json.h"
+#include "rechead.h"
 #include "sim.h"
 #include "sysfs.h"
 
@@ -47,7 +51,44 @@ static void json_device_card(const struct cli *c, struct json *j,
 	card_json(j, &raw, &ci);
 }
 
-/* version, test, device and options: the head of every JSON document. */
+time_t run_start_time(void)
+{
+	const char *e = getenv("SOURCE_DATE_EPOCH");
+	char *end;
+	long long t;
+
+	if (e && *e) {
+		errno = 0;
+		t = strtoll(e, &end, 10);
+		if (!*end && !errno && t >= 0)
+			return (time_t)t;
+	}
+	return time(NULL);
+}
+
+void json_run_head(const struct cli *c, struct json *j)
+{
+	struct record_head h = { .shape = RECORD_SHAPE };
+	char started[32], kernel[3 * sizeof(((struct utsname *)0)->release)];
+	time_t t = c->run.started ? c->run.started : run_start_time();
+	struct utsname u;
+	struct tm tm;
+
+	if (gmtime_r(&t, &tm) &&
+	    strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		h.started = started;
+	if (!uname(&u)) {
+		snprintf(kernel, sizeof(kernel), "%s %s %s", u.sysname,
+			 u.release, u.machine);
+		h.kernel = kernel;
+	}
+	rt_write(j, &record_head_table, &h);
+}
+
+/*
+ * version, test, the record's shape, start and kernel, device and
+ * options: the head of every JSON document.
+ */
 void json_head(const struct cli *c, struct json *j, const char *test,
 	       const struct device *dev)
 {
@@ -57,6 +98,7 @@ void json_head(const struct cli *c, struct json *j, const char *test,
 	json_object_begin(j, NULL);
 	json_string(j, "version", FLASHBENCH_VERSION);
 	json_string(j, "test", test);
+	json_run_head(c, j);
 	if (dev) {
 		json_object_begin(j, "device");
 		json_string(j, "path", dev->path);

@@ -81,7 +81,7 @@ int run_analyze(struct cli *c, FILE *out)
 	if (c->run.plot)
 		snprintf(c->run.plot->title, sizeof(c->run.plot->title),
 			 "flashbench --analyze %s", c->analyze_path);
-	if (is_record(text, len)) {
+	if (is_record(c->analyze_path, text, len)) {
 		ret = run_record(c, out, text, len);
 		free(text);
 		return ret;
@@ -112,6 +112,7 @@ static void registers_json(struct cli *c, FILE *res,
 	json_object_begin(&j, NULL);
 	json_string(&j, "version", FLASHBENCH_VERSION);
 	json_string(&j, "test", "registers");
+	json_run_head(c, &j);
 	json_object_begin(&j, "device");
 	json_string(&j, "path", c->registers_dir);
 	json_bool(&j, "simulated", 0);

@@ -206,7 +206,10 @@ static void record_sysfs(const struct jr_value *doc, struct sysfs_info *s)
 	}
 }
 
-/* What a live run names the device by: its path or --simulate=SPEC. */
+/*
+ * What a live run names the device by: --simulate=SPEC, or DEVICE for a
+ * path (its commands are templates: the path may now be another disk).
+ */
 static void record_target(const struct jr_value *doc, char *buf, size_t len)
 {
 	const char *spec = jr_str(jr_path(doc, "options.simulate"), NULL);
@@ -215,8 +218,19 @@ static void record_target(const struct jr_value *doc, char *buf, size_t len)
 		snprintf(buf, len, "--simulate%s%s", spec && *spec ? "=" : "",
 			 spec && *spec ? spec : "");
 	else
-		snprintf(buf, len, "%s",
-			 jr_str(jr_path(doc, "device.path"), "DEVICE"));
+		snprintf(buf, len, "%s", record_device_path(doc));
+}
+
+/*
+ * The status the live run had, by today's rules: a fake's kind (4, 5),
+ * or a card short of its claims (3); 0.
+ */
+static int record_status(const struct auto_result *r,
+			 const struct class_result *cr)
+{
+	return short_worst(r->capacity_done ?
+			   short_status(capacity_short(&r->capacity)) : 0,
+			   cr && class_short(cr) ? EXIT_SHORT : 0);
 }
 
 static void auto_record_json(FILE *res, const struct record *rec,
@@ -228,12 +242,7 @@ static void auto_record_json(FILE *res, const struct record *rec,
 	const struct jr_value *doc = rec->doc;
 	struct json j;
 
-	json_init(&j, res);
-	json_object_begin(&j, NULL);
-	json_string(&j, "version", FLASHBENCH_VERSION);
-	json_string(&j, "test", "auto");
-	record_emit_member(&j, doc, "device");
-	record_emit_member(&j, doc, "options");
+	record_json_head(&j, res, doc, "auto");
 	auto_json_results(&j, r);
 	auto_json_verdict(&j, r);
 	auto_json_advice(&j, r);
@@ -248,9 +257,26 @@ static void auto_record_json(FILE *res, const struct record *rec,
 	if (jr_get(doc, "error"))
 		record_emit_member(&j, doc, "error");
 	said_json(&j, now, jr_get(doc, "verdict"), cr, jr_get(doc, "class"));
-	json_tail(&j, (r->capacity_done && capacity_short(&r->capacity)) ||
-		      (cr && class_short(cr)),
+	json_tail(&j, record_status(r, cr) != 0,
 		  jr_bool(jr_get(doc, "interrupted"), 0));
+}
+
+/*
+ * The device time: with the class check's when the record holds it (one
+ * total, each step's share, as the live run said), else the record's
+ * steps' alone, saying what it leaves out.
+ */
+static void record_time(FILE *res, const struct auto_result *r,
+			const struct class_result *cr)
+{
+	char a[FMT_LEN];
+
+	if (!cr || r->step_ns[AUTO_STEP_CLASS]) {
+		auto_print_time(res, r, cr ? r->step_ns[AUTO_STEP_CLASS] : 0);
+		return;
+	}
+	fprintf(res, "device time: %s, and the class check's, which the record does not hold\n",
+		fmt_time(a, (int64_t)r->device_ns));
 }
 
 static void auto_record_text(FILE *res, const struct record *rec,
@@ -264,16 +290,20 @@ static void auto_record_text(FILE *res, const struct record *rec,
 	char target[512];
 	size_t n = 0;
 
+	record_says_first(res, rec->doc);
 	record_target(rec->doc, target, sizeof(target));
 	record_sysfs(rec->doc, &sysfs);
-	auto_print(res, r, target,
-		   jr_bool(jr_path(rec->doc, "device.simulated"), 0) ?
-			NULL : &sysfs);
+	auto_print_verdict(res, r, target,
+			   jr_bool(jr_path(rec->doc, "device.simulated"), 0) ?
+				NULL : &sysfs);
+	if (!cr)
+		record_time(res, r, cr);
 	reconcile_print(res, rc);
 	if (cr) {
 		fputs("class check: judged again from the record's figures\n",
 		      res);
 		class_print_checks(res, cr);
+		record_time(res, r, cr);
 	}
 	n = said_print(res, now, jr_get(rec->doc, "verdict"), version);
 	class_said_print(res, cr, jr_get(rec->doc, "class"), n, version);
@@ -288,7 +318,7 @@ int auto_record(struct cli *c, FILE *out, const struct record *rec)
 	struct class_result cr;
 	struct reconcile rc;
 	FILE *res = out;
-	int ret, have;
+	int ret, have, status;
 
 	if (!r)
 		return usage_error(c->err, "--analyze: %s", strerror(ENOMEM));
@@ -325,10 +355,11 @@ int auto_record(struct cli *c, FILE *out, const struct record *rec)
 	else
 		auto_record_text(res, rec, r, &rc, have ? &cr : NULL,
 				 &now);
+	status = record_status(r, have ? &cr : NULL);
 	auto_free(r);
 	free(r);
 	ret = plot_close(c) ? EXIT_DEVICE : 0;
 	if (finish_output(c, res, res != out))
 		return EXIT_DEVICE;
-	return ret;
+	return ret ? ret : status;
 }

@@ -185,12 +185,13 @@ int class_record(struct cli *c, FILE *out, const struct record *rec)
 		json_tail(&j, class_short(&r),
 			  jr_bool(jr_get(rec->doc, "interrupted"), 0));
 	} else {
-		fprintf(res, "class check: judged again from the figures of a record of flashbench %s\n",
-			version);
+		record_says_first(res, rec->doc);
+		fputs("class check: judged again from the record's figures\n",
+		      res);
 		class_print_checks(res, &r);
 		class_said_print(res, &r, cl, 0, version);
 	}
 	if (finish_output(c, res, res != out))
 		return EXIT_DEVICE;
-	return 0;
+	return class_short(&r) ? EXIT_SHORT : 0;	/* as the live run */
 }

@@ -25,14 +25,29 @@ struct record {
 void record_emit(struct json *j, const char *key, const struct jr_value *v);
 
 /* Member key of the record as it is, or null. */
+void record_emit_member(struct json *j, const struct jr_value *doc,
+			const char *key);
+
 /*
  * Open the JSON document of a record of test judged again: this version,
- * the test, and the record's device and options as they were.
+ * the test, this shape, when the record's run started and on what
+ * kernel, and the record's device and options as they were.
  */
 void record_json_head(struct json *j, FILE *res, const struct jr_value *doc,
 		      const char *test);
-void record_emit_member(struct json *j, const struct jr_value *doc,
-			const char *key);
+
+/*
+ * What the text of a record judged again says first: whose record it
+ * is, made when and by what version, judged by this one; and, for a
+ * real device, that its commands say DEVICE.
+ */
+void record_says_first(FILE *out, const struct jr_value *doc);
+
+/*
+ * The path a record's commands name: the simulated card's, or DEVICE
+ * (a template: the path the record names may now be another disk).
+ */
+const char *record_device_path(const struct jr_value *doc);
 
 /*
  * The class entries cl of the record doc judged today into r: 0, or a

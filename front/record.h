@@ -10,8 +10,11 @@
 
 struct cli;
 
-/* Does text look like JSON (a record) rather than text tables? */
-int is_record(const char *text, size_t len);
+/*
+ * Is text (read from path) to be read as a record rather than text
+ * tables: JSON, or named *.json (even empty, or text)?
+ */
+int is_record(const char *path, const char *text, size_t len);
 
 /*
  * Judge the record text (len bytes, read from c->analyze_path) with

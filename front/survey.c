@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "jsonread.h"
+#include "rechead.h"
 #include "survey.h"
 
 /* The largest record read (an --auto record is some 100 KiB). */
@@ -91,7 +92,9 @@ static int read_all(FILE *f, char **text, size_t *len)
 static void left_out(struct cli *c, struct survey_set *s, const char *path,
 		     const char *why)
 {
-	fprintf(c->err, "flashbench: %s: %s\n", path, why);
+	/* "PATH:LINE:COL: what" as --analyze words it, or "PATH: what" */
+	fprintf(c->err, "flashbench: %s:%s%s\n", path,
+		*why >= '0' && *why <= '9' ? "" : " ", why);
 	s->bad++;
 }
 
@@ -101,7 +104,7 @@ static void survey_file(struct cli *c, struct survey_set *s,
 {
 	struct survey_row *row;
 	struct jr_value *doc;
-	char why[JR_ERR_LEN + 40];
+	char why[JR_ERR_LEN + 160];
 	struct stat st;
 	size_t len;
 	char *text;
@@ -122,7 +125,7 @@ static void survey_file(struct cli *c, struct survey_set *s,
 		fclose(f);
 	if (ret)
 		return left_out(c, s, path, strerror(-ret));
-	ret = jr_parse(text, len, NULL, &doc, why, sizeof(why));
+	ret = record_parse(text, len, &doc, why, sizeof(why));
 	free(text);
 	if (ret)
 		return left_out(c, s, path, why);

@@ -56,6 +56,16 @@ void auto_print_run_end(FILE *out, const struct auto_result *res,
 			uint64_t class_ns);
 
 /*
+ * auto_print() in two: the verdict, evidence and advice; the device time
+ * (with the class check's, class_ns, in one total with each step's
+ * share when it ran).  --analyze prints the class check between them.
+ */
+void auto_print_verdict(FILE *out, const struct auto_result *res,
+			const char *path, const struct sysfs_info *sysfs);
+void auto_print_time(FILE *out, const struct auto_result *res,
+		     uint64_t class_ns);
+
+/*
  * The statistics behind the align verdict (t, misfits, spike chance),
  * one line per step, each beginning with lead (the -v detail).
  */

@@ -557,3 +557,21 @@ void auto_print_run_end(FILE *out, const struct auto_result *r,
 		fprintf(out, "class check: skipped: it writes up to byte %" PRIu64 ", past the end of the device (%" PRIu64 " bytes)\n",
 			r->class_end_byte, r->device_byte);
 }
+
+void auto_print_verdict(FILE *out, const struct auto_result *r,
+			const char *path, const struct sysfs_info *sysfs)
+{
+	print_verdict(out, r, path, sysfs);
+}
+
+void auto_print_time(FILE *out, const struct auto_result *r,
+		     uint64_t class_ns)
+{
+	char a[FMT_LEN];
+
+	if (class_ns)
+		print_total(out, r, class_ns);
+	else
+		fprintf(out, "device time: %s\n",
+			fmt_time(a, (int64_t)r->device_ns));
+}

@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "analyze.h"
 #include "autotab.h"
@@ -18,18 +19,10 @@
 #include "classrec.h"
 #include "format.h"
 #include "json.h"
+#include "rechead.h"
 #include "rectab.h"
 #include "rowsread.h"
 #include "survey.h"
-
-/* The major version of the records this flashbench reads (and writes). */
-#define SURVEY_MAJOR	2
-
-/* Every kind of document --json writes. */
-static const char *const kinds[] = {
-	"auto", "align", "scatter", "interval", "open-au", "find-fat",
-	"program", "capacity", "class", "analyze", "registers",
-};
 
 /* ---- reading a record ---- */
 
@@ -246,42 +239,33 @@ static void row_classes(struct survey_row *row, const struct jr_value *arr)
 	}
 }
 
-/* 0 if doc names a kind and version this flashbench reads. */
-static int check_kind(const struct jr_value *doc, char *why, size_t len)
+/* "2026-11-28T04:31:34Z" in ns since the epoch; 0 for anything else. */
+static int64_t started_ns(const char *s)
 {
-	const char *test = jr_str(jr_get(doc, "test"), NULL);
-	const char *version = jr_str(jr_get(doc, "version"), NULL);
-	size_t i;
+	struct tm tm;
+	char *end;
 
-	if (!jr_is(doc, JR_OBJECT) || !test || !version) {
-		snprintf(why, len,
-			 "not a flashbench record (no \"version\" and \"test\")");
-		return -EINVAL;
-	}
-	if (atoi(version) > SURVEY_MAJOR) {
-		snprintf(why, len,
-			 "version %.20s: newer than this flashbench (%s) reads",
-			 version, FLASHBENCH_VERSION);
-		return -EINVAL;
-	}
-	for (i = 0; i < ARRAY_SIZE(kinds); i++)
-		if (!strcmp(test, kinds[i]))
-			return 0;
-	snprintf(why, len, "unknown document kind '%.40s'", test);
-	return -EINVAL;
+	memset(&tm, 0, sizeof(tm));
+	end = s ? strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm) : NULL;
+	if (!end || *end)
+		return 0;
+	return (int64_t)timegm(&tm) * 1000000000;
 }
 
 int survey_row_from(const struct jr_value *doc, struct survey_row *row,
 		    char *why, size_t why_len)
 {
+	struct record_head h;
 	const struct jr_value *verdict = jr_get(doc, "verdict");
-	int ret = check_kind(doc, why, why_len);
+	int ret = record_head_check(doc, why, why_len);
 
 	if (ret)
 		return ret;
 	copy_str(row->test, sizeof(row->test), jr_get(doc, "test"));
 	copy_str(row->version, sizeof(row->version), jr_get(doc, "version"));
 	row_identity(row, jr_get(doc, "device"));
+	record_head_read(doc, &h);
+	row->started_ns = started_ns(h.started);
 	row->records = 1;
 	if (!strcmp(row->test, "auto")) {
 		row_geometry(row, verdict);
@@ -330,11 +314,20 @@ static void fill_from(struct survey_row *newer, const struct survey_row *older)
 	newer->records += older->records;
 }
 
-/* Nonzero if a was written after b (ties: the later file name). */
+/* When a row's run was: the record's start, else its file's time. */
+static int64_t row_time(const struct survey_row *r)
+{
+	return r->started_ns ? r->started_ns : r->mtime_ns;
+}
+
+/*
+ * Nonzero if a was made after b (ties: the later file name).  A copy or
+ * a download changes a file's time, not the record's start.
+ */
 static int newer_than(const struct survey_row *a, const struct survey_row *b)
 {
-	if (a->mtime_ns != b->mtime_ns)
-		return a->mtime_ns > b->mtime_ns;
+	if (row_time(a) != row_time(b))
+		return row_time(a) > row_time(b);
 	return strcmp(a->record, b->record) > 0;
 }
 

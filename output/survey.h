@@ -66,7 +66,10 @@ struct survey_row {
 	char stated[32];		/* "C10 U1 V30 A1", "none", "" */
 	size_t nr_classes;
 	struct survey_class classes[SURVEY_CLASSES];
-	int64_t mtime_ns;	/* the file's time: the newest record wins */
+	int64_t mtime_ns;	/* the file's time (the caller's) */
+	int64_t started_ns;	/* when its run started, as the record
+				 * says (0: it does not): the newest
+				 * record wins, by this, else mtime_ns */
 	unsigned int records;	/* records of this card */
 };
 
@@ -79,8 +82,8 @@ enum survey_format {
 
 /*
  * Fill row from the record doc (row->record and row->mtime_ns are the
- * caller's).  Returns 0, or -EINVAL with why ("not a flashbench
- * record", "unknown document kind 'x'", a newer major version).
+ * caller's).  Returns 0, or -EINVAL with why, as record_head_check()
+ * words it (not a flashbench record, a version or kind unknown).
  */
 int survey_row_from(const struct jr_value *doc, struct survey_row *row,
 		    char *why, size_t why_len);

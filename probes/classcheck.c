@@ -44,6 +44,7 @@ int auto_probe_class(struct device *dev, const struct bench_opts *o,
 	if (!ret)
 		ret = class_measure(dev, &p, r->class);
 	class_judge(r->class, ci ? &r->class_claims : NULL);
+	r->step_ns[AUTO_STEP_CLASS] = r->class->device_ns;
 	if (!r->class->n) {	/* no class judged: nothing to show */
 		free(r->class);
 		r->class = NULL;

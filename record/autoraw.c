@@ -137,6 +137,29 @@ static enum rt_how settle_when(const void *rec)
 	return r->skip_reason ? RT_WRITE : RT_NULL;
 }
 
+/* Each step's share of the device time (the erase search's: its step's). */
+#define SHARE(key, step) { .name = key, .kind = RT_U64, \
+	.off = (step) * sizeof(uint64_t), .unit = "ns" }
+
+static const struct rt_field share_rows[] = {
+	SHARE("align", AUTO_STEP_ALIGN),
+	SHARE("fat", AUTO_STEP_FAT),
+	SHARE("open_au_linear", AUTO_STEP_OPEN_LINEAR),
+	SHARE("open_au_random", AUTO_STEP_OPEN_RANDOM),
+	SHARE("class", AUTO_STEP_CLASS),
+};
+
+static const struct rt_table share_table =
+	RT_TABLE("step_device_time", share_rows);
+
+/* The shares are known: a run's, or a record's that kept them. */
+static enum rt_how shares_when(const void *rec)
+{
+	const struct auto_result *r = rec;
+
+	return r->step_ns[AUTO_STEP_ALIGN] ? RT_WRITE : RT_NULL;
+}
+
 static const char *const summary_step[] = { "summary" };
 
 static const struct rt_field summary_rows[] = {
@@ -157,6 +180,10 @@ static const struct rt_field summary_rows[] = {
 	  .off = AR(erase_fallback), DECIDED },
 	{ .name = "timing_noise", .kind = RT_OBJECT, .off = AR(noise),
 	  .sub = &noise_table },
+	/* since the record's shape 3: older records lack it (null) */
+	{ .name = "step_device_time_ns", .kind = RT_OBJECT, .off = AR(step_ns),
+	  .sub = &share_table, .flags = RT_OPTIONAL | RT_NULLABLE,
+	  .when = shares_when },
 };
 
 const struct rt_table auto_summary_table =

@@ -173,6 +173,7 @@ enum auto_step {
 	AUTO_STEP_OPEN_LINEAR,		/* the open AUs, in order */
 	AUTO_STEP_OPEN_RANDOM,		/* and out of order */
 	AUTO_STEP_ERASE_WRITES,		/* the erase size from writes */
+	AUTO_STEP_CLASS,		/* the class check, last */
 	AUTO_STEPS
 };
 

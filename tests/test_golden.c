@@ -11,7 +11,8 @@
  * Each case is one line "NAME ARGS..." (words split at spaces; @PLOT@
  * stands for a temporary file whose contents are recorded too, and is
  * written back wherever its name shows in the output).  Paths are
- * relative to the source tree, where make check runs.  Its record,
+ * relative to the source tree, where make check runs; a record's
+ * "started" is GOLDEN_EPOCH and its kernel @KERNEL@.  Its record,
  * tests/golden/NAME.out, holds the exit status, stdout, stderr and the
  * plot.
  */
@@ -19,11 +20,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "util.h"
 
 #define GOLDEN_MAX_ARGS 40
+#define GOLDEN_EPOCH "1795824000"	/* 2026-11-28T00:00:00Z */
 
 /* Where the cases and records are. */
 static const char *golden_dir(void)
@@ -78,8 +81,24 @@ static char *replace(const char *text, const char *from, const char *to)
 }
 
 /*
+ * The host's kernel as a record names it ("Linux 6.1.0 x86_64"): written
+ * @KERNEL@ in the golden records, which other hosts must match too.
+ */
+static const char *host_kernel(void)
+{
+	static char k[3 * sizeof(((struct utsname *)0)->release)];
+	struct utsname u;
+
+	if (!k[0] && !uname(&u))
+		snprintf(k, sizeof(k), "%s %s %s", u.sysname, u.release,
+			 u.machine);
+	return k[0] ? k : "@KERNEL@";
+}
+
+/*
  * Run one case and return its record (malloc'd): the command line as
- * written, the exit status, stdout, stderr and the plot file.
+ * written, the exit status, stdout, stderr and the plot file; the host's
+ * kernel in it as @KERNEL@.
  */
 static char *run_case(const char *line)
 {
@@ -120,7 +139,9 @@ static char *run_case(const char *line)
 	free(copy);
 	named = replace(rec, plot, "@PLOT@");
 	free(rec);
-	return named;
+	rec = replace(named, host_kernel(), "@KERNEL@");
+	free(named);
+	return rec;
 }
 
 /* A case's record must equal its file (or, with GOLDEN_UPDATE, become it). */
@@ -157,6 +178,8 @@ START_TEST(test_golden_outputs)
 	int update = getenv("GOLDEN_UPDATE") != NULL;
 	unsigned int n = 0, differ = 0;
 
+	/* the records' "started": the same from one run to the next */
+	setenv("SOURCE_DATE_EPOCH", GOLDEN_EPOCH, 1);
 	snprintf(cases, sizeof(cases), "%s/cases", golden_dir());
 	text = slurp(cases);
 	ck_assert_msg(text != NULL, "cannot read %s", cases);

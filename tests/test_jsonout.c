@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
 
 #include "flashbench.h"
 #include "util.h"
@@ -128,6 +130,47 @@ END_TEST
 
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
+/*
+ * A record says when its run started (UTC, ISO 8601; SOURCE_DATE_EPOCH
+ * when set) and the host's kernel, with the record's shape.
+ */
+START_TEST(test_json_started)
+{
+	char want[128], buf[128], k[512];
+	struct utsname u;
+	struct fb_run r;
+	time_t t0, t1;
+	struct tm tm;
+
+	ck_assert_int_eq(uname(&u), 0);
+	snprintf(k, sizeof(k), "\"%s %s %s\"", u.sysname, u.release,
+		 u.machine);
+	setenv("SOURCE_DATE_EPOCH", "1795833094", 1);
+	fb_run("-a -c 1 --json -q --simulate", &r);
+	unsetenv("SOURCE_DATE_EPOCH");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(json_at(r.out, "started", buf, sizeof(buf)),
+			 "\"2026-11-28T02:31:34Z\"");
+	ck_assert_str_eq(json_at(r.out, "kernel", buf, sizeof(buf)), k);
+	ck_assert_str_eq(json_at(r.out, "record_version", buf, sizeof(buf)),
+			 "3");
+	fb_free(&r);
+	/* the clock's time, taken before the run */
+	t0 = time(NULL);
+	fb_run("-a -c 1 --json -q --simulate", &r);
+	t1 = time(NULL);
+	json_at(r.out, "started", buf, sizeof(buf));
+	for (; t0 <= t1; t0++) {
+		gmtime_r(&t0, &tm);
+		strftime(want, sizeof(want), "\"%Y-%m-%dT%H:%M:%SZ\"", &tm);
+		if (!strcmp(buf, want))
+			break;
+	}
+	ck_assert_msg(t0 <= t1, "started %s is not the run's time", buf);
+	fb_free(&r);
+}
+END_TEST
+
 Suite *jsonout_suite(void)
 {
 	Suite *s = suite_create("jsonout");
@@ -137,6 +180,7 @@ Suite *jsonout_suite(void)
 	tcase_add_loop_test(tc, test_json_shape, 0, N(json_runs));
 	tcase_add_test(tc, test_json_raw_numbers);
 	tcase_add_test(tc, test_json_interval);
+	tcase_add_test(tc, test_json_started);
 	suite_add_tcase(s, tc);
 	return s;
 }

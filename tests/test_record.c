@@ -336,6 +336,17 @@ static char *replaced(const char *text, const char *from, const char *to,
 	return s;
 }
 
+/* The text of a record judged again past its two lines of whose it is. */
+static const char *past_says_first(const char *text)
+{
+	ck_assert_msg(!strncmp(text, "record of ", 10), "%s", text);
+	text = strchr(text, '\n');
+	ck_assert_ptr_nonnull(text);
+	ck_assert_msg(!strncmp(text + 1, "judged again with the rules", 27),
+		      "%s", text);
+	return strchr(text + 1, '\n') + 1;
+}
+
 /* Run --analyze on text (a record) with more arguments. */
 static void record_analyze(const char *text, const char *more,
 			 struct fb_run *run)
@@ -350,8 +361,9 @@ static void record_analyze(const char *text, const char *more,
 
 /*
  * Run args (a test with --json) into *l, analyze its record and check
- * that today's judgement is the run's own: results, verdict and
- * short_of_claims equal, nothing the record said otherwise.
+ * that today's judgement is the run's own: results, verdict,
+ * short_of_claims and the exit status equal, nothing the record said
+ * otherwise.
  */
 static void judged_again(const char *args, struct fb_run *l)
 {
@@ -363,7 +375,7 @@ static void judged_again(const char *args, struct fb_run *l)
 	ck_assert_msg(l->status == 0 || (l->status >= 3 && l->status <= 5),
 		      "%s: %d %s", args, l->status, l->err);
 	record_analyze(l->out, " --json", &a);
-	ck_assert_int_eq(a.status, 0);
+	ck_assert_int_eq(a.status, l->status);	/* the live run's status */
 	ck_assert_int_eq(jr_parse(l->out, strlen(l->out), NULL, &live, err,
 				  sizeof(err)), 0);
 	ck_assert_int_eq(jr_parse(a.out, strlen(a.out), NULL, &now, err,
@@ -406,7 +418,7 @@ START_TEST(test_record_class)
 	snprintf(args, sizeof(args), "-L -q --simulate=%s", spec[_i]);
 	fb_run(args, &lt);
 	record_analyze(l.out, "", &at);
-	ck_assert_int_eq(at.status, 0);
+	ck_assert_int_eq(at.status, lt.status);
 	heading = _i == 1 ? "the card states no class" :
 			    "the classes the card states:";
 	lines = strstr(lt.out, heading);
@@ -427,7 +439,7 @@ START_TEST(test_record_class)
 	bad = replaced(l.out, "\"write_mbps\": ",
 		       "\"write_mbps\": 1.5, \"was\": ", 1);
 	record_analyze(bad, " --json", &a);
-	ck_assert_int_eq(a.status, 0);
+	ck_assert_int_eq(a.status, _i == 1 ? 0 : 3);	/* short of claims */
 	ck_assert_uint_eq(count_str(a.out, "\"pass\": true"), passed);
 	ck_assert_str_eq(fb_json(&a, "results.0.pass"), "false");
 	ck_assert_str_eq(fb_json(&a, "short_of_claims"),
@@ -504,9 +516,9 @@ START_TEST(test_record_capacity)
 	snprintf(args, sizeof(args), "-C -q --simulate=%s", spec[_i]);
 	fb_run(args, &lt);
 	record_analyze(l.out, "", &a);
-	ck_assert_int_eq(a.status, 0);
+	ck_assert_int_eq(a.status, lt.status);
 	x = without_lines(lt.out, "written:");
-	y = without_lines(a.out, "written:");
+	y = without_lines(past_says_first(a.out), "written:");
 	ck_assert_str_eq(y, x);
 	free(x);
 	free(y);
@@ -517,7 +529,8 @@ START_TEST(test_record_capacity)
 		bad = replaced(l.out, "\"alias_period\": ",
 			       "\"alias_period\": 0, \"was\": ", 0);
 		record_analyze(bad, " --json", &a);
-		ck_assert_int_eq(a.status, 0);
+		/* today's verdict's status: short, no longer a wraparound */
+		ck_assert_int_eq(a.status, 3);
 		ck_assert_str_ne(fb_json(&a, "verdict.kind"), "\"wraparound\"");
 		ck_assert_str_eq(fb_json(&a, "record_said.kind"),
 				 "\"wraparound\"");
@@ -544,6 +557,175 @@ START_TEST(test_record_capacity)
 }
 END_TEST
 
+/*
+ * A record judged again exits with the status of the live run that made
+ * it (front/status.h): 5 for a wraparound fake, 4 for a limbo one, 3
+ * for a card short of the classes it states; the JSON says so too.
+ */
+static const struct {
+	const char *spec;
+	int status;
+} live_status[] = {
+	{ "size=2G,real_size=512M,fake=wrap,erase=4M,seed=3", 5 },
+	{ "size=1G,real_size=256M,fake=limbo-zero,erase=4M,seed=3", 4 },
+	{ "size=1G,erase=8M,page=32K,open=2,open_random=1,fat=2,noise=2,seed=7,claims=C10+U1+A1,au=8M", 3 },
+	{ "size=1G,erase=8M,page=32K,open=2,open_random=1,fat=2,noise=2,seed=7", 0 },
+};
+
+START_TEST(test_record_status)
+{
+	char path[] = "/tmp/fb-record-statusXXXXXX", args[512], buf[16];
+	struct fb_run live, again;
+	FILE *f;
+	int fd;
+
+	snprintf(args, sizeof(args), "--auto --destructive --json -q --simulate=%s",
+		 live_status[_i].spec);
+	fb_run(args, &live);
+	ck_assert_int_eq(live.status, live_status[_i].status);
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	f = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(live.out, f);
+	ck_assert_int_eq(fclose(f), 0);
+	snprintf(args, sizeof(args), "--analyze=%s", path);
+	fb_run(args, &again);
+	ck_assert_msg(again.status == live.status, "%s: --analyze exits %d, the run %d",
+		      live_status[_i].spec, again.status, live.status);
+	fb_free(&again);
+	snprintf(args, sizeof(args), "--analyze=%s --json", path);
+	fb_run(args, &again);
+	ck_assert_int_eq(again.status, live.status);
+	ck_assert_str_eq(json_at(again.out, "short_of_claims", buf,
+				 sizeof(buf)),
+			 live.status ? "true" : "false");
+	fb_free(&again);
+	fb_free(&live);
+	unlink(path);
+}
+END_TEST
+
+/* The records of earlier mains exit as today's rules judge them. */
+START_TEST(test_record_status_before)
+{
+	static const struct {
+		const char *name;
+		int status;
+	} recs[] = {
+		{ "2026-11-26-f495ed4-wrap.json", 5 },
+		{ "2026-11-26-f495ed4-claims.json", 3 },
+		{ "2026-11-28-897e4cf-wrap.json", 5 },
+		{ "2026-11-28-897e4cf-claims.json", 3 },
+	};
+	char args[128];
+	struct fb_run r;
+	size_t i;
+
+	for (i = 0; i < sizeof(recs) / sizeof(recs[0]); i++) {
+		snprintf(args, sizeof(args), "--analyze=" RECORDS "%s",
+			 recs[i].name);
+		fb_run(args, &r);
+		ck_assert_msg(r.status == recs[i].status, "%s: exit %d: %s",
+			      recs[i].name, r.status, r.err);
+		fb_free(&r);
+	}
+}
+END_TEST
+
+/* The line of text that starts with lead (malloc'd), or NULL. */
+static char *line_of(const char *text, const char *lead)
+{
+	const char *p = strstr(text, lead), *e;
+
+	if (!p)
+		return NULL;
+	e = strchr(p, '\n');
+	return strndup(p, e ? (size_t)(e - p) : strlen(p));
+}
+
+#define CARD_B "size=1G,erase=8M,page=32K,open=2,open_random=1,fat=2," \
+	       "noise=2,seed=7"
+
+/*
+ * --analyze of an --auto --destructive record says the live run's device
+ * time, class check and all, with each step's share; one of an older
+ * shape says what its figure leaves out.
+ */
+START_TEST(test_record_device_time)
+{
+	struct fb_run live, rec, a;
+	char *want, *got;
+
+	fb_run("--auto --destructive -q --simulate=" CARD_B, &live);
+	fb_run("--auto --destructive --json -q --simulate=" CARD_B, &rec);
+	ck_assert_int_eq(rec.status, live.status);
+	record_analyze(rec.out, "", &a);
+	want = line_of(live.out, "device time: ");
+	got = line_of(a.out, "device time: ");
+	ck_assert_ptr_nonnull(want);
+	ck_assert_ptr_nonnull(strstr(want, ", class check "));
+	ck_assert_ptr_nonnull(got);
+	ck_assert_str_eq(got, want);
+	free(want);
+	free(got);
+	fb_free(&a);
+	fb_free(&rec);
+	fb_free(&live);
+	/* a record of shape 2 does not hold the class check's time */
+	fb_run("--analyze=" RECORDS "destructive-b.json", &a);
+	got = line_of(a.out, "device time: ");
+	ck_assert_str_eq(got, "device time: 16.29s, and the class check's, which the record does not hold");
+	free(got);
+	fb_free(&a);
+}
+END_TEST
+
+/*
+ * --analyze of a record says first whose record it is, when and by what
+ * it was made, and that this version judged it again; its commands name
+ * DEVICE, not the path a record of a real device names (which may now
+ * be another disk).
+ */
+START_TEST(test_record_says_first)
+{
+	struct fb_run rec, a;
+	char *real, *first;
+	const char *p;
+
+	setenv("SOURCE_DATE_EPOCH", "1795833094", 1);	/* 02:31:34 */
+	fb_run("--auto --destructive --json -q --simulate=" CARD_B, &rec);
+	unsetenv("SOURCE_DATE_EPOCH");
+	record_analyze(rec.out, "", &a);
+	first = line_of(a.out, "");
+	ck_assert_str_eq(first, "record of a simulated card made on 2026-11-28 at 02:31:34 UTC by flashbench " FLASHBENCH_VERSION ",");
+	free(first);
+	ck_assert_ptr_nonnull(strstr(a.out, "\njudged again with the rules of this version (flashbench " FLASHBENCH_VERSION ")\n"));
+	fb_free(&a);
+	/* the same record as one of /dev/sdz */
+	real = replaced(rec.out, "\"path\": \"simulated card\"",
+			"\"path\": \"/dev/sdz\"", 0);
+	first = real;
+	real = replaced(first, "\"simulated\": true", "\"simulated\": false",
+			0);
+	free(first);
+	record_analyze(real, "", &a);
+	ck_assert_int_eq(a.status, rec.status);
+	ck_assert_ptr_nonnull(strstr(a.out, "record of /dev/sdz made on 2026-11-28 at 02:31:34 UTC"));
+	ck_assert_ptr_nonnull(strstr(a.out, "sudo sfdisk DEVICE\n"));
+	/* the path only where the record's device is named */
+	p = strstr(a.out, "/dev/sdz");
+	ck_assert_ptr_nonnull(p);
+	p = strstr(p + 1, "/dev/sdz");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_ptr_nonnull(strstr(a.out, "its commands say DEVICE: the card's device now, which may not be /dev/sdz\n"));
+	ck_assert_ptr_null(strstr(p + 1, "/dev/sdz"));
+	fb_free(&a);
+	free(real);
+	fb_free(&rec);
+}
+END_TEST
+
 Suite *record_suite(void)
 {
 	Suite *s = suite_create("record");
@@ -555,6 +737,11 @@ Suite *record_suite(void)
 	tcase_add_test(tc, test_record_missing);
 	tcase_add_loop_test(tc, test_record_class, 0, 3);
 	tcase_add_loop_test(tc, test_record_capacity, 0, 5);
+	tcase_add_loop_test(tc, test_record_status, 0,
+			    sizeof(live_status) / sizeof(live_status[0]));
+	tcase_add_test(tc, test_record_status_before);
+	tcase_add_test(tc, test_record_device_time);
+	tcase_add_test(tc, test_record_says_first);
 	suite_add_tcase(s, tc);
 	return s;
 }

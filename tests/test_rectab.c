@@ -19,6 +19,7 @@
 #include "caprec.h"
 #include "classrec.h"
 #include "jsonread.h"
+#include "rechead.h"
 #include "rectab.h"
 #include "tfiles.h"
 #include "util.h"
@@ -43,6 +44,9 @@ static const struct pairing pairings[] = {
 	{ .path = "definitions.geometry", .t = { &auto_verdict_table } },
 	{ .path = "definitions.advice", .t = { &auto_advice_table } },
 	{ .path = "definitions.reconcile", .t = { &reconcile_table } },
+	/* the head's rows: the record's shape, start and kernel */
+	{ .path = "definitions.record", .t = { &record_head_table },
+	  .partial = 1 },
 	/* the align, group, erase_writes and fat steps are not tabled yet */
 	{ .path = "definitions.auto_step",
 	  .t = { &auto_open_step_table, &auto_summary_table },
@@ -320,6 +324,65 @@ START_TEST(test_rectab_schema)
 }
 END_TEST
 
+/*
+ * The schema's shape: FNV-1a over every member's name and every value
+ * but the descriptions (rewording a member is no change of shape), in
+ * the schema's order.
+ */
+static uint64_t shape_sum(const struct jr_value *v, uint64_t h)
+{
+	char num[32];
+	const char *p;
+	size_t i;
+
+	switch (v->type) {
+	case JR_OBJECT:
+		for (i = 0; i < v->n; i++) {
+			if (!strcmp(v->keys[i], "description"))
+				continue;
+			for (p = v->keys[i]; *p; p++)
+				h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+			h = shape_sum(&v->v[i], (h ^ ':') * 0x100000001b3ULL);
+		}
+		break;
+	case JR_ARRAY:
+		for (i = 0; i < v->n; i++)
+			h = shape_sum(&v->v[i], (h ^ ',') * 0x100000001b3ULL);
+		break;
+	default:
+		if (v->type == JR_STRING)
+			p = v->s;
+		else if (v->type == JR_NUMBER)
+			p = (snprintf(num, sizeof(num), "%.17g", v->d), num);
+		else
+			p = jr_type_name(v->type);
+		for (; *p; p++)
+			h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+		if (v->type == JR_BOOL)
+			h = (h ^ (unsigned char)v->b) * 0x100000001b3ULL;
+		break;
+	}
+	return h;
+}
+
+/*
+ * The record's shape version (record/rechead.h) changes whenever the
+ * schema's shape does: a member added, taken out or made another type
+ * is a new RECORD_SHAPE (a reader tells records apart by it), and
+ * RECORD_SHAPE_SUM is the sum this test prints.
+ */
+START_TEST(test_rectab_shape)
+{
+	struct jr_value *schema = load_schema();
+	uint64_t sum = shape_sum(schema, 0xcbf29ce484222325ULL);
+
+	ck_assert_msg(sum == RECORD_SHAPE_SUM,
+		      "%s changed shape: raise RECORD_SHAPE (now %d) in record/rechead.h, say there what the new shape holds, and set RECORD_SHAPE_SUM to 0x%016llx",
+		      SCHEMA, RECORD_SHAPE, (unsigned long long)sum);
+	jr_free(schema);
+}
+END_TEST
+
 /* A row renamed, a row of another kind, a property more: found. */
 START_TEST(test_rectab_disagree)
 {
@@ -369,6 +432,7 @@ Suite *rectab_suite(void)
 
 	tcase_add_test(tc, test_rectab_schema);
 	tcase_add_test(tc, test_rectab_disagree);
+	tcase_add_test(tc, test_rectab_shape);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -92,7 +92,10 @@ static char *slurp_text(const char *path, size_t *len)
 	return text;
 }
 
-/* Write the records, NN.json, each a second after the one before. */
+/*
+ * Write the records, NN.json, each a second after the one before: its
+ * run's start (the record's "started") and its file's time.
+ */
 static void records_make(void)
 {
 	char args[256], path[128];
@@ -103,9 +106,15 @@ static void records_make(void)
 	snprintf(dir, sizeof(dir), "/tmp/fb-survey.XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	for (i = 0; i < NR_CARDS; i++) {
+		char epoch[24];
+
+		/* each run a second after the one before, as its file */
+		snprintf(epoch, sizeof(epoch), "%lld", 1700000000LL + (long long)i);
+		setenv("SOURCE_DATE_EPOCH", epoch, 1);
 		snprintf(args, sizeof(args), "%s --json -q --simulate=%s",
 			 cards[i].args, cards[i].spec);
 		fb_run(args, &r);
+		unsetenv("SOURCE_DATE_EPOCH");
 		ck_assert_msg(r.status == 0 || (r.status >= 3 && r.status <= 5),
 			      "%s: %d %s",
 			      args, r.status, r.err);
@@ -264,6 +273,39 @@ START_TEST(test_survey_rows)
 }
 END_TEST
 
+/*
+ * The newest record of a card is the one whose run started last, as the
+ * record says ("started"), whatever the files' times say (a copy or a
+ * download changes them): card 1's first record, its file touched
+ * later than the second's, still gives way to it.
+ */
+START_TEST(test_survey_newest_started)
+{
+	const struct jr_value *row;
+	struct jr_value *rows;
+	char err[JR_ERR_LEN], path[128];
+	struct timespec t[2];
+	struct fb_run r;
+
+	snprintf(path, sizeof(path), "%s/01.json", dir);
+	t[0].tv_sec = t[1].tv_sec = 1800000000;
+	t[0].tv_nsec = t[1].tv_nsec = 0;
+	ck_assert_int_eq(utimensat(AT_FDCWD, path, t, 0), 0);
+	survey("--json .", &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_int_eq(jr_parse(r.out, strlen(r.out), NULL, &rows, err,
+				  sizeof(err)), 0);
+	row = row_of(rows, 27);
+	ck_assert_ptr_nonnull(row);
+	ck_assert_uint_eq(jr_u64(jr_get(row, "records"), 0), 2);
+	ck_assert_uint_eq(value(row, "page_size"), 8 << 10);
+	jr_free(rows);
+	fb_free(&r);
+	t[0].tv_sec = t[1].tv_sec = 1700000000;
+	ck_assert_int_eq(utimensat(AT_FDCWD, path, t, 0), 0);
+}
+END_TEST
+
 /* No format shows a serial number or the CID that holds it. */
 START_TEST(test_survey_no_serial)
 {
@@ -300,17 +342,19 @@ START_TEST(test_survey_bad_files)
 		const char *name, *text, *err;
 	} bad[] = {
 		{ "trunc.json", "{\"version\": \"2.0.0\", \"test\": \"auto\",",
-		  "trunc.json: 1:37: a member name in '\"' expected, found the end of the text (truncated?)" },
+		  "trunc.json:1:37: a member name in '\"' expected, found the end of the text (truncated?) (not a whole JSON document)" },
 		{ "text.json", "erase size 4MiB\n",
-		  "text.json: 1:1: a value expected, found 'e'" },
+		  "text.json:1:1: text, not JSON: not a flashbench record" },
+		{ "empty.json", " \n",
+		  "empty.json:1:1: empty: not a flashbench record" },
 		{ "kind.json", "{\"version\": \"2.0.0\", \"test\": \"nope\"}",
-		  "kind.json: unknown document kind 'nope'" },
+		  "kind.json:1:30: a record of test \"nope\", unknown to flashbench " FLASHBENCH_VERSION },
 		{ "array.json", "[1, 2]",
-		  "array.json: not a flashbench record (no \"version\" and \"test\")" },
+		  "array.json:1:1: no \"version\" and \"test\": not a flashbench record" },
 		{ "future.json", "{\"version\": \"3.0.0\", \"test\": \"auto\"}",
-		  "future.json: version 3.0.0: newer than this flashbench (" FLASHBENCH_VERSION ") reads" },
+		  "future.json:1:13: a record of version \"3.0.0\", unknown to flashbench " FLASHBENCH_VERSION " (it reads version 2.x)" },
 	};
-	char path[128], args[512], line[256];
+	char path[128], args[512], line[512];
 	struct fb_run r;
 	size_t i, n;
 
@@ -325,15 +369,26 @@ START_TEST(test_survey_bad_files)
 	survey(args, &r);
 	ck_assert_int_eq(r.status, 2);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct fb_run a;
+
 		snprintf(line, sizeof(line), "flashbench: %s\n", bad[i].err);
 		ck_assert_msg(strstr(r.err, line), "want %s in %s", line,
 			      r.err);
+		/* --analyze words the same file the same way */
 		snprintf(path, sizeof(path), "%s/%s", dir, bad[i].name);
+		snprintf(line, sizeof(line), "--analyze=%s", path);
+		fb_run(line, &a);
+		ck_assert_int_eq(a.status, 2);
+		snprintf(line, sizeof(line), "flashbench: --analyze: %s/%s\n",
+			 dir, bad[i].err);
+		ck_assert_msg(!strcmp(a.err, line), "want %s, not %s", line,
+			      a.err);
+		fb_free(&a);
 		unlink(path);
 	}
 	ck_assert(strstr(r.err, "flashbench: missing.json: No such file or directory\n"));
-	ck_assert(strstr(r.err, "flashbench: --survey: 6 files left out\n"));
-	ck_assert_uint_eq(count_str(r.err, "\n"), 7);
+	ck_assert(strstr(r.err, "flashbench: --survey: 7 files left out\n"));
+	ck_assert_uint_eq(count_str(r.err, "\n"), 8);
 	/* the good record's row, alone */
 	ck_assert_uint_eq(count_str(r.out, "01.json"), 1);
 	ck_assert_uint_eq(count_str(r.out, "\n"), 4);	/* with the legend */
@@ -548,6 +603,7 @@ Suite *survey_suite(void)
 	tcase_add_loop_test(tc, test_survey_golden, 0,
 			    sizeof(formats) / sizeof(formats[0]));
 	tcase_add_test(tc, test_survey_rows);
+	tcase_add_test(tc, test_survey_newest_started);
 	tcase_add_test(tc, test_survey_no_serial);
 	tcase_add_test(tc, test_survey_bad_files);
 	tcase_add_test(tc, test_survey_all_classes);

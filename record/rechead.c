@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A record's head (rechead.h): its table, and the checks --analyze and
+ * --survey share, so that a bad file reads the same in both.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "c.h"
+#include "rechead.h"
+
+#define H(member) offsetof(struct record_head, member)
+
+static const struct rt_field head_rows[] = {
+	{ .name = "record_version", .kind = RT_UINT, .off = H(shape),
+	  .flags = RT_OPTIONAL },
+	{ .name = "started", .kind = RT_STRING, .off = H(started),
+	  .flags = RT_OPTIONAL | RT_NULLABLE },
+	{ .name = "kernel", .kind = RT_STRING, .off = H(kernel),
+	  .flags = RT_OPTIONAL | RT_NULLABLE },
+};
+
+const struct rt_table record_head_table = RT_TABLE("record", head_rows);
+
+/* The kinds of record ("test") flashbench writes. */
+static const char *const kinds[] = {
+	"auto", "align", "scatter", "interval", "open-au", "find-fat",
+	"program", "capacity", "class", "analyze", "registers",
+};
+
+int record_head_check(const struct jr_value *doc, char *why, size_t len)
+{
+	const struct jr_value *v = jr_get(doc, "version");
+	const struct jr_value *t = jr_get(doc, "test");
+	const char *s = jr_str(v, NULL), *test = jr_str(t, NULL);
+	unsigned long major;
+	char *end;
+	size_t i;
+
+	if (!jr_is(doc, JR_OBJECT) || !s || !test) {
+		snprintf(why, len, "%u:%u: no \"version\" and \"test\": not a flashbench record",
+			 doc->line, doc->col);
+		return -EINVAL;
+	}
+	major = strtoul(s, &end, 10);
+	if (end == s || *end != '.' || major != RECORD_MAJOR) {
+		snprintf(why, len, "%u:%u: a record of version \"%.20s\", unknown to flashbench %s (it reads version %d.x)",
+			 v->line, v->col, s, FLASHBENCH_VERSION, RECORD_MAJOR);
+		return -EINVAL;
+	}
+	for (i = 0; i < ARRAY_SIZE(kinds); i++)
+		if (!strcmp(test, kinds[i]))
+			return 0;
+	snprintf(why, len, "%u:%u: a record of test \"%.40s\", unknown to flashbench %s",
+		 t->line, t->col, test, FLASHBENCH_VERSION);
+	return -EINVAL;
+}
+
+int record_parse(const char *text, size_t len, struct jr_value **doc,
+		 char *why, size_t why_len)
+{
+	unsigned int line = 1, col = 1;
+	char err[JR_ERR_LEN];
+	size_t i;
+	int ret;
+
+	*doc = NULL;
+	for (i = 0; i < len && strchr(" \t\r\n", text[i]); i++, col++)
+		if (text[i] == '\n')
+			line++, col = 0;
+	if (i == len) {
+		snprintf(why, why_len, "1:1: empty: not a flashbench record");
+		return -EINVAL;
+	}
+	if (text[i] != '{' && text[i] != '[') {
+		snprintf(why, why_len, "%u:%u: text, not JSON: not a flashbench record",
+			 line, col);
+		return -EINVAL;
+	}
+	ret = jr_parse(text, len, NULL, doc, err, sizeof(err));
+	if (ret) {
+		snprintf(why, why_len, "%s (not a whole JSON document)", err);
+		return ret;
+	}
+	if (record_head_check(*doc, why, why_len)) {
+		jr_free(*doc);
+		*doc = NULL;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Does an --auto record's first align step hold its reads at each position? */
+static int has_positions(const struct jr_value *doc)
+{
+	const struct jr_value *res = jr_get(doc, "results");
+	size_t i;
+
+	for (i = 0; i < jr_len(res); i++) {
+		const struct jr_value *s = jr_at(res, i);
+
+		if (!strcmp(jr_str(jr_get(s, "step"), ""), "align"))
+			return jr_get(s, "positions") != NULL;
+	}
+	return 1;
+}
+
+unsigned int record_shape(const struct jr_value *doc)
+{
+	const struct jr_value *v = jr_get(doc, "record_version");
+
+	if (v)
+		return (unsigned int)jr_u64(v, 0);
+	if (!strcmp(jr_str(jr_get(doc, "test"), ""), "auto") &&
+	    !has_positions(doc))
+		return 1;
+	return 2;
+}
+
+void record_head_read(const struct jr_value *doc, struct record_head *h)
+{
+	struct rt_rd rd = { .loose = 1 };
+
+	memset(h, 0, sizeof(*h));
+	rt_read(&rd, &record_head_table, doc, "the record", h);
+	h->shape = record_shape(doc);
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What every record begins with, and the one reading of it that
+ * --analyze and --survey share: is a document a flashbench record, of a
+ * version and kind this flashbench reads, and of which shape.  A bad
+ * file is worded the same wherever it is read.
+ */
+#ifndef FLASHBENCH_RECHEAD_H
+#define FLASHBENCH_RECHEAD_H
+
+#include <stddef.h>
+
+#include "jsonread.h"
+#include "rectab.h"
+
+/* The major version of the records this flashbench reads ("2.x.y"). */
+#define RECORD_MAJOR 2
+
+/*
+ * The record's shape: the members it holds and what they mean.  It
+ * changes whenever they do (tests/test_rectab.c holds it against a sum
+ * of the schema), where "version" names the flashbench that wrote it.
+ *   1  records before 2026-11-26 17:49: align rows only (no reads at
+ *      each position), the FAT probe without its copy visits, the
+ *      open-AU searches without their means; no "record_version"
+ *   2  each align row's positions, the FAT probe's copies, the timing
+ *      noise; no "record_version"
+ *   3  "record_version", when the run started and the host's kernel,
+ *      the class check's device time, a serial number hidden or not
+ */
+#define RECORD_SHAPE 3
+
+/* The schema's shape sum when RECORD_SHAPE was last raised (the test). */
+#define RECORD_SHAPE_SUM 0x1eb82971b48610c7ULL
+
+/* The members of the head that a table describes. */
+struct record_head {
+	unsigned int shape;	/* RECORD_SHAPE when written */
+	const char *started;	/* UTC, ISO 8601: 2026-11-28T04:31:34Z */
+	const char *kernel;	/* the host's: "Linux 6.1.0 x86_64" */
+};
+
+extern const struct rt_table record_head_table;
+
+/*
+ * Parse text (len bytes) as a record into *doc and check its head
+ * (record_head_check()); 0, or -EINVAL with "LINE:COL: what" in why and
+ * *doc NULL.  An empty text, one that is no JSON and one that is no
+ * record each get a sentence of their own.
+ */
+int record_parse(const char *text, size_t len, struct jr_value **doc,
+		 char *why, size_t why_len);
+
+/*
+ * Is doc a record this flashbench reads: an object with "version" of
+ * major RECORD_MAJOR and a "test" it knows?  0, or -EINVAL and why.
+ */
+int record_head_check(const struct jr_value *doc, char *why, size_t len);
+
+/* The record's shape (1, 2, or its "record_version"). */
+unsigned int record_shape(const struct jr_value *doc);
+
+/* The head of doc read loosely into h (members it lacks: 0, NULL). */
+void record_head_read(const struct jr_value *doc, struct record_head *h);
+
+#endif /* FLASHBENCH_RECHEAD_H */
