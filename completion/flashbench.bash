@@ -152,7 +152,7 @@ _flashbench_options()
 		-f --find-fat --findfat -p --program -C --capacity -L --class \
 		--auto --destructive --analyze --registers --survey --csv \
 		--markdown --json --plot \
-		--preserve --journal --restore --force --time-ops -b --blocksize \
+		--preserve --journal --restore --force --time-ops --hide-serial -b --blocksize \
 		-e --erasesize -c --count --scatter-order --scatter-span \
 		--interval-order --open-au-nr --offset -r --random --fat-nr --flush \
 		-o --out -v --verbose -q --quiet --simulate --simulate= -h --help \

@@ -252,6 +252,9 @@ int check_args(struct cli *c)
 				   "--time-ops times %s alone: give -%c and no other test",
 				   timed ? timed->option : "a test",
 				   timed ? timed->short_option : '?');
+	if (c->hide_serial && !c->json)
+		return usage_error(c->err,
+				   "--hide-serial goes with --json (the record is what keeps the serial number)");
 	if (c->force && !c->restore)
 		return usage_error(c->err,
 				   "--force goes with --restore (it restores unchecked)");

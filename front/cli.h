@@ -110,6 +110,8 @@ struct cli {
 	const char *restore;		/* --restore JOURNAL, or NULL */
 	int force;			/* --force: restore unchecked */
 	int time_ops;			/* --time-ops */
+	int hide_serial;		/* --hide-serial: a record without the
+					 * card's serial number */
 	FILE *err;			/* where messages go */
 	struct run_state run;		/* the run's state, not the line's */
 };
@@ -227,6 +229,15 @@ void json_head(const struct cli *c, struct json *j, const char *test,
  * one run to the next), else the clock.
  */
 time_t run_start_time(void);
+
+/*
+ * --hide-serial: the card's serial number taken out of what a record
+ * shows (the CID's serial bits written as 0, the kernel's serial
+ * attribute left out), its hash in hash (as --survey computes it from
+ * the whole CID).
+ */
+void card_hide_serial(struct card_raw *raw, struct card_info *ci,
+		      char hash[12]);
 
 /* A record's head after "test": its shape, when, the host's kernel. */
 void json_run_head(const struct cli *c, struct json *j);

@@ -41,14 +41,33 @@ void device_card(const struct cli *c, const struct device *dev,
 	card_decode(raw, ci);
 }
 
+void card_hide_serial(struct card_raw *raw, struct card_info *ci,
+		      char hash[12])
+{
+	int mmc = raw->have[CF_TYPE] && !strcmp(raw->val[CF_TYPE], "MMC");
+	char *cid = raw->have[CF_CID] ? raw->val[CF_CID] : NULL;
+
+	record_serial_hash(hash, cid, ci->manfid, ci->oemid, ci->name,
+			   ci->serial);
+	/* the product serial number: an SD CID's [55:24], an eMMC's [47:16] */
+	if (cid && strlen(cid) == CARD_CID_BITS / 4)
+		card_set_bits(cid, CARD_CID_BITS, mmc ? 47 : 55, mmc ? 16 : 24,
+			      0);
+	raw->have[CF_SERIAL] = 0;	/* the kernel's attribute */
+	ci->serial = -1;
+}
+
 static void json_device_card(const struct cli *c, struct json *j,
 			     const struct device *dev)
 {
 	struct card_raw raw;
 	struct card_info ci;
+	char hash[12];
 
 	device_card(c, dev, &raw, &ci);
-	card_json(j, &raw, &ci);
+	if (c->hide_serial)
+		card_hide_serial(&raw, &ci, hash);
+	card_json(j, &raw, &ci, c->hide_serial ? hash : NULL);
 }
 
 time_t run_start_time(void)

@@ -103,11 +103,13 @@ int run_analyze(struct cli *c, FILE *out)
 
 /* --registers as JSON: device.card, as for a device. */
 static void registers_json(struct cli *c, FILE *res,
-			   const struct card_raw *raw,
-			   const struct card_info *ci)
+			   struct card_raw *raw, struct card_info *ci)
 {
+	char hash[12];
 	struct json j;
 
+	if (c->hide_serial)
+		card_hide_serial(raw, ci, hash);
 	json_init(&j, res);
 	json_object_begin(&j, NULL);
 	json_string(&j, "version", FLASHBENCH_VERSION);
@@ -116,7 +118,7 @@ static void registers_json(struct cli *c, FILE *res,
 	json_object_begin(&j, "device");
 	json_string(&j, "path", c->registers_dir);
 	json_bool(&j, "simulated", 0);
-	card_json(&j, raw, ci);
+	card_json(&j, raw, ci, c->hide_serial ? hash : NULL);
 	json_object_end(&j);
 	json_tail(&j, 0, 0);
 }

@@ -186,6 +186,9 @@ const struct opt_row opt_rows[] = {
 	FILE_ROW("restore", 0, restore, "<journal>",
 		 "put a journal back on DEVICE after a\n"
 		 "  crash or power loss"),
+	FLAG_ROW("hide-serial", 0, hide_serial, SEC_BEYOND,
+		 "with --json: a record without the card's\n"
+		 "  serial number (its hash in its place)"),
 	FLAG_ROW("time-ops", 0, time_ops, SEC_BEYOND,
 		 "with -C: the device time of each kind\n"
 		 "  of operation (reads, writes, flushes,\n"

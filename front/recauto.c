@@ -12,6 +12,7 @@
 
 #include "auto.h"
 #include "autoout.h"
+#include "autoraw.h"
 #include "autoread.h"
 #include "capacity.h"
 #include "class.h"
@@ -19,6 +20,7 @@
 #include "format.h"
 #include "jsonread.h"
 #include "plot.h"
+#include "rechead.h"
 #include "reconcile.h"
 #include "recint.h"
 #include "rectab.h"
@@ -221,6 +223,48 @@ static void record_target(const struct jr_value *doc, char *buf, size_t len)
 		snprintf(buf, len, "%s", record_device_path(doc));
 }
 
+/* What each lack (bit k of AUTO_LACK_*) costs, in lines of the text. */
+static const char *const lack_cost[AUTO_LACKS] = {
+	"  the reads at each position of its align rows: they are judged as a\n"
+	"    pasted table's\n",
+	"  the timing noise: the write steps' answers are medium at most (a noisy\n"
+	"    host is not ruled out)\n",
+	"  the FAT probe's copy visits: an area shows by its speed alone, and none\n"
+	"    found is low at most\n",
+	"  the open-AU probes' slow AUs in each pass: a card that keeps one AU more\n"
+	"    in a log is not told apart, so the counts are medium at most (their\n"
+	"    means come from the record's ratios)\n",
+};
+
+/* Text: what a record of an older shape lacks, and what that costs. */
+static void lacks_print(FILE *out, const struct jr_value *doc,
+			unsigned int lacks)
+{
+	unsigned int k;
+
+	if (!lacks)
+		return;
+	fprintf(out, "the record, of an older shape (%u), lacks what today's rules read; it is\njudged from what it holds, at this cost:\n",
+		record_shape(doc));
+	for (k = 0; k < AUTO_LACKS; k++)
+		if (lacks & (1u << k))
+			fputs(lack_cost[k], out);
+}
+
+/* JSON: "record_lacks", the names of what it lacks (none: no member). */
+static void lacks_json(struct json *j, unsigned int lacks)
+{
+	unsigned int k;
+
+	if (!lacks)
+		return;
+	json_array_begin(j, "record_lacks");
+	for (k = 0; k < AUTO_LACKS; k++)
+		if (lacks & (1u << k))
+			json_string(j, NULL, auto_lack_names[k]);
+	json_array_end(j);
+}
+
 /*
  * The status the live run had, by today's rules: a fake's kind (4, 5),
  * or a card short of its claims (3); 0.
@@ -256,6 +300,7 @@ static void auto_record_json(FILE *res, const struct record *rec,
 	}
 	if (jr_get(doc, "error"))
 		record_emit_member(&j, doc, "error");
+	lacks_json(&j, r->lacks);
 	said_json(&j, now, jr_get(doc, "verdict"), cr, jr_get(doc, "class"));
 	json_tail(&j, record_status(r, cr) != 0,
 		  jr_bool(jr_get(doc, "interrupted"), 0));
@@ -291,6 +336,7 @@ static void auto_record_text(FILE *res, const struct record *rec,
 	size_t n = 0;
 
 	record_says_first(res, rec->doc);
+	lacks_print(res, rec->doc, r->lacks);
 	record_target(rec->doc, target, sizeof(target));
 	record_sysfs(rec->doc, &sysfs);
 	auto_print_verdict(res, r, target,

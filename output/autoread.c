@@ -15,6 +15,7 @@
 #include "autoraw.h"
 #include "autoread.h"
 #include "layout.h"
+#include "rechead.h"
 #include "rectab.h"
 
 /* One kind of a row's times at each position (k: 0-2, or -1 the diff). */
@@ -56,6 +57,8 @@ static void rd_row(struct rt_rd *c, const struct jr_value *row,
 	r->on_ns = rt_rd_i64(c, rt_rd_member(c, row, w, "on_ns", JR_NUMBER), w);
 	r->post_ns = rt_rd_i64(c, rt_rd_member(c, row, w, "post_ns", JR_NUMBER), w);
 	r->diff_ns = rt_rd_i64(c, rt_rd_member(c, row, w, "diff_ns", JR_NUMBER), w);
+	if (!pos)	/* an older record: the row alone, as a pasted table's */
+		return;
 	if (!c->ret && rt_rd_u64(c, pos, p, "align", 0) != r->align_byte)
 		rt_fail(c, -EINVAL, pos, "%s.align is not %s.align", p, w);
 	rd_position_ns(c, pos, p, "pre_ns", r, 0);
@@ -69,12 +72,14 @@ static void rd_rows(struct rt_rd *c, const struct jr_value *s, const char *where
 		    struct align_row **rows, size_t *n)
 {
 	const struct jr_value *rw = rt_rd_array(c, s, where, "rows", 4096);
-	const struct jr_value *ps = rt_rd_array(c, s, where, "positions", 4096);
+	const struct jr_value *ps = NULL;
 	size_t i;
 
-	if (!rw || !ps)
+	if (!rt_rd_lacks(c, s, "positions", AUTO_LACK_POSITIONS))
+		ps = rt_rd_array(c, s, where, "positions", 4096);
+	if (!rw || (!ps && !(c->lacked & AUTO_LACK_POSITIONS)))
 		return;
-	if (rw->n != ps->n) {
+	if (ps && rw->n != ps->n) {
 		rt_fail(c, -EINVAL, ps, "%s has %zu rows but %zu positions",
 			where, rw->n, ps->n);
 		return;
@@ -86,7 +91,8 @@ static void rd_rows(struct rt_rd *c, const struct jr_value *s, const char *where
 	}
 	*n = rw->n;
 	for (i = 0; i < rw->n && !c->ret; i++)
-		rd_row(c, &rw->v[i], &ps->v[i], where, i, &(*rows)[i]);
+		rd_row(c, &rw->v[i], ps ? &ps->v[i] : NULL, where, i,
+		       &(*rows)[i]);
 }
 
 static void rd_align(struct rt_rd *c, const struct jr_value *s, const char *where,
@@ -145,6 +151,18 @@ static void rd_search(struct rt_rd *c, const struct jr_value *s,
 	e->nanchors = a ? (unsigned int)a->n : 0;
 }
 
+/*
+ * A member of the FAT probe's copy visits: 0 where an older record lacks
+ * them (no copy then looks paid or spared: the area shows by its speed).
+ */
+static double copies(struct rt_rd *c, const struct jr_value *o,
+		     const char *where, const char *key)
+{
+	if (rt_rd_lacks(c, o, key, AUTO_LACK_FAT_COPIES))
+		return 0;
+	return rt_rd_f64(c, o, where, key);
+}
+
 /* The FAT probe's far AUs and each AU's times. */
 static void rd_fat_aus(struct rt_rd *c, const struct jr_value *s,
 		       const char *where, struct auto_fat *f)
@@ -167,8 +185,8 @@ static void rd_fat_aus(struct rt_rd *c, const struct jr_value *s,
 		snprintf(w, sizeof(w), "%s.aus[%zu]", where, k);
 		f->lin_ns[k] = rt_rd_f64(c, au, w, "linear_ns");
 		f->rnd_ns[k] = rt_rd_f64(c, au, w, "random_ns");
-		f->copy_ns[k] = rt_rd_f64(c, au, w, "copy_ns");
-		f->typ_ns[k] = rt_rd_f64(c, au, w, "typical_ns");
+		f->copy_ns[k] = copies(c, au, w, "copy_ns");
+		f->typ_ns[k] = copies(c, au, w, "typical_ns");
 	}
 	f->naus = aus ? (unsigned int)aus->n : 0;
 }
@@ -180,12 +198,35 @@ static void rd_fat(struct rt_rd *c, const struct jr_value *s, const char *where,
 	f->chunk_byte = rt_rd_u64(c, s, where, "chunk_size", 0);
 	f->ref_lin_ns = rt_rd_f64(c, s, where, "reference_linear_ns");
 	f->ref_rnd_ns = rt_rd_f64(c, s, where, "reference_random_ns");
-	f->ref_copy_ns = rt_rd_f64(c, s, where, "reference_copy_ns");
-	f->primed = rt_rd_uint(c, s, where, "primed_aus");
-	f->prime_paid = rt_rd_bool(c, s, where, "primed_paid_copy");
-	f->refs_paid = rt_rd_bool(c, s, where, "reference_paid_copy");
-	f->ref_gc_ns = rt_rd_f64(c, s, where, "reference_least_copy_ns");
+	f->ref_copy_ns = copies(c, s, where, "reference_copy_ns");
+	if (!rt_rd_lacks(c, s, "primed_aus", AUTO_LACK_FAT_COPIES))
+		f->primed = rt_rd_uint(c, s, where, "primed_aus");
+	if (!rt_rd_lacks(c, s, "primed_paid_copy", AUTO_LACK_FAT_COPIES))
+		f->prime_paid = rt_rd_bool(c, s, where, "primed_paid_copy");
+	if (!rt_rd_lacks(c, s, "reference_paid_copy", AUTO_LACK_FAT_COPIES))
+		f->refs_paid = rt_rd_bool(c, s, where, "reference_paid_copy");
+	f->ref_gc_ns = copies(c, s, where, "reference_least_copy_ns");
 	rd_fat_aus(c, s, where, f);
+	f->copies_lacked = (c->lacked & AUTO_LACK_FAT_COPIES) != 0;
+}
+
+/*
+ * The means of an older record's open-AU probes, which it did not keep:
+ * each probe's ratio to the search's reference write (the first probe's
+ * mean, which the record keeps), as the run worked it out.
+ */
+static void rd_open_means(const struct jr_value *s, const char *order,
+			  struct auto_open *o)
+{
+	const struct jr_value *v = jr_get(s, order);
+	const struct jr_value *pr = jr_get(v, "probes");
+	double ref = jr_double(jr_get(v, "reference_write_ns"), 0);
+	size_t i;
+
+	for (i = 0; i < o->nprobes && i < jr_len(pr); i++)
+		if (!jr_get(jr_at(pr, i), "mean_ns"))
+			o->probes[i].mean_ns = i ? ref * jr_double(
+				jr_get(jr_at(pr, i), "ratio"), 0) : ref;
 }
 
 /* One entry of "results", by its step. */
@@ -211,8 +252,11 @@ static void rd_step(struct rt_rd *c, const struct jr_value *s, size_t i,
 		rd_search(c, s, w, r);
 	else if (!strcmp(step, "fat"))
 		rd_fat(c, s, w, &r->fat);
-	else if (!strcmp(step, rt_step_name(&auto_open_step_table)))
+	else if (!strcmp(step, rt_step_name(&auto_open_step_table))) {
 		rt_read(c, &auto_open_step_table, s, w, r);
+		rd_open_means(s, "linear", &r->open_linear);
+		rd_open_means(s, "random", &r->open_random);
+	}
 	else if (!strcmp(step, rt_step_name(&auto_summary_table))) {
 		rt_read(c, &auto_summary_table, s, w, r);
 		*summary = 1;
@@ -230,6 +274,14 @@ static void rd_capacity(struct rt_rd *c, const struct jr_value *doc,
 	if (!jr_is(v, JR_OBJECT))
 		return;
 	r->capacity_done = 1;
+	if (c->older) {
+		/* the record's own verdict: what an older one holds of it */
+		struct rt_rd loose = { .loose = 1 };
+
+		rt_read(&loose, &capacity_verdict_table, v, "verdict.capacity",
+			&r->capacity);
+		return;
+	}
 	rt_read(c, &capacity_verdict_table, v, "verdict.capacity",
 		 &r->capacity);
 }
@@ -245,6 +297,7 @@ static void rd_device(struct rt_rd *c, const struct jr_value *doc,
 	if (!d)
 		return;
 	size = rt_rd_u64(c, d, "device", "size", 0);
+	r->device_byte = size;
 	r->sector_byte = rt_rd_uint(c, d, "device", "logical_block_size");
 	if (!c->ret) {
 		struct bench_range ranges[AUTO_MAX_RANGES];
@@ -253,6 +306,22 @@ static void rd_device(struct rt_rd *c, const struct jr_value *doc,
 						    ranges,
 						    AUTO_MAX_RANGES) >= 0;
 	}
+}
+
+/*
+ * The searches' bound an older record did not keep: the most AUs a probe
+ * could write on the device at the erase size the run used (its verdict).
+ */
+static void rd_open_bounds(const struct jr_value *doc, struct auto_result *r)
+{
+	uint64_t erase = jr_u64(jr_path(doc, "verdict.erase_size"), 0);
+	unsigned int max = erase ? auto_probe_max_nr(r->device_byte, erase) :
+			   0;
+
+	if (!r->open_linear.max_nr)
+		r->open_linear.max_nr = max;
+	if (!r->open_random.max_nr)
+		r->open_random.max_nr = max;
 }
 
 int auto_record_read(const struct jr_value *doc, struct auto_result *r,
@@ -264,6 +333,7 @@ int auto_record_read(const struct jr_value *doc, struct auto_result *r,
 	size_t i;
 
 	memset(r, 0, sizeof(*r));
+	c.older = record_shape(doc) < RECORD_SHAPE_WHOLE;
 	rd_device(&c, doc, r);
 	opt = rt_rd_member(&c, doc, "the record", "options", JR_OBJECT);
 	r->destructive = rt_rd_bool(&c, opt, "options", "destructive");
@@ -276,5 +346,8 @@ int auto_record_read(const struct jr_value *doc, struct auto_result *r,
 	if (!c.ret && !r->ntables && !r->skip_reason)
 		rt_fail(&c, -ENOENT, res, "results has no \"align\" step");
 	rd_capacity(&c, doc, r);
+	r->lacks = c.lacked;
+	if (!c.ret && (r->lacks & AUTO_LACK_OPEN_PASSES))
+		rd_open_bounds(doc, r);
 	return c.ret;
 }

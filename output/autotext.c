@@ -125,6 +125,23 @@ static void print_fat_verdict(FILE *out, const struct auto_fat *f,
 		fprintf(out, "pays no copy for writes out of order where other AUs do (as -f --random shows)\n");
 }
 
+/* The evidence of a record without the copy visits: the speeds alone. */
+static void print_fat_speeds(FILE *out, const struct auto_fat *f,
+			     uint64_t erase)
+{
+	char cs[FMT_LEN], sz[FMT_LEN], l[FMT_LEN], r[FMT_LEN];
+	unsigned int i;
+
+	fprintf(out, "  evidence: %s writes at the start of the first %u AUs (%s each), speed in order/out of order against AUs far from the start (%s/%s); the record holds no copy visits:",
+		fmt_size(cs, f->chunk_byte), f->naus, fmt_size(sz, erase),
+		fmt_time(l, (int64_t)f->ref_lin_ns),
+		fmt_time(r, (int64_t)f->ref_rnd_ns));
+	for (i = 0; i < f->naus; i++)
+		fprintf(out, " x%.2f/x%.2f", f->lin_ratio[i],
+			f->rnd_ratio[i]);
+	fputc('\n', out);
+}
+
 static void print_fat(FILE *out, const struct auto_fat *f, uint64_t erase,
 		      const char *why)
 {
@@ -137,6 +154,10 @@ static void print_fat(FILE *out, const struct auto_fat *f, uint64_t erase,
 		return;
 	}
 	print_fat_verdict(out, f, erase);
+	if (f->copies_lacked) {
+		print_fat_speeds(out, f, erase);
+		return;
+	}
 	fprintf(out, "  evidence: %s writes at the start of the first %u AUs (%s each), speed in order/out of order and copies paid in each AU's visit against AUs far from the start (%s/%s/%s), with %u probe AUs put in random mode first%s:",
 		fmt_size(cs, f->chunk_byte), f->naus, fmt_size(sz, erase),
 		fmt_time(l, (int64_t)f->ref_lin_ns),

@@ -147,7 +147,7 @@ static void json_text(struct json *j, const char *key, const char *v)
 }
 
 void card_json(struct json *j, const struct card_raw *raw,
-	       const struct card_info *ci)
+	       const struct card_info *ci, const char *serial_hash)
 {
 	char missing[256];
 	int f;
@@ -158,6 +158,8 @@ void card_json(struct json *j, const struct card_raw *raw,
 	json_text(j, "name", ci->name);
 	json_text(j, "revision", ci->revision);
 	json_number(j, "serial", ci->serial);
+	if (serial_hash)
+		json_string(j, "serial_hash", serial_hash);
 	json_text(j, "date", ci->date);
 	if (ci->au_byte)
 		json_u64(j, "au_size", ci->au_byte);

@@ -12,8 +12,11 @@
 void card_print(FILE *out, const struct card_raw *raw,
 		const struct card_info *ci);
 
-/* The object "card": identity, claims, raw registers, what is missing. */
+/*
+ * The object "card": identity, claims, raw registers, what is missing;
+ * serial_hash (NULL: none) written beside a serial hidden (--hide-serial).
+ */
 void card_json(struct json *j, const struct card_raw *raw,
-	       const struct card_info *ci);
+	       const struct card_info *ci, const char *serial_hash);
 
 #endif /* FLASHBENCH_CARDOUT_H */

@@ -68,23 +68,6 @@ static void num_at(struct survey_num *n, const struct rt_table *t,
 				    *(const uint64_t *)(p + f->off);
 }
 
-/*
- * A short hash of what identifies the card (the CID, which holds the
- * serial number, or the serial the kernel reports): the same card gives
- * the same hash, and the table never shows the serial.  FNV-1a, 64 bits
- * folded to 32.
- */
-static void serial_hash(char out[12], const char *what)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (; *what; what++) {
-		h ^= (unsigned char)*what;
-		h *= 0x100000001b3ULL;
-	}
-	snprintf(out, 12, "%08" PRIx32, (uint32_t)(h ^ (h >> 32)));
-}
-
 /* "C10 U1 V30 A1" from the card's claims; "none", or "" when unknown. */
 static void stated_classes(char *buf, size_t len, const struct jr_value *card)
 {
@@ -116,8 +99,7 @@ static void stated_classes(char *buf, size_t len, const struct jr_value *card)
 static void row_identity(struct survey_row *row, const struct jr_value *dev)
 {
 	const struct jr_value *card = jr_get(dev, "card");
-	char what[96];
-	int64_t serial;
+	const char *hidden = jr_str(jr_get(card, "serial_hash"), NULL);
 
 	copy_str(row->device, sizeof(row->device), jr_get(dev, "path"));
 	row->manfid = jr_i64(jr_get(card, "manfid"), -1);
@@ -125,14 +107,14 @@ static void row_identity(struct survey_row *row, const struct jr_value *dev)
 	copy_str(row->name, sizeof(row->name), jr_get(card, "name"));
 	copy_str(row->date, sizeof(row->date), jr_get(card, "date"));
 	copy_str(row->cid, sizeof(row->cid), jr_path(card, "registers.cid"));
-	serial = jr_i64(jr_get(card, "serial"), -1);
-	if (row->cid[0]) {
-		serial_hash(row->serial_hash, row->cid);
-	} else if (serial >= 0) {
-		snprintf(what, sizeof(what), "%" PRId64 "/%" PRId64 "/%s/%"
-			 PRId64, row->manfid, row->oemid, row->name, serial);
-		serial_hash(row->serial_hash, what);
-	}
+	/* a record written with --hide-serial: its hash, as written */
+	if (hidden)
+		snprintf(row->serial_hash, sizeof(row->serial_hash), "%.8s",
+			 hidden);
+	else
+		record_serial_hash(row->serial_hash, row->cid, row->manfid,
+				   row->oemid, row->name,
+				   jr_i64(jr_get(card, "serial"), -1));
 	num_of(&row->size, jr_get(dev, "size"));
 	if (!row->size.set)	/* --registers: what the CSD states */
 		num_of(&row->size, jr_get(card, "capacity"));
@@ -366,16 +348,19 @@ static int agree(const struct survey_row *a, const struct survey_row *b)
 }
 
 /*
- * Nonzero if the records of a and b are of one card: the same CID; or,
+ * Nonzero if the records of a and b are of one card: the same CID (by
+ * its hash, which a record written with --hide-serial keeps); or,
  * neither having registers (a USB reader, a loop device), the same
  * device path and size and no value found that differs.
  */
 static int same_card(const struct survey_row *a, const struct survey_row *b)
 {
-	if (a->cid[0] || b->cid[0])
-		return !strcmp(a->cid, b->cid);
+	/* the hash of the CID: a record written with --hide-serial keeps
+	 * it, not the whole CID */
 	if (a->serial_hash[0] || b->serial_hash[0])
 		return !strcmp(a->serial_hash, b->serial_hash);
+	if (a->cid[0] || b->cid[0])
+		return !strcmp(a->cid, b->cid);
 	return a->device[0] && !strcmp(a->device, b->device) &&
 	       a->size.set && b->size.set && agree(a, b);
 }

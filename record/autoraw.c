@@ -23,9 +23,10 @@ static const struct rt_field probe_rows[] = {
 	{ .name = "positions", .kind = RT_UINT, .off = PR(positions),
 	  .unit = "count" },
 	{ .name = "mean_ns", .kind = RT_DOUBLE, .off = PR(mean_ns),
-	  .unit = "ns" },
+	  .unit = "ns", .late = AUTO_LACK_OPEN_PASSES },
 	{ .name = "slow_every_pass_aus", .kind = RT_UINT,
-	  .off = PR(dear_aus), .unit = "count" },
+	  .off = PR(dear_aus), .unit = "count",
+	  .late = AUTO_LACK_OPEN_PASSES },
 };
 
 static const struct rt_table probe_table = RT_TABLE("probe", probe_rows);
@@ -55,11 +56,11 @@ static const struct rt_field open_rows[] = {
 	  .unit = "ns", DECIDED },
 	{ .name = "at_least", .kind = RT_BOOL, .off = OP(at_least), DECIDED },
 	{ .name = "max_nr", .kind = RT_UINT, .off = OP(max_nr),
-	  .unit = "count" },
+	  .unit = "count", .late = AUTO_LACK_OPEN_PASSES },
 	{ .name = "whole_au_write_ns", .kind = RT_DOUBLE, .off = OP(whole_ns),
-	  .unit = "ns", .when = whole_when },
+	  .unit = "ns", .when = whole_when, .late = AUTO_LACK_OPEN_PASSES },
 	{ .name = "merge_write_ns", .kind = RT_DOUBLE, .off = OP(merge_ns),
-	  .unit = "ns", .when = whole_when },
+	  .unit = "ns", .when = whole_when, .late = AUTO_LACK_OPEN_PASSES },
 	{ .name = "collapsed_in_linear_order", .kind = RT_UINT,
 	  .off = OP(from_linear), .unit = "count",
 	  .flags = RT_ZERO_NULL | RT_DERIVED },
@@ -129,6 +130,14 @@ static void skipped_put(struct json *j, const struct rt_field *f,
 	json_array_end(j);
 }
 
+/* The noise: null where an older record's reads did not measure it. */
+static enum rt_how noise_when(const void *rec)
+{
+	const struct auto_result *r = rec;
+
+	return r->lacks & AUTO_LACK_NOISE ? RT_NULL : RT_WRITE;
+}
+
 /* What would let the skipped steps run: said only when some were. */
 static enum rt_how settle_when(const void *rec)
 {
@@ -175,11 +184,12 @@ static const struct rt_field summary_rows[] = {
 	{ .name = "skipped_steps", .kind = RT_ARRAY, .put = skipped_put,
 	  DECIDED },
 	{ .name = "settle", .kind = RT_STRING, .off = AR(skip_settle),
-	  .when = settle_when },
+	  .when = settle_when, .flags = RT_OPTIONAL },
 	{ .name = "erase_size_fallback", .kind = RT_BOOL,
 	  .off = AR(erase_fallback), DECIDED },
 	{ .name = "timing_noise", .kind = RT_OBJECT, .off = AR(noise),
-	  .sub = &noise_table },
+	  .sub = &noise_table, .when = noise_when,
+	  .late = AUTO_LACK_NOISE },
 	/* since the record's shape 3: older records lack it (null) */
 	{ .name = "step_device_time_ns", .kind = RT_OBJECT, .off = AR(step_ns),
 	  .sub = &share_table, .flags = RT_OPTIONAL | RT_NULLABLE,
@@ -198,3 +208,7 @@ const char *rt_step_name(const struct rt_table *t)
 			return t->f[i].names[0];
 	return NULL;
 }
+
+const char *const auto_lack_names[AUTO_LACKS] = {
+	"positions", "timing_noise", "fat_copies", "open_au_passes",
+};

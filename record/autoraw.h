@@ -19,6 +19,12 @@
 extern const struct rt_table auto_open_step_table;
 extern const struct rt_table auto_summary_table;
 
+/*
+ * The names of what a record of an older shape lacks (bit k of
+ * AUTO_LACK_*: name k), as "record_lacks" of --analyze's JSON says them.
+ */
+extern const char *const auto_lack_names[AUTO_LACKS];
+
 /* The step a table is the entry of ("open_au"): its RT_CONST row's. */
 const char *rt_step_name(const struct rt_table *t);
 

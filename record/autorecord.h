@@ -112,6 +112,8 @@ struct auto_fat {
 	unsigned int primed;		/* probe AUs put in random mode */
 	int prime_paid;			/* and one of them paid a copy */
 	int refs_paid;			/* each far AU's visit paid one */
+	int copies_lacked;		/* a record of an older shape: no
+					 * copy visits (the copies read 0) */
 	double ref_copy_ns;		/* the far AUs' copy_ns, the lesser */
 	double copy_ns[AUTO_FAT_MAX];	/* what each AU's small writes cost
 					   beyond their typical time */
@@ -175,6 +177,24 @@ enum auto_step {
 	AUTO_STEP_ERASE_WRITES,		/* the erase size from writes */
 	AUTO_STEP_CLASS,		/* the class check, last */
 	AUTO_STEPS
+};
+
+/*
+ * What a record of an older shape lacks (auto_result.lacks), each with
+ * what it costs (--analyze says so): the reads at each position of the
+ * align rows (the rows are judged as a pasted table), the timing noise
+ * (not measured: the write steps' answers are medium at most), the FAT
+ * probe's copy visits (an area by its speed alone; none is low at
+ * most), the open-AU probes' means, slow AUs in each pass and bounds (a
+ * card that keeps one AU more in a log is not told apart: medium at
+ * most; the means come from the record's ratios).
+ */
+enum auto_lack {
+	AUTO_LACK_POSITIONS	= 1 << 0,
+	AUTO_LACK_NOISE		= 1 << 1,
+	AUTO_LACK_FAT_COPIES	= 1 << 2,
+	AUTO_LACK_OPEN_PASSES	= 1 << 3,
+	AUTO_LACKS		= 4	/* how many */
 };
 
 /* Where the erase size of the verdict came from. */
@@ -265,6 +285,9 @@ struct auto_result {
 	int erase_fallback;		/* the write steps used an erase size
 					   read with low confidence */
 	struct auto_group group_probe;	/* raw rows of the group probe */
+	unsigned int lacks;		/* a record read back of an older
+					 * shape: what it lacks (AUTO_LACK_*);
+					 * 0 for a run */
 	/* after the steps above, set by auto_run_all() alone: */
 	uint64_t device_byte;		/* the device's size */
 	uint64_t class_start_byte;	/* the class check writes from here */

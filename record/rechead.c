@@ -4,6 +4,7 @@
  * --survey share, so that a bad file reads the same in both.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,4 +127,31 @@ void record_head_read(const struct jr_value *doc, struct record_head *h)
 	memset(h, 0, sizeof(*h));
 	rt_read(&rd, &record_head_table, doc, "the record", h);
 	h->shape = record_shape(doc);
+}
+
+/* FNV-1a, 64 bits folded to 32. */
+static void fnv32(char out[12], const char *what)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *what; what++) {
+		h ^= (unsigned char)*what;
+		h *= 0x100000001b3ULL;
+	}
+	snprintf(out, 12, "%08" PRIx32, (uint32_t)(h ^ (h >> 32)));
+}
+
+void record_serial_hash(char out[12], const char *cid, int64_t manfid,
+			int64_t oemid, const char *name, int64_t serial)
+{
+	char what[96];
+
+	out[0] = '\0';
+	if (cid && *cid) {
+		fnv32(out, cid);
+	} else if (serial >= 0) {
+		snprintf(what, sizeof(what), "%" PRId64 "/%" PRId64 "/%s/%"
+			 PRId64, manfid, oemid, name ? name : "", serial);
+		fnv32(out, what);
+	}
 }

@@ -9,6 +9,7 @@
 #define FLASHBENCH_RECHEAD_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "jsonread.h"
 #include "rectab.h"
@@ -26,12 +27,21 @@
  *   2  each align row's positions, the FAT probe's copies, the timing
  *      noise; no "record_version"
  *   3  "record_version", when the run started and the host's kernel,
- *      the class check's device time, a serial number hidden or not
+ *      each step's device time (the class check's among them)
+ *   4  a serial number hidden (--hide-serial: card.serial_hash);
+ *      --analyze's record_lacks, and timing_noise null there
  */
-#define RECORD_SHAPE 3
+#define RECORD_SHAPE 4
+
+/*
+ * The first shape that holds every member a reader tolerates missing
+ * from an older record (rt_field.late, rt_rd.older): 1 and 2 may lack
+ * them, a record of this shape on may not.
+ */
+#define RECORD_SHAPE_WHOLE 3
 
 /* The schema's shape sum when RECORD_SHAPE was last raised (the test). */
-#define RECORD_SHAPE_SUM 0x1eb82971b48610c7ULL
+#define RECORD_SHAPE_SUM 0xd0032afadb730a6bULL
 
 /* The members of the head that a table describes. */
 struct record_head {
@@ -62,5 +72,14 @@ unsigned int record_shape(const struct jr_value *doc);
 
 /* The head of doc read loosely into h (members it lacks: 0, NULL). */
 void record_head_read(const struct jr_value *doc, struct record_head *h);
+
+/*
+ * A short hash of what identifies a card, 8 hex digits in out (""
+ * without any): of its CID (which holds the serial number) when given,
+ * else of manfid/oemid/name/serial.  The same card gives the same hash;
+ * --survey shows it, and --hide-serial writes it where the serial was.
+ */
+void record_serial_hash(char out[12], const char *cid, int64_t manfid,
+			int64_t oemid, const char *name, int64_t serial);
 
 #endif /* FLASHBENCH_RECHEAD_H */

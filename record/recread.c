@@ -257,6 +257,15 @@ static int read_array(struct rt_rd *c, const struct rt_field *f,
 	return c->ret;
 }
 
+int rt_rd_lacks(struct rt_rd *c, const struct jr_value *o, const char *key,
+		unsigned int bit)
+{
+	if (!c->older || !o || jr_get(o, key))
+		return 0;
+	c->lacked |= bit;
+	return 1;
+}
+
 /* A strict row: there, of its type, or an error naming it. */
 static void read_strict(struct rt_rd *c, const struct rt_field *f,
 			const struct jr_value *o, const char *where, void *rec)
@@ -266,6 +275,8 @@ static void read_strict(struct rt_rd *c, const struct rt_field *f,
 	char w[128];
 
 	if (!v && (f->flags & RT_OPTIONAL))
+		return;
+	if (f->late && rt_rd_lacks(c, o, f->name, f->late))
 		return;
 	if (v && v->type == JR_NULL &&
 	    (nullable(f) || f->kind == RT_DOUBLE || f->kind == RT_STRING)) {

@@ -92,6 +92,10 @@ struct rt_field {
 					 * computed list); never read */
 	const char *label;		/* words where a verdict is compared */
 	unsigned int said;		/* 1..: order of the comparison */
+	unsigned int late;		/* a member records of an older shape
+					 * lack: the bit a strict reading of
+					 * one sets in rt_rd.lacked when it
+					 * is missing (0: it must be there) */
 };
 
 /* The fields of one record kind. */
@@ -164,6 +168,9 @@ struct rt_rd {
 	uint64_t *present;		/* loose, if set: bit i for row i of
 					 * the table read (not of those it
 					 * nests) that held a value */
+	int older;			/* a record of an older shape: a late
+					 * member may be missing */
+	unsigned int lacked;		/* the late bits of those missing */
 };
 
 int rt_fail(struct rt_rd *c, int ret, const struct jr_value *at,
@@ -179,6 +186,14 @@ int rt_fail(struct rt_rd *c, int ret, const struct jr_value *at,
  */
 int rt_read(struct rt_rd *c, const struct rt_table *t,
 	     const struct jr_value *o, const char *where, void *rec);
+
+/*
+ * Does a record of an older shape lack member key of o?  Then 1, and bit
+ * set in c->lacked; 0 when it has it, or the record is of today's shape
+ * (which must have it).
+ */
+int rt_rd_lacks(struct rt_rd *c, const struct jr_value *o, const char *key,
+		unsigned int bit);
 
 /* The reader's pieces, for records a table does not describe yet. */
 const struct jr_value *rt_rd_member(struct rt_rd *c,

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "flashbench.h"
 #include "util.h"
@@ -153,7 +154,7 @@ START_TEST(test_json_started)
 			 "\"2026-11-28T02:31:34Z\"");
 	ck_assert_str_eq(json_at(r.out, "kernel", buf, sizeof(buf)), k);
 	ck_assert_str_eq(json_at(r.out, "record_version", buf, sizeof(buf)),
-			 "3");
+			 "4");
 	fb_free(&r);
 	/* the clock's time, taken before the run */
 	t0 = time(NULL);
@@ -171,6 +172,64 @@ START_TEST(test_json_started)
 }
 END_TEST
 
+/*
+ * --hide-serial: the record holds no serial number (not as a number, not
+ * in the CID, not as the kernel's attribute), and says so with the hash
+ * --survey shows of the whole CID in its place; refused without --json.
+ */
+START_TEST(test_json_hide_serial)
+{
+	static const char spec[] = " --json -q --simulate=claims=C10,seed=3";
+	char cid[64], serial[16], hash[32], buf[64];
+	struct fb_run plain, hidden, r;
+	char path[] = "/tmp/fb-hide-serialXXXXXX", args[128];
+	FILE *f;
+	int fd;
+
+	fb_run("-a -c 1 --hide-serial -q --simulate=claims=C10", &r);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "--hide-serial goes with --json"));
+	fb_free(&r);
+
+	snprintf(args, sizeof(args), "-a -c 1%s", spec);
+	fb_run(args, &plain);
+	snprintf(args, sizeof(args), "-a -c 1 --hide-serial%s", spec);
+	fb_run(args, &hidden);
+	ck_assert_int_eq(hidden.status, 0);
+	json_at(plain.out, "device.card.registers.cid", cid, sizeof(cid));
+	ck_assert_uint_eq(strlen(cid), 34);	/* quoted */
+	/* the serial, 0x00000003, as the CID holds it */
+	snprintf(serial, sizeof(serial), "%.8s", cid + 1 + 18);
+	ck_assert_str_eq(serial, "00000003");
+	ck_assert_str_eq(json_at(plain.out, "device.card.serial", buf,
+				 sizeof(buf)), "3");
+	ck_assert_str_eq(json_at(hidden.out, "device.card.serial", buf,
+				 sizeof(buf)), "null");
+	json_at(hidden.out, "device.card.registers.cid", buf, sizeof(buf));
+	ck_assert_int_eq(strncmp(buf, cid, 19), 0);
+	ck_assert_int_eq(strncmp(buf + 19, "00000000", 8), 0);
+	ck_assert_str_eq(buf + 27, cid + 27);
+	ck_assert_ptr_null(strstr(hidden.out, "0x00000003"));
+	ck_assert_ptr_nonnull(strstr(plain.out, "\"serial\": \"0x00000003\""));
+	json_at(hidden.out, "device.card.serial_hash", hash, sizeof(hash));
+
+	/* the hash is --survey's of the whole CID */
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	f = fdopen(fd, "w");
+	fputs(plain.out, f);
+	fclose(f);
+	snprintf(args, sizeof(args), "--survey --json %s", path);
+	fb_run(args, &r);
+	ck_assert_str_eq(json_at(r.out, "0.serial_hash", buf, sizeof(buf)),
+			 hash);
+	fb_free(&r);
+	unlink(path);
+	fb_free(&plain);
+	fb_free(&hidden);
+}
+END_TEST
+
 Suite *jsonout_suite(void)
 {
 	Suite *s = suite_create("jsonout");
@@ -181,6 +240,7 @@ Suite *jsonout_suite(void)
 	tcase_add_test(tc, test_json_raw_numbers);
 	tcase_add_test(tc, test_json_interval);
 	tcase_add_test(tc, test_json_started);
+	tcase_add_test(tc, test_json_hide_serial);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -306,6 +306,33 @@ START_TEST(test_survey_newest_started)
 }
 END_TEST
 
+/*
+ * A record written with --hide-serial is the same card's as the others:
+ * its serial_hash is the hash of their whole CID, and --survey joins it
+ * to them (card 24's record and one of its align table, hidden).
+ */
+START_TEST(test_survey_hidden_serial)
+{
+	char args[256], path[128];
+	struct fb_run r;
+
+	snprintf(args, sizeof(args), "-a -c 1 --json -q --hide-serial --simulate=%s",
+		 cards[23].spec);
+	fb_run(args, &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "\"serial_hash\""));
+	snprintf(path, sizeof(path), "%s/hidden.json", dir);
+	write_text(path, r.out);
+	fb_free(&r);
+	survey("--csv 24.json hidden.json", &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_uint_eq(count_str(r.out, "\n"), 2);	/* head, one row */
+	ck_assert_ptr_nonnull(strstr(r.out, ",2,"));	/* of 2 records */
+	fb_free(&r);
+	unlink(path);
+}
+END_TEST
+
 /* No format shows a serial number or the CID that holds it. */
 START_TEST(test_survey_no_serial)
 {
@@ -604,6 +631,7 @@ Suite *survey_suite(void)
 			    sizeof(formats) / sizeof(formats[0]));
 	tcase_add_test(tc, test_survey_rows);
 	tcase_add_test(tc, test_survey_newest_started);
+	tcase_add_test(tc, test_survey_hidden_serial);
 	tcase_add_test(tc, test_survey_no_serial);
 	tcase_add_test(tc, test_survey_bad_files);
 	tcase_add_test(tc, test_survey_all_classes);

@@ -11,6 +11,31 @@
  * after the random search has read the linear one's (random_cap()) and
  * the premise the erase size as the steps found it.
  */
+static void cap_at(enum analyze_confidence *c, enum analyze_confidence max)
+{
+	if (*c > max)
+		*c = max;
+}
+
+/*
+ * What a record of an older shape lacks costs (auto_result.lacks): with
+ * no timing noise measured a noisy host is not ruled out, nor without
+ * the slow AUs of each pass a card that keeps one AU more in a log, so
+ * the write steps' answers are medium at most; without the copy visits
+ * an area that only spares a copy could not show, so "none" is low.
+ */
+static void lacks_confidence(struct auto_result *r)
+{
+	if (r->lacks & (AUTO_LACK_NOISE | AUTO_LACK_OPEN_PASSES)) {
+		cap_at(&r->open_linear.confidence, ANALYZE_CONF_MEDIUM);
+		cap_at(&r->open_random.confidence, ANALYZE_CONF_MEDIUM);
+	}
+	if (r->lacks & AUTO_LACK_NOISE)
+		cap_at(&r->fat.confidence, ANALYZE_CONF_MEDIUM);
+	if ((r->lacks & AUTO_LACK_FAT_COPIES) && !r->fat.found)
+		cap_at(&r->fat.confidence, ANALYZE_CONF_LOW);
+}
+
 void auto_decide(struct auto_result *r)
 {
 	const struct analyze_step none = { 0 };
@@ -34,4 +59,5 @@ void auto_decide(struct auto_result *r)
 			    r->align.erase.size_byte &&
 			    r->align.erase.confidence == ANALYZE_CONF_LOW;
 	auto_noise_confidence(r);
+	lacks_confidence(r);
 }
