@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "plot.h"
 #include "record.h"
+#include "recint.h"
 
 /* --analyze as JSON: every table with its verdict; the first on top. */
 static int analyze_json(struct cli *c, FILE *res, const struct align_table *t,
@@ -80,7 +81,7 @@ static void plot_analyze(struct cli *c, const struct align_table *t, size_t n)
 }
 
 int analyze_tables_out(struct cli *c, FILE *out, const struct align_table *t,
-		       size_t n)
+		       size_t n, const struct jr_value *record)
 {
 	FILE *res = out;
 	int ret;
@@ -90,10 +91,13 @@ int analyze_tables_out(struct cli *c, FILE *out, const struct align_table *t,
 		return ret;
 	if (c->run.plot)
 		plot_analyze(c, t, n);
-	if (c->json)
+	if (c->json) {
 		ret = analyze_json(c, res, t, n);
-	else
+	} else {
+		if (record)
+			record_says_first(res, record);
 		ret = analyze_tables_text(res, t, n, c->o.verbose);
+	}
 	if (ret)
 		fprintf(c->err, "flashbench: --analyze: %s\n", strerror(-ret));
 	if (plot_close(c) && !ret)

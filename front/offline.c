@@ -94,7 +94,7 @@ int run_analyze(struct cli *c, FILE *out)
 		return usage_error(c->err, "no align table found in %s",
 				   strcmp(c->analyze_path, "-") ?
 					   c->analyze_path : "standard input");
-	ret = analyze_tables_out(c, out, t, n);
+	ret = analyze_tables_out(c, out, t, n, NULL);
 	analyze_free_tables(t, n);
 	return ret;
 }

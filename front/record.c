@@ -206,7 +206,7 @@ static int align_record(struct cli *c, FILE *out, const struct record *rec)
 				   bad.index, bad.member);
 	if (ret)
 		return usage_error(c->err, "--analyze: %s", strerror(-ret));
-	ret = analyze_tables_out(c, out, &t, 1);
+	ret = analyze_tables_out(c, out, &t, 1, rec->doc);
 	free(t.rows);
 	return ret;
 }

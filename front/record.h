@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "analyze.h"
+#include "jsonread.h"
 
 struct cli;
 
@@ -23,8 +24,12 @@ int is_record(const char *path, const char *text, size_t len);
  */
 int run_record(struct cli *c, FILE *out, const char *text, size_t len);
 
-/* Print the verdicts of n align tables as --analyze does; the status. */
+/*
+ * Print the verdicts of n align tables as --analyze does, read from the
+ * -a record record (its text says first whose record it is) or from text
+ * (NULL); the status.
+ */
 int analyze_tables_out(struct cli *c, FILE *out, const struct align_table *t,
-		       size_t n);
+		       size_t n, const struct jr_value *record);
 
 #endif /* FLASHBENCH_RECORD_H */

@@ -797,6 +797,13 @@ START_TEST(test_record_says_first)
 	fb_free(&a);
 	free(real);
 	fb_free(&rec);
+	/* an -a record, and one of -L, of a version that kept no date */
+	fb_run("--analyze=" RECORDS "align-a.json", &a);
+	ck_assert_int_eq(strncmp(a.out, "record of a simulated card made on a date it does not say by flashbench ", 72), 0);
+	fb_free(&a);
+	fb_run("--analyze=" RECORDS "class.json", &a);
+	ck_assert_int_eq(strncmp(a.out, "record of a simulated card made on a date it does not say by flashbench ", 72), 0);
+	fb_free(&a);
 }
 END_TEST
 
