@@ -91,7 +91,7 @@ TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 # schema last: it validates the JSON documents of the suites before it
 SUITES := $(filter-out schema,$(TEST_SRCS:tests/test_%.c=%)) schema
 TEST_NAMES := check_main $(SUITES:%=test_%) recdev util wtable tfiles hardcard \
-	docread loopdev
+	docread loopdev frontrun
 TEST_OBJS := $(TEST_NAMES:%=$(B)/tests/%.o)
 CHECK_BIN := $(B)/tests/check_flashbench
 BENCH_BIN := $(B)/tests/bench_auto
