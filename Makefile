@@ -160,28 +160,34 @@ layers: all
 	CC="$(CC)" NM=$(CROSS_COMPILE)nm tests/layers-selftest.sh
 
 # Every test; the benchmark is only built, so that it keeps compiling.
-# Two runners side by side: the long sweeps (CHECK_APART) in one, every
-# other suite in the other; the first one's output follows the second's.
-# Both keep their --json documents in one directory, which the schema
-# suite validates when both are done.
+# Three runners side by side: the long sweeps (CHECK_APART) in one, the
+# suites on loop devices (CHECK_LOOP: they mostly wait for the host's
+# block layer, so they cost the other two little) in another, every other
+# suite in the third; the first two's outputs follow the third's.  All
+# keep their --json documents in one directory, which the schema suite
+# validates when they are done.
 CHECK_APART = sweep auto
+CHECK_LOOP = blockdev holders erase loop_modes loop_preserve
 CHECK_ENV = FLASHBENCH_BIN=$(CURDIR)/flashbench ERASE_BIN=$(CURDIR)/erase \
 	$(if $(HAVE_FUSE3),FUSECARD_BIN=$(CURDIR)/$(FUSECARD_BIN))
 
 check: all verdict-noio layers $(CHECK_BIN) $(BENCH_BIN) \
 	$(if $(HAVE_FUSE3),$(FUSECARD_BIN))
-	@log=$$(mktemp); ra=0; rb=0; rs=0; \
+	@loga=$$(mktemp); logl=$$(mktemp); ra=0; rl=0; rb=0; rs=0; \
 	export FB_JSON_DIR=$$(mktemp -d /tmp/flashbench-json.XXXXXX); \
-	$(CHECK_ENV) FB_SUITES="$(CHECK_APART)" $(CHECK_BIN) >$$log 2>&1 & \
-	pid=$$!; \
-	$(CHECK_ENV) FB_SKIP_SUITES="$(CHECK_APART) schema" $(CHECK_BIN) || \
-		rb=$$?; \
-	wait $$pid || ra=$$?; \
-	cat $$log; rm -f $$log; \
+	$(CHECK_ENV) FB_SUITES="$(CHECK_APART)" $(CHECK_BIN) >$$loga 2>&1 & \
+	pa=$$!; \
+	$(CHECK_ENV) FB_SUITES="$(CHECK_LOOP)" $(CHECK_BIN) >$$logl 2>&1 & \
+	pl=$$!; \
+	$(CHECK_ENV) FB_SKIP_SUITES="$(CHECK_APART) $(CHECK_LOOP) schema" \
+		$(CHECK_BIN) || rb=$$?; \
+	wait $$pa || ra=$$?; \
+	wait $$pl || rl=$$?; \
+	cat $$loga $$logl; rm -f $$loga $$logl; \
 	$(CHECK_ENV) FB_SUITES=schema $(CHECK_BIN) || rs=$$?; \
 	rm -rf "$$FB_JSON_DIR"; \
-	echo "check: runner of $(CHECK_APART): $$([ $$ra = 0 ] && echo passed || echo FAILED); of the other suites: $$([ $$rb = 0 ] && echo passed || echo FAILED); schema: $$([ $$rs = 0 ] && echo passed || echo FAILED)"; \
-	[ $$ra = 0 ] && [ $$rb = 0 ] && [ $$rs = 0 ]
+	echo "check: runner of $(CHECK_APART): $$([ $$ra = 0 ] && echo passed || echo FAILED); of $(CHECK_LOOP): $$([ $$rl = 0 ] && echo passed || echo FAILED); of the other suites: $$([ $$rb = 0 ] && echo passed || echo FAILED); schema: $$([ $$rs = 0 ] && echo passed || echo FAILED)"; \
+	[ $$ra = 0 ] && [ $$rl = 0 ] && [ $$rb = 0 ] && [ $$rs = 0 ]
 
 # Device time of --auto against the classic manual procedure (virtual
 # clock of the simulated card): see tests/bench_auto.c.

@@ -4,7 +4,7 @@
  * and CK_RUN_CASE pick what to run, CK_VERBOSITY how much to say;
  * FB_SUITES (only these) and FB_SKIP_SUITES (all but these), each a list
  * of suite names separated by spaces, split the suites between runners
- * that run side by side (make check runs two).
+ * that run side by side (make check runs three).
  */
 #include <check.h>
 #include <stdio.h>
