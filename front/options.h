@@ -5,7 +5,7 @@
  * tests use it and its line in --help.  getopt's arrays, the parse, the
  * defaults, --help and the documentation tests all read the table; the
  * tests' own options (-a, --align ...) take their names from the table
- * of modes (modes.c).  Adding an option is one row here and a field of
+ * of tests (tests.c).  Adding an option is one row here and a field of
  * struct cli or struct bench_opts.
  */
 #ifndef FLASHBENCH_OPTIONS_H
@@ -21,7 +21,7 @@ struct cli;
 
 /* What an option takes and what it does with it. */
 enum opt_kind {
-	OPT_MODE,	/* runs a test of the table of modes */
+	OPT_MODE,	/* runs a test of the table of tests */
 	OPT_FLAG,	/* sets an int to 1 */
 	OPT_MORE,	/* adds 1 to an int each time (-v, -vv) */
 	OPT_SIZE,	/* a uint64_t; K, M, G, T suffixes or 0x */

@@ -4,8 +4,8 @@
  * each a VM program of its own file (align.c, scatter.c, interval.c read;
  * open_au.c, find_fat.c, program.c write) run by progs.c, and
  * --capacity (capacity.c and the files beside it) and --class (class.c),
- * measured in C.  Also the table of modes (modes.h) that the lower layers
- * still read for a mode's ranges, columns and program.
+ * measured in C.  Their checks are testcheck.c's; the table that lists
+ * the rows is the front end's (front/tests.c).
  */
 #include <errno.h>
 
@@ -292,66 +292,3 @@ const struct test class_test = {
 	.judge = class_judge_op,
 	.print = class_print_op, .json = class_json_op,
 };
-
-/* ---- the table of modes the lower layers read ---- */
-
-static int capacity_text(struct device *dev, const struct bench_opts *o,
-			 FILE *out)
-{
-	return test_run_text(&capacity_test, dev, o, out);
-}
-
-static int class_text(struct device *dev, const struct bench_opts *o,
-		      FILE *out)
-{
-	return test_run_text(&class_test, dev, o, out);
-}
-
-const struct mode modes[] = {
-	{ .test = BENCH_SCATTER, .name = "scatter", .option = "--scatter",
-	  .short_option = 's', .run = scatter_run, .prog = &scatter_prog },
-	{ .test = BENCH_FIND_FAT, .name = "find-fat", .option = "--find-fat",
-	  .short_option = 'f', .writes = 1, .run = find_fat_run,
-	  .write_ranges = find_fat_write_ranges, .column = find_fat_column,
-	  .prog = &find_fat_prog },
-	{ .test = BENCH_ALIGN, .name = "align", .option = "--align",
-	  .short_option = 'a', .run = align_run, .prog = &align_prog },
-	{ .test = BENCH_OPEN_AU, .name = "open-au", .option = "--open-au",
-	  .short_option = 'O', .writes = 1, .run = open_au_run,
-	  .write_ranges = open_au_write_ranges, .column = open_au_column,
-	  .prog = &open_au_prog },
-	{ .test = BENCH_INTERVAL, .name = "interval", .option = "--interval",
-	  .short_option = 'i', .run = interval_run, .prog = &interval_prog },
-	{ .test = BENCH_PROGRAM, .name = "program", .option = "--program",
-	  .short_option = 'p', .writes = 1, .run = program_run,
-	  .write_ranges = program_write_ranges, .column = program_column,
-	  .prog = &program_prog },
-	{ .test = BENCH_CAPACITY, .name = "capacity", .option = "--capacity",
-	  .short_option = 'C', .writes = 1, .run = capacity_text,
-	  .write_ranges = capacity_write_ranges },
-	{ .test = BENCH_CLASS, .name = "class", .option = "--class",
-	  .short_option = 'L', .writes = 1, .run = class_text,
-	  .write_ranges = class_write_ranges },
-};
-
-const size_t modes_nr = ARRAY_SIZE(modes);
-
-_Static_assert(ARRAY_SIZE(modes) <= MODES_MAX,
-	       "MODES_MAX must hold every mode");
-
-const struct mode *mode_of(enum bench_test test)
-{
-	size_t i;
-
-	for (i = 0; i < modes_nr; i++)
-		if (modes[i].test == test)
-			return &modes[i];
-	return NULL;
-}
-
-const char *mode_option(enum bench_test test)
-{
-	const struct mode *m = mode_of(test);
-
-	return m ? m->option : "test";
-}

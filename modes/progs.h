@@ -77,7 +77,7 @@ struct vm_node *progs_rate_cell(struct vm_node *samples);
 /*
  * The functions below take the program part of the mode they run (pm,
  * its row's prog): the caller, who knows the row, passes it down, so
- * that nothing here looks the table of modes up.
+ * that nothing here looks the table of tests up.
  */
 
 /*
@@ -86,8 +86,8 @@ struct vm_node *progs_rate_cell(struct vm_node *samples);
  * counted).  Returns how many, -EINVAL when the options are bad, pm is a
  * read mode or a range would reach past dev_size, or -ENOSPC rather than
  * a silently shortened list when max is too small: the list is what the
- * user is warned about.  The writing modes' rows of the table of modes
- * call it (their write_ranges).
+ * user is warned about.  The writing modes' rows of the table of tests
+ * call it (their plan).
  */
 int progs_write_ranges(const struct progs_mode *pm,
 		       const struct bench_opts *o, uint64_t dev_size,

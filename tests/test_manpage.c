@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "docread.h"
-#include "modes.h"
 #include "options.h"
 #include "sim.h"
 #include "util.h"
@@ -263,7 +263,7 @@ END_TEST
 
 /*
  * Does the man page text from the first start on, up to the next stop,
- * name the short option of every writing test in modes[] (as "\\-X")?
+ * name the short option of every writing test in the table (as "\\-X")?
  * Returns the first one missing, or 0.
  */
 static char writing_missing(const char *text, const char *start,
@@ -276,15 +276,16 @@ static char writing_missing(const char *text, const char *start,
 	ck_assert_msg(p != NULL, "no '%s' in the man page", start);
 	end = strstr(p + strlen(start), stop);
 	ck_assert_ptr_nonnull(end);
-	for (i = 0; i < modes_nr; i++) {
+	for (i = 0; i < test_table_nr; i++) {
 		const char *q;
 
-		if (!modes[i].writes)
+		if (!test_table[i]->writes)
 			continue;
-		snprintf(want, sizeof(want), "\\-%c", modes[i].short_option);
+		snprintf(want, sizeof(want), "\\-%c",
+			 test_table[i]->short_option);
 		q = strstr(p, want);
 		if (!q || q > end)
-			return modes[i].short_option;
+			return test_table[i]->short_option;
 	}
 	return 0;
 }
@@ -351,7 +352,7 @@ END_TEST
 
 /*
  * Every list of the writing tests names all of them, and the run order
- * is modes[]'s (issue 20 item 2: -C and -L were left out of the man
+ * is the table's (issue 20 item 2: -C and -L were left out of the man
  * page's DESCRIPTION, SAFETY and --preserve, the --preserve refusal and
  * --help's run order).
  */
@@ -372,10 +373,12 @@ START_TEST(test_writing_tests_listed)
 		c = writing_missing(man, lists[i][0], lists[i][1]);
 		ck_assert_msg(!c, "-%c missing after '%s'", c, lists[i][0]);
 	}
-	/* the man page's run order, then --help's, are modes[]'s */
-	for (i = 0; i < modes_nr; i++)
-		snprintf(order + strlen(order), sizeof(order) - strlen(order),
-			 "%s-%c", i ? ", " : "", modes[i].short_option);
+	/* the man page's run order, then --help's, are the table's */
+	for (i = 0; i < test_table_nr; i++)
+		if (test_table[i]->short_option)	/* not --auto */
+			snprintf(order + strlen(order),
+				 sizeof(order) - strlen(order), "%s-%c",
+				 i ? ", " : "", test_table[i]->short_option);
 	c = writing_missing(man, "they run in the classic order", ".PP");
 	ck_assert_msg(!c, "-%c missing from the run order", c);
 	f = open_memstream(&help, &len);
@@ -386,9 +389,10 @@ START_TEST(test_writing_tests_listed)
 	/* the refusal names them too */
 	fb_run("--preserve -a --simulate", &r);
 	ck_assert_int_eq(r.status, 2);
-	for (i = 0; i < modes_nr; i++) {
-		if (modes[i].writes) {
-			char opt[4] = { '-', modes[i].short_option, 0, 0 };
+	for (i = 0; i < test_table_nr; i++) {
+		if (test_table[i]->writes) {
+			char opt[4] = { '-', test_table[i]->short_option, 0,
+					0 };
 
 			ck_assert_msg(strstr(r.err, opt), "%s lacks %s",
 				      r.err, opt);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The table of modes (modes/modes.c): every row complete and consistent,
- * every mode reachable from the command line under its option, described
- * in the man page, and run through its row's entry point.  A mode added
- * with a row left half filled fails here.
+ * The rows of the table of tests (modes/modes.c and the table,
+ * front/tests.c): every row complete and consistent, every test reachable
+ * from the command line under its option, described in the man page, and
+ * run through its row.  A test added with a row left half filled fails
+ * here.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,7 +14,6 @@
 #include "capest.h"
 #include "cli.h"
 #include "format.h"
-#include "modes.h"
 #include "progplan.h"
 #include "progress.h"
 #include "progs.h"
@@ -27,17 +27,18 @@
 
 /*
  * Every field of every row is filled, and the rows agree with each other;
- * every mode but capacity and class is a VM program with its outputs.
+ * every classic mode is a VM program with its outputs, -C, -L and --auto
+ * are measured in C.
  */
 START_TEST(test_rows_complete)
 {
 	unsigned int seen = 0, writing = 0;
 	size_t i, j;
 
-	ck_assert_uint_ge(modes_nr, 6);
-	ck_assert_uint_le(modes_nr, MODES_MAX);
-	for (i = 0; i < modes_nr; i++) {
-		const struct mode *m = &modes[i];
+	ck_assert_uint_ge(test_table_nr, 9);
+	ck_assert_uint_le(test_table_nr, TESTS_MAX);
+	for (i = 0; i < test_table_nr; i++) {
+		const struct test *m = test_table[i];
 		char opt[64];
 
 		ck_assert_msg(m->test && !(m->test & (m->test - 1)),
@@ -48,13 +49,16 @@ START_TEST(test_rows_complete)
 		snprintf(opt, sizeof(opt), "--%s", m->name);
 		ck_assert_msg(m->option && !strcmp(m->option, opt),
 			      "%s: option '%s'", m->name, m->option);
-		ck_assert_msg(m->short_option, "%s: no short option", m->name);
-		ck_assert_msg(m->run, "%s: no run", m->name);
-		ck_assert_msg(!m->writes == !m->write_ranges,
+		ck_assert_msg(!m->short_option == !!m->alone,
+			      "%s: a short option unless it runs alone",
+			      m->name);
+		ck_assert_msg(m->measure && (m->print || m->alone) && m->json,
+			      "%s: no measure, print or json", m->name);
+		ck_assert_msg(!m->writes == !m->plan,
 			      "%s: writes but no ranges, or the reverse",
 			      m->name);
-		ck_assert_msg(!(m->prog && m->writes) == !m->column,
-			      "%s: a writing VM mode names its columns",
+		ck_assert_msg(!m->plot == !!m->no_plot,
+			      "%s: no plot and no reason, or the reverse",
 			      m->name);
 		if (m->prog) {
 			const struct progs_mode *pm = m->prog;
@@ -71,19 +75,20 @@ START_TEST(test_rows_complete)
 				      m->name);
 		}
 		writing |= m->writes ? m->test : 0;
-		ck_assert_ptr_eq(mode_of(m->test), m);
-		for (j = 0; j < i; j++)
-			ck_assert_msg(modes[j].short_option != m->short_option,
+		ck_assert_ptr_eq(test_of(m->test), m);
+		for (j = 0; j < i && m->short_option; j++)
+			ck_assert_msg(test_table[j]->short_option !=
+				      m->short_option,
 				      "%s: short option taken", m->name);
 	}
-	ck_assert_uint_eq(seen, ALL_TESTS);
+	ck_assert_uint_eq(seen, ALL_TESTS | TEST_AUTO);
 	ck_assert_uint_eq(writing, BENCH_WRITING);
-	for (i = 0; i < modes_nr; i++)
-		ck_assert_msg(!modes[i].prog ==
-			      !!(modes[i].test & (BENCH_CAPACITY | BENCH_CLASS)),
-			      "%s: not a VM program", modes[i].name);
-	ck_assert_ptr_null(mode_of((enum bench_test)(1 << 20)));
-	ck_assert_str_eq(mode_option((enum bench_test)(1 << 20)), "test");
+	for (i = 0; i < test_table_nr; i++)
+		ck_assert_msg(!test_table[i]->prog ==
+			      !!(test_table[i]->test &
+				 (BENCH_CAPACITY | BENCH_CLASS | TEST_AUTO)),
+			      "%s: not a VM program", test_table[i]->name);
+	ck_assert_ptr_null(test_of(1u << 20));
 }
 END_TEST
 
@@ -96,7 +101,7 @@ END_TEST
  */
 START_TEST(test_rows_run)
 {
-	const struct mode *m = &modes[_i];
+	const struct test *m = test_table[_i];
 	char args[256];
 	struct fb_run rl, rs;
 	struct bench_opts o;
@@ -105,6 +110,8 @@ START_TEST(test_rows_run)
 	size_t len = 0;
 	FILE *f;
 
+	if (m->alone)	/* --auto: its own suites */
+		return;
 	snprintf(args, sizeof(args), "%s %s", QUICK, m->option);
 	fb_run(args, &rl);
 	ck_assert_msg(rl.status == 0, "%s: status %d: %s", args, rl.status,
@@ -131,7 +138,7 @@ START_TEST(test_rows_run)
 		/* as the front end: the estimate's timing first */
 		ck_assert_int_eq(capacity_estimate(dev, o.flush_byte, &e), 0);
 	}
-	ck_assert_int_eq(m->run(dev, &o, f), 0);
+	ck_assert_int_eq(test_run_text(m, dev, &o, f), 0);
 	fclose(f);
 	dev_close(dev);
 	ck_assert_str_eq(text, rl.out);
@@ -164,15 +171,19 @@ START_TEST(test_rows_documented)
 	ck_assert_msg(f != NULL, "flashbench.1 not found (run from the top)");
 	ck_assert_int_ne(getdelim(&page, &len, '\0', f), -1);
 	fclose(f);
-	for (i = 0; i < modes_nr; i++) {
-		groff_dashes(want, sizeof(want), modes[i].option);
+	for (i = 0; i < test_table_nr; i++) {
+		const struct test *m = test_table[i];
+
+		groff_dashes(want, sizeof(want), m->option);
 		ck_assert_msg(strstr(page, want) != NULL,
 			      "flashbench.1 does not describe %s", want);
-		snprintf(opt, sizeof(opt), "-%c", modes[i].short_option);
+		if (!m->short_option)
+			continue;
+		snprintf(opt, sizeof(opt), "-%c", m->short_option);
 		groff_dashes(want, sizeof(want), opt);
 		ck_assert_msg(strstr(page, want) != NULL,
 			      "flashbench.1 does not name -%c",
-			      modes[i].short_option);
+			      m->short_option);
 	}
 	free(page);
 }
@@ -199,7 +210,7 @@ static void quick_opts(struct bench_opts *o, unsigned int count)
  */
 START_TEST(test_plan_is_the_run)
 {
-	const struct mode *m = &modes[_i];
+	const struct test *m = test_table[_i];
 	struct progress_seg *segs;
 	struct bench_opts o;
 	struct rec_dev *r;
@@ -211,12 +222,11 @@ START_TEST(test_plan_is_the_run)
 		return;
 	quick_opts(&o, 2);
 	r = rec_open(256 << 20);
-	ck_assert_int_eq(progplan_steps(test_of(m->test), &o, &r->dev, &segs,
-					&nseg), 0);
+	ck_assert_int_eq(progplan_steps(m, &o, &r->dev, &segs, &nseg), 0);
 	ck_assert_uint_eq(r->n, 0);
 	f = fopen("/dev/null", "w");
 	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(m->run(&r->dev, &o, f), 0);
+	ck_assert_int_eq(test_run_text(m, &r->dev, &o, f), 0);
 	fclose(f);
 	ck_assert_uint_gt(r->n, 0);
 	for (k = 0; k < nseg; k++) {
@@ -357,9 +367,10 @@ Suite *modes_suite(void)
 	TCase *tc = tcase_create("rows");
 
 	tcase_add_test(tc, test_rows_complete);
-	tcase_add_loop_test(tc, test_rows_run, 0, (int)modes_nr);
+	tcase_add_loop_test(tc, test_rows_run, 0, (int)test_table_nr);
 	tcase_add_test(tc, test_rows_documented);
-	tcase_add_loop_test(tc, test_plan_is_the_run, 0, (int)modes_nr);
+	tcase_add_loop_test(tc, test_plan_is_the_run, 0,
+			    (int)test_table_nr);
 	tcase_add_test(tc, test_plan_read_steps);
 	tcase_add_test(tc, test_extent_read_modes);
 	tcase_set_timeout(tc, 60);

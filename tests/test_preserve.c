@@ -957,7 +957,7 @@ START_TEST(test_preserve_sim_written)
 {
 	struct device *sim = sim_card(t_written[_i].spec), *g;
 	char journal[256], why[256] = "";
-	const struct mode *md = NULL;
+	const struct test *md = test_of(t_written[_i].test);
 	struct preserve *p = NULL;
 	struct bench_range *r;
 	unsigned char **data;
@@ -966,9 +966,6 @@ START_TEST(test_preserve_sim_written)
 	size_t n, i;
 	FILE *out;
 
-	for (i = 0; i < modes_nr; i++)
-		if (modes[i].test == t_written[_i].test)
-			md = &modes[i];
 	ck_assert_ptr_nonnull(md);
 	bench_opts_default(&o);
 	o.log = NULL;
@@ -985,7 +982,7 @@ START_TEST(test_preserve_sim_written)
 	out = fopen("/dev/null", "we");
 	ck_assert_ptr_nonnull(out);
 	/* 0, or BENCH_SHORT where a check finds a fake: it ran through */
-	ck_assert_int_ge(md->run(g, &o, out), 0);
+	ck_assert_int_ge(test_run_text(md, g, &o, out), 0);
 	fclose(out);
 	ck_assert_int_eq(preserve_restore(p, why, sizeof(why)), 0);
 	preserve_free(p);
@@ -1032,9 +1029,7 @@ START_TEST(test_preserve_sim_lazy_reads)
 					      sizeof(why)), 0);
 	out = fopen("/dev/null", "we");
 	ck_assert_ptr_nonnull(out);
-	for (i = 0; i < modes_nr; i++)
-		if (modes[i].test == BENCH_CAPACITY)
-			ck_assert_int_ge(modes[i].run(g, &o, out), 0);
+	ck_assert_int_ge(test_run_text(&capacity_test, g, &o, out), 0);
 	fclose(out);
 	ck_assert_int_eq(preserve_restore(p, why, sizeof(why)), 0);
 	preserve_free(p);

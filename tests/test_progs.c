@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "cli.h"
 #include "modes.h"
 #include "progs.h"
 #include "recdev.h"
@@ -94,10 +95,10 @@ static void check_covers(unsigned int test, const struct bench_opts *o)
 	size_t i, nw = 0, m = 0;
 	int n;
 
-	n = progs_write_ranges(mode_of(test)->prog, o, r->dev.size_byte, want,
+	n = progs_write_ranges(test_of(test)->prog, o, r->dev.size_byte, want,
 			       16);
 	ck_assert_int_gt(n, 0);
-	ck_assert_int_eq(progs_run(&r->dev, mode_of(test)->prog, o, NULL, NULL,
+	ck_assert_int_eq(progs_run(&r->dev, test_of(test)->prog, o, NULL, NULL,
 				   NULL, 0), 0);
 	ck_assert_uint_eq(rec_count(r, REC_DISCARD), 0);
 	w = calloc(r->n, sizeof(*w));

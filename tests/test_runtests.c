@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "flashbench.h"
 #include "format.h"
 #include "frontrun.h"
@@ -642,7 +643,7 @@ static char *expected_warnings(unsigned int tests, const struct bench_opts *o,
 	for (i = 0; i < 3; i++) {
 		if (!(tests & order[i]))
 			continue;
-		n = mode_of(order[i])->write_ranges(order[i], o, size, r, 64);
+		n = test_of(order[i])->plan(order[i], o, size, r, 64);
 		ck_assert_int_gt(n, 0);
 		for (j = 0; j < n; j++) {
 			fprintf(f, "flashbench: will overwrite bytes %llu-%llu on simulated card\n",

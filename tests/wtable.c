@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "modes.h"
 #include "progs.h"
 #include "util.h"
@@ -121,7 +122,7 @@ void run_on(struct wrun *w, const char *spec, unsigned int test,
 	memset(w, 0, sizeof(*w));
 	f = open_memstream(&w->out, &w->out_len);
 	ck_assert_ptr_nonnull(f);
-	w->ret = progs_run(dev, mode_of(test)->prog, o, f, &w->tab, w->err,
+	w->ret = progs_run(dev, test_of(test)->prog, o, f, &w->tab, w->err,
 			   sizeof(w->err));
 	fclose(f);
 	dev_close(dev);
