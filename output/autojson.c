@@ -22,6 +22,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "analyze.h"
 #include "auto.h"
 #include "autoout.h"
 #include "autoraw.h"

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze.h"
 #include "auto.h"
 #include "autoout.h"
 #include "format.h"

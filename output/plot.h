@@ -21,7 +21,7 @@
 #include "autorecord.h"
 #include "opts.h"
 #include "rows.h"
-#include "class.h"
+#include "classrec.h"
 #include "vm.h"
 
 /* Series longer than this are drawn as one path instead of circles. */

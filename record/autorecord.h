@@ -12,12 +12,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analyze.h"
+#include "alignrec.h"
 #include "rows.h"
 #include "caprec.h"
 #include "card.h"
 
-struct class_result;			/* -L's (modes/class.h) */
+struct class_result;			/* -L's (classrec.h) */
 
 #define AUTO_MAX_PROBES 24
 #define AUTO_MAX_NR 32		/* the open-AU search stops here */

@@ -1,17 +1,71 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The class check's record (-L's "results", --auto --destructive's
- * "class"): one entry per class checked, what was measured and what the
- * class requires, and its table of fields (rectab.h).  modes/class.c
- * fills the entries from what it measured and judged; --analyze reads
- * the measured figures back and judges them again.
+ * "class"): what the check measured and judged (struct class_result,
+ * which modes/class.c fills and the plots read), one entry per class
+ * checked, what was measured and what the class requires, and its table
+ * of fields (rectab.h).  modes/class.c fills the entries from what it
+ * measured and judged; --analyze reads the measured figures back and
+ * judges them again.
  */
 #ifndef FLASHBENCH_CLASSREC_H
 #define FLASHBENCH_CLASSREC_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "rectab.h"
+
+#define CLASS_NR		13	/* C2 C4 C6 C10 U1 U3 V6..V90 A1 A2 */
+
+enum class_kind { CLASS_SPEED, CLASS_UHS, CLASS_VIDEO, CLASS_APP };
+
+/* Where and how much --class writes. */
+struct class_plan {
+	uint64_t unit_byte;	/* AU, or 4 MiB when the AU is larger */
+	uint64_t offset_byte;	/* first unit; then the random region */
+	unsigned int units;
+	uint64_t span_byte;	/* random region */
+	unsigned int ops;	/* random reads and writes, each */
+};
+
+/* One sequential run: all units in recording units of ru_byte. */
+struct class_seq {
+	uint64_t ru_byte;
+	double min_mbps;	/* slowest unit, 10^6 bytes/s */
+	uint64_t max_write_ns;	/* longest single write */
+};
+
+/* One class checked. */
+struct class_check {
+	char name[8];		/* "C10" */
+	enum class_kind kind;
+	int level;		/* 10 for C10 and V10, 1 for U1 and A1 */
+	int claimed;		/* the card states it */
+	int pass;
+	int writes_only;	/* failed only on random writes (A2) */
+	unsigned int qd;	/* A1/A2: queue depth judged at (1, 4) */
+	double need_mbps;	/* required sequential rate */
+	double need_read_iops, need_write_iops; /* A1/A2 */
+};
+
+/* What the check measured and judged. */
+struct class_result {
+	struct class_plan plan;
+	struct class_seq sd;	/* 64 KiB recording units */
+	struct class_seq uhs;	/* 512 KiB recording units */
+	double read_iops;	/* random 4 KiB, queue depth 1 */
+	double write_iops;
+	unsigned int reads, writes;	/* random I/O done */
+	double read_iops_qd4;	/* random 4 KiB, queue depth 4 */
+	double write_iops_qd4;
+	unsigned int reads_qd4, writes_qd4;	/* random I/O done */
+	uint64_t device_ns;	/* device time of the whole test */
+	int all;		/* the card states no class: all checked */
+	int unknown;		/* no SD status register was read */
+	size_t n;
+	struct class_check c[CLASS_NR];
+};
 
 /* What was measured for a class. */
 struct class_measured {

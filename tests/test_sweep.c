@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze.h"
 #include "autorun.h"
 #include "decide.h"
 #include "hardcard.h"

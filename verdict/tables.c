@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 
+#include "analyze.h"
 #include "auto.h"
 
 int auto_table_decide(struct auto_table *t)
