@@ -295,7 +295,6 @@ void check_same_options(const struct optset *a, const char *a_name,
 		      "in %s but not in %s:%s", b_name, a_name, why);
 }
 
-
 /* Where the SVGs and PNGs go: FLASHBENCH_PLOT_DIR, or a temp dir. */
 char work_dir[256];
 

@@ -353,7 +353,6 @@ START_TEST(test_dev_exclusive)
 }
 END_TEST
 
-
 START_TEST(test_dev_regular_file)
 {
 	char path[128];
@@ -438,7 +437,6 @@ START_TEST(test_dev_not_a_device)
 	ck_assert_int_eq(dev_check_unused("/dev/null", NULL, 0), 0);
 }
 END_TEST
-
 
 Suite *blockdev_suite(void)
 {

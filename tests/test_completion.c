@@ -251,7 +251,6 @@ START_TEST(test_completion)
 }
 END_TEST
 
-
 Suite *completion_suite(void)
 {
 	Suite *s = suite_create("completion");

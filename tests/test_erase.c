@@ -14,7 +14,6 @@
 #include "loopdev.h"
 #include "util.h"
 
-
 START_TEST(test_erase_range)
 {
 	/* 512-byte aligned but not 4K aligned at either end */
@@ -182,7 +181,6 @@ START_TEST(test_erase_not_a_device)
 	cmd_result_free(&res);
 }
 END_TEST
-
 
 Suite *erase_suite(void)
 {

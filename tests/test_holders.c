@@ -15,7 +15,6 @@
 #include "loopdev.h"
 #include "util.h"
 
-
 /* dev_open, dev_check_unused and erase all refuse target, naming why. */
 static void check_refused(const char *target, const char *want)
 {
@@ -149,7 +148,6 @@ START_TEST(test_refuse_swap)
 	ck_assert_int_eq(dev_check_unused(fx.dev, NULL, 0), 0);
 }
 END_TEST
-
 
 Suite *holders_suite(void)
 {

@@ -98,7 +98,6 @@ START_TEST(test_install_uninstall)
 }
 END_TEST
 
-
 Suite *install_suite(void)
 {
 	Suite *s = suite_create("install");

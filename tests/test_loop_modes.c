@@ -17,7 +17,6 @@
 
 /* ---- flashbench on a loop device ---- */
 
-
 /* A printed time ("741µs", "1.08ms", "-412ns") in ns; aborts if bad. */
 static double time_ns(const char *s)
 {
@@ -571,7 +570,6 @@ START_TEST(test_fb_journal_is_device)
 			  0);
 }
 END_TEST
-
 
 Suite *loop_modes_suite(void)
 {

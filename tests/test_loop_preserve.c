@@ -21,7 +21,6 @@
 #include "recdev.h"
 #include "util.h"
 
-
 /* The writing tests, long enough on a loop device to be interrupted. */
 #define SLOW_WRITES "-f -O -p -e 1M -b 512 --fat-nr=2"
 
@@ -627,7 +626,6 @@ START_TEST(test_fb_restore_after_mkfs)
 			  0);
 }
 END_TEST
-
 
 Suite *loop_preserve_suite(void)
 {

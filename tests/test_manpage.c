@@ -403,7 +403,6 @@ START_TEST(test_writing_tests_listed)
 }
 END_TEST
 
-
 Suite *manpage_suite(void)
 {
 	Suite *s = suite_create("manpage");

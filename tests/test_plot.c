@@ -748,7 +748,6 @@ START_TEST(test_plot_stdout)
 }
 END_TEST
 
-
 Suite *plot_suite(void)
 {
 	Suite *s = suite_create("plot");

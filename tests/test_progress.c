@@ -496,7 +496,6 @@ START_TEST(test_progress_capacity)
 }
 END_TEST
 
-
 Suite *progress_suite(void)
 {
 	Suite *s = suite_create("progress");

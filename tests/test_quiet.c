@@ -30,7 +30,6 @@ START_TEST(test_quiet_system)
 }
 END_TEST
 
-
 Suite *quiet_suite(void)
 {
 	Suite *s = suite_create("quiet");

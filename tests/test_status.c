@@ -115,7 +115,6 @@ static const char *const eio_runs[] = {
 
 /* ---- an I/O error in the middle of every test ---- */
 
-
 /*
  * EIO half way through: the test stops at once with one line naming the
  * operation, its offset and length, exit 1, and what was measured before
@@ -227,10 +226,6 @@ static void scatter_stopped(uint64_t stop_op, int json, struct fb_run *r)
 }
 
 /* ---- ^C in the middle of -s ---- */
-
-
-
-
 
 /*
  * ^C during the first round: the positions read so far are printed,
