@@ -16,7 +16,8 @@
  *   reference_copy_ns, reference_least_copy_ns (ref_gc_ns),
  *   reference_paid_copy (refs_paid), aus[] (naus) .linear_ns, .random_ns,
  *   .copy_ns, .typical_ns.
- * - open_au and summary: their tables (record/autoraw.c).
+ * - open_au and summary: their tables (record/autoraw.c); mapping: its
+ *   table (record/automap.c).
  * And the document's "options"."destructive".
  */
 #include <inttypes.h>
@@ -59,6 +60,24 @@ static const char *erase_from(const struct auto_result *r)
 						       "reads";
 }
 
+/* The mapping's members of the verdict. */
+static void auto_mapping_of(const struct auto_mapping *m,
+			    struct auto_verdict_rec *o)
+{
+	static const char *const kind[] = {
+		[AUTO_MAP_UNKNOWN] = NULL, [AUTO_MAP_PAGES] = "pages",
+		[AUTO_MAP_AUS] = "aus",
+	};
+
+	o->mapping = kind[m->kind];
+	o->mapping_conf = m->confidence;
+	o->mapping_aus = m->kind == AUTO_MAP_UNKNOWN ? 0 : m->nr;
+	o->mapping_unit_byte = m->unit_byte;
+	o->mapping_unit_conf = m->unit_confidence;
+	o->mapping_reason = m->kind != AUTO_MAP_UNKNOWN ? NULL :
+			    m->why ? m->why : "reads alone do not show it";
+}
+
 void auto_verdict_of(const struct align_verdict *v,
 		     const struct auto_result *r, struct auto_verdict_rec *o)
 {
@@ -92,6 +111,7 @@ void auto_verdict_of(const struct align_verdict *v,
 	o->timing_noise = r->noise.cells ? auto_noise_name(r->noise.level) :
 					   NULL;
 	o->erase_from = erase_from(r);
+	auto_mapping_of(&r->mapping, o);
 	o->destructive = r->destructive;
 	o->capacity_done = r->capacity_done;
 	if (r->capacity_done)
@@ -293,6 +313,8 @@ void auto_json_results(struct json *j, const struct auto_result *r)
 	}
 	if (r->open_linear.measured || r->open_random.measured)
 		rt_write_object(j, NULL, &auto_open_step_table, r);
+	if (r->mapping.measured || r->mapping.standin_byte)
+		rt_write_object(j, NULL, &auto_mapping_step_table, r);
 	rt_write_object(j, NULL, &auto_summary_table, r);
 	json_array_end(j);
 }

@@ -66,6 +66,12 @@ void auto_print_time(FILE *out, const struct auto_result *res,
 		     uint64_t class_ns);
 
 /*
+ * The mapping of a run with --destructive (output/automap.c): pages, AUs
+ * or why neither could be told, with the evidence; nothing without.
+ */
+void auto_print_mapping(FILE *out, const struct auto_result *res);
+
+/*
  * The statistics behind the align verdict (t, misfits, spike chance),
  * one line per step, each beginning with lead (the -v detail).
  */

@@ -257,6 +257,8 @@ static void rd_step(struct rt_rd *c, const struct jr_value *s, size_t i,
 		rd_open_means(s, "linear", &r->open_linear);
 		rd_open_means(s, "random", &r->open_random);
 	}
+	else if (!strcmp(step, rt_step_name(&auto_mapping_step_table)))
+		rt_read(c, &auto_mapping_step_table, s, w, r);
 	else if (!strcmp(step, rt_step_name(&auto_summary_table))) {
 		rt_read(c, &auto_summary_table, s, w, r);
 		*summary = 1;

@@ -374,7 +374,8 @@ static void print_noise(FILE *out, const struct auto_result *r)
 static void print_skipped(FILE *out, const struct auto_result *r,
 			  const char *path)
 {
-	fprintf(out, "skipped: open AUs and FAT area: %s", r->skip_reason);
+	fprintf(out, "skipped: %s: %s", r->open_linear.measured ? "FAT area" :
+		"open AUs and FAT area", r->skip_reason);
 	if (r->skip_settle) {
 		fputs("; to settle it: ", out);
 		print_with_path(out, r->skip_settle, path);
@@ -478,6 +479,7 @@ static void print_verdict(FILE *out, const struct auto_result *r,
 		fprintf(out, "allocation group: %s (confidence %s)\n",
 			fmt_size(a, r->align.group.size_byte),
 			conf(r->align.group.confidence));
+	auto_print_mapping(out, r);
 	print_open(out, "linear", &r->open_linear, why);
 	print_open(out, "random", &r->open_random, why);
 	print_fat(out, &r->fat, r->align.erase.size_byte, why);
@@ -543,6 +545,7 @@ static void print_total(FILE *out, const struct auto_result *r,
 		    r->step_ns[AUTO_STEP_OPEN_LINEAR]);
 	print_share(out, "open AUs random",
 		    r->step_ns[AUTO_STEP_OPEN_RANDOM]);
+	print_share(out, "mapping unit", r->step_ns[AUTO_STEP_MAPPING]);
 	if (r->capacity_done)
 		print_share(out, "capacity check", r->capacity.device_ns);
 	print_share(out, "class check", class_ns);

@@ -40,6 +40,12 @@ int auto_probe_align(struct device *dev, const struct bench_opts *o,
 /* The erase size from writes, when the reads were not sure (erasesearch.c). */
 int auto_probe_erase(struct device *dev, const struct auto_hooks *h,
 		     struct auto_result *r);
+/*
+ * A page-mapped card's unit probe (mapping.c): small and unaligned
+ * writes in the probe AUs of AUs of erase bytes, into m's raw fields.
+ */
+int auto_probe_mapping(struct device *dev, uint64_t erase,
+		       struct auto_mapping *m);
 /* The FAT area probe (fat.c). */
 int auto_probe_fat(struct device *dev, uint64_t erase, struct auto_fat *f);
 

@@ -56,6 +56,25 @@ static int auto_capacity(struct device *dev, const struct bench_opts *o,
 	return ret;
 }
 
+/*
+ * On a card the open-AU searches read as page-mapped, what a small or
+ * unaligned write costs (probes/mapping.c), in the probe AUs they wrote.
+ * Returns 0 or -errno.
+ */
+static int auto_probe_unit(struct device *dev, uint64_t erase,
+			   const struct auto_hooks *h, struct auto_result *r)
+{
+	uint64_t t1 = dev_now_ns(dev);
+	int ret;
+
+	if (!auto_mapping_unit_wanted(r))
+		return 0;
+	auto_say(h, "auto: %s\n", "mapping unit, small and unaligned writes (writes)");
+	ret = auto_probe_mapping(dev, erase, &r->mapping);
+	r->step_ns[AUTO_STEP_MAPPING] = dev_now_ns(dev) - t1;
+	return ret;
+}
+
 int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 	     const struct auto_hooks *h, struct auto_result *r)
 {
@@ -90,8 +109,11 @@ int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 			goto out;
 	}
 	erase = r->align.erase.size_byte;
-	if (!auto_erase_premise(r))
-		goto out;
+	if (!auto_erase_premise(r)) {
+		if (!auto_mapping_standin(r))
+			goto out;
+		erase = r->mapping.standin_byte;
+	}
 	n = auto_write_ranges(dev->size_byte, erase, ranges,
 			      AUTO_MAX_RANGES);
 	if (n < 0 || auto_probe_max_nr(dev->size_byte, erase) < 2) {
@@ -123,6 +145,9 @@ int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 	r->step_ns[AUTO_STEP_OPEN_RANDOM] = dev_now_ns(dev) - t1;
 	r->precondition_byte = area.written;
 	if (ret)
+		goto out;
+	ret = auto_probe_unit(dev, erase, h, r);
+	if (ret || r->mapping.standin_byte)
 		goto out;
 	/* last: it puts the probe AUs in random mode (fat_prime) */
 	auto_say(h, "auto: %s\n", "FAT area probe (writes)");

@@ -18,6 +18,8 @@
 /* A step's entry of "results": over struct auto_result. */
 extern const struct rt_table auto_open_step_table;
 extern const struct rt_table auto_summary_table;
+/* The mapping step (record/automap.c): where written, on its own. */
+extern const struct rt_table auto_mapping_step_table;
 
 /*
  * The names of what a record of an older shape lacks (bit k of

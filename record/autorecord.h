@@ -168,6 +168,66 @@ struct auto_erase_search {
 	unsigned int data_writes;	/* so many writes */
 };
 
+/* How the card maps what is written: what kind of card it is. */
+enum auto_mapping_kind {
+	AUTO_MAP_UNKNOWN,		/* the evidence cannot tell (why) */
+	AUTO_MAP_PAGES,			/* page-mapped: no open-AU limit,
+					   nothing for writes out of order */
+	AUTO_MAP_AUS,			/* block-mapped: so many AUs open */
+};
+
+#define AUTO_MAP_SIZES 8	/* write sizes of the unit probe */
+#define AUTO_MAP_REPS 4		/* writes per size and alignment */
+#define AUTO_MAP_SLOT (128 << 10) /* a fresh place for each of them */
+#define AUTO_MAP_STANDIN (4 << 20) /* AUs the open-AU searches assume on
+				   a card that paid no collection */
+
+/*
+ * The mapping, decided from the open-AU searches (verdict/mapping.c): a
+ * collapse when one AU more is written in turn than the card keeps open
+ * shows AUs; none up to many AUs, in order and out of order, on AUs that
+ * hold data, shows pages.  On pages, the unit probe: writes of each size
+ * from the sector to 64 KiB, each at the start of a fresh slot
+ * (aligned) and half its size (a sector at least) into one (unaligned):
+ * the mapping unit is the size an unaligned write costs most more at, as
+ * it touches two units in part (a read-modify-write of each) where the
+ * aligned one writes one whole.
+ */
+/* One write size of the unit probe. */
+struct auto_map_size {
+	uint64_t size_byte;
+	uint64_t offset_byte;		/* the unaligned writes' offset into
+					   their slot */
+	double aligned_ns;		/* median write, aligned */
+	double unaligned_ns;		/* and unaligned */
+};
+
+struct auto_mapping {
+	/* raw: */
+	uint64_t standin_byte;		/* no erase size, no collection: the
+					   open-AU searches were placed in AUs
+					   of this size (0: the erase size) */
+	int measured;			/* the unit probe ran */
+	size_t nsizes;
+	struct auto_map_size sizes[AUTO_MAP_SIZES];	/* ascending */
+	/* decided: */
+	enum auto_mapping_kind kind;
+	enum analyze_confidence confidence;
+	unsigned int nr;		/* aus: AUs open; pages: no limit up
+					   to so many AUs written in turn */
+	double order_ratio;		/* pages: a write out of order into
+					   one AU against one in order */
+	const char *why;		/* unknown: why the evidence cannot
+					   tell */
+	uint64_t unit_byte;		/* the mapping unit (0: not seen) */
+	enum analyze_confidence unit_confidence;
+	double unit_penalty;		/* its unaligned write against its
+					   aligned one */
+	double other_penalty;		/* the largest of the other sizes' */
+	double small_ratio;		/* the smallest write against one of
+					   the unit */
+};
+
 /* The steps whose device time the record keeps (step_ns[]). */
 enum auto_step {
 	AUTO_STEP_ALIGN,		/* the align tables */
@@ -176,6 +236,7 @@ enum auto_step {
 	AUTO_STEP_OPEN_RANDOM,		/* and out of order */
 	AUTO_STEP_ERASE_WRITES,		/* the erase size from writes */
 	AUTO_STEP_CLASS,		/* the class check, last */
+	AUTO_STEP_MAPPING,		/* a page-mapped card's unit probe */
 	AUTO_STEPS
 };
 
@@ -288,6 +349,7 @@ struct auto_result {
 	unsigned int lacks;		/* a record read back of an older
 					 * shape: what it lacks (AUTO_LACK_*);
 					 * 0 for a run */
+	struct auto_mapping mapping;	/* pages or AUs (decided) */
 	/* after the steps above, set by auto_run_all() alone: */
 	uint64_t device_byte;		/* the device's size */
 	uint64_t class_start_byte;	/* the class check writes from here */

@@ -34,6 +34,12 @@ struct auto_verdict_rec {
 	const char *erase_from;		/* "reads", "writes", ... */
 	int destructive, capacity_done;
 	struct capacity_result capacity;
+	const char *mapping;		/* "pages", "aus", NULL: unknown */
+	int mapping_conf;
+	unsigned int mapping_aus;	/* AUs open, or held up to */
+	const char *mapping_reason;	/* NULL unless unknown */
+	uint64_t mapping_unit_byte;	/* pages: the unit, 0 not seen */
+	int mapping_unit_conf;
 };
 
 /* The advice: what to do with the sizes found. */

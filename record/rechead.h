@@ -30,8 +30,11 @@
  *      each step's device time (the class check's among them)
  *   4  a serial number hidden (--hide-serial: card.serial_hash);
  *      --analyze's record_lacks, and timing_noise null there
+ *   5  the mapping: verdict.mapping, mapping_aus, mapping_reason,
+ *      mapping_unit and their confidences; the "mapping" step (the AUs
+ *      assumed, the unit probe's writes)
  */
-#define RECORD_SHAPE 4
+#define RECORD_SHAPE 5
 
 /*
  * The first shape that holds every member a reader tolerates missing
@@ -41,7 +44,7 @@
 #define RECORD_SHAPE_WHOLE 3
 
 /* The schema's shape sum when RECORD_SHAPE was last raised (the test). */
-#define RECORD_SHAPE_SUM 0xd0032afadb730a6bULL
+#define RECORD_SHAPE_SUM 0x6e6251291ef4bc0dULL
 
 /* The members of the head that a table describes. */
 struct record_head {

@@ -30,7 +30,9 @@
  *          a block-mapped card keeps open nor with sixteen; -O -r costs
  *          what -O costs (order is nothing to it); -f and -f -r find no
  *          FAT AU; -a shows the flash's page and erase block as on a
- *          block-mapped card (reads see the flash, not the map);
+ *          block-mapped card (reads see the flash, not the map); -p's
+ *          writes of half the mapping unit cost a read-modify-write of
+ *          it: their rate falls to under half the unit's;
  *   a pSLC cache in front of AUs (slc=): -O runs at the cache's rate
  *          until the cache is full, then at the card's own; one AU over
  *          the limit collapses only from the row the cache filled in,
@@ -260,6 +262,50 @@ START_TEST(test_classic_page_mapped)
 }
 END_TEST
 
+/*
+ * -p's linear writes of zeros at the sizes of rows r and r + 1 (half
+ * of it): the rate of the smaller against the larger.
+ */
+static double program_halving(const char *spec, size_t r)
+{
+	struct bench_opts o;
+	struct wrun w;
+	double half;
+
+	bench_opts_default(&o);
+	o.log = NULL;
+	run_on(&w, spec, BENCH_PROGRAM, &o);
+	ck_assert_uint_gt(w.t.nrows, r + 1);
+	half = rate_at(&w, r + 1, 1) / rate_at(&w, r, 1);
+	wrun_done(&w);
+	return half;
+}
+
+/*
+ * -p on a page-mapped card: a write of half the mapping unit programs the
+ * whole unit and first reads the rest of it (a read-modify-write), so its
+ * rate drops to well under half the unit's, where a block-mapped card's
+ * write of half its page programs the page alone: exactly half.  An
+ * expert reads the unit where the rate first falls faster than the size.
+ */
+START_TEST(test_classic_page_program)
+{
+	static const size_t unit_row[] = { 9, 7 };	/* 4 KiB, 16 KiB */
+	double page, block;
+	char spec[200];
+
+	snprintf(spec, sizeof(spec), TODAY ",fat=0,ftl=page,map=%s",
+		 page_map[_i]);
+	page = program_halving(spec, unit_row[_i]);
+	block = program_halving(TODAY ",fat=0", 7);	/* its 16 KiB page */
+	ck_assert_msg(page < 0.45 && block > 0.48 && block < 0.52,
+		      "%s: -p: half the unit at x%.3g of the unit's rate, half the page of a block-mapped card at x%.3g",
+		      spec, page, block);
+	/* above the unit a write programs whole units: no such drop */
+	ck_assert_double_ge(program_halving(spec, unit_row[_i] - 1), 0.5);
+}
+END_TEST
+
 /* -a on spec prints what it prints on the plain block-mapped card. */
 static void same_align(const char *spec, const char *block_size)
 {
@@ -397,6 +443,8 @@ Suite *classic_suite(void)
 
 	tc = tcase_create("today");
 	tcase_add_loop_test(tc, test_classic_page_mapped, 0,
+			    (int)NR(page_map));
+	tcase_add_loop_test(tc, test_classic_page_program, 0,
 			    (int)NR(page_map));
 	tcase_add_test(tc, test_classic_page_align);
 	tcase_add_test(tc, test_classic_cached);

@@ -208,7 +208,28 @@ static int tree_eq(const struct jr_value *a, const struct jr_value *b)
 	return 1;
 }
 
-/* The records made before --analyze read them give today's verdict. */
+/*
+ * Does b say all that a says (an object's members by name, b may hold
+ * more: what today's verdict adds, such as the mapping)?
+ */
+static int tree_within(const struct jr_value *a, const struct jr_value *b)
+{
+	size_t i;
+
+	if (!a || !b || a->type != b->type)
+		return 0;
+	if (a->type != JR_OBJECT)
+		return tree_eq(a, b);
+	for (i = 0; i < a->n; i++)
+		if (!tree_within(&a->v[i], jr_get(b, a->keys[i])))
+			return 0;
+	return 1;
+}
+
+/*
+ * The records made before --analyze read them give today's verdict: all
+ * they said, and what today's verdict adds besides.
+ */
 START_TEST(test_record_before)
 {
 	static const char *const names[] = {
@@ -229,8 +250,8 @@ START_TEST(test_record_before)
 		ck_assert_int_eq(run.status, 0);
 		ck_assert_int_eq(jr_parse(run.out, strlen(run.out), NULL, &now,
 					  err, sizeof(err)), 0);
-		ck_assert_msg(tree_eq(jr_get(rec, "verdict"),
-				      jr_get(now, "verdict")),
+		ck_assert_msg(tree_within(jr_get(rec, "verdict"),
+					  jr_get(now, "verdict")),
 			      "%s: not the record's verdict", names[i]);
 		ck_assert(tree_eq(jr_get(rec, "advice"), jr_get(now, "advice")));
 		ck_assert_ptr_null(jr_get(now, "record_said"));

@@ -60,4 +60,5 @@ void auto_decide(struct auto_result *r)
 			    r->align.erase.confidence == ANALYZE_CONF_LOW;
 	auto_noise_confidence(r);
 	lacks_confidence(r);
+	auto_mapping_decide(r);
 }

@@ -47,6 +47,14 @@
  *   merge_ns, probes[].{nr, mean_ns, positions, dear_aus}} -> open_*.{
  *   ref_ns, probes[].{ratio, collapsed, log_aus}, nr, at_least,
  *   from_linear, confidence}.
+ * - Mapping (pages or AUs): the open-AU searches (placed in AUs of
+ *   mapping.standin_byte when the card paid no collection), then on pages
+ *   probes/mapping.c auto_probe_mapping() -> verdict/mapping.c
+ *   auto_mapping_decide(); open_*.{nr, at_least, ref_ns, probes[0]},
+ *   noise.level, erase_fallback, mapping.{size_byte, aligned_ns,
+ *   unaligned_ns} -> mapping.{kind, confidence, nr, order_ratio, why,
+ *   unit_byte, unit_confidence, unit_penalty, other_penalty,
+ *   small_ratio}.
  * - Capacity: probes/run.c hands off to capacity_measure()
  *   (modes/capacity.c), whose result carries its own verdict.
  * - Class check, last (--auto as the front end runs it, auto_run_all()):
@@ -132,6 +140,23 @@ unsigned int auto_open_next(const struct auto_open *o,
 			    const struct auto_open *lin);
 /* nr, at_least, from_linear and confidence of a search that ran. */
 void auto_open_decide(struct auto_open *o, const struct auto_open *lin);
+
+/*
+ * r->mapping from the open-AU searches (pages or AUs, or why neither);
+ * on pages the open AUs, the FAT area and an erase size from writes are
+ * capped to low.  After every other decision and the noise's caps.
+ */
+void auto_mapping_decide(struct auto_result *r);
+/*
+ * No erase size, from reads nor writes, and the erase search's writes
+ * paid no garbage collection at all: a card that may map pages.  1: the
+ * open-AU searches are placed in AUs of mapping.standin_byte, and the
+ * FAT probe is skipped (skip_reason says why); 0: the write steps are
+ * skipped, as auto_erase_premise() said.
+ */
+int auto_mapping_standin(struct auto_result *r);
+/* Do the open-AU searches read as pages (the unit probe is wanted)? */
+int auto_mapping_unit_wanted(const struct auto_result *r);
 
 static inline uint64_t auto_round_up(uint64_t x, uint64_t m)
 {

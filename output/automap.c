@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * --auto's mapping as text: what kind of card it is (pages or AUs), with
+ * its evidence, or why the run could not tell (verdict/mapping.c).  Reads
+ * the record only; lines within 80 columns.
+ */
+#include <string.h>
+
+#include "analyze.h"
+#include "auto.h"
+#include "autoout.h"
+#include "format.h"
+
+static const char *conf(enum analyze_confidence c)
+{
+	return analyze_confidence_name(c);
+}
+
+#define MAP_COLUMNS 78	/* lines end before this column */
+
+/* lead and text, words wrapped within MAP_COLUMNS, indented by two. */
+static void print_wrapped(FILE *out, const char *lead, const char *text)
+{
+	size_t col = strlen(lead);
+	int first = 1;
+
+	fputs(lead, out);
+	while (*text) {
+		size_t n = strcspn(text, " ");
+
+		if (!first && col + 1 + n > MAP_COLUMNS) {
+			fputs("\n  ", out);
+			col = 2;
+			first = 1;
+		}
+		if (!first) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(text, 1, n, out);
+		col += n;
+		first = 0;
+		text += n;
+		text += strspn(text, " ");
+	}
+	fputc('\n', out);
+}
+
+/* The mapping unit, what a small and an unaligned write cost. */
+static void print_unit(FILE *out, const struct auto_mapping *m)
+{
+	const struct auto_map_size *z = m->sizes;
+	char u[FMT_LEN], o[FMT_LEN], s[FMT_LEN];
+	size_t i;
+
+	if (!m->measured)
+		return;
+	if (!m->unit_byte) {
+		fprintf(out, "  unit: none seen: no unaligned write cost much more than an aligned\n");
+		fprintf(out, "  one (x%.3g at most), as a write cache in front would show\n",
+			m->unit_penalty);
+		return;
+	}
+	for (i = 0; i < m->nsizes && z[i].size_byte != m->unit_byte; i++)
+		;
+	fprintf(out, "  unit: %s (confidence %s): a write of %s, %s off its alignment,\n",
+		fmt_size(u, m->unit_byte), conf(m->unit_confidence), u,
+		fmt_size(o, z[i].offset_byte));
+	fprintf(out, "  costs x%.3g an aligned one (a read-modify-write of two units),\n",
+		m->unit_penalty);
+	fprintf(out, "  other sizes x%.3g at most; a write of %s costs x%.3g one of %s\n",
+		m->other_penalty, fmt_size(s, z[0].size_byte), m->small_ratio,
+		u);
+}
+
+/* Page-mapped: how far no collapse reached, and order against order. */
+static void print_pages(FILE *out, const struct auto_result *r)
+{
+	const struct auto_mapping *m = &r->mapping;
+	const struct auto_open *l = &r->open_linear, *n = &r->open_random;
+	char c[FMT_LEN];
+
+	fprintf(out, "mapping: pages (confidence %s): no open-AU limit up to %u AUs,\n",
+		conf(m->confidence), m->nr);
+	fputs("  writes out of order cost nothing\n", out);
+	fprintf(out, "  evidence: %s writes into %u AUs in turn, each at the speed of one AU\n",
+		fmt_size(c, l->chunk_byte), m->nr);
+	if (m->order_ratio > 0)
+		fprintf(out, "  in order%s; out of order into one AU x%.3g in order\n",
+			n->at_least ? " and out of order" : "",
+			m->order_ratio);
+	if (m->standin_byte)
+		fprintf(out, "  in AUs of %s assumed: no write paid for a garbage collection\n",
+			fmt_size(c, m->standin_byte));
+	print_unit(out, m);
+}
+
+void auto_print_mapping(FILE *out, const struct auto_result *r)
+{
+	const struct auto_mapping *m = &r->mapping;
+
+	if (!r->destructive)
+		return;
+	switch (m->kind) {
+	case AUTO_MAP_PAGES:
+		print_pages(out, r);
+		break;
+	case AUTO_MAP_AUS:
+		fprintf(out, "mapping: AUs: %u open (confidence %s): more in turn collapse\n",
+			m->nr, conf(m->confidence));
+		break;
+	default:
+		print_wrapped(out, "mapping: unknown: ",
+			      m->why ? m->why : "the evidence cannot tell");
+	}
+}

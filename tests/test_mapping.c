@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * verdict/mapping.c: what kind of card --auto --destructive says it is.
+ * On simulated page-mapped cards of several forms (mapping unit, spare
+ * area, nearly full, new) the verdict says pages, and no answer that
+ * assumes AUs (open AUs, a FAT area, an erase size from writes) comes
+ * with more than low confidence; on block-mapped cards of every form the
+ * card offers (what a write out of order, a close and an eviction cost)
+ * it says AUs, with the count planted.  On page-mapped cards the unit
+ * probe finds the mapping unit planted (map=).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "auto.h"
+#include "hardcard.h"
+#include "recdev.h"
+#include "autorun.h"
+#include "sim.h"
+#include "util.h"
+
+/* --auto --destructive on spec; the caller frees *r. */
+static void run_auto(const char *spec, struct auto_result *r)
+{
+	struct device *dev = sim_card(spec);
+	struct bench_opts o;
+
+	bench_opts_default(&o);
+	ck_assert_int_eq(auto_run(dev, &o, 1, NULL, r), 0);
+	dev_close(dev);
+}
+
+/* Page-mapped cards of several forms, and the mapping unit of each. */
+static const struct {
+	const char *spec;
+	uint64_t unit;
+} page_cards[] = {
+	{ "size=2G,ftl=page", 4 << 10 },
+	{ "size=2G,ftl=page,map=16K", 16 << 10 },
+	{ "size=2G,ftl=page,map=8K,spare=28", 8 << 10 },
+	{ "size=1G,ftl=page,map=16K,spare=1", 16 << 10 },	/* nearly full */
+	{ "size=512M,ftl=page,spare=0", 4 << 10 },		/* full */
+	{ "size=2G,ftl=page,used=0", 4 << 10 },		/* new */
+	{ "size=2G,ftl=page,map=16K,noise=3,seed=5", 16 << 10 },
+	{ "size=2G,ftl=page,map=8K,sector=4K", 8 << 10 },
+	/* no read signature, as eMMC: no erase size, no collection */
+	{ "readsig=0,size=2G,ftl=page,map=16K", 16 << 10 },
+	{ "readsig=0,size=2G,ftl=page,map=8K,used=0", 8 << 10 },
+	{ "readsig=0,size=4G,ftl=page,noise=2,seed=3", 4 << 10 },
+};
+
+/* No field that assumes AUs is more than low on a page-mapped card. */
+static void no_au_answers(const struct auto_result *r, const char *spec)
+{
+	ck_assert_msg(r->open_linear.confidence <= ANALYZE_CONF_LOW &&
+		      r->open_random.confidence <= ANALYZE_CONF_LOW,
+		      "%s: open AUs %u, %u with confidence %d, %d", spec,
+		      r->open_linear.nr, r->open_random.nr,
+		      r->open_linear.confidence, r->open_random.confidence);
+	ck_assert_msg(!r->fat.found || r->fat.confidence <= ANALYZE_CONF_LOW,
+		      "%s: a FAT area with confidence %d", spec,
+		      r->fat.confidence);
+	ck_assert_msg(!r->erase_writes.erase_byte ||
+		      r->erase_writes.confidence <= ANALYZE_CONF_LOW,
+		      "%s: erase size from writes %llu with confidence %d",
+		      spec, (unsigned long long)r->erase_writes.erase_byte,
+		      r->erase_writes.confidence);
+}
+
+START_TEST(test_pages)
+{
+	const char *spec = page_cards[_i].spec;
+	struct auto_result r;
+
+	run_auto(spec, &r);
+	ck_assert_msg(r.mapping.kind == AUTO_MAP_PAGES &&
+		      r.mapping.confidence >= ANALYZE_CONF_MEDIUM,
+		      "%s: mapping %d (confidence %d): %s", spec,
+		      r.mapping.kind, r.mapping.confidence,
+		      r.mapping.why ? r.mapping.why : "");
+	ck_assert_uint_ge(r.mapping.nr, 16);
+	ck_assert_msg(r.mapping.unit_byte == page_cards[_i].unit &&
+		      r.mapping.unit_confidence >= ANALYZE_CONF_MEDIUM,
+		      "%s: unit %llu (confidence %d), x%.3g, others x%.3g",
+		      spec, (unsigned long long)r.mapping.unit_byte,
+		      r.mapping.unit_confidence, r.mapping.unit_penalty,
+		      r.mapping.other_penalty);
+	no_au_answers(&r, spec);
+	auto_free(&r);
+}
+END_TEST
+
+/*
+ * Where the evidence cannot tell, the verdict is not wrong with medium
+ * or high confidence: a block-mapped card behind a pSLC cache holds every
+ * probe while the cache takes the writes (it shows no unit), a
+ * page-mapped card with no read signature, nearly full, slows down as it
+ * collects (less than a collection of an AU costs).
+ */
+static const struct {
+	const char *spec;
+	enum auto_mapping_kind not;	/* the wrong answer */
+} hard_cards[] = {
+	{ "size=2G,slc=256M", AUTO_MAP_PAGES },
+	{ "readsig=0,size=2G,slc=256M", AUTO_MAP_PAGES },
+	{ "readsig=0,size=1G,ftl=page,map=16K,spare=1", AUTO_MAP_AUS },
+	{ "readsig=0,size=512M,ftl=page,spare=0", AUTO_MAP_AUS },
+	{ "readsig=0,size=2G,ftl=page,map=16K,slc=64M", AUTO_MAP_AUS },
+};
+
+START_TEST(test_not_wrong)
+{
+	const char *spec = hard_cards[_i].spec;
+	struct auto_result r;
+
+	run_auto(spec, &r);
+	ck_assert_msg(r.mapping.kind != hard_cards[_i].not ||
+		      r.mapping.confidence <= ANALYZE_CONF_LOW,
+		      "%s: mapping %d with confidence %d", spec,
+		      r.mapping.kind, r.mapping.confidence);
+	if (r.mapping.kind == AUTO_MAP_PAGES)
+		no_au_answers(&r, spec);
+	auto_free(&r);
+}
+END_TEST
+
+/* Block-mapped cards of every form, and the AUs each keeps open. */
+static const struct {
+	const char *spec;
+	unsigned int open;
+} au_cards[] = {
+	{ "size=2G", 4 },
+	{ "size=2G,open=7,open_random=3", 7 },
+	{ "size=2G,ooo=merge", 4 },
+	{ "size=2G,ooo=copy-whole,open=3", 3 },
+	{ "size=2G,ooo=copy-written,open=5", 5 },
+	{ "size=2G,close=rest,fullclose=1", 4 },
+	{ "size=2G,close=all,evict=oldest,open=6", 6 },
+	{ "size=2G,used=0,open=5", 5 },
+	{ "size=2G,collapse=gradual,open=3", 3 },
+	{ "size=4G,erase=8M,open=12,open_random=4", 12 },
+	{ "readsig=0,size=2G,open=6", 6 },
+	{ "readsig=0,erase=8M,open=6,open_random=2,used=0", 6 },
+};
+
+START_TEST(test_aus)
+{
+	const char *spec = au_cards[_i].spec;
+	struct auto_result r;
+
+	run_auto(spec, &r);
+	ck_assert_msg(r.mapping.kind == AUTO_MAP_AUS &&
+		      r.mapping.nr == au_cards[_i].open &&
+		      r.mapping.confidence >= ANALYZE_CONF_MEDIUM,
+		      "%s: mapping %d, %u AUs (confidence %d)", spec,
+		      r.mapping.kind, r.mapping.nr, r.mapping.confidence);
+	auto_free(&r);
+}
+END_TEST
+
+/*
+ * The cards of the hard sweep, their mechanics drawn (every form of
+ * merge, close, eviction and a new card): AUs, and where the confidence
+ * is medium or high, the count planted.  MAP_SWEEP_CARDS=N runs N of
+ * them (all: 320; 16 by default).
+ */
+START_TEST(test_sweep_cards)
+{
+	const char *env = getenv("MAP_SWEEP_CARDS");
+	unsigned int n = env ? (unsigned int)atoi(env) : 16, i, wrong = 0;
+
+	if (n > HARD_CARDS)
+		n = HARD_CARDS;
+	setenv("SWEEP_MECH", "1", 0);
+	for (i = 0; i < n; i++) {
+		struct hard_card c;
+		struct auto_result r;
+		int sure;
+
+		hard_card_env(i * (HARD_CARDS / n), &c);
+		run_auto(c.spec, &r);
+		sure = r.mapping.confidence >= ANALYZE_CONF_MEDIUM;
+		if (sure && (r.mapping.kind != AUTO_MAP_AUS ||
+			     r.mapping.nr != c.open)) {
+			fprintf(stderr, "mapping: %s: %d, %u AUs (confidence %d)\n",
+				c.spec, r.mapping.kind, r.mapping.nr,
+				r.mapping.confidence);
+			wrong++;
+		}
+		ck_assert_msg(r.mapping.kind != AUTO_MAP_PAGES || !sure,
+			      "%s: pages with confidence %d", c.spec,
+			      r.mapping.confidence);
+		auto_free(&r);
+	}
+	ck_assert_uint_eq(wrong, 0);
+}
+END_TEST
+
+/* The ranges announced so far, and after how many I/Os of the tap. */
+struct announced {
+	struct rec_dev *tap;
+	struct bench_range r[8192];
+	size_t after[8192];
+	size_t n;
+};
+
+static int note_ranges(void *ctx, const struct bench_range *rg, size_t n)
+{
+	struct announced *a = ctx;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		ck_assert_uint_lt(a->n, ARRAY_SIZE(a->r));
+		a->after[a->n] = a->tap->n;
+		a->r[a->n++] = rg[i];
+	}
+	return 0;
+}
+
+/* Was the write of log entry k inside a range announced before it? */
+static int announced_before(const struct announced *a, size_t k)
+{
+	const struct rec_io *w = &a->tap->log[k];
+	size_t i;
+
+	for (i = 0; i < a->n; i++)
+		if (a->after[i] <= k && w->off >= a->r[i].start_byte &&
+		    w->off + w->len <= a->r[i].end_byte)
+			return 1;
+	return 0;
+}
+
+/*
+ * Every write of the run was announced first (the hook --preserve saves
+ * through): on a page-mapped card with an erase size from reads, and on
+ * one searched in AUs assumed.
+ */
+START_TEST(test_announced)
+{
+	static const char *const specs[] = {
+		"size=2G,ftl=page,map=16K", "readsig=0,size=2G,ftl=page",
+	};
+	static struct announced a;
+	struct bench_opts o;
+	size_t i, k;
+
+	bench_opts_default(&o);
+	for (i = 0; i < ARRAY_SIZE(specs); i++) {
+		struct auto_hooks h = { .before_write = note_ranges,
+					.ctx = &a };
+		struct auto_result r;
+		size_t writes = 0;
+
+		memset(&a, 0, sizeof(a));
+		a.tap = rec_tap(sim_card(specs[i]));
+		ck_assert_int_eq(auto_run(&a.tap->dev, &o, 1, &h, &r), 0);
+		ck_assert(r.mapping.measured && r.open_linear.measured);
+		for (k = 0; k < a.tap->n; k++) {
+			if (a.tap->log[k].op != REC_WRITE)
+				continue;
+			writes++;
+			ck_assert_msg(announced_before(&a, k),
+				      "%s: a write at %llu of %llu bytes not announced",
+				      specs[i],
+				      (unsigned long long)a.tap->log[k].off,
+				      (unsigned long long)a.tap->log[k].len);
+		}
+		ck_assert_uint_gt(writes, 0);
+		auto_free(&r);
+		dev_close(&a.tap->dev);
+	}
+}
+END_TEST
+
+/* Without the write steps the evidence cannot tell, and says why. */
+START_TEST(test_unknown)
+{
+	struct auto_result r;
+
+	memset(&r, 0, sizeof(r));
+	auto_mapping_decide(&r);
+	ck_assert_int_eq(r.mapping.kind, AUTO_MAP_UNKNOWN);
+	ck_assert_ptr_nonnull(r.mapping.why);
+	r.destructive = 1;
+	r.skip_reason = "the device is too small for the write probes";
+	auto_mapping_decide(&r);
+	ck_assert_int_eq(r.mapping.kind, AUTO_MAP_UNKNOWN);
+	ck_assert_str_eq(r.mapping.why, r.skip_reason);
+}
+END_TEST
+
+Suite *mapping_suite(void)
+{
+	Suite *s = suite_create("mapping");
+	TCase *tc = tcase_create("mapping");
+
+	tcase_set_timeout(tc, 600);
+	tcase_add_loop_test(tc, test_pages, 0, (int)ARRAY_SIZE(page_cards));
+	tcase_add_loop_test(tc, test_aus, 0, (int)ARRAY_SIZE(au_cards));
+	tcase_add_loop_test(tc, test_not_wrong, 0,
+			    (int)ARRAY_SIZE(hard_cards));
+	tcase_add_test(tc, test_announced);
+	tcase_add_test(tc, test_sweep_cards);
+	tcase_add_test(tc, test_unknown);
+	suite_add_tcase(s, tc);
+	return s;
+}
