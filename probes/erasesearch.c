@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "c.h"
 #include "probe.h"
 
 #define SEARCH_SLOW 4.0		/* slower than a write into an open AU by
@@ -23,6 +24,9 @@
 #define SEARCH_ALIKE 1.5	/* and within this factor of each other */
 #define SEARCH_DATA_GC 16.0	/* the data's copy: this many open-AU
 				   writes */
+#define SEARCH_CONFIRM (1ULL << 20)	/* a boundary below this is
+					   confirmed by the writes up to
+					   it (and twice the boundary) */
 
 /* One write of the search; *slow when it paid for a collection. */
 static int search_write(struct device *dev, struct auto_erase_search *s,
@@ -82,10 +86,57 @@ static int search_warmup(struct device *dev, const struct search_layout *l,
 }
 
 /*
+ * The boundary b just seen from anchor a, below SEARCH_CONFIRM,
+ * confirmed: the writes of the sizes above it up to SEARCH_CONFIRM (at
+ * least 2 b), each slow exactly when it is the first into an AU of b
+ * (a + 2 b opens one more).  A host's delays (another program's I/O, a
+ * loop device's page cache) make single writes slow at random: one at
+ * a + b alone is no boundary.  A small b has few fast writes below it
+ * to tell it from a delay, so it needs more AUs to show it; from
+ * SEARCH_CONFIRM up the fast writes below it are enough (a dozen fast
+ * writes and a slow one in a row: about 1 in 500 per anchor at 30 %
+ * of writes delayed, and two anchors must agree), and a card pays no
+ * more collections for them.  *ok 0 when a write went against it.
+ */
+static int search_confirm(struct device *dev, const struct search_layout *l,
+			  uint64_t a, uint64_t b, size_t i,
+			  struct auto_erase_search *s, int *ok)
+{
+	uint64_t end = max(2 * b, (uint64_t)SEARCH_CONFIRM);
+	uint64_t au = 2;	/* AUs of b written from a: [0, au) */
+	int ret, slow;
+
+	*ok = 1;
+	for (i++; i < l->ncand && l->cand[i] <= end; i++) {
+		uint64_t off[2] = { l->cand[i] - 2 * l->chunk, l->cand[i] };
+		unsigned int k;
+
+		for (k = 0; k < 2; k++) {
+			int first = off[k] / b >= au;
+
+			ret = search_write(dev, s, a + off[k], &slow);
+			if (ret)
+				return ret;
+			if (slow != first) {
+				/* a new AU that cost nothing: not full */
+				if (first)
+					s->filled = 0;
+				*ok = 0;
+				return 0;
+			}
+			if (first)
+				au = off[k] / b + 1;
+		}
+	}
+	return 0;
+}
+
+/*
  * From anchor a (a boundary for every size), the first boundary: the
  * smallest size whose write at a + size pays for a collection while the
- * one just below it does not.  0 when none shows, or one shows where no
- * size looked for has a boundary.
+ * one just below it does not, and the sizes above it up to twice it
+ * pay where it says they must.  0 when none shows, or one shows where
+ * no size looked for has a boundary.
  */
 static int search_anchor(struct device *dev, const struct search_layout *l,
 			 uint64_t a, struct auto_erase_search *s,
@@ -113,8 +164,14 @@ static int search_anchor(struct device *dev, const struct search_layout *l,
 		if (ret)
 			return ret;
 		if (slow) {
-			*boundary = l->cand[i];
-			return 0;
+			int ok = 1;
+
+			if (l->cand[i] < SEARCH_CONFIRM)
+				ret = search_confirm(dev, l, a, l->cand[i], i,
+						     s, &ok);
+			if (!ret && ok)
+				*boundary = l->cand[i];
+			return ret;
 		}
 	}
 	return 0;
