@@ -5,7 +5,8 @@
  * The device is timed first: two parts of the flush region (what its
  * flush writes, one call at a time; the second gives its pace, past
  * what opening an AU costs), then the 4 KiB blocks of round 1's first
- * four probes (a probe costs what a write into an AU not open costs),
+ * four probes, and its further ones until one write pays for a
+ * collection (a probe costs what a write into an AU not open costs),
  * each read and written back as read (no data changes), all in
  * ranges the check overwrites and announces; it comes after --preserve's
  * save, which journals it (on a wraparound fake with a cache even a
@@ -30,6 +31,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "c.h"
 #include "capacity.h"
 #include "capest.h"
 #include "format.h"
@@ -43,7 +45,9 @@
 #define EST_WATCH	6ULL		/* reads of the watched probe */
 #define EST_ROUNDS	6ULL		/* later rounds of a fake: none on a
 					 * wraparound, a dozen on limbo */
-#define EST_TIMED	4U		/* blocks timed */
+#define EST_TIMED	4U		/* blocks timed, at least */
+#define EST_SLOW	4U		/* a write slower than the fastest by
+					 * this paid for a collection */
 #define EST_PRINT	32ULL		/* --preserve's fingerprint: reads */
 #define EST_PRINT_BYTE	(2ULL * (1 << 20) + 30 * (64 << 10))	/* bytes */
 #define EST_KEPT	2ULL		/* a limbo fake's probes that came
@@ -77,31 +81,40 @@ static int est_time(struct device *dev, void *buf, uint64_t len,
 }
 
 /*
- * Time the blocks of round 1's first four probes, in its order (the
- * check writes them next, into the AUs this leaves open, so the card's
- * state, and the check's own timings, hardly move): the slowest write
- * is what a probe costs once the card's open AUs are taken (a
- * collection), the reads' mean what a read far out costs.  0 or -errno.
+ * Time the blocks of round 1's probes, in its order (the check writes
+ * them next, into the AUs this leaves open, so the card's state, and the
+ * check's own timings, hardly move): the slowest write is what a probe
+ * costs once the card's open AUs are taken (a collection), the reads'
+ * mean what a read far out costs.  The first four, and on up to the top
+ * block while none was EST_SLOW times slower than the fastest: a card
+ * that keeps more AUs open than that took every one without a
+ * collection, and pays one for each probe of the check when it keeps
+ * fewer than round 1 writes (a small card, whose flush region lies in
+ * its FAT area, leaves the four timed alone in its open AUs).  0 or
+ * -errno.
  */
 static int est_blocks(struct device *dev, void *buf, uint64_t w,
 		      struct capacity_estimate *e)
 {
 	uint64_t grid = dev->size_byte / 256 / EST_BLOCK * EST_BLOCK;
 	uint64_t lo0 = (2 * w + EST_BLOCK - 1) / grid, r, wr, rsum = 0;
+	uint64_t fast = UINT64_MAX;
 	unsigned int j;
 	int ret = 0;
 
-	for (j = 1; j <= EST_TIMED && !ret; j++) {
+	for (j = 1; j <= EST_ROUND1 && !ret; j++) {
 		uint64_t k = lo0 + ((256 - lo0) * j + EST_ROUND1 - 1) /
 				   EST_ROUND1, end;
 
+		if (j > EST_TIMED && e->write_block_ns > EST_SLOW * fast)
+			break;
 		end = k >= 256 ? dev->size_byte : k * grid;
 		ret = est_time(dev, buf, EST_BLOCK, end - EST_BLOCK, &r, &wr);
 		rsum += r;
-		if (wr > e->write_block_ns)
-			e->write_block_ns = wr;
+		fast = min(fast, wr);
+		e->write_block_ns = max(e->write_block_ns, wr);
 	}
-	e->read_block_ns = rsum / EST_TIMED;
+	e->read_block_ns = rsum / (j - 1);
 	return ret;
 }
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * How long --capacity will take, said before its first write: a short
- * timing of the device (a flush part and four blocks far apart read,
- * then written back as read, in ranges the check overwrites anyway) and
- * the check's plan on a device of that size.
+ * timing of the device (a flush part and four to eight blocks far apart
+ * read, then written back as read, in ranges the check overwrites
+ * anyway) and the check's plan on a device of that size.
  */
 #ifndef FLASHBENCH_CAPEST_H
 #define FLASHBENCH_CAPEST_H
