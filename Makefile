@@ -91,7 +91,7 @@ TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 # schema last: it validates the JSON documents of the suites before it
 SUITES := $(filter-out schema,$(TEST_SRCS:tests/test_%.c=%)) schema
 TEST_NAMES := check_main $(SUITES:%=test_%) recdev util wtable tfiles hardcard \
-	docread loopdev frontrun
+	docread loopdev frontrun sweepscore
 TEST_OBJS := $(TEST_NAMES:%=$(B)/tests/%.o)
 CHECK_BIN := $(B)/tests/check_flashbench
 BENCH_BIN := $(B)/tests/bench_auto
@@ -195,12 +195,18 @@ check: all verdict-noio layers $(CHECK_BIN) $(BENCH_BIN) \
 # Device time of --auto against the classic manual procedure (virtual
 # clock of the simulated card): see tests/bench_auto.c.
 $(BENCH_BIN): $(B)/tests/bench_auto.o $(B)/tests/util.o $(B)/tests/cli.o \
-	      $(B)/tests/hardcard.o \
+	      $(B)/tests/hardcard.o $(B)/tests/sweepscore.o \
 	      $(FRONT_OBJS) $(B)/libflashbench.a
 	$(CC) $(FB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(FB_LIBS)
 
 bench: $(BENCH_BIN)
 	$(BENCH_BIN)
+
+# The hard sweep with today's mechanics drawn, 3 noise draws x 2 hosts,
+# scored per behaviour, mechanic and field (tests/bench_auto.c): a
+# report until the verdict knows today's cards.
+bench-today: $(BENCH_BIN)
+	$(BENCH_BIN) today
 
 # The simulated card as a block device for other tools (tests/peers):
 # built only where libfuse3-dev is installed; make check runs its test
@@ -427,7 +433,7 @@ fuzz-corpus: $(FUZZ_BINS)
 fuzz-clean:
 	rm -rf $(FUZZ_BUILD)
 
-.PHONY: FORCE all check verdict-noio layers bench bench-hard peers bench-capacity golden install uninstall clean fuzz fuzz-build \
+.PHONY: FORCE all check verdict-noio layers bench bench-hard bench-today peers bench-capacity golden install uninstall clean fuzz fuzz-build \
 	fuzz-replay fuzz-corpus fuzz-clean
 
 -include $(shell find $(B) $(FUZZ_BUILD) -name '*.d' 2>/dev/null)

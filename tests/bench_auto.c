@@ -16,15 +16,25 @@
  * the classic procedure never asked: it is shown apart and not compared.
  * SWEEP_MECH and SWEEP_HOST draw the hard cards as the sweep does
  * (hardcard.h); BENCH_CLASSIC_CACHE is then left alone.
+ *
+ * Today's cards (issue 26): make bench also states the device time of
+ * --auto --destructive's steps on a panel of them (the peers' panel,
+ * tests/peers/bench-peers PEERS_PANEL=today), and "today [K/N]" (make
+ * bench-today) scores the hard sweep with today's mechanics drawn
+ * (SWEEP_TODAY=1) over three noise draws, on a quiet and on a busy host,
+ * per behaviour, per mechanic and per field (tests/sweepscore.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "autorun.h"
+#include "card.h"
+#include "class.h"
 #include "hardcard.h"
 #include "modes.h"
 #include "sim.h"
+#include "sweepscore.h"
 #include "util.h"
 
 #define GOAL 0.05
@@ -235,11 +245,126 @@ static unsigned int hard_cards(int argc, char **argv)
 }
 
 /*
+ * Today's cards, as the peers' panel has them (tests/peers/bench-peers):
+ * the device time of each step of --auto --destructive, the class check
+ * (past a cache: what it measured) included.
+ */
+static const char *const today_panel[][2] = {
+	{ "A1 pages+pSLC",
+	  "size=32G,erase=4M,page=16K,ftl=page,map=4K,slc=512M,claims=C10+U1+A1" },
+	{ "A2 pages+pSLC",
+	  "size=64G,erase=8M,page=16K,ftl=page,map=16K,slc=1G,claims=C10+U3+V30+A2" },
+	{ "V30 18MB/s+pSLC",
+	  "size=64G,erase=8M,page=16K,open=5,slc=1G,write_mbps=18,claims=C10+U3+V30" },
+	{ "eMMC maint",
+	  "size=8G,erase=4M,page=16K,ftl=page,map=4K,readsig=0,maint_ms=200" },
+	{ "dashcam stalls",
+	  "size=32G,erase=4M,page=16K,open=4,stall_ms=400,stall_writes=200,claims=C10+U1+V10" },
+	{ "USB 4K sectors",
+	  "size=16G,erase=4M,page=16K,sector=4K,readsig=0,open=3" },
+	{ "pages nearly full",
+	  "size=8G,erase=4M,page=16K,ftl=page,map=4K,spare=2" },
+	{ "modern control",
+	  "size=32G,erase=4M,page=16K,open=6,claims=C10+U1" },
+};
+
+static void today_panel_times(void)
+{
+	size_t i;
+
+	printf("today's cards: device time of --auto --destructive's steps (s)\n");
+	for (i = 0; i < sizeof(today_panel) / sizeof(today_panel[0]); i++) {
+		struct device *dev = card(today_panel[i][1]);
+		struct card_raw raw;
+		struct card_info ci;
+		struct sim_params p;
+		struct auto_result r;
+		struct bench_opts o;
+		char err[256];
+
+		sim_params_default(&p);
+		sim_parse_spec(&p, today_panel[i][1], err, sizeof(err));
+		sim_card_registers(&p, &raw);
+		card_decode(&raw, &ci);
+		bench_opts_default(&o);
+		if (auto_run_all(dev, &o, 1, &ci, NULL, &r))
+			exit(1);
+		printf("  %-18s %s\n    align %.1f, erase from writes %.1f, FAT %.1f, open linear %.1f, open random %.1f, capacity %.1f, class %.1f; in all %.1f\n",
+		       today_panel[i][0], today_panel[i][1],
+		       r.step_ns[AUTO_STEP_ALIGN] / 1e9,
+		       r.step_ns[AUTO_STEP_ERASE_WRITES] / 1e9,
+		       r.step_ns[AUTO_STEP_FAT] / 1e9,
+		       r.step_ns[AUTO_STEP_OPEN_LINEAR] / 1e9,
+		       r.step_ns[AUTO_STEP_OPEN_RANDOM] / 1e9,
+		       r.capacity_done ? r.capacity.device_ns / 1e9 : 0.0,
+		       r.class ? r.class->device_ns / 1e9 : 0.0,
+		       (r.device_ns + (r.class ? r.class->device_ns : 0)) /
+		       1e9);
+		auto_free(&r);
+		dev_close(dev);
+	}
+}
+
+/*
+ * The hard sweep with today's mechanics drawn (SWEEP_TODAY=1), every Nth
+ * card from card K, over three noise draws (SWEEP_SEED 0, 1000, 2000) on
+ * a quiet host and a heavy one: a line per draw and host, then the sum
+ * per behaviour, mechanic and field.  Returns the WRONG cards.
+ */
+static unsigned int today_sweep(unsigned int shard, unsigned int shards)
+{
+	static const char *const hosts[] = { "", "heavy" };
+	static struct sweep_tally all;
+	unsigned int d, h, i;
+	struct bench_opts o;
+
+	bench_opts_default(&o);
+	setenv("SWEEP_TODAY", "1", 1);
+	for (d = 0; d < 3; d++)
+		for (h = 0; h < 2; h++) {
+			struct sweep_tally t;
+			char seed[16];
+
+			memset(&t, 0, sizeof(t));
+			snprintf(seed, sizeof(seed), "%u", d * 1000);
+			setenv("SWEEP_SEED", seed, 1);
+			setenv("SWEEP_HOST", hosts[h], 1);
+			for (i = shard; i < HARD_CARDS; i += shards) {
+				struct hard_card c;
+				struct auto_result r;
+				struct device *dev;
+				enum outcome out[F_NR];
+
+				hard_card_env(i, &c);
+				dev = card(c.spec);
+				if (sweep_run(&c, dev, &o, &r))
+					exit(1);
+				score_card(&c, &r, out);
+				sweep_add(&t, &c, &r, out);
+				sweep_add(&all, &c, &r, out);
+				auto_free(&r);
+				dev_close(dev);
+			}
+			printf("today's sweep, draw %u, host %s: %u cards, %u exact (%.1f%%), %u with a WRONG field\n",
+			       d, h ? hosts[h] : "quiet", t.cards, t.exact,
+			       100.0 * t.exact / t.cards, t.wrong_sure);
+		}
+	printf("today's sweep, 3 draws x 2 hosts: %u cards, %u exact (%.1f%%), %u with a WRONG field\n",
+	       all.cards, all.exact, 100.0 * all.exact / all.cards,
+	       all.wrong_sure);
+	sweep_print(stdout, &all);
+	sweep_print_today(stdout, &all);
+	return all.wrong_sure;
+}
+
+/*
  * With no argument: the default card, the sweep cards and the cards
  * without a read signature.  With "hard K/N": every Nth card of the hard
  * sweep from card K (make bench-hard runs them in parallel; it takes
  * long: the classic procedure on a 128 GiB card is hours of device time).
  * With "card I...": the hard sweep's cards I..., whatever their kind.
+ * With "today [K/N]": today's sweep (make bench-today), every Nth card;
+ * with "panel": today's panel alone.
  */
 int main(int argc, char **argv)
 {
@@ -254,8 +379,17 @@ int main(int argc, char **argv)
 		return hard_sweep(shard, shards, &hard_worst) ? 1 : 0;
 	if (argc >= 3 && !strcmp(argv[1], "card"))
 		return hard_cards(argc, argv) ? 1 : 0;
+	if (argc == 2 && !strcmp(argv[1], "panel")) {
+		today_panel_times();
+		return 0;
+	}
+	if (argc >= 2 && !strcmp(argv[1], "today") &&
+	    (argc == 2 || (argc == 3 && sscanf(argv[2], "%u/%u", &shard,
+					       &shards) == 2 &&
+			   shard < shards)))
+		return today_sweep(shard, shards) ? 1 : 0;
 	if (argc != 1) {
-		fprintf(stderr, "usage: bench_auto [hard K/N | card I...]\n");
+		fprintf(stderr, "usage: bench_auto [hard K/N | card I... | today [K/N] | panel]\n");
 		return 2;
 	}
 	def = compare("default", "", 4 << 20, 4);
@@ -274,6 +408,7 @@ int main(int argc, char **argv)
 	compare("readsig=0 1M", "readsig=0,erase=1M,size=2G,open=2", 1 << 20,
 		2);
 	compare("readsig=0 12M", "readsig=0,erase=12M,open=6", 12 << 20, 6);
+	today_panel_times();
 	met = def <= GOAL && worst <= GOAL;
 	printf("ratio (device time, --auto --destructive without the capacity check / classic): default card %.4f, worst of 10 sweep cards %.4f; goal <= %.2f: %s\n",
 	       def, worst, GOAL, met ? "met" : "MISSED");

@@ -21,6 +21,11 @@ const char *const mechanic_names[M_NR] = {
 	"used=0", "fat_gain=slot", "fat_gain=speed",
 };
 
+const char *const today_names[T_NR] = {
+	"2011 card", "pSLC cache", "page-mapped", "page-mapped full",
+	"idle maint", "write stalls", "4 KiB sectors",
+};
+
 /* SWEEP_SEED: results vary by a few cards from one draw to the next. */
 static unsigned int noise_shift(void)
 {
@@ -73,6 +78,8 @@ void hard_card(unsigned int i, struct hard_card *c)
 
 	memset(c, 0, sizeof(*c));
 	c->mechanics = 1u << M_TODAY;
+	c->today = 1u << T_2011;
+	c->native_mbps = 12;	/* the model's write_mbps */
 	c->erase = (uint64_t)erase_kib[hard_rand(&s) % 14] << 10;
 	c->page = (uint64_t)page_kib[hard_rand(&s) % 5] << 10;
 	c->size = (uint64_t)size_gib[hard_rand(&s) % 8] << 30;
@@ -149,8 +156,10 @@ void hard_card(unsigned int i, struct hard_card *c)
 int hard_env_drawn(void)
 {
 	const char *mech = getenv("SWEEP_MECH"), *host = getenv("SWEEP_HOST");
+	const char *today = getenv("SWEEP_TODAY");
 
-	return (mech && strcmp(mech, "0")) || (host && *host);
+	return (mech && strcmp(mech, "0")) || (host && *host) ||
+	       (today && strcmp(today, "0"));
 }
 
 /* Plant open random n: in c and as ",open_random=n," in its spec. */
@@ -261,9 +270,102 @@ static void give_mechanics(struct hard_card *c, const char *keys)
 		c->mechanics = 1u << M_TODAY;
 }
 
+/*
+ * Today's mechanics of card i, from their own sequence, each as real
+ * cards show it (sim.c's Today's cards):
+ *   - a pSLC cache of 128 MiB to 1 GiB (at most an eighth of the card),
+ *     its native rate past it 8, 18 or 45 MB/s (under a class's 10 or
+ *     30, well above it), the cache's 4 times that;
+ *   - a page map of 4, 8 or 16 KiB units (A1/A2 cards, eMMC), a fifth
+ *     of them nearly full (2 % spare, every unit holding data);
+ *   - idle maintenance of 50-300 ms (eMMC's BKOPS);
+ *   - a stall of 100-500 ms every 100-1000 writes (inline reclaims);
+ *   - 4 KiB logical sectors (USB sticks, 4Kn media).
+ * A card may have several, as real cards do; the cards stay what
+ * hard_card() draws and only gain keys.
+ */
+static void draw_today(unsigned int i, struct hard_card *c)
+{
+	static const double native[] = { 8, 18, 45 };
+	static const unsigned int map_kib[] = { 4, 8, 16 };
+	uint64_t s = 0x746f646179ULL + i;	/* "today" */
+	size_t len = sizeof(c->spec);
+
+	c->today = 0;
+	if (chance(&s, 35)) {
+		uint64_t slc = (128ULL << 20) << (hard_rand(&s) % 4);
+
+		while (slc > c->size / 8)
+			slc /= 2;
+		c->slc = slc;
+		c->native_mbps = native[hard_rand(&s) % 3];
+		c->today |= 1u << T_SLC;
+		add(c->spec, len, ",slc=%llu,write_mbps=%g",
+		    (unsigned long long)slc, c->native_mbps);
+	}
+	if (chance(&s, 35)) {
+		int full = chance(&s, 20);
+
+		c->today |= 1u << (full ? T_FULL : T_PAGE);
+		add(c->spec, len, ",ftl=page,map=%uK%s",
+		    map_kib[hard_rand(&s) % 3], full ? ",spare=2" : "");
+	}
+	if (chance(&s, 15)) {
+		c->today |= 1u << T_MAINT;
+		add(c->spec, len, ",maint_ms=%u",
+		    50 + (unsigned int)(hard_rand(&s) % 251));
+	}
+	if (chance(&s, 15)) {
+		c->today |= 1u << T_STALL;
+		add(c->spec, len, ",stall_ms=%u,stall_writes=%u",
+		    100 + (unsigned int)(hard_rand(&s) % 401),
+		    100 + (unsigned int)(hard_rand(&s) % 901));
+	}
+	if (chance(&s, 12)) {
+		c->today |= 1u << T_SECTOR;
+		add(c->spec, len, ",sector=4K");
+	}
+	if (!c->today)
+		c->today = 1u << T_2011;
+}
+
+/* The today's keys given (SWEEP_TODAY=slc=256M), the same on every card. */
+static void give_today(struct hard_card *c, const char *keys)
+{
+	static const struct {
+		const char *key;
+		enum today t;
+	} keyed[] = {
+		{ "slc=", T_SLC }, { "spare=", T_FULL }, { "ftl=page", T_PAGE },
+		{ "maint_ms=", T_MAINT }, { "stall_", T_STALL },
+		{ "sector=4", T_SECTOR },
+	};
+	const char *w = strstr(keys, "write_mbps=");
+	size_t k;
+
+	add(c->spec, sizeof(c->spec), ",%s", keys);
+	c->today = 0;
+	for (k = 0; k < sizeof(keyed) / sizeof(keyed[0]); k++)
+		if (strstr(keys, keyed[k].key) &&
+		    !(keyed[k].t == T_PAGE && (c->today & (1u << T_FULL))))
+			c->today |= 1u << keyed[k].t;
+	if (c->today & (1u << T_SLC)) {
+		char *end;
+
+		c->slc = strtoull(strstr(keys, "slc=") + 4, &end, 10);
+		c->slc <<= *end == 'K' ? 10 : *end == 'M' ? 20 :
+			   *end == 'G' ? 30 : 0;
+	}
+	if (w)
+		c->native_mbps = strtod(w + strlen("write_mbps="), NULL);
+	if (!c->today)
+		c->today = 1u << T_2011;
+}
+
 void hard_card_env(unsigned int i, struct hard_card *c)
 {
 	const char *mech = getenv("SWEEP_MECH"), *host = getenv("SWEEP_HOST");
+	const char *today = getenv("SWEEP_TODAY");
 
 	hard_card(i, c);
 	c->mechanics = 1u << M_TODAY;
@@ -273,6 +375,10 @@ void hard_card_env(unsigned int i, struct hard_card *c)
 		c->mechanics = 0;
 		draw_mechanics(i, c);
 	}
+	if (today && strchr(today, '='))
+		give_today(c, today);
+	else if (today && strcmp(today, "0"))
+		draw_today(i, c);
 	if (host && *host)
 		add(c->spec, sizeof(c->spec), ",host=%s", host);
 }

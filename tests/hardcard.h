@@ -54,12 +54,34 @@ enum mechanic {
 /* Their names, for the tallies. */
 extern const char *const mechanic_names[M_NR];
 
+/*
+ * Today's mechanics (issue 26: sim.c's Today's cards), each a bit;
+ * drawn only with SWEEP_TODAY=1 (or SWEEP_TODAY=KEY=VALUE[,...] on
+ * every card, one at a time).
+ */
+enum today {
+	T_2011,		/* none below: the block-mapped card of 2011 */
+	T_SLC,		/* slc=: a pSLC write cache */
+	T_PAGE,		/* ftl=page: page-mapped, no open-AU limit */
+	T_FULL,		/* page-mapped, nearly full (little spare) */
+	T_MAINT,	/* maint_ms=: idle maintenance */
+	T_STALL,	/* stall_ms=, stall_writes=: long write stalls */
+	T_SECTOR,	/* sector=4K: 4 KiB logical blocks */
+	T_NR
+};
+
+/* Their names, for the tallies. */
+extern const char *const today_names[T_NR];
+
 /* A card of the hard sweep and what was planted in it. */
 struct hard_card {
 	uint64_t size, erase, page, group;
 	unsigned int plane, open, open_random, fat, fat_start;
 	unsigned int behaviours;	/* 1 << enum behaviour */
 	unsigned int mechanics;		/* 1 << enum mechanic */
+	unsigned int today;		/* 1 << enum today */
+	uint64_t slc;			/* pSLC cache, bytes (0: none) */
+	double native_mbps;		/* write rate past it (write_mbps) */
 	double noise;
 	char spec[400];
 };
@@ -78,9 +100,11 @@ void hard_card(unsigned int i, struct hard_card *c);
  * fullclose, evict, used, fat_gain; open random is then planted as 0 on
  * a card that copies at every write out of order, as open on one that
  * copies what it wrote since the last); SWEEP_MECH=KEY=VALUE[,...]
- * gives every card those keys (one mechanic at a time); SWEEP_HOST=
- * light|heavy puts it behind a busy host.  Neither set: hard_card()
- * exactly.
+ * gives every card those keys (one mechanic at a time); SWEEP_TODAY=1
+ * draws today's mechanics (enum today: a pSLC cache, a page map, idle
+ * maintenance, write stalls, 4 KiB sectors), SWEEP_TODAY=KEY=VALUE[,...]
+ * gives every card those keys; SWEEP_HOST=light|heavy puts it behind a
+ * busy host.  None set: hard_card() exactly.
  */
 void hard_card_env(unsigned int i, struct hard_card *c);
 

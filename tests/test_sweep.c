@@ -23,7 +23,13 @@
  * then has a row per mechanic and, per mechanic and field, the WRONG
  * ones.  The goal is not asserted then: the verdict was fitted to the
  * model's own mechanics (issue 17), and this says where it is not yet
- * right.
+ * right.  SWEEP_TODAY=1 draws today's mechanics too (a pSLC cache, a
+ * page map, idle maintenance, write stalls, 4 KiB sectors: hardcard.h),
+ * scored as sweepscore.h says (a page-mapped card has no open-AU limit
+ * and no FAT area; a class passed that a cached card fails past its
+ * cache is WRONG), with a row per today's mechanic; make bench-today
+ * sums them over three noise draws and two hosts.  Until the verdict
+ * knows today's cards, that is a report, not a goal asserted here.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -35,199 +41,8 @@
 #include "decide.h"
 #include "hardcard.h"
 #include "sim.h"
+#include "sweepscore.h"
 #include "util.h"
-
-enum outcome { O_EXACT, O_UNSURE, O_WRONG_LOW, O_WRONG_SURE, O_NR };
-
-static const char *const outcome_names[O_NR] = {
-	"exact", "unsure", "wrong-low", "WRONG",
-};
-
-enum field {
-	F_ERASE, F_PAGE, F_UNIT, F_GROUP, F_OPEN_LIN, F_OPEN_RAND, F_FAT, F_NR
-};
-
-static const char *const field_names[F_NR] = {
-	"erase size", "page size", "program unit", "alloc group",
-	"open linear", "open random", "FAT area",
-};
-
-/* The outcome of one field: right or wrong, and how sure. */
-static enum outcome judge(int given, int right, enum analyze_confidence conf)
-{
-	int sure = conf >= ANALYZE_CONF_MEDIUM;
-
-	if (!given)
-		return O_UNSURE;
-	if (right)
-		return sure ? O_EXACT : O_UNSURE;
-	return sure ? O_WRONG_SURE : O_WRONG_LOW;
-}
-
-/*
- * A step that only some cards have (program unit, allocation group):
- * want 0 means the card has none, and then none is exact and any value
- * wrong.  Without a read signature nothing can show it: none is exact.
- */
-static enum outcome judge_optional(const struct analyze_step *st,
-				   uint64_t want)
-{
-	if (!want)
-		return st->size_byte ? judge(1, 0, st->confidence) : O_EXACT;
-	return judge(st->size_byte != 0, st->size_byte == want,
-		     st->confidence);
-}
-
-/* An open-AU count; "at least n" is unsure when n does not overstate. */
-static enum outcome judge_open(const struct auto_open *o, unsigned int want)
-{
-	if (o->measured && o->at_least && o->nr <= want)
-		return O_UNSURE;
-	return judge(o->measured, o->nr == want && !o->at_least,
-		     o->confidence);
-}
-
-/* Score every field of r against c; out[f] gets each outcome. */
-static void score_card(const struct hard_card *c, const struct auto_result *r,
-		       enum outcome out[F_NR])
-{
-	const struct analyze_step *e = &r->align.erase, *p = &r->align.page;
-	const struct auto_open *ol = &r->open_linear, *orr = &r->open_random;
-	const struct auto_fat *f = &r->fat;
-
-	out[F_ERASE] = judge(e->size_byte != 0, e->size_byte == c->erase,
-			     e->confidence);
-	if (c->behaviours & (1u << B_NOREADSIG))
-		/* nothing in the reads shows the page: none is right */
-		out[F_PAGE] = p->size_byte ?
-			judge(1, p->size_byte == c->page, p->confidence) :
-			O_EXACT;
-	else
-		out[F_PAGE] = judge(p->size_byte != 0,
-				    p->size_byte == c->page, p->confidence);
-	if (c->behaviours & (1u << B_NOREADSIG)) {
-		out[F_UNIT] = judge_optional(&r->align.plane, 0);
-		out[F_GROUP] = judge_optional(&r->align.group, 0);
-	} else {
-		out[F_UNIT] = judge_optional(&r->align.plane,
-					     c->plane * c->page);
-		out[F_GROUP] = judge_optional(&r->align.group, c->group);
-	}
-	/*
-	 * A group with fewer than three boundaries inside the card (2 GiB
-	 * on 4 or 6 GiB) shows as one or two slow reads, which a pause
-	 * makes as well: no reading can tell it.  Its value is welcome,
-	 * none is right too; another value is still wrong.
-	 */
-	if (c->group && c->size / c->group < 4 && out[F_GROUP] == O_UNSURE &&
-	    !r->align.group.size_byte)
-		out[F_GROUP] = O_EXACT;
-	out[F_OPEN_LIN] = judge_open(ol, c->open);
-	out[F_OPEN_RAND] = judge_open(orr, c->open_random);
-	if (!f->measured)
-		out[F_FAT] = O_UNSURE;
-	else if (c->fat)
-		out[F_FAT] = judge(1, f->found && f->start == c->fat_start &&
-				   f->count == c->fat, f->confidence);
-	else
-		out[F_FAT] = judge(1, !f->found, f->confidence);
-	/*
-	 * An area that only programs writes out of order faster
-	 * (fat_kind=random, fat_gain=speed) on a card that copies the AU at
-	 * every one of them (open random 0: ooo=merge, copy-whole, or none
-	 * kept in random mode): its writes pay the same copy as any AU's,
-	 * and no write shows it (-f --random neither).  Its value is
-	 * welcome, none is right too; another value is still wrong.
-	 */
-	if (c->fat && (c->behaviours & (1u << B_FATRANDOM)) &&
-	    (c->mechanics & (1u << M_FAT_SPEED)) && !c->open_random &&
-	    f->measured && !f->found)
-		out[F_FAT] = O_EXACT;
-}
-
-/* The confidence r gives field f. */
-static enum analyze_confidence field_conf(const struct auto_result *r,
-					 enum field f)
-{
-	switch (f) {
-	case F_ERASE:
-		return r->align.erase.confidence;
-	case F_PAGE:
-		return r->align.page.confidence;
-	case F_UNIT:
-		return r->align.plane.confidence;
-	case F_GROUP:
-		return r->align.group.confidence;
-	case F_OPEN_LIN:
-		return r->open_linear.confidence;
-	case F_OPEN_RAND:
-		return r->open_random.confidence;
-	default:
-		return r->fat.confidence;
-	}
-}
-
-/* The value r gives field f, for the verbose report. */
-static void field_value(const struct auto_result *r, enum field f,
-			char *buf, size_t len)
-{
-	const struct auto_open *o = f == F_OPEN_LIN ? &r->open_linear :
-						      &r->open_random;
-
-	if (f <= F_GROUP) {
-		const struct analyze_step *st[] = {
-			&r->align.erase, &r->align.page, &r->align.plane,
-			&r->align.group,
-		};
-
-		snprintf(buf, len, "%llu",
-			 (unsigned long long)st[f]->size_byte);
-	} else if (f == F_FAT) {
-		snprintf(buf, len, "%s%u+%u", r->fat.measured ? "" : "-",
-			 r->fat.start, r->fat.found ? r->fat.count : 0);
-	} else {
-		snprintf(buf, len, "%s%u%s", o->measured ? "" : "-", o->nr,
-			 o->at_least ? "+" : "");
-	}
-}
-
-/* Short names of the fields, for the mechanic x field table. */
-static const char *const field_short[F_NR] = {
-	"erase", "page", "unit", "group", "o-lin", "o-rnd", "FAT",
-};
-
-/*
- * The tally per mechanic, and per mechanic and field the WRONG ones;
- * mechanics no card has are left out.
- */
-static void print_mechanics(unsigned int by_mech[M_NR][O_NR],
-			    const unsigned int cards_in[M_NR],
-			    unsigned int wrong[M_NR][F_NR])
-{
-	unsigned int m, k;
-
-	printf("  %-18s %5s %6s %6s %9s %6s\n", "mechanic", "cards",
-	       "exact", "unsure", "wrong-low", "WRONG");
-	for (m = 0; m < M_NR; m++)
-		if (cards_in[m])
-			printf("  %-18s %5u %6u %6u %9u %6u\n",
-			       mechanic_names[m],
-			       cards_in[m], by_mech[m][O_EXACT],
-			       by_mech[m][O_UNSURE], by_mech[m][O_WRONG_LOW],
-			       by_mech[m][O_WRONG_SURE]);
-	printf("  WRONG fields by mechanic:\n  %-18s", "");
-	for (k = 0; k < F_NR; k++)
-		printf(" %6s", field_short[k]);
-	printf("\n");
-	for (m = 0; m < M_NR; m++) {
-		if (!cards_in[m])
-			continue;
-		printf("  %-18s", mechanic_names[m]);
-		for (k = 0; k < F_NR; k++)
-			printf(" %6u", wrong[m][k]);
-		printf("\n");
-	}
-}
 
 /* One card that is not exact: its spec and the fields that are not. */
 static void print_card(unsigned int i, const struct hard_card *c,
@@ -251,77 +66,51 @@ static void print_card(unsigned int i, const struct hard_card *c,
 
 START_TEST(test_hard_sweep)
 {
-	static unsigned int by_behaviour[B_NR][O_NR], by_field[F_NR][O_NR];
-	static unsigned int cards_in[B_NR], by_mech[M_NR][O_NR];
-	static unsigned int mech_in[M_NR], mech_wrong[M_NR][F_NR];
-	unsigned int i, b, k, m, exact = 0, wrong_sure = 0, ran = 0;
+	static struct sweep_tally t;
+	unsigned int i, k, ran = 0;
 	const unsigned int stride = test_stride();
 	int drawn = hard_env_drawn();
 	struct bench_opts o;
 
+	memset(&t, 0, sizeof(t));
 	bench_opts_default(&o);
 	for (i = 0; i < HARD_CARDS; i += stride, ran++) {
 		struct hard_card c;
 		struct auto_result r;
 		struct device *dev;
-		enum outcome out[F_NR], worst = O_EXACT;
+		enum outcome out[F_NR], worst;
 
 		hard_card_env(i, &c);
 		dev = sim_card(c.spec);
-		ck_assert_int_eq(auto_run(dev, &o, 1, NULL, &r), 0);
+		ck_assert_int_eq(sweep_run(&c, dev, &o, &r), 0);
 		decide_check(&r, c.spec);
 		record_check(&r, dev->size_byte, c.spec);
 		score_card(&c, &r, out);
-		for (k = 0; k < F_NR; k++) {
-			by_field[k][out[k]]++;
-			if (out[k] > worst)
-				worst = out[k];
-			for (m = 0; m < M_NR; m++)
-				if (c.mechanics & (1u << m))
-					mech_wrong[m][k] +=
-						out[k] == O_WRONG_SURE;
-			if (out[k] == O_WRONG_SURE)
+		for (k = 0; k < F_NR; k++)
+			if (out[k] == O_WRONG_SURE && k == F_CLASS)
+				fprintf(stderr, "hard sweep: card %u: a class passed that it fails past its cache: %s\n",
+					i, c.spec);
+			else if (out[k] == O_WRONG_SURE)
 				fprintf(stderr, "hard sweep: card %u: %s wrong with confidence %s: %s\n",
 					i, field_names[k],
 					analyze_confidence_name(
 						field_conf(&r, k)), c.spec);
-		}
-		for (b = 0; b < B_NR; b++)
-			if (c.behaviours & (1u << b)) {
-				by_behaviour[b][worst]++;
-				cards_in[b]++;
-			}
-		for (m = 0; m < M_NR; m++)
-			if (c.mechanics & (1u << m)) {
-				by_mech[m][worst]++;
-				mech_in[m]++;
-			}
-		exact += worst == O_EXACT;
-		wrong_sure += worst == O_WRONG_SURE;
+		worst = sweep_add(&t, &c, &r, out);
 		if (worst != O_EXACT && getenv("SWEEP_VERBOSE"))
 			print_card(i, &c, &r, out, worst);
 		auto_free(&r);
 		dev_close(dev);
 	}
 	printf("hard sweep: %u cards, %u exact (%.1f%%), %u with a confident wrong field; each record read back gave the run's verdict\n",
-	       ran, exact, 100.0 * exact / ran, wrong_sure);
-	printf("  %-18s %5s %6s %6s %9s %6s\n", "behaviour", "cards",
-	       "exact", "unsure", "wrong-low", "WRONG");
-	for (b = 0; b < B_NR; b++)
-		printf("  %-18s %5u %6u %6u %9u %6u\n", behaviour_names[b],
-		       cards_in[b], by_behaviour[b][O_EXACT],
-		       by_behaviour[b][O_UNSURE], by_behaviour[b][O_WRONG_LOW],
-		       by_behaviour[b][O_WRONG_SURE]);
-	for (k = 0; k < F_NR; k++)
-		printf("  field %-12s %6u exact %6u unsure %6u wrong-low %6u WRONG\n",
-		       field_names[k], by_field[k][O_EXACT],
-		       by_field[k][O_UNSURE], by_field[k][O_WRONG_LOW],
-		       by_field[k][O_WRONG_SURE]);
+	       ran, t.exact, 100.0 * t.exact / ran, t.wrong_sure);
+	sweep_print(stdout, &t);
 	if (drawn)
-		print_mechanics(by_mech, mech_in, mech_wrong);
+		sweep_print_mechanics(stdout, &t);
+	if (getenv("SWEEP_TODAY"))
+		sweep_print_today(stdout, &t);
 	fflush(stdout);
 	if (drawn) {
-		printf("hard sweep: SWEEP_MECH or SWEEP_HOST set: goal not asserted\n");
+		printf("hard sweep: SWEEP_MECH, SWEEP_TODAY or SWEEP_HOST set: goal not asserted\n");
 		return;
 	}
 	/*
@@ -329,9 +118,9 @@ START_TEST(test_hard_sweep)
 	 * share of exact cards only over the whole sweep (a sample of it,
 	 * FB_TEST_STRIDE, may hold most of the few inexact ones).
 	 */
-	ck_assert_uint_eq(wrong_sure, 0);
+	ck_assert_uint_eq(t.wrong_sure, 0);
 	if (stride == 1)
-		ck_assert_uint_ge(exact * 100, 97 * HARD_CARDS);
+		ck_assert_uint_ge(t.exact * 100, 97 * HARD_CARDS);
 	else
 		printf("hard sweep: every %u%s card (FB_TEST_STRIDE): share of exact cards not asserted\n",
 		       stride, stride == 2 ? "nd" : stride == 3 ? "rd" : "th");

@@ -19,7 +19,10 @@
  * the order in which the kernel sent the requests.  The real time between
  * the end of one request and the start of the next (divided by --scale)
  * is the card's idle time (dev_idle()), in which it folds its write cache
- * and does its maintenance, as a card in a slot would.  The file's
+ * and does its maintenance, as a card in a slot would; --idle-min-us
+ * leaves out the gaps up to that long (the kernel's own round trip
+ * within one run of commands, which --scale below 1 would make long idle
+ * spells of, folding a cache the peer is still writing).  The file's
  * logical block size is the card's (--sector-size prints it for
  * run-peer's losetup).  The file is opened
  * with direct_io, so no page cache sits between the kernel's requests
@@ -76,6 +79,7 @@ struct fusecard {
 	struct device *card;
 	double scale;		/* real ns per virtual ns */
 	uint64_t spin_ns;	/* spin for the last this many ns of a wait */
+	uint64_t idle_min_ns;	/* real gaps up to this long are no idle */
 	FILE *trace;		/* one line per request, or NULL */
 	uint64_t start_ns;	/* monotonic time the loop started */
 	uint64_t last_end_ns;	/* monotonic time the last request ended */
@@ -141,7 +145,7 @@ static void finish(enum op_kind k, uint64_t start_ns, off_t off,
  */
 static void card_idle(uint64_t start_ns)
 {
-	if (fc.last_end_ns && start_ns > fc.last_end_ns)
+	if (fc.last_end_ns && start_ns > fc.last_end_ns + fc.idle_min_ns)
 		dev_idle(fc.card, (uint64_t)llround((double)(start_ns -
 				   fc.last_end_ns) / fc.scale));
 }
@@ -329,6 +333,10 @@ static void usage(FILE *f)
 		" (default 1)\n"
 		"      --spin-us <us>       spin for the last <us> of each wait"
 		" (default %d)\n"
+		"      --idle-min-us <us>   gaps between requests up to <us>"
+		" (real time)\n"
+		"                           are no idle for the card (default"
+		" 0)\n"
 		"      --stats <file>       per-kind totals at exit\n"
 		"      --trace <file>       one line per request\n"
 		"      --sector-size        print the card's logical block"
@@ -344,10 +352,11 @@ struct opts {
 	const char *trace;
 	double scale;
 	unsigned long spin_us;
+	unsigned long idle_min_us;
 	int sector_size;	/* print the logical block size, exit */
 };
 
-enum { OPT_STATS = 256, OPT_TRACE, OPT_SPIN, OPT_SECTOR };
+enum { OPT_STATS = 256, OPT_TRACE, OPT_SPIN, OPT_SECTOR, OPT_IDLE };
 
 /* Parse argv into o.  Returns 0, or 2 after printing why. */
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -358,6 +367,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "stats", required_argument, NULL, OPT_STATS },
 		{ "trace", required_argument, NULL, OPT_TRACE },
 		{ "spin-us", required_argument, NULL, OPT_SPIN },
+		{ "idle-min-us", required_argument, NULL, OPT_IDLE },
 		{ "sector-size", no_argument, NULL, OPT_SECTOR },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -386,6 +396,14 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			if (*end || !*optarg || o->spin_us > 1000000) {
 				fprintf(stderr, "fusecard: bad --spin-us '%s'"
 					" (0 to 1000000)\n", optarg);
+				return 2;
+			}
+			break;
+		case OPT_IDLE:
+			o->idle_min_us = strtoul(optarg, &end, 10);
+			if (*end || !*optarg || o->idle_min_us > 10000000) {
+				fprintf(stderr, "fusecard: bad --idle-min-us"
+					" '%s' (0 to 10000000)\n", optarg);
 				return 2;
 			}
 			break;
@@ -491,6 +509,7 @@ int main(int argc, char **argv)
 		return ret;
 	fc.scale = o.scale;
 	fc.spin_ns = o.spin_us * 1000ULL;
+	fc.idle_min_ns = o.idle_min_us * 1000ULL;
 	ret = open_card(o.spec);
 	if (ret)
 		return ret;

@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The hard sweep's scoring and tallies (see sweepscore.h).
+ */
+#include <stdio.h>
+
+#include "autorun.h"
+#include "class.h"
+#include "sweepscore.h"
+
+const char *const outcome_names[O_NR] = {
+	"exact", "unsure", "wrong-low", "WRONG",
+};
+
+const char *const field_names[F_NR] = {
+	"erase size", "page size", "program unit", "alloc group",
+	"open linear", "open random", "FAT area", "class",
+};
+
+/* Short names of the fields, for the tables by mechanic. */
+static const char *const field_short[F_NR] = {
+	"erase", "page", "unit", "group", "o-lin", "o-rnd", "FAT", "class",
+};
+
+/* The outcome of one field: right or wrong, and how sure. */
+static enum outcome judge(int given, int right, enum analyze_confidence conf)
+{
+	int sure = conf >= ANALYZE_CONF_MEDIUM;
+
+	if (!given)
+		return O_UNSURE;
+	if (right)
+		return sure ? O_EXACT : O_UNSURE;
+	return sure ? O_WRONG_SURE : O_WRONG_LOW;
+}
+
+/*
+ * A step that only some cards have (program unit, allocation group):
+ * want 0 means the card has none, and then none is exact and any value
+ * wrong.  Without a read signature nothing can show it: none is exact.
+ */
+static enum outcome judge_optional(const struct analyze_step *st,
+				   uint64_t want)
+{
+	if (!want)
+		return st->size_byte ? judge(1, 0, st->confidence) : O_EXACT;
+	return judge(st->size_byte != 0, st->size_byte == want,
+		     st->confidence);
+}
+
+/* An open-AU count; "at least n" is unsure when n does not overstate. */
+static enum outcome judge_open(const struct auto_open *o, unsigned int want)
+{
+	if (o->measured && o->at_least && o->nr <= want)
+		return O_UNSURE;
+	return judge(o->measured, o->nr == want && !o->at_least,
+		     o->confidence);
+}
+
+/*
+ * What a page-mapped card has none of (issue 26): a number of open AUs
+ * (no limit: "at least n" is right), a FAT area.  None is exact, a value
+ * wrong.
+ */
+static enum outcome judge_none(int measured, int value,
+			       enum analyze_confidence conf)
+{
+	return measured && value ? judge(1, 0, conf) : O_EXACT;
+}
+
+/*
+ * A class the check passed that the card fails past its write cache
+ * (its native rate is under what the class needs) is WRONG whatever the
+ * check said of its confidence: a user buys on it.
+ */
+static enum outcome judge_class(const struct hard_card *c,
+				const struct auto_result *r)
+{
+	size_t k;
+
+	if (!r->class)
+		return O_EXACT;
+	for (k = 0; k < r->class->n; k++) {
+		const struct class_check *cc = &r->class->c[k];
+
+		if (cc->kind != CLASS_APP && cc->pass &&
+		    c->native_mbps < cc->need_mbps)
+			return O_WRONG_SURE;
+	}
+	return O_EXACT;
+}
+
+/* The page, program unit and group fields of r against c. */
+static void score_reads(const struct hard_card *c, const struct auto_result *r,
+			enum outcome out[F_NR])
+{
+	const struct analyze_step *p = &r->align.page;
+	int nosig = !!(c->behaviours & (1u << B_NOREADSIG));
+
+	/* 4 KiB sectors: no read of 4 KiB blocks shows a 4 KiB page */
+	if ((c->today & (1u << T_SECTOR)) && c->page <= 4096)
+		nosig = 1;
+	if (nosig)
+		/* nothing in the reads shows the page: none is right */
+		out[F_PAGE] = p->size_byte ?
+			judge(1, p->size_byte == c->page, p->confidence) :
+			O_EXACT;
+	else
+		out[F_PAGE] = judge(p->size_byte != 0,
+				    p->size_byte == c->page, p->confidence);
+	if (c->behaviours & (1u << B_NOREADSIG)) {
+		out[F_UNIT] = judge_optional(&r->align.plane, 0);
+		out[F_GROUP] = judge_optional(&r->align.group, 0);
+	} else {
+		out[F_UNIT] = judge_optional(&r->align.plane,
+					     c->plane * c->page);
+		out[F_GROUP] = judge_optional(&r->align.group, c->group);
+	}
+	/*
+	 * A group with fewer than three boundaries inside the card (2 GiB
+	 * on 4 or 6 GiB) shows as one or two slow reads, which a pause
+	 * makes as well: no reading can tell it.  Its value is welcome,
+	 * none is right too; another value is still wrong.
+	 */
+	if (c->group && c->size / c->group < 4 && out[F_GROUP] == O_UNSURE &&
+	    !r->align.group.size_byte)
+		out[F_GROUP] = O_EXACT;
+}
+
+/*
+ * A page-mapped card: the erase block its reads show (without a read
+ * signature, none: no write shows one), no open-AU limit, no FAT area.
+ */
+static void score_pages(const struct hard_card *c,
+			const struct auto_result *r, enum outcome out[F_NR])
+{
+	const struct analyze_step *e = &r->align.erase;
+	const struct auto_open *ol = &r->open_linear, *orr = &r->open_random;
+
+	if (c->behaviours & (1u << B_NOREADSIG))
+		out[F_ERASE] = judge_none(1, e->size_byte != 0,
+					  e->confidence);
+	out[F_OPEN_LIN] = judge_none(ol->measured, !ol->at_least,
+				     ol->confidence);
+	out[F_OPEN_RAND] = judge_none(orr->measured, !orr->at_least,
+				      orr->confidence);
+	out[F_FAT] = judge_none(r->fat.measured, r->fat.found,
+				r->fat.confidence);
+}
+
+void score_card(const struct hard_card *c, const struct auto_result *r,
+		enum outcome out[F_NR])
+{
+	const struct analyze_step *e = &r->align.erase;
+	const struct auto_fat *f = &r->fat;
+
+	out[F_ERASE] = judge(e->size_byte != 0, e->size_byte == c->erase,
+			     e->confidence);
+	score_reads(c, r, out);
+	out[F_OPEN_LIN] = judge_open(&r->open_linear, c->open);
+	out[F_OPEN_RAND] = judge_open(&r->open_random, c->open_random);
+	if (!f->measured)
+		out[F_FAT] = O_UNSURE;
+	else if (c->fat)
+		out[F_FAT] = judge(1, f->found && f->start == c->fat_start &&
+				   f->count == c->fat, f->confidence);
+	else
+		out[F_FAT] = judge(1, !f->found, f->confidence);
+	/*
+	 * An area that only programs writes out of order faster
+	 * (fat_kind=random, fat_gain=speed) on a card that copies the AU at
+	 * every one of them (open random 0: ooo=merge, copy-whole, or none
+	 * kept in random mode): its writes pay the same copy as any AU's,
+	 * and no write shows it (-f --random neither).  Its value is
+	 * welcome, none is right too; another value is still wrong.
+	 */
+	if (c->fat && (c->behaviours & (1u << B_FATRANDOM)) &&
+	    (c->mechanics & (1u << M_FAT_SPEED)) && !c->open_random &&
+	    f->measured && !f->found)
+		out[F_FAT] = O_EXACT;
+	if (c->today & ((1u << T_PAGE) | (1u << T_FULL)))
+		score_pages(c, r, out);
+	out[F_CLASS] = judge_class(c, r);
+}
+
+int sweep_run(const struct hard_card *c, struct device *dev,
+	      const struct bench_opts *o, struct auto_result *r)
+{
+	if (c->today & (1u << T_SLC))
+		return auto_run_all(dev, o, 1, NULL, NULL, r);
+	return auto_run(dev, o, 1, NULL, r);
+}
+
+enum analyze_confidence field_conf(const struct auto_result *r, enum field f)
+{
+	switch (f) {
+	case F_ERASE:
+		return r->align.erase.confidence;
+	case F_PAGE:
+		return r->align.page.confidence;
+	case F_UNIT:
+		return r->align.plane.confidence;
+	case F_GROUP:
+		return r->align.group.confidence;
+	case F_OPEN_LIN:
+		return r->open_linear.confidence;
+	case F_OPEN_RAND:
+		return r->open_random.confidence;
+	case F_FAT:
+		return r->fat.confidence;
+	default:
+		return ANALYZE_CONF_NONE;
+	}
+}
+
+/* The classes passed, "C10 U1 ...", for the verbose report. */
+static void class_value(const struct auto_result *r, char *buf, size_t len)
+{
+	size_t k, n = 0;
+
+	buf[0] = 0;
+	for (k = 0; r->class && k < r->class->n && n < len; k++)
+		if (r->class->c[k].pass)
+			n += (size_t)snprintf(buf + n, len - n, "%s ",
+					      r->class->c[k].name);
+}
+
+void field_value(const struct auto_result *r, enum field f, char *buf,
+		 size_t len)
+{
+	const struct auto_open *o = f == F_OPEN_LIN ? &r->open_linear :
+						      &r->open_random;
+
+	if (f <= F_GROUP) {
+		const struct analyze_step *st[] = {
+			&r->align.erase, &r->align.page, &r->align.plane,
+			&r->align.group,
+		};
+
+		snprintf(buf, len, "%llu",
+			 (unsigned long long)st[f]->size_byte);
+	} else if (f == F_FAT) {
+		snprintf(buf, len, "%s%u+%u", r->fat.measured ? "" : "-",
+			 r->fat.start, r->fat.found ? r->fat.count : 0);
+	} else if (f == F_CLASS) {
+		class_value(r, buf, len);
+	} else {
+		snprintf(buf, len, "%s%u%s", o->measured ? "" : "-", o->nr,
+			 o->at_least ? "+" : "");
+	}
+}
+
+enum outcome sweep_add(struct sweep_tally *t, const struct hard_card *c,
+		       const struct auto_result *r,
+		       const enum outcome out[F_NR])
+{
+	enum outcome worst = O_EXACT;
+	unsigned int k, b, m, s;
+
+	for (k = 0; k < F_NR; k++) {
+		t->by_field[k][out[k]]++;
+		if (out[k] > worst)
+			worst = out[k];
+		for (m = 0; m < M_NR; m++)
+			if (c->mechanics & (1u << m))
+				t->mech_wrong[m][k] += out[k] == O_WRONG_SURE;
+		for (m = 0; m < T_NR; m++)
+			if (c->today & (1u << m))
+				t->today_wrong[m][k] += out[k] == O_WRONG_SURE;
+	}
+	for (b = 0; b < B_NR; b++)
+		if (c->behaviours & (1u << b)) {
+			t->by_behaviour[b][worst]++;
+			t->behaviour_in[b]++;
+		}
+	for (m = 0; m < M_NR; m++)
+		if (c->mechanics & (1u << m)) {
+			t->by_mech[m][worst]++;
+			t->mech_in[m]++;
+		}
+	for (m = 0; m < T_NR; m++) {
+		if (!(c->today & (1u << m)))
+			continue;
+		t->by_today[m][worst]++;
+		t->today_in[m]++;
+		for (s = 0; s < AUTO_STEPS; s++)
+			t->today_step_ns[m][s] += (double)r->step_ns[s];
+		t->today_ns[m] += (double)r->device_ns;
+	}
+	t->cards++;
+	t->exact += worst == O_EXACT;
+	t->wrong_sure += worst == O_WRONG_SURE;
+	return worst;
+}
+
+static void print_head(FILE *f, const char *what)
+{
+	fprintf(f, "  %-18s %5s %6s %6s %9s %6s\n", what, "cards", "exact",
+		"unsure", "wrong-low", "WRONG");
+}
+
+static void print_row(FILE *f, const char *name, unsigned int n,
+		      const unsigned int o[O_NR])
+{
+	fprintf(f, "  %-18s %5u %6u %6u %9u %6u\n", name, n, o[O_EXACT],
+		o[O_UNSURE], o[O_WRONG_LOW], o[O_WRONG_SURE]);
+}
+
+void sweep_print(FILE *f, const struct sweep_tally *t)
+{
+	unsigned int b, k;
+
+	print_head(f, "behaviour");
+	for (b = 0; b < B_NR; b++)
+		print_row(f, behaviour_names[b], t->behaviour_in[b],
+			  t->by_behaviour[b]);
+	for (k = 0; k < F_NR; k++)
+		fprintf(f, "  field %-12s %6u exact %6u unsure %6u wrong-low %6u WRONG\n",
+			field_names[k], t->by_field[k][O_EXACT],
+			t->by_field[k][O_UNSURE], t->by_field[k][O_WRONG_LOW],
+			t->by_field[k][O_WRONG_SURE]);
+}
+
+/* Per row (mechanic), the WRONG fields. */
+static void print_wrong(FILE *f, const char *const *names, unsigned int nr,
+			const unsigned int *in,
+			const unsigned int (*wrong)[F_NR])
+{
+	unsigned int m, k;
+
+	fprintf(f, "  WRONG fields by mechanic:\n  %-18s", "");
+	for (k = 0; k < F_NR; k++)
+		fprintf(f, " %6s", field_short[k]);
+	fprintf(f, "\n");
+	for (m = 0; m < nr; m++) {
+		if (!in[m])
+			continue;
+		fprintf(f, "  %-18s", names[m]);
+		for (k = 0; k < F_NR; k++)
+			fprintf(f, " %6u", wrong[m][k]);
+		fprintf(f, "\n");
+	}
+}
+
+void sweep_print_mechanics(FILE *f, const struct sweep_tally *t)
+{
+	unsigned int m;
+
+	print_head(f, "mechanic");
+	for (m = 0; m < M_NR; m++)
+		if (t->mech_in[m])
+			print_row(f, mechanic_names[m], t->mech_in[m],
+				  t->by_mech[m]);
+	print_wrong(f, mechanic_names, M_NR, t->mech_in, t->mech_wrong);
+}
+
+void sweep_print_today(FILE *f, const struct sweep_tally *t)
+{
+	static const char *const step_short[AUTO_STEPS] = {
+		"align", "FAT", "o-lin", "o-rnd", "erase-w",
+	};
+	unsigned int m, s;
+
+	print_head(f, "today's mechanic");
+	for (m = 0; m < T_NR; m++)
+		if (t->today_in[m])
+			print_row(f, today_names[m], t->today_in[m],
+				  t->by_today[m]);
+	print_wrong(f, today_names, T_NR, t->today_in, t->today_wrong);
+	fprintf(f, "  device time per card (s), by today's mechanic:\n  %-18s",
+		"");
+	for (s = 0; s < AUTO_STEPS; s++)	/* a step added since: "new" */
+		fprintf(f, " %7s", step_short[s] ? step_short[s] : "new");
+	fprintf(f, " %7s\n", "run");
+	for (m = 0; m < T_NR; m++) {
+		if (!t->today_in[m])
+			continue;
+		fprintf(f, "  %-18s", today_names[m]);
+		for (s = 0; s < AUTO_STEPS; s++)
+			fprintf(f, " %7.1f", t->today_step_ns[m][s] / 1e9 /
+				t->today_in[m]);
+		fprintf(f, " %7.1f\n", t->today_ns[m] / 1e9 / t->today_in[m]);
+	}
+}
