@@ -38,6 +38,7 @@
 
 #include "analyze.h"
 #include "autorun.h"
+#include "class.h"
 #include "decide.h"
 #include "hardcard.h"
 #include "sim.h"
@@ -237,6 +238,64 @@ START_TEST(test_exact_cards)
 }
 END_TEST
 
+/*
+ * Today's scoring (sweepscore.c) on verdicts made up for it: on a
+ * page-mapped card an open-AU count is WRONG at high confidence and "at
+ * least n" exact, a FAT area found WRONG and none exact; a cached card
+ * whose class check passed V30 at a native 18 MB/s is WRONG, at 45 MB/s
+ * exact; the same verdicts on a 2011 card score as before.
+ */
+START_TEST(test_today_scoring)
+{
+	static struct auto_result r;
+	static struct class_result cl;
+	struct hard_card c;
+	enum outcome out[F_NR];
+
+	hard_card(0, &c);
+	memset(&r, 0, sizeof(r));
+	r.align.erase.size_byte = c.erase;
+	r.align.erase.confidence = ANALYZE_CONF_HIGH;
+	r.open_linear.measured = 1;
+	r.open_linear.nr = c.open + 18;
+	r.open_linear.confidence = ANALYZE_CONF_HIGH;
+	r.fat.measured = 1;
+	r.fat.found = 1;
+	r.fat.confidence = ANALYZE_CONF_MEDIUM;
+	score_card(&c, &r, out);
+	ck_assert_int_eq(out[F_OPEN_LIN], O_WRONG_SURE);
+	ck_assert_int_eq(out[F_CLASS], O_EXACT);
+	c.today = 1u << T_PAGE;
+	score_card(&c, &r, out);
+	ck_assert_int_eq(out[F_OPEN_LIN], O_WRONG_SURE);
+	ck_assert_int_eq(out[F_FAT], O_WRONG_SURE);
+	ck_assert_int_eq(out[F_ERASE], O_EXACT);
+	r.open_linear.at_least = 1;
+	r.fat.found = 0;
+	score_card(&c, &r, out);
+	ck_assert_int_eq(out[F_OPEN_LIN], O_EXACT);
+	ck_assert_int_eq(out[F_FAT], O_EXACT);
+	/* a cached card: V30 passed, 18 MB/s past the cache */
+	c.today = 1u << T_SLC;
+	c.native_mbps = 18;
+	cl.n = 1;
+	snprintf(cl.c[0].name, sizeof(cl.c[0].name), "V30");
+	cl.c[0].kind = CLASS_VIDEO;
+	cl.c[0].need_mbps = 30;
+	cl.c[0].pass = 1;
+	r.class = &cl;
+	score_card(&c, &r, out);
+	ck_assert_int_eq(out[F_CLASS], O_WRONG_SURE);
+	c.native_mbps = 45;
+	score_card(&c, &r, out);
+	ck_assert_int_eq(out[F_CLASS], O_EXACT);
+	c.native_mbps = 18;
+	cl.c[0].pass = 0;
+	score_card(&c, &r, out);
+	ck_assert_int_eq(out[F_CLASS], O_EXACT);
+}
+END_TEST
+
 Suite *sweep_suite(void)
 {
 	Suite *s = suite_create("sweep");
@@ -250,6 +309,9 @@ Suite *sweep_suite(void)
 			    sizeof(exact_cards) / sizeof(exact_cards[0]));
 	tcase_add_test(tc, test_hard_sweep);
 	tcase_set_timeout(tc, 1200);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("scoring");
+	tcase_add_test(tc, test_today_scoring);
 	suite_add_tcase(s, tc);
 	return s;
 }
