@@ -286,7 +286,7 @@ static void auto_record_json(FILE *res, const struct record *rec,
 	const struct jr_value *doc = rec->doc;
 	struct json j;
 
-	record_json_head(&j, res, doc, "auto");
+	record_json_head(&j, res, rec, "auto");
 	auto_json_results(&j, r);
 	auto_json_verdict(&j, r);
 	auto_json_advice(&j, r);

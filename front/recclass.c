@@ -172,7 +172,7 @@ int class_record(struct cli *c, FILE *out, const struct record *rec)
 	if (ret)
 		return ret;
 	if (c->json) {
-		record_json_head(&j, res, rec->doc, "class");
+		record_json_head(&j, res, rec, "class");
 		json_array_begin(&j, "results");
 		class_json(&j, &r);
 		json_array_end(&j);

@@ -62,9 +62,87 @@ void record_emit_member(struct json *j, const struct jr_value *doc,
 		json_null(j, key);
 }
 
-void record_json_head(struct json *j, FILE *res, const struct jr_value *doc,
+/* A register of the record's card, its serial number's hex digits 0. */
+static void emit_cid_hidden(struct json *j, const struct jr_value *cid,
+			    int mmc)
+{
+	char hex[40];
+	size_t k, from = mmc ? 20 : 18;	/* bits 47:16 or 55:24 */
+
+	if (cid->type != JR_STRING || strlen(cid->s) != 32) {
+		record_emit(j, "cid", cid);
+		return;
+	}
+	snprintf(hex, sizeof(hex), "%s", cid->s);
+	for (k = from; k < from + 8; k++)
+		hex[k] = '0';
+	json_string(j, "cid", hex);
+}
+
+/* The record's card as --hide-serial writes a run's (card_hide_serial()). */
+static void emit_card_hidden(struct json *j, const struct jr_value *card)
+{
+	const struct jr_value *regs = jr_get(card, "registers");
+	const char *type = jr_str(jr_get(regs, "type"), "");
+	char hash[12];
+	size_t i, k;
+
+	if (jr_get(card, "serial_hash")) {	/* hidden already */
+		record_emit(j, "card", card);
+		return;
+	}
+	record_serial_hash(hash, jr_str(jr_get(regs, "cid"), NULL),
+			   jr_i64(jr_get(card, "manfid"), -1),
+			   jr_i64(jr_get(card, "oemid"), -1),
+			   jr_str(jr_get(card, "name"), ""),
+			   jr_i64(jr_get(card, "serial"), -1));
+	json_object_begin(j, "card");
+	for (i = 0; i < card->n; i++) {
+		const char *key = card->keys[i];
+
+		if (!strcmp(key, "serial")) {
+			json_null(j, key);
+			json_string(j, "serial_hash", hash);
+		} else if (!strcmp(key, "registers") && regs->type == JR_OBJECT) {
+			json_object_begin(j, key);
+			for (k = 0; k < regs->n; k++)
+				if (!strcmp(regs->keys[k], "cid"))
+					emit_cid_hidden(j, &regs->v[k],
+							!strcmp(type, "MMC"));
+				else if (strcmp(regs->keys[k], "serial"))
+					record_emit(j, regs->keys[k],
+						    &regs->v[k]);
+			json_object_end(j);
+		} else {
+			record_emit(j, key, &card->v[i]);
+		}
+	}
+	json_object_end(j);
+}
+
+/* The record's device, its card's serial number hidden. */
+static void emit_device_hidden(struct json *j, const struct jr_value *dev)
+{
+	size_t i;
+
+	if (!jr_is(dev, JR_OBJECT)) {
+		record_emit(j, "device", dev);
+		return;
+	}
+	json_object_begin(j, "device");
+	for (i = 0; i < dev->n; i++)
+		if (!strcmp(dev->keys[i], "card") &&
+		    dev->v[i].type == JR_OBJECT)
+			emit_card_hidden(j, &dev->v[i]);
+		else
+			record_emit(j, dev->keys[i], &dev->v[i]);
+	json_object_end(j);
+}
+
+void record_json_head(struct json *j, FILE *res, const struct record *rec,
 		      const char *test)
 {
+	const struct jr_value *doc = rec->doc;
 	struct record_head h;
 
 	/* this document's shape; the run's start and kernel, the record's */
@@ -75,7 +153,10 @@ void record_json_head(struct json *j, FILE *res, const struct jr_value *doc,
 	json_string(j, "version", FLASHBENCH_VERSION);
 	json_string(j, "test", test);
 	rt_write(j, &record_head_table, &h);
-	record_emit_member(j, doc, "device");
+	if (rec->hide_serial && jr_get(doc, "device"))
+		emit_device_hidden(j, jr_get(doc, "device"));
+	else
+		record_emit_member(j, doc, "device");
 	record_emit_member(j, doc, "options");
 }
 

@@ -19,6 +19,8 @@ struct cli;
 struct record {
 	const char *path;		/* for messages */
 	struct jr_value *doc;
+	int hide_serial;		/* --hide-serial: its JSON without the
+					 * card's serial number */
 };
 
 /* A value of the record written again as it is, under key. */
@@ -31,9 +33,10 @@ void record_emit_member(struct json *j, const struct jr_value *doc,
 /*
  * Open the JSON document of a record of test judged again: this version,
  * the test, this shape, when the record's run started and on what
- * kernel, and the record's device and options as they were.
+ * kernel, and the record's device (its card's serial number hidden with
+ * --hide-serial, as a run hides it) and options as they were.
  */
-void record_json_head(struct json *j, FILE *res, const struct jr_value *doc,
+void record_json_head(struct json *j, FILE *res, const struct record *rec,
 		      const char *test);
 
 /*

@@ -161,7 +161,7 @@ static int capacity_record(struct cli *c, FILE *out, const struct record *rec)
 	if (ret)
 		return ret;
 	if (c->json) {
-		record_json_head(&j, res, rec->doc, "capacity");
+		record_json_head(&j, res, rec, "capacity");
 		json_array_begin(&j, "results");
 		capacity_json_evidence(&j, &r);
 		json_array_end(&j);
@@ -235,7 +235,8 @@ int is_record(const char *path, const char *text, size_t len)
 int run_record(struct cli *c, FILE *out, const char *text, size_t len)
 {
 	struct record rec = { strcmp(c->analyze_path, "-") ?
-			      c->analyze_path : "standard input", NULL };
+			      c->analyze_path : "standard input", NULL,
+			      c->hide_serial };
 	char why[JR_ERR_LEN + 160];
 	const struct jr_value *t;
 	const char *test, *no;

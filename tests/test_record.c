@@ -828,6 +828,40 @@ START_TEST(test_record_says_first)
 }
 END_TEST
 
+/*
+ * --analyze --json --hide-serial shares an older record as a run with
+ * --hide-serial would have written it: the serial number out of the
+ * card, the CID and the kernel's attribute, the same hash in its place.
+ */
+START_TEST(test_record_hide_serial)
+{
+	static const char spec[] = "claims=C10+U1,seed=3";
+	struct fb_run plain, hidden, a;
+	char args[160], want[48], got[48];
+
+	snprintf(args, sizeof(args), "-L --json -q --simulate=%s", spec);
+	fb_run(args, &plain);
+	snprintf(args, sizeof(args), "-L --json -q --hide-serial --simulate=%s",
+		 spec);
+	fb_run(args, &hidden);
+	ck_assert_int_eq(hidden.status, plain.status);
+	record_analyze(plain.out, " --json --hide-serial", &a);
+	ck_assert_int_eq(a.status, plain.status);
+	snprintf(want, sizeof(want), "%s",
+		 fb_json(&hidden, "device.card.serial_hash"));
+	snprintf(got, sizeof(got), "%s", fb_json(&a, "device.card.serial_hash"));
+	ck_assert_str_eq(got, want);
+	ck_assert_str_eq(fb_json(&a, "device.card.serial"), "null");
+	snprintf(want, sizeof(want), "%s",
+		 fb_json(&hidden, "device.card.registers.cid"));
+	ck_assert_str_eq(fb_json(&a, "device.card.registers.cid"), want);
+	ck_assert_ptr_null(strstr(a.out, "\"serial\": \"0x"));
+	fb_free(&a);
+	fb_free(&hidden);
+	fb_free(&plain);
+}
+END_TEST
+
 Suite *record_suite(void)
 {
 	Suite *s = suite_create("record");
@@ -845,6 +879,7 @@ Suite *record_suite(void)
 			    sizeof(shapes) / sizeof(shapes[0]));
 	tcase_add_test(tc, test_record_device_time);
 	tcase_add_test(tc, test_record_says_first);
+	tcase_add_test(tc, test_record_hide_serial);
 	suite_add_tcase(s, tc);
 	return s;
 }
