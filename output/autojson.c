@@ -4,21 +4,9 @@
  * "results" array of raw measurements (see auto.h).  Reads the record
  * only.
  *
- * Where the raw fields the decisions read are ("results" entries by their
- * "step"; --analyze on a record reads them back):
- * - align: blocksize, spacing, around (null: 0), reads_per_position
- *   (count), rows[] (medians), positions[] (each row's pos_ns as pre_ns,
- *   on_ns, post_ns and its pos_diff_ns as diff_ns; npos their length).
- * - group: blocksize, spacing, rows[], positions[] (struct auto_group).
- * - erase_writes: its presence (measured), anchors[].offset and
- *   .first_boundary (null: 0).
- * - fat: its presence (measured), reference_linear_ns, reference_random_ns,
- *   reference_copy_ns, reference_least_copy_ns (ref_gc_ns),
- *   reference_paid_copy (refs_paid), aus[] (naus) .linear_ns, .random_ns,
- *   .copy_ns, .typical_ns.
- * - open_au and summary: their tables (record/autoraw.c); mapping: its
- *   table (record/automap.c).
- * And the document's "options"."destructive".
+ * The raw fields the decisions read ("results" entries by their step;
+ * --analyze on a record reads them back) are the steps' tables
+ * (record/autoraw.c); and the document's "options"."destructive".
  */
 #include <inttypes.h>
 #include <string.h>
@@ -30,25 +18,12 @@
 #include "format.h"
 #include "rowtext.h"
 
-static const char *conf(enum analyze_confidence c)
-{
-	return analyze_confidence_name(c);
-}
-
 /* "fat_writes": which small writes showed the FAT area (none: null). */
 static const char *const fat_writes[] = {
 	[AUTO_FAT_BY_BOTH] = "both",
 	[AUTO_FAT_BY_LINEAR] = "linear",
 	[AUTO_FAT_BY_RANDOM] = "random",
 };
-
-static void json_size_or_null(struct json *j, const char *key, uint64_t v)
-{
-	if (v)
-		json_u64(j, key, v);
-	else
-		json_null(j, key);
-}
 
 /* Where the erase size came from, in the record's words. */
 static const char *erase_from(const struct auto_result *r)
@@ -159,162 +134,9 @@ void auto_json_align_verdict(struct json *j, const struct align_verdict *v)
 	json_verdict(j, v, &none);
 }
 
-static void json_search(struct json *j, const struct auto_result *r)
-{
-	const struct auto_erase_search *s = &r->erase_writes;
-	unsigned int k;
-
-	json_object_begin(j, NULL);
-	json_string(j, "step", "erase_writes");
-	json_size_or_null(j, "erase_size", s->erase_byte);
-	json_string(j, "confidence", conf(s->confidence));
-	json_size_or_null(j, "reads_erase_size", r->erase_reads.size_byte);
-	json_string(j, "reads_confidence", conf(r->erase_reads.confidence));
-	json_u64(j, "chunk_size", s->chunk_byte);
-	json_u64(j, "largest_size", s->top_byte);
-	json_u64(j, "warmup_writes", s->warmup);
-	json_bool(j, "open_aus_full", s->filled);
-	json_size_or_null(j, "data_size", s->data_byte);
-	json_u64(j, "data_writes", s->data_writes);
-	json_double(j, "open_au_write_ns", s->fast_ns);
-	json_double(j, "new_au_write_ns", s->slow_ns);
-	json_u64(j, "writes", s->writes);
-	json_u64(j, "device_time_ns", r->step_ns[AUTO_STEP_ERASE_WRITES]);
-	json_array_begin(j, "anchors");
-	for (k = 0; k < s->nanchors; k++) {
-		json_object_begin(j, NULL);
-		json_u64(j, "offset", s->anchor_byte[k]);
-		json_size_or_null(j, "first_boundary", s->boundary_byte[k]);
-		json_object_end(j);
-	}
-	json_array_end(j);
-	json_object_end(j);
-}
-
-static void json_fat(struct json *j, const struct auto_fat *f)
-{
-	size_t k;
-
-	json_object_begin(j, NULL);
-	json_string(j, "step", "fat");
-	json_u64(j, "chunk_size", f->chunk_byte);
-	json_double(j, "reference_linear_ns", f->ref_lin_ns);
-	json_double(j, "reference_random_ns", f->ref_rnd_ns);
-	json_double(j, "reference_copy_ns", f->ref_copy_ns);
-	json_u64(j, "primed_aus", f->primed);
-	json_bool(j, "primed_paid_copy", f->prime_paid);
-	json_bool(j, "reference_paid_copy", f->refs_paid);
-	json_double(j, "reference_least_copy_ns", f->ref_gc_ns);
-	json_bool(j, "no_copy", f->found && f->nocopy);
-	json_string(j, "not_seen", f->found ? NULL : f->slot_unseen ?
-		    "no_copy" : f->speed_hidden ? "speed" : NULL);
-	json_array_begin(j, "reference_aus");
-	for (k = 0; k < AUTO_FAT_REFS; k++)
-		json_u64(j, NULL, f->ref_au[k]);
-	json_array_end(j);
-	json_array_begin(j, "aus");
-	for (k = 0; k < f->naus; k++) {
-		json_object_begin(j, NULL);
-		json_u64(j, "au", k);
-		json_double(j, "linear_ns", f->lin_ns[k]);
-		json_double(j, "random_ns", f->rnd_ns[k]);
-		json_double(j, "linear_ratio", f->lin_ratio[k]);
-		json_double(j, "random_ratio", f->rnd_ratio[k]);
-		json_double(j, "copy_ns", f->copy_ns[k]);
-		json_double(j, "copy_ratio", f->copy_ratio[k]);
-		json_double(j, "typical_ns", f->typ_ns[k]);
-		json_object_end(j);
-	}
-	json_array_end(j);
-	json_object_end(j);
-}
-
-/*
- * One kind of a row's times at each of its positions: pre (k 0), on (1),
- * post (2), or the diff (k < 0).
- */
-static void json_position_ns(struct json *j, const char *key,
-			     const struct align_row *row, int k)
-{
-	unsigned int p;
-
-	json_array_begin(j, key);
-	for (p = 0; p < row->npos && p < 7; p++)
-		json_i64(j, NULL, k < 0 ? row->pos_diff_ns[p] :
-				  row->pos_ns[p][k]);
-	json_array_end(j);
-}
-
-/*
- * The reads of each row at each of its positions (least of the reads per
- * position): what the decisions read beside the rows' medians.
- */
-static void json_positions(struct json *j, const struct align_row *rows,
-			   size_t n)
-{
-	size_t i;
-
-	json_array_begin(j, "positions");
-	for (i = 0; i < n; i++) {
-		json_object_begin(j, NULL);
-		json_u64(j, "align", rows[i].align_byte);
-		json_position_ns(j, "pre_ns", &rows[i], 0);
-		json_position_ns(j, "on_ns", &rows[i], 1);
-		json_position_ns(j, "post_ns", &rows[i], 2);
-		json_position_ns(j, "diff_ns", &rows[i], -1);
-		json_object_end(j);
-	}
-	json_array_end(j);
-}
-
-/* Rows read by --auto: their medians ("rows") and "positions". */
-static void json_rows(struct json *j, const struct align_row *rows, size_t n)
-{
-	json_array_begin(j, "rows");
-	json_align(j, rows, n);
-	json_array_end(j);
-	json_positions(j, rows, n);
-}
-
-/* The group probe's rows, when it read any. */
-static void json_group(struct json *j, const struct auto_group *g)
-{
-	json_object_begin(j, NULL);
-	json_string(j, "step", "group");
-	json_u64(j, "blocksize", g->blocksize_byte);
-	json_u64(j, "spacing", g->spacing_byte);
-	json_rows(j, g->rows, g->nrows);
-	json_object_end(j);
-}
-
 void auto_json_results(struct json *j, const struct auto_result *r)
 {
-	size_t i;
-
 	json_array_begin(j, "results");
-	for (i = 0; i < r->ntables; i++) {
-		const struct auto_table *t = &r->tables[i];
-
-		json_object_begin(j, NULL);
-		json_string(j, "step", "align");
-		json_u64(j, "blocksize", t->blocksize_byte);
-		json_u64(j, "spacing", t->spacing_byte);
-		json_size_or_null(j, "around", t->around_byte);
-		json_u64(j, "reads_per_position", t->count);
-		json_rows(j, t->rows, t->nrows);
-		json_object_end(j);
-	}
-	if (r->group_probe.rows)
-		json_group(j, &r->group_probe);
-	if (r->erase_writes.measured)
-		json_search(j, r);
-	if (r->fat.measured) {
-		json_fat(j, &r->fat);
-	}
-	if (r->open_linear.measured || r->open_random.measured)
-		rt_write_object(j, NULL, &auto_open_step_table, r);
-	if (r->mapping.measured || r->mapping.standin_byte)
-		rt_write_object(j, NULL, &auto_mapping_step_table, r);
-	rt_write_object(j, NULL, &auto_summary_table, r);
+	auto_raw_write(j, r);
 	json_array_end(j);
 }

@@ -6,6 +6,7 @@
  */
 #include <inttypes.h>
 
+#include "alignrec.h"
 #include "format.h"
 #include "rowtext.h"
 
@@ -26,15 +27,8 @@ void json_align(struct json *j, const struct align_row *rows, size_t nrows)
 {
 	size_t i;
 
-	for (i = 0; i < nrows; i++) {
-		json_object_begin(j, NULL);
-		json_u64(j, "align", rows[i].align_byte);
-		json_i64(j, "pre_ns", rows[i].pre_ns);
-		json_i64(j, "on_ns", rows[i].on_ns);
-		json_i64(j, "post_ns", rows[i].post_ns);
-		json_i64(j, "diff_ns", rows[i].diff_ns);
-		json_object_end(j);
-	}
+	for (i = 0; i < nrows; i++)
+		rt_write_object(j, NULL, &align_row_table, &rows[i]);
 }
 
 void print_scatter(FILE *out, const struct scatter_point *pts, size_t n)

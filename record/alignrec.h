@@ -3,13 +3,17 @@
  * What an align table says, as records keep it: the steps the analysis
  * (verdict/analyze.h) finds in the diff column, each with its size, its
  * confidence and the numbers behind it.  --auto's record (autorecord.h)
- * holds one for its reads; the plots and the text show them.
+ * holds one for its reads; the plots and the text show them.  And the
+ * tables of an align table's rows as records keep them (rectab.h).
  */
 #ifndef FLASHBENCH_ALIGNREC_H
 #define FLASHBENCH_ALIGNREC_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "rectab.h"
+#include "rows.h"
 
 /* How sure the analysis is of a size; ordered, none < low < ... */
 enum analyze_confidence {
@@ -51,5 +55,16 @@ struct align_verdict {
 					   a few pages */
 	struct analyze_step group;	/* allocation group, far above */
 };
+
+/* A confidence's words, by enum analyze_confidence. */
+extern const char *const align_conf_names[4];
+
+/*
+ * An align row's medians (-a's "results", --auto's "rows"), over struct
+ * align_row; and its reads at every position ("positions", an array
+ * beside the rows: each entry's "align" is its row's).
+ */
+extern const struct rt_table align_row_table;
+extern const struct rt_table align_position_table;
 
 #endif /* FLASHBENCH_ALIGNREC_H */

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rectab.h"
@@ -166,6 +167,7 @@ static enum jr_type type_of(const struct rt_field *f)
 	case RT_OBJECT:
 		return JR_OBJECT;
 	case RT_ARRAY:
+	case RT_LIST:
 		return JR_ARRAY;
 	default:
 		return JR_STRING;
@@ -235,24 +237,133 @@ static void store_null(const struct rt_field *f, void *p, int strict)
 		*(const char **)p = NULL;
 }
 
-static int read_array(struct rt_rd *c, const struct rt_field *f,
-		      const struct jr_value *a, const char *where, void *rec)
+/* An array's or a list's count, as its row keeps it. */
+static size_t get_count(const struct rt_field *f, void *rec)
 {
+	if (f->flags & RT_COUNT_UINT)
+		return *(unsigned int *)at(rec, f->count_off);
+	return *(size_t *)at(rec, f->count_off);
+}
+
+static void set_count(const struct rt_field *f, void *rec, size_t n)
+{
+	if (f->flags & RT_COUNT_UINT)
+		*(unsigned int *)at(rec, f->count_off) = (unsigned int)n;
+	else
+		*(size_t *)at(rec, f->count_off) = n;
+}
+
+/*
+ * The row before f in its table that read the same count (a parallel
+ * array, a list beside another), or NULL: f reads it first.
+ */
+static const struct rt_field *twin_of(const struct rt_table *t,
+				      const struct rt_field *f)
+{
+	const struct rt_field *g;
+
+	if (f->flags & RT_FIXED)
+		return NULL;
+	for (g = t->f; g < f; g++)
+		if (g->kind == f->kind && g->count_off == f->count_off &&
+		    !(g->flags & RT_FIXED) &&
+		    (f->kind == RT_LIST || g->off == f->off))
+			return g;
+	return NULL;
+}
+
+/*
+ * The entries of array f: its own (inline, or calloc'd for RT_ALLOC), or
+ * those of its twin, of which it must have as many.  NULL on an error.
+ */
+static char *entries(struct rt_rd *c, const struct rt_field *f,
+		     const struct rt_field *twin, const struct jr_value *a,
+		     const char *where, void *rec)
+{
+	void **p = at(rec, f->off);
+
+	if (twin && get_count(twin, rec) != a->n) {
+		rt_fail(c, -EINVAL, a, "%s has %zu %s but %zu %s", where,
+			get_count(twin, rec), twin->name, a->n, f->name);
+		return NULL;
+	}
+	if (!(f->flags & RT_ALLOC))
+		return (char *)p;
+	if (!twin) {
+		*p = calloc(a->n ? a->n : 1, f->elem_size);
+		if (!*p) {
+			rt_fail(c, -ENOMEM, a, "out of memory");
+			return NULL;
+		}
+	}
+	return *p;
+}
+
+static int read_array(struct rt_rd *c, const struct rt_table *t,
+		      const struct rt_field *f, const struct jr_value *a,
+		      const char *where, void *rec)
+{
+	const struct rt_field *twin = twin_of(t, f);
+	const char *outer = c->twin;
+	char w[128], tw[128];
+	char *base;
+	size_t i;
+
+	if (a->n > f->max)
+		return rt_fail(c, -EINVAL, a, "%s.%s has %zu entries, more than %zu",
+				where, f->name, a->n, f->max);
+	base = entries(c, f, twin, a, where, rec);
+	if (!base)
+		return c->ret;
+	set_count(f, rec, a->n);
+	for (i = 0; i < a->n && !c->ret; i++) {
+		snprintf(w, sizeof(w), "%s.%s[%zu]", where, f->name, i);
+		snprintf(tw, sizeof(tw), "%s.%s[%zu]", where,
+			 twin ? twin->name : f->name, i);
+		c->twin = twin ? tw : NULL;
+		if (!c->loose && a->v[i].type != JR_OBJECT)
+			rt_fail(c, -EINVAL, &a->v[i], "%s is not an object",
+				 w);
+		else
+			rt_read(c, f->sub, &a->v[i], w,
+				 base + i * f->elem_size);
+	}
+	c->twin = outer;
+	return c->ret;
+}
+
+/* A list of scalars (see RT_LIST), after a list of the same count. */
+static int read_list(struct rt_rd *c, const struct rt_table *t,
+		     const struct rt_field *f, const struct jr_value *a,
+		     const char *where, void *rec)
+{
+	const struct rt_field *twin = twin_of(t, f);
+	char *base = at(rec, f->off);
 	char w[128];
 	size_t i;
 
 	if (a->n > f->max)
 		return rt_fail(c, -EINVAL, a, "%s.%s has %zu entries, more than %zu",
 				where, f->name, a->n, f->max);
-	*(size_t *)at(rec, f->count_off) = a->n;
+	if (twin && a->n != get_count(twin, rec))
+		return rt_fail(c, -EINVAL, a, "%s.%s has %zu entries, %s %zu",
+				where, f->name, a->n, twin->name,
+				get_count(twin, rec));
+	if (!(f->flags & RT_FIXED))
+		set_count(f, rec, a->n);
 	for (i = 0; i < a->n && !c->ret; i++) {
+		const struct jr_value *v = &a->v[i];
+		void *p = base + i * f->elem_size;
+
 		snprintf(w, sizeof(w), "%s.%s[%zu]", where, f->name, i);
-		if (!c->loose && a->v[i].type != JR_OBJECT)
-			rt_fail(c, -EINVAL, &a->v[i], "%s is not an object",
-				 w);
-		else
-			rt_read(c, f->sub, &a->v[i], w,
-				 at(rec, f->off + i * f->elem_size));
+		if (f->elem == RT_I64) {
+			*(int64_t *)p = rt_rd_i64(c, v, w);
+		} else if (!jr_is(v, JR_NUMBER) || !(v->flags & JR_UINT64)) {
+			rt_fail(c, -EINVAL, v, "%s is not a whole number of 0 or more",
+				w);
+		} else {
+			*(uint64_t *)p = v->u;
+		}
 	}
 	return c->ret;
 }
@@ -266,9 +377,21 @@ int rt_rd_lacks(struct rt_rd *c, const struct jr_value *o, const char *key,
 	return 1;
 }
 
+/* An RT_SAME row: the member must be what the record holds already. */
+static void read_same(struct rt_rd *c, const struct rt_field *f,
+		      const struct jr_value *o, const char *where, void *rec)
+{
+	uint64_t held = *(uint64_t *)at(rec, f->off);
+
+	if (rt_rd_u64(c, o, where, f->name, 0) != held && !c->ret)
+		rt_fail(c, -EINVAL, o, "%s.%s is not %s.%s", where, f->name,
+			c->twin ? c->twin : "the record", f->name);
+}
+
 /* A strict row: there, of its type, or an error naming it. */
-static void read_strict(struct rt_rd *c, const struct rt_field *f,
-			const struct jr_value *o, const char *where, void *rec)
+static void read_strict(struct rt_rd *c, const struct rt_table *t,
+			const struct rt_field *f, const struct jr_value *o,
+			const char *where, void *rec)
 {
 	const struct jr_value *v = jr_get(o, f->name);
 	void *p = at(rec, f->off);
@@ -278,6 +401,10 @@ static void read_strict(struct rt_rd *c, const struct rt_field *f,
 		return;
 	if (f->late && rt_rd_lacks(c, o, f->name, f->late))
 		return;
+	if (f->flags & RT_SAME) {
+		read_same(c, f, o, where, rec);
+		return;
+	}
 	if (v && v->type == JR_NULL &&
 	    (nullable(f) || f->kind == RT_DOUBLE || f->kind == RT_STRING)) {
 		store_null(f, p, 1);
@@ -313,7 +440,10 @@ static void read_strict(struct rt_rd *c, const struct rt_field *f,
 		rt_read(c, f->sub, v, w, p);
 		break;
 	case RT_ARRAY:
-		read_array(c, f, v, where, rec);
+		read_array(c, t, f, v, where, rec);
+		break;
+	case RT_LIST:
+		read_list(c, t, f, v, where, rec);
 		break;
 	default:
 		store(f, v, p);
@@ -360,8 +490,9 @@ static void read_conf(const struct rt_table *t, const struct rt_field *c,
 }
 
 /* A loose row: its value when it is there and of its type. */
-static int read_loose(struct rt_rd *c, const struct rt_field *f,
-		      const struct jr_value *o, const char *where, void *rec)
+static int read_loose(struct rt_rd *c, const struct rt_table *t,
+		      const struct rt_field *f, const struct jr_value *o,
+		      const char *where, void *rec)
 {
 	const struct jr_value *v = jr_get(o, f->name);
 	void *p = at(rec, f->off);
@@ -385,8 +516,12 @@ static int read_loose(struct rt_rd *c, const struct rt_field *f,
 		}
 		return 0;
 	}
+	if (f->flags & RT_SAME)
+		return 1;	/* checked only where strict */
 	if (f->kind == RT_ARRAY)
-		read_array(c, f, v, where, rec);
+		read_array(c, t, f, v, where, rec);
+	else if (f->kind == RT_LIST)
+		read_list(c, t, f, v, where, rec);
 	else
 		store(f, v, p);
 	return 1;
@@ -411,12 +546,13 @@ int rt_read(struct rt_rd *c, const struct rt_table *t,
 			read_conf(t, f, o, rec);
 		/* a constant names the record: a loose reading checks it */
 		if ((f->flags & RT_DERIVED) || f->kind == RT_CONF ||
+		    f->kind == RT_INDEX ||
 		    (f->kind == RT_CONST && !c->loose))
 			continue;
 		if (c->loose) {
-			held = read_loose(c, f, o, where, rec);
+			held = read_loose(c, t, f, o, where, rec);
 		} else {
-			read_strict(c, f, o, where, rec);
+			read_strict(c, t, f, o, where, rec);
 			held = v && v->type == type_of(f);
 		}
 		if (held && present && i < 64)

@@ -36,6 +36,10 @@ enum rt_kind {
 	RT_CONF,	/* no storage: an object of the confidence (an int
 			 * at conf_off, names[] its words) of each row of the
 			 * same table that has one, by the row's name */
+	RT_LIST,	/* n scalars of kind elem, one every elem_size
+			 * bytes from off; n at count_off, max at most */
+	RT_INDEX,	/* no storage: the index of the record in the
+			 * array it is an entry of (written, never read) */
 };
 
 /* What a row's when() says about the member in this record. */
@@ -56,6 +60,19 @@ enum rt_how {
 #define RT_OPEN		0x80	/* an enum whose names may grow: a loose
 				 * reading keeps a name it does not know
 				 * as nnames (written "?") */
+#define RT_ALLOC	0x100	/* RT_ARRAY: off holds a pointer to the
+				 * entries, which the reader callocs; a
+				 * row before it at the same off has the
+				 * same entries (a parallel array: the
+				 * same count) */
+#define RT_COUNT_UINT	0x200	/* RT_ARRAY, RT_LIST: the count at
+				 * count_off is an unsigned int, not a
+				 * size_t; a list after another of the
+				 * same count must have as many */
+#define RT_FIXED	0x400	/* RT_LIST: max entries, no count kept */
+#define RT_SAME		0x800	/* read, not stored: must equal what the
+				 * record holds (the key of an entry of a
+				 * parallel array) */
 
 /* A row whose value has no offset gives it through get(). */
 union rt_scalar {
@@ -78,9 +95,14 @@ struct rt_field {
 	const char *const *names;	/* RT_ENUM, RT_CONST: the strings */
 	size_t nnames;
 	const struct rt_table *sub;	/* RT_OBJECT, RT_ARRAY */
-	size_t count_off;		/* RT_ARRAY: size_t of its length */
-	size_t elem_size;		/* RT_ARRAY: sizeof one entry */
-	size_t max;			/* RT_ARRAY: entries at most */
+	size_t count_off;		/* RT_ARRAY, RT_LIST: size_t of its
+					 * length (RT_COUNT_UINT: unsigned) */
+	size_t elem_size;		/* RT_ARRAY, RT_LIST: bytes from one
+					 * entry to the next */
+	size_t max;			/* RT_ARRAY, RT_LIST: entries at
+					 * most */
+	enum rt_kind elem;		/* RT_LIST: its entries' kind (RT_U64,
+					 * RT_I64) */
 	size_t has_off;			/* an int: 0 writes it null (or omits
 					 * it); 0 here: no such flag */
 	size_t conf_off;		/* its confidence, an int (as has_off;
@@ -165,6 +187,9 @@ struct rt_rd {
 					 * be there */
 	const struct rt_field *missing; /* loose: the row that failed */
 	const struct jr_value *at;	/* ... in this object */
+	const char *twin;		/* reading an entry of a parallel
+					 * array: where the entry it pairs
+					 * with stands (RT_SAME's message) */
 	uint64_t *present;		/* loose, if set: bit i for row i of
 					 * the table read (not of those it
 					 * nests) that held a value */

@@ -116,15 +116,58 @@ static void write_scalar(struct json *j, const struct rt_field *f,
 	}
 }
 
+static void write_object(struct json *j, const char *key,
+			 const struct rt_table *t, const void *rec, size_t idx);
+
+/* The entries of an array or a list: how many, and where the first is. */
+static size_t count_of(const struct rt_field *f, const void *rec)
+{
+	size_t n;
+
+	if (f->flags & RT_FIXED)
+		return f->max;
+	if (f->flags & RT_COUNT_UINT)
+		n = *(const unsigned int *)at(rec, f->count_off);
+	else
+		n = *(const size_t *)at(rec, f->count_off);
+	return f->kind == RT_LIST && n > f->max ? f->max : n;
+}
+
+static const void *first_of(const struct rt_field *f, const void *rec)
+{
+	if (f->flags & RT_ALLOC)
+		return *(const void *const *)at(rec, f->off);
+	return at(rec, f->off);
+}
+
 static void write_array(struct json *j, const struct rt_field *f,
 			const void *rec)
 {
-	size_t i, n = *(const size_t *)at(rec, f->count_off);
+	const char *base = first_of(f, rec);
+	size_t i, n = count_of(f, rec);
 
 	json_array_begin(j, f->name);
 	for (i = 0; i < n; i++)
-		rt_write_object(j, NULL, f->sub,
-				 at(rec, f->off + i * f->elem_size));
+		write_object(j, NULL, f->sub, base + i * f->elem_size, i);
+	json_array_end(j);
+}
+
+/* A list of scalars: kind f->elem, one every f->elem_size bytes. */
+static void write_list(struct json *j, const struct rt_field *f,
+		       const void *rec)
+{
+	const char *base = first_of(f, rec);
+	size_t i, n = count_of(f, rec);
+
+	json_array_begin(j, f->name);
+	for (i = 0; i < n; i++) {
+		const void *p = base + i * f->elem_size;
+
+		if (f->elem == RT_I64)
+			json_i64(j, NULL, *(const int64_t *)p);
+		else
+			json_u64(j, NULL, *(const uint64_t *)p);
+	}
 	json_array_end(j);
 }
 
@@ -152,7 +195,7 @@ static void write_conf(struct json *j, const struct rt_table *t,
 }
 
 static void write_field(struct json *j, const struct rt_table *t,
-			const struct rt_field *f, const void *rec)
+			const struct rt_field *f, const void *rec, size_t idx)
 {
 	union rt_scalar v;
 
@@ -181,6 +224,14 @@ static void write_field(struct json *j, const struct rt_table *t,
 		write_array(j, f, rec);
 		return;
 	}
+	if (f->kind == RT_LIST) {
+		write_list(j, f, rec);
+		return;
+	}
+	if (f->kind == RT_INDEX) {
+		json_u64(j, f->name, idx);
+		return;
+	}
 	scalar_of(f, rec, &v);
 	if ((f->flags & RT_ZERO_NULL) && is_zero(f, &v))
 		json_null(j, f->name);
@@ -188,20 +239,33 @@ static void write_field(struct json *j, const struct rt_table *t,
 		write_scalar(j, f, &v);
 }
 
-void rt_write(struct json *j, const struct rt_table *t, const void *rec)
+/* The rows of t; idx: the record's index in its array (RT_INDEX). */
+static void write_rows(struct json *j, const struct rt_table *t,
+		       const void *rec, size_t idx)
 {
 	size_t i;
 
 	for (i = 0; i < t->n; i++)
-		write_field(j, t, &t->f[i], rec);
+		write_field(j, t, &t->f[i], rec, idx);
+}
+
+static void write_object(struct json *j, const char *key,
+			 const struct rt_table *t, const void *rec, size_t idx)
+{
+	json_object_begin(j, key);
+	write_rows(j, t, rec, idx);
+	json_object_end(j);
+}
+
+void rt_write(struct json *j, const struct rt_table *t, const void *rec)
+{
+	write_rows(j, t, rec, 0);
 }
 
 void rt_write_object(struct json *j, const char *key,
 		      const struct rt_table *t, const void *rec)
 {
-	json_object_begin(j, key);
-	rt_write(j, t, rec);
-	json_object_end(j);
+	write_object(j, key, t, rec, 0);
 }
 
 /* A number's flags as jr_parse() sets them for what json_*() wrote. */
@@ -288,7 +352,8 @@ int rt_value(const struct rt_field *f, const void *rec, struct jr_value *v)
 		break;
 	}
 	if (f->kind == RT_OBJECT || f->kind == RT_ARRAY ||
-	    f->kind == RT_CONF || f->put)
+	    f->kind == RT_CONF || f->kind == RT_LIST ||
+	    f->kind == RT_INDEX || f->put)
 		return 0;	/* scalars only */
 	scalar_of(f, rec, &s);
 	if ((f->flags & RT_ZERO_NULL) && is_zero(f, &s))

@@ -1,25 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The classic align table read back from a record: an -a record's
- * "results", one object per row ("align", "pre_ns", "on_ns", "post_ns",
- * "diff_ns"), as --analyze judges it and --survey shows it.
+ * "results", one object per row (align_row_table's members), as
+ * --analyze judges it and --survey shows it.
  */
 #include <errno.h>
 #include <stdlib.h>
 
+#include "alignrec.h"
 #include "c.h"
 #include "rowsread.h"
 
-/* The members of a row, in the order a missing one is named. */
-static const char *const members[] = {
-	"align", "pre_ns", "on_ns", "post_ns", "diff_ns",
-};
+/* Row o read into *a: NULL, or the first member (in table order) it lacks. */
+static const char *missing_member(const struct jr_value *o,
+				  struct align_row *a)
+{
+	uint64_t present = 0;
+	char err[8];
+	struct rt_rd rd = { .err = err, .err_len = sizeof(err), .loose = 1,
+			    .present = &present };
+	size_t k;
+
+	rt_read(&rd, &align_row_table, o, "results", a);
+	for (k = 0; k < align_row_table.n; k++)
+		if (!(present & (1ULL << k)))
+			return align_row_table.f[k].name;
+	return NULL;
+}
 
 int align_rows_read(const struct jr_value *res, struct align_row **rows,
 		    size_t *n, struct align_rows_bad *bad)
 {
 	struct align_row *t;
-	size_t i, k;
+	size_t i;
 
 	*rows = NULL;
 	*n = 0;
@@ -27,26 +40,17 @@ int align_rows_read(const struct jr_value *res, struct align_row **rows,
 	bad->member = NULL;
 	if (!jr_is(res, JR_ARRAY) || !res->n)
 		return -ENOENT;
-	for (i = 0; i < res->n; i++)
-		for (k = 0; k < ARRAY_SIZE(members); k++)
-			if (!jr_is(jr_get(&res->v[i], members[k]),
-				   JR_NUMBER)) {
-				bad->row = &res->v[i];
-				bad->index = i;
-				bad->member = members[k];
-				return -EINVAL;
-			}
 	t = calloc(res->n, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
 	for (i = 0; i < res->n; i++) {
-		const struct jr_value *row = &res->v[i];
-
-		t[i].align_byte = jr_u64(jr_get(row, members[0]), 0);
-		t[i].pre_ns = jr_i64(jr_get(row, members[1]), 0);
-		t[i].on_ns = jr_i64(jr_get(row, members[2]), 0);
-		t[i].post_ns = jr_i64(jr_get(row, members[3]), 0);
-		t[i].diff_ns = jr_i64(jr_get(row, members[4]), 0);
+		bad->member = missing_member(&res->v[i], &t[i]);
+		if (bad->member) {
+			bad->row = &res->v[i];
+			bad->index = i;
+			free(t);
+			return -EINVAL;
+		}
 	}
 	*rows = t;
 	*n = res->n;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alignrec.h"
 #include "autoraw.h"
 #include "autotab.h"
 #include "c.h"
@@ -29,7 +30,7 @@
 /* A schema object and the tables whose rows are its properties. */
 struct pairing {
 	const char *path;		/* in the schema, dotted */
-	const struct rt_table *t[3];	/* NULL-terminated */
+	const struct rt_table *t[8];	/* NULL-terminated */
 	int partial;			/* some properties in no table yet */
 };
 
@@ -47,10 +48,12 @@ static const struct pairing pairings[] = {
 	/* the head's rows: the record's shape, start and kernel */
 	{ .path = "definitions.record", .t = { &record_head_table },
 	  .partial = 1 },
-	/* the align, group, erase_writes and fat steps are not tabled yet */
+	{ .path = "definitions.align_row", .t = { &align_row_table } },
 	{ .path = "definitions.auto_step",
-	  .t = { &auto_open_step_table, &auto_summary_table },
-	  .partial = 1 },
+	  .t = { &auto_align_step_table, &auto_group_step_table,
+		 &auto_erase_step_table, &auto_fat_step_table,
+		 &auto_open_step_table, &auto_mapping_step_table,
+		 &auto_summary_table } },
 };
 
 /*
@@ -138,6 +141,7 @@ static const char *json_type(const struct rt_field *f)
 	case RT_U64:
 	case RT_UINT:
 	case RT_I64:
+	case RT_INDEX:
 		return "integer";
 	case RT_DOUBLE:
 		return "number";
@@ -148,6 +152,7 @@ static const char *json_type(const struct rt_field *f)
 	case RT_OBJECT:
 		return "object";
 	case RT_ARRAY:
+	case RT_LIST:
 		return "array";
 	default:
 		return NULL;	/* an enum */
@@ -236,17 +241,28 @@ static void check_row(struct findings *w, const struct jr_value *schema,
 		found(w, "%s.%s: may be written null, the schema says not",
 		      where, f->name);
 	if (f->unit && (!strcmp(f->unit, "bytes") || !strcmp(f->unit, "ns")) &&
-	    !strstr(desc, f->unit) &&
+	    !strcasestr(desc, f->unit) &&
 	    !(!strcmp(f->unit, "ns") && strstr(desc, "nanoseconds")))
 		found(w, "%s.%s: in %s, the schema's description does not say so",
 		      where, f->name, f->unit);
+	if (f->kind == RT_LIST) {
+		struct rt_field e = { .name = "items", .kind = f->elem };
+		const struct jr_value *items = resolve(schema,
+						       jr_get(prop, "items"));
+
+		/* the schema may hold integers to "number" */
+		if (!has_type(items, json_type(&e)) &&
+		    !(f->elem != RT_DOUBLE && has_type(items, "number")))
+			found(w, "%s.%s: a list of %s in the table, not in the schema",
+			      where, f->name, json_type(&e));
+	}
 	if ((f->kind == RT_OBJECT || f->kind == RT_ARRAY) && f->sub) {
 		const struct rt_table *alone[2];
 		char w2[160];
 
 		snprintf(w2, sizeof(w2), "%s.%s", where, f->name);
 		if (f->kind == RT_ARRAY)
-			prop = jr_get(prop, "items");
+			prop = resolve(schema, jr_get(prop, "items"));
 		walk(w, schema, prop, w2, tables_of(f->sub, alone), 0);
 	}
 }
