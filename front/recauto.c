@@ -14,7 +14,7 @@
 #include "autoout.h"
 #include "autoraw.h"
 #include "autoread.h"
-#include "capacity.h"
+#include "autorun.h"
 #include "class.h"
 #include "cli.h"
 #include "format.h"
@@ -272,9 +272,7 @@ static void lacks_json(struct json *j, unsigned int lacks)
 static int record_status(const struct auto_result *r,
 			 const struct class_result *cr)
 {
-	return short_worst(r->capacity_done ?
-			   short_status(capacity_short(&r->capacity)) : 0,
-			   cr && class_short(cr) ? EXIT_SHORT : 0);
+	return short_status(auto_short_of(r, cr));
 }
 
 static void auto_record_json(FILE *res, const struct record *rec,
@@ -287,17 +285,7 @@ static void auto_record_json(FILE *res, const struct record *rec,
 	struct json j;
 
 	record_json_head(&j, res, rec, "auto");
-	auto_json_results(&j, r);
-	auto_json_verdict(&j, r);
-	auto_json_advice(&j, r);
-	reconcile_json(&j, rc);
-	if (cr) {
-		json_array_begin(&j, "class");
-		class_json(&j, cr);
-		json_array_end(&j);
-	} else {
-		json_null(&j, "class");
-	}
+	auto_json_body(&j, r, rc, cr);
 	if (jr_get(doc, "error"))
 		record_emit_member(&j, doc, "error");
 	lacks_json(&j, r->lacks);

@@ -18,6 +18,9 @@
 #include "card.h"
 #include "dev.h"
 
+struct class_result;
+struct json;
+struct reconcile;
 struct test;
 
 /* How auto_run talks to the front end. */
@@ -64,5 +67,20 @@ int auto_run_all(struct device *dev, const struct bench_opts *o,
 
 /* --auto's row of the table of tests (autotest.c; test.h). */
 extern const struct test auto_test;
+
+/*
+ * What a run of r with the class check cr (NULL: none) finds short of
+ * the card's claims: 0, BENCH_SHORT, BENCH_LIMBO or BENCH_WRAP, the
+ * capacity check's kind of fake first.
+ */
+int auto_short_of(const struct auto_result *r, const struct class_result *cr);
+
+/*
+ * --auto's members of its JSON document, a run's or a record's judged
+ * again: results, verdict, advice, the erase size reconciled (rc) and
+ * the class check cr (null: none).
+ */
+void auto_json_body(struct json *j, const struct auto_result *r,
+		    const struct reconcile *rc, const struct class_result *cr);
 
 #endif /* FLASHBENCH_AUTORUN_H */

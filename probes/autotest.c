@@ -83,6 +83,14 @@ static int auto_measure(const struct test *t, const struct test_ctx *x,
 	return ret;
 }
 
+int auto_short_of(const struct auto_result *r, const struct class_result *cr)
+{
+	int cap = r->capacity_done ? capacity_short(&r->capacity) : 0;
+	int cls = cr && class_short(cr) ? BENCH_SHORT : 0;
+
+	return cap > cls ? cap : cls;
+}
+
 /*
  * The card short of its claims, by the capacity check or the class
  * check (each judged as it ran, so a run cut short keeps them), and the
@@ -92,15 +100,13 @@ static int auto_judge(const struct test_ctx *x, void *rec, int ret)
 {
 	struct auto_rec *a = rec;
 	const struct auto_result *r = &a->r;
-	int cap = r->capacity_done ? capacity_short(&r->capacity) : 0;
-	int cls = r->class && class_short(r->class) ? BENCH_SHORT : 0;
 
 	(void)ret;
 	if (x->card_raw && x->o->card)
 		reconcile(&a->rc, r->align.erase.size_byte, x->card_raw,
 			  x->o->card);
 	reconcile_page(&a->rc, r->align.page.size_byte);
-	return cap > cls ? cap : cls;
+	return auto_short_of(r, r->class);
 }
 
 /* The report, the class check's lines, the end; -v: the evidence. */
@@ -124,29 +130,33 @@ static void auto_print_op(const struct test *t, const struct test_ctx *x,
 		auto_print_evidence(x->log, r, "flashbench: ");
 }
 
-/* Results, verdict, advice, the erase size reconciled, the classes. */
+void auto_json_body(struct json *j, const struct auto_result *r,
+		    const struct reconcile *rc, const struct class_result *cr)
+{
+	auto_json_results(j, r);
+	auto_json_verdict(j, r);
+	auto_json_advice(j, r);
+	reconcile_json(j, rc);
+	if (!cr) {
+		json_null(j, "class");
+		return;
+	}
+	json_array_begin(j, "class");
+	class_json(j, cr);
+	json_array_end(j);
+}
+
 static void auto_json_op(const struct test *t, const struct test_ctx *x,
 			 void *rec, int ret, const struct device *dev,
 			 struct json *j)
 {
 	const struct auto_rec *a = rec;
-	const struct auto_result *r = &a->r;
 
 	(void)t;
 	(void)x;
 	(void)ret;
 	(void)dev;
-	auto_json_results(j, r);
-	auto_json_verdict(j, r);
-	auto_json_advice(j, r);
-	reconcile_json(j, &a->rc);
-	if (!r->class) {
-		json_null(j, "class");
-		return;
-	}
-	json_array_begin(j, "class");
-	class_json(j, r->class);
-	json_array_end(j);
+	auto_json_body(j, &a->r, &a->rc, a->r.class);
 }
 
 /* One page, titled by the device as the user named it. */
