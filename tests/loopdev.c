@@ -452,9 +452,12 @@ int loop_setup(struct loop_fix *fx, const char *test,
 		return 0;
 	}
 	fx->size_byte = LOOP_SIZE;
-	fx->seed = (uint64_t)getpid() * 1000 + ++serial;
-	snprintf(fx->img, sizeof(fx->img), "%s/flashbench-img.%ld.%u",
-		 image_dir(), (long)getpid(), serial);
+	/* a name no file has: one a killed run of the same pid left is skipped */
+	do
+		snprintf(fx->img, sizeof(fx->img), "%s/flashbench-img.%ld.%u",
+			 image_dir(), (long)getpid(), ++serial);
+	while (!access(fx->img, F_OK));
+	fx->seed = (uint64_t)getpid() * 1000 + serial;
 	write_image(fx, opts);
 	snprintf(ss, sizeof(ss), "%u", sector_size ? sector_size : 512);
 	status = run_tool(&res, "losetup", "--direct-io=on",
