@@ -74,9 +74,10 @@ time_t run_start_time(void)
 {
 	const char *e = getenv("SOURCE_DATE_EPOCH");
 	char *end;
-	long long t;
 
 	if (e && *e) {
+		long long t;
+
 		errno = 0;
 		t = strtoll(e, &end, 10);
 		if (!*end && !errno && t >= 0)

@@ -208,13 +208,12 @@ static int open_table(struct cli *c, const struct survey_set *s, FILE *out,
 		      FILE **res)
 {
 	struct stat st;
-	size_t i;
 
 	*res = out;
 	if (!c->out_path)
 		return 0;
 	if (!stat(c->out_path, &st))
-		for (i = 0; i < s->nids; i++)
+		for (size_t i = 0; i < s->nids; i++)
 			if (s->ids[i].dev == st.st_dev &&
 			    s->ids[i].ino == st.st_ino)
 				return usage_error(c->err,

@@ -592,11 +592,12 @@ void auto_print_verdict(FILE *out, const struct auto_result *r,
 void auto_print_time(FILE *out, const struct auto_result *r,
 		     uint64_t class_ns)
 {
-	char a[FMT_LEN];
-
-	if (class_ns)
+	if (class_ns) {
 		print_total(out, r, class_ns);
-	else
+	} else {
+		char a[FMT_LEN];
+
 		fprintf(out, "device time: %s\n",
 			fmt_time(a, (int64_t)r->device_ns));
+	}
 }

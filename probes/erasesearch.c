@@ -108,7 +108,8 @@ static int search_confirm(struct device *dev, const struct search_layout *l,
 
 	*ok = 1;
 	for (i++; i < l->ncand && l->cand[i] <= end; i++) {
-		uint64_t off[2] = { l->cand[i] - 2 * l->chunk, l->cand[i] };
+		const uint64_t off[2] = { l->cand[i] - 2 * l->chunk,
+					  l->cand[i] };
 		unsigned int k;
 
 		for (k = 0; k < 2; k++) {

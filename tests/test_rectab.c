@@ -347,7 +347,6 @@ END_TEST
  */
 static uint64_t shape_sum(const struct jr_value *v, uint64_t h)
 {
-	char num[32];
 	const char *p;
 	size_t i;
 
@@ -365,7 +364,9 @@ static uint64_t shape_sum(const struct jr_value *v, uint64_t h)
 		for (i = 0; i < v->n; i++)
 			h = shape_sum(&v->v[i], (h ^ ',') * 0x100000001b3ULL);
 		break;
-	default:
+	default: {
+		char num[32];
+
 		if (v->type == JR_STRING)
 			p = v->s;
 		else if (v->type == JR_NUMBER)
@@ -377,6 +378,7 @@ static uint64_t shape_sum(const struct jr_value *v, uint64_t h)
 		if (v->type == JR_BOOL)
 			h = (h ^ (unsigned char)v->b) * 0x100000001b3ULL;
 		break;
+	}
 	}
 	return h;
 }

@@ -552,9 +552,8 @@ END_TEST
 /* "-" reads a record from standard input; -o writes the table to a file. */
 START_TEST(test_survey_stdin_out)
 {
-	char cmd[512], path[128], *text;
+	char cmd[512], path[128];
 	struct cmd_result res;
-	size_t len;
 	char *argv[] = { "/bin/sh", "-c", cmd, NULL };
 
 	snprintf(cmd, sizeof(cmd), "cd %s && %s%s --survey --csv - < 05.json",
@@ -569,6 +568,8 @@ START_TEST(test_survey_stdin_out)
 	snprintf(cmd, sizeof(cmd), "--survey -o %s %s/05.json", path, dir);
 	{
 		struct fb_run r;
+		char *text;
+		size_t len;
 
 		fb_run(cmd, &r);
 		ck_assert_int_eq(r.status, 0);
