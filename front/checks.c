@@ -293,7 +293,7 @@ int check_args(struct cli *c)
 				   "--simulate and DEVICE '%s' exclude each other",
 				   c->device);
 	if (!c->simulate && !c->device)
-		return usage_error(c->err, "missing DEVICE");
+		return usage_error_help(c->err, "missing DEVICE");
 	if (!c->tests && !c->restore)
 		return usage_error(c->err,
 				   "need at least one test: --auto finds the erase and page size by itself (read-only), -a is the classic align test; --help lists them all");
@@ -439,7 +439,7 @@ int check_size(struct cli *c, const struct device *dev)
 		char most[FMT_LEN];
 
 		return usage_error(c->err,
-				   "--flush=%s: at most a quarter of " DEV_FMT ", %s",
+				   "invalid --flush '%s': more than a quarter of " DEV_FMT ", %s",
 				   c->text[V_FLUSH], dev->path, c->run.dev_byte,
 				   fmt_size(most,
 					    capacity_flush_most(dev->size_byte)));

@@ -10,12 +10,14 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "blockdev.h"
 #include "cli.h"
 #include "flashbench.h"
 #include "preserve.h"
 #include "sim.h"
+#include "wrap.h"
 
 /* The tests' view of the devices opened (flashbench.h); unused in use. */
 unsigned int flashbench_dev_opens;
@@ -75,7 +77,15 @@ static int open_real(struct cli *c, struct device **devp)
 		flags = DEV_WRITE | DEV_EXCL;
 	ret = dev_open(devp, c->device, flags, holder, sizeof(holder));
 	if (ret && holder[0]) {
-		fprintf(c->err, "flashbench: %s: %s\n", c->device, holder);
+		size_t len = strlen(c->device);
+
+		/* "/dev/sdb is mounted on /media/x": the device named once */
+		if (!strncmp(holder, c->device, len) && holder[len] == ' ')
+			wrap_printf(c->err, "flashbench:   ", "flashbench: %s\n",
+				    holder);
+		else
+			wrap_printf(c->err, "flashbench:   ",
+				    "flashbench: %s: %s\n", c->device, holder);
 		return EXIT_DEVICE;
 	}
 	/* not a device at all: a bad command line, not a failing device */
@@ -88,6 +98,14 @@ static int open_real(struct cli *c, struct device **devp)
 	if (ret == -EROFS && is_block_device(c->device)) {
 		fprintf(c->err, "flashbench: %s: the device is write-protected\n",
 			c->device);
+		return EXIT_DEVICE;
+	}
+	/* a device only root may open: say how (util-linux's tools do not) */
+	if ((ret == -EACCES || ret == -EPERM) && geteuid() &&
+	    is_block_device(c->device)) {
+		wrap_printf(c->err, "flashbench:   ",
+			    "flashbench: cannot open %s: %s (only root may open it: run flashbench with sudo)\n",
+			    c->device, strerror(-ret));
 		return EXIT_DEVICE;
 	}
 	if (ret) {

@@ -547,7 +547,7 @@ int opt_parse(struct cli *c, int argc, char **argv, FILE *out)
 			break;
 		r = opt == '?' || opt == ':' ? NULL : row_of(opt, index);
 		if (!r)
-			return usage_error(c->err, "%s",
+			return usage_error_help(c->err, "%s",
 					   getopt_problem(buf, sizeof(buf),
 							  opt, argc, argv,
 							  g.longs));
@@ -563,7 +563,7 @@ int opt_parse(struct cli *c, int argc, char **argv, FILE *out)
 	if (optind < argc)
 		c->device = argv[optind++];
 	if (optind < argc)
-		return usage_error(c->err,
+		return usage_error_help(c->err,
 				   "unexpected argument '%s': only one DEVICE",
 				   argv[optind]);
 	return -1;

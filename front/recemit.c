@@ -13,6 +13,7 @@
 #include "jsonread.h"
 #include "rechead.h"
 #include "recint.h"
+#include "wrap.h"
 
 void record_emit(struct json *j, const char *key, const struct jr_value *v)
 {
@@ -182,12 +183,12 @@ void record_says_first(FILE *out, const struct jr_value *doc)
 			 h.started + 11);
 	else
 		snprintf(date, sizeof(date), "on a date it does not say");
-	fprintf(out, "record of %s made %s by flashbench %s,\n",
-		simulated ? "a simulated card" : path ? path :
-		"a device it does not name", date, version);
+	wrap_printf(out, "    ", "record of %s made %s by flashbench %s,\n",
+		    simulated ? "a simulated card" : path ? path :
+		    "a device it does not name", date, version);
 	fprintf(out, "judged again with the rules of this version (flashbench %s)\n",
 		FLASHBENCH_VERSION);
 	if (path && !simulated)
-		fprintf(out, "its commands say DEVICE: the card's device now, which may not be %s\n",
-			path);
+		wrap_printf(out, "    ", "its commands say DEVICE: the card's device now, which may not be %s\n",
+			    path);
 }

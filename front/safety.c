@@ -14,6 +14,10 @@
 #include "preserve.h"
 #include "progress.h"
 #include "ranges.h"
+#include "wrap.h"
+
+/* Where a wrapped message goes on. */
+#define ERR_LEAD "flashbench:   "
 
 /* Most ranges announced one per line without -v. */
 #define ANNOUNCE_LINES	128
@@ -45,8 +49,8 @@ static void announce_compact(const struct cli *c, const struct device *dev,
 	char a[FMT_LEN], b[FMT_LEN];
 	size_t i, k;
 
-	fprintf(c->err,
-		"flashbench: will overwrite %zu ranges on %s, %s in all, from byte %" PRIu64 " to byte %" PRIu64 ":\n",
+	wrap_printf(c->err, ERR_LEAD,
+		"flashbench: will overwrite %zu ranges on %s, %s in all, in bytes %" PRIu64 "-%" PRIu64 ":\n",
 		n, dev->path, fmt_size(a, total), r[0].start_byte,
 		r[n - 1].end_byte);
 	for (i = 0; i < n; i += k) {
@@ -54,17 +58,16 @@ static void announce_compact(const struct cli *c, const struct device *dev,
 		if (k < 3) {
 			k = 1;
 			fprintf(c->err,
-				"flashbench:   bytes %" PRIu64 "-%" PRIu64 " (%s)\n",
+				"flashbench: - bytes %" PRIu64 "-%" PRIu64 " (%s)\n",
 				r[i].start_byte, r[i].end_byte,
 				fmt_size(a, r[i].end_byte - r[i].start_byte));
 			continue;
 		}
-		fprintf(c->err,
-			"flashbench:   %zu blocks of %s, one every %s, from bytes %" PRIu64 "-%" PRIu64 " to bytes %" PRIu64 "-%" PRIu64 "\n",
+		wrap_printf(c->err, ERR_LEAD,
+			"flashbench: - %zu blocks of %s, %s apart, in bytes %" PRIu64 "-%" PRIu64 "\n",
 			k, fmt_size(a, r[i].end_byte - r[i].start_byte),
 			fmt_size(b, r[i + 1].start_byte - r[i].start_byte),
-			r[i].start_byte, r[i].end_byte,
-			r[i + k - 1].start_byte, r[i + k - 1].end_byte);
+			r[i].start_byte, r[i + k - 1].end_byte);
 	}
 	fprintf(c->err,
 		"flashbench: each END is the first byte left alone; -v lists every range\n");
@@ -96,7 +99,7 @@ void announce(const struct cli *c, const struct device *dev,
 		fprintf(c->err,
 			"flashbench: will overwrite bytes %" PRIu64 "-%" PRIu64 " on %s\n",
 			r[i].start_byte, r[i].end_byte, dev->path);
-	fprintf(c->err,
+	wrap_printf(c->err, ERR_LEAD,
 		"flashbench: %s in all, in %zu range%s; each END is the first byte left alone\n",
 		fmt_size(sz, total), n, n == 1 ? "" : "s");
 }
@@ -123,13 +126,13 @@ static void announce_step(const struct cli *c, const struct device *dev,
 	for (i = 0; i < n; i++)
 		total += r[i].end_byte - r[i].start_byte;
 	if (n == 1) {
-		fprintf(c->err,
+		wrap_printf(c->err, ERR_LEAD,
 			"flashbench: will overwrite bytes %" PRIu64 "-%" PRIu64 " on %s, %s (END excluded)\n",
 			r[0].start_byte, r[0].end_byte, dev->path,
 			fmt_size(sz, total));
 		return;
 	}
-	fprintf(c->err,
+	wrap_printf(c->err, ERR_LEAD,
 		"flashbench: will overwrite %zu ranges on %s, %s in all, within bytes %" PRIu64 "-%" PRIu64 " (END excluded); -v lists them\n",
 		n, dev->path, fmt_size(sz, total), r[0].start_byte,
 		r[n - 1].end_byte);
@@ -274,8 +277,7 @@ int save_ranges(struct cli *c, struct device *dev,
 		return 0;
 	/* a simulated card holds no data: nothing to keep, no journal */
 	if (c->simulate) {
-		if (c->o.verbose)
-			fprintf(c->err, "flashbench: --preserve: the simulated card holds no data; nothing saved, no journal\n");
+		fprintf(c->err, "flashbench: --preserve: the simulated card holds no data; nothing saved\n");
 		return 0;
 	}
 	ret = (sparse ? preserve_save_sparse : preserve_save)(&c->run.saved, dev,
@@ -285,9 +287,10 @@ int save_ranges(struct cli *c, struct device *dev,
 			why[0] ? why : strerror(-ret));
 		return stop_signal ? 128 + stop_signal : EXIT_DEVICE;
 	}
-	if (c->o.verbose)
-		fprintf(c->err, "flashbench: saved what will be overwritten in %s\n",
-			c->run.journal_buf);
+	/* one line each, saved and restored: the user's data is at stake */
+	wrap_printf(c->err, ERR_LEAD,
+		    "flashbench: --preserve: saved what will be overwritten in %s\n",
+		    c->run.journal_buf);
 	return 0;
 }
 
@@ -414,16 +417,26 @@ int restore_saved(struct cli *c, const struct device *dev)
 	}
 	if (ret) {
 		c->run.restore_failed = 1;
-		fprintf(c->err,
+		wrap_printf(c->err, ERR_LEAD,
 			"flashbench: restoring %s failed: %s; the saved data stays in %s: run flashbench --restore=%s %s\n",
 			dev->path, why[0] ? why : strerror(-ret), c->run.journal_buf,
 			c->run.journal_buf, dev->path);
 		return EXIT_DEVICE;
 	}
-	if (c->o.verbose)
-		fprintf(c->err, "flashbench: restored what the tests overwrote on %s\n",
-			dev->path);
+	wrap_printf(c->err, ERR_LEAD,
+		    "flashbench: --preserve: restored what the tests overwrote on %s\n",
+		    dev->path);
 	return 0;
+}
+
+/* --restore's failure: why, naming the journal once. */
+static void restore_error(const struct cli *c, const char *why, int ret)
+{
+	if (why[0] && strstr(why, c->restore))
+		wrap_printf(c->err, ERR_LEAD, "flashbench: %s\n", why);
+	else
+		wrap_printf(c->err, ERR_LEAD, "flashbench: --restore=%s: %s\n",
+			    c->restore, why[0] ? why : strerror(-ret));
 }
 
 /*
@@ -445,8 +458,7 @@ int load_restore(struct cli *c, struct device *dev)
 				    why, sizeof(why));
 	if (!ret)
 		return 0;
-	fprintf(c->err, "flashbench: --restore=%s: %s\n", c->restore,
-		why[0] ? why : strerror(-ret));
+	restore_error(c, why, ret);
 	return EXIT_DEVICE;
 }
 
@@ -458,7 +470,7 @@ int run_restore(struct cli *c, struct device *dev, FILE *res)
 
 	if (c->run.restore_unfinished) {
 		ret = preserve_drop_unfinished(c->restore);
-		fprintf(res, "nothing to restore on %s: %s was never completed (only %s.tmp exists), so the test had not started writing; %s %s.tmp\n",
+		wrap_printf(res, "  ", "nothing to restore on %s: %s was never completed (only %s.tmp exists), so the test had not started writing; %s %s.tmp\n",
 			dev->path, c->restore, c->restore,
 			ret ? "could not remove" : "removed", c->restore);
 		return 0;
@@ -471,8 +483,7 @@ int run_restore(struct cli *c, struct device *dev, FILE *res)
 	if (lost)
 		return EXIT_DEVICE;
 	if (ret) {
-		fprintf(c->err, "flashbench: --restore=%s: %s\n", c->restore,
-			why[0] ? why : strerror(-ret));
+		restore_error(c, why, ret);
 		return EXIT_DEVICE;
 	}
 	/* a crash between naming the journal and removing JOURNAL.tmp */

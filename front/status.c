@@ -11,6 +11,7 @@
 #include "bench.h"
 #include "c.h"
 #include "status.h"
+#include "wrap.h"
 
 volatile sig_atomic_t stop_signal;
 
@@ -44,15 +45,36 @@ void stop_release(const struct stop_old *old)
 		sigaction(stop_sigs[i], &old->sa[i], NULL);
 }
 
+/* The message of a refused command line, wrapped at 80 columns. */
+static void usage_say(FILE *err, const char *fmt, va_list ap)
+{
+	struct wrap w;
+	FILE *f = wrap_begin(&w, err, "flashbench:   ");
+
+	fputs("flashbench: ", f);
+	vfprintf(f, fmt, ap);
+	fputc('\n', f);
+	wrap_end(&w);
+}
+
 int usage_error(FILE *err, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("flashbench: ", err);
 	va_start(ap, fmt);
-	vfprintf(err, fmt, ap);
+	usage_say(err, fmt, ap);
 	va_end(ap);
-	fputc('\n', err);
+	return EXIT_USAGE;
+}
+
+int usage_error_help(FILE *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	usage_say(err, fmt, ap);
+	va_end(ap);
+	fputs("Try 'flashbench --help' for more information.\n", err);
 	return EXIT_USAGE;
 }
 

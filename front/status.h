@@ -35,8 +35,16 @@ struct stop_old {
 void stop_catch(struct stop_old *old);
 void stop_release(const struct stop_old *old);
 
-/* One line naming what is wrong (nothing more); returns EXIT_USAGE. */
+/* One message naming what is wrong (nothing more); returns EXIT_USAGE. */
 int usage_error(FILE *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * usage_error() for a command line getopt or the arguments refused (an
+ * unknown option, a missing DEVICE), followed, as util-linux does, by
+ * "Try 'flashbench --help' for more information."
+ */
+int usage_error_help(FILE *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /*

@@ -35,6 +35,7 @@
 #include "capacity.h"
 #include "capest.h"
 #include "format.h"
+#include "wrap.h"
 #include "sim.h"
 
 #define EST_BLOCK	4096ULL
@@ -261,6 +262,9 @@ void capacity_estimate_print(FILE *err, const struct capacity_estimate *e,
 			     int save)
 {
 	char a[FMT_LEN], b[FMT_LEN], s[FMT_LEN], k[FMT_LEN];
+	struct wrap w;
+
+	err = wrap_begin(&w, err, "flashbench:   ");
 
 	if (e->fake_ns < e->genuine_ns)
 		fprintf(err, "flashbench: --capacity should take about %s (a fake) to %s (a genuine card) of device time",
@@ -284,4 +288,5 @@ void capacity_estimate_print(FILE *err, const struct capacity_estimate *e,
 	}
 	fprintf(err, " (a 4KiB write far out took up to %s here)\n",
 		fmt_time(a, (int64_t)e->write_block_ns));
+	wrap_end(&w);
 }

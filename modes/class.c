@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c.h"
 #include "class.h"
 #include "format.h"
 
@@ -322,6 +323,10 @@ static void print_check(FILE *out, const struct class_result *r,
 	fprintf(out, "  %-4s %s  %.1f MB/s (needs %.0f), longest write %s",
 		k->name, k->pass ? "pass" : "FAIL", s->min_mbps, k->need_mbps,
 		fmt_time(t, (int64_t)s->max_write_ns));
+	/* the other reason a class fails: say it where it is the reason */
+	if (s->max_write_ns > CLASS_MAX_BUSY_NS)
+		fprintf(out, ", over the %s allowed",
+			fmt_time(t, (int64_t)CLASS_MAX_BUSY_NS));
 	if (k->kind == CLASS_APP)
 		fprintf(out, ",\n       queue depth %u: %.0f reads/s (needs %.0f), %.0f writes/s (needs %.0f)",
 			k->qd, reads_at(r, k->qd), k->need_read_iops,
@@ -410,6 +415,27 @@ const char *class_missing(const struct class_result *r)
 		    (r->c[i].kind == CLASS_APP && r->read_iops < 0))
 			return r->c[i].name;
 	return NULL;
+}
+
+void class_print_stopped(FILE *out, const struct class_result *r)
+{
+	const struct class_seq *s[] = { &r->sd, &r->uhs };
+	char a[FMT_LEN], t[FMT_LEN];
+	size_t i;
+
+	fprintf(out, "class check: interrupted after %s of device time, no class judged\n",
+		fmt_time(t, (int64_t)r->device_ns));
+	for (i = 0; i < ARRAY_SIZE(s); i++)
+		if (s[i]->ru_byte && s[i]->min_mbps > 0)
+			fprintf(out, "sequential in units of %s: slowest %.1f MB/s, longest write %s\n",
+				fmt_size(a, s[i]->ru_byte), s[i]->min_mbps,
+				fmt_time(t, (int64_t)s[i]->max_write_ns));
+	if (r->reads)
+		fprintf(out, "random 4KiB, queue depth 1: %.0f reads/s\n",
+			r->read_iops);
+	if (r->writes)
+		fprintf(out, "random 4KiB, queue depth 1: %.0f writes/s\n",
+			r->write_iops);
 }
 
 void class_print(FILE *out, const struct class_result *r)

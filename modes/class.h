@@ -83,6 +83,12 @@ const char *class_missing(const struct class_result *r);
 /* The classes' lines alone (a record's check: no plan, no counts). */
 void class_print_checks(FILE *out, const struct class_result *r);
 
+/*
+ * What an interrupted check had measured, with no class judged: the
+ * sequential runs and random I/O it finished.
+ */
+void class_print_stopped(FILE *out, const struct class_result *r);
+
 /* The report, with its device time; without it (for --auto's total). */
 void class_print(FILE *out, const struct class_result *r);
 void class_print_body(FILE *out, const struct class_result *r);

@@ -166,6 +166,8 @@ static void cap_print(const struct test *t, const struct test_ctx *x,
 
 	(void)t;
 	(void)x;
+	if (ret == -EINTR)	/* stopped by a signal: what it had done */
+		capacity_print_stopped(out, &c->r);
 	if (ret)
 		return;
 	capacity_print_findings(out, &c->r);
@@ -264,6 +266,8 @@ static void class_print_op(const struct test *t, const struct test_ctx *x,
 	(void)t;
 	(void)x;
 	(void)dev;
+	if (ret == -EINTR)	/* stopped by a signal: what it had measured */
+		class_print_stopped(out, rec);
 	if (!ret)
 		class_print(out, rec);
 }

@@ -13,6 +13,7 @@
 #include "c.h"
 #include "analyze.h"
 #include "format.h"
+#include "wrap.h"
 
 const char *analyze_confidence_name(enum analyze_confidence c)
 {
@@ -64,12 +65,15 @@ void analyze_print_verdict(FILE *out, size_t table_no,
 static void print_step(FILE *out, const char *lead, const char *what,
 		       const struct analyze_step *s)
 {
-	char sz[FMT_LEN], up[FMT_LEN], lo[FMT_LEN], sg[FMT_LEN];
+	char sz[FMT_LEN], up[FMT_LEN], lo[FMT_LEN], sg[FMT_LEN], cont[64];
+	struct wrap w;
 
 	if (!s->candidate_byte) {
 		fprintf(out, "%s%s: no step to test\n", lead, what);
 		return;
 	}
+	snprintf(cont, sizeof(cont), "%s  ", lead);
+	out = wrap_begin(&w, out, cont);
 	fprintf(out, "%s%s: %s %s: diff %s on %zu rows vs %s on %zu rows, ",
 		lead, what, s->size_byte ? "step at" : "rejected",
 		fmt_size(sz, s->candidate_byte),
@@ -80,6 +84,7 @@ static void print_step(FILE *out, const char *lead, const char *what,
 		100 * s->rel);
 	fprintf(out, "%zu misfits, %zu far below, spike chance %.2g\n",
 		s->n_misfit, s->n_drop, s->spike_p);
+	wrap_end(&w);
 }
 
 void analyze_print_evidence_lead(FILE *out, const struct align_verdict *v,

@@ -71,9 +71,11 @@ void auto_verdict_of(const struct align_verdict *v,
 	o->open_linear_known = l->measured;
 	o->open_linear_nr = l->nr;
 	o->open_linear_conf = l->measured ? l->confidence : 0;
+	o->open_linear_at_least = l->at_least;
 	o->open_random_known = n->measured;
 	o->open_random_nr = n->nr;
 	o->open_random_conf = n->measured ? n->confidence : 0;
+	o->open_random_at_least = n->at_least;
 	o->fat_measured = f->measured;
 	o->fat_found = f->measured && f->found;
 	/* fat_start counts AUs; fat_start_byte is the same in bytes */

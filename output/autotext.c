@@ -11,7 +11,12 @@
 #include "analyze.h"
 #include "auto.h"
 #include "autoout.h"
+#include "capfixtext.h"
 #include "format.h"
+#include "wrap.h"
+
+/* Where a wrapped line of the report goes on: under its words. */
+#define LEAD "    "
 
 static const char *const noise_names[] = {
 	[AUTO_NOISE_LOW] = "low",
@@ -55,7 +60,7 @@ static void print_merge(FILE *out, const struct auto_open *o,
 
 	if (o->whole_ns <= 0)
 		return;
-	fprintf(out, "  evidence: on an AU written whole (%s), a write out of order took %s, %s the AU: %s\n",
+	wrap_printf(out, LEAD, "  evidence: on an AU written whole (%s), a write out of order took %s, %s the AU: %s\n",
 		fmt_time(w, (int64_t)o->whole_ns),
 		fmt_time(m, (int64_t)o->merge_ns), than,
 		o->nr ? "no copy of it per write, random order only slower" :
@@ -66,6 +71,8 @@ static void print_open(FILE *out, const char *what, const struct auto_open *o,
 		       const char *why)
 {
 	char c[FMT_LEN], t[FMT_LEN];
+	struct wrap w;
+	FILE *f;
 	size_t i;
 
 	if (!o->measured) {
@@ -76,24 +83,25 @@ static void print_open(FILE *out, const char *what, const struct auto_open *o,
 	fprintf(out, "open AUs %s: %s%u (confidence %s)\n", what,
 		o->at_least ? ">= " : "", o->nr, conf(o->confidence));
 	if (!o->nr) {
-		fprintf(out, "  evidence: %s writes out of order into one AU took %s each, x%.3g one in linear order: every one merges the AU\n",
+		wrap_printf(out, LEAD, "  evidence: %s writes out of order into one AU took %s each, x%.3g one in linear order: every one merges the AU\n",
 			fmt_size(c, o->chunk_byte),
 			fmt_time(t, (int64_t)o->ref_ns), o->probes[0].ratio);
 		print_merge(out, o, "as much as");
 		return;
 	}
 	print_merge(out, o, "far less than");
-	fprintf(out, "  evidence: %s writes, time per write against one AU (%s):",
+	f = wrap_begin(&w, out, LEAD);
+	fprintf(f, "  evidence: %s writes, time per write against one AU (%s):",
 		fmt_size(c, o->chunk_byte), fmt_time(t, (int64_t)o->ref_ns));
 	for (i = 1; i < o->nprobes; i++)
-		fprintf(out, " %u AUs x%.3g %s%s", o->probes[i].nr,
+		fprintf(f, " %u AUs x%.3g %s%s", o->probes[i].nr,
 			o->probes[i].ratio,
 			o->probes[i].collapsed ? "collapsed" : "held",
 			i + 1 < o->nprobes || o->from_linear ? "," : "");
 	if (o->from_linear)
-		fprintf(out, " %u AUs collapsed in linear order (no card keeps more open out of order)",
+		fprintf(f, " %u AUs collapsed in linear order (no card keeps more open out of order)",
 			o->from_linear);
-	fputc('\n', out);
+	wrap_end(&w);
 }
 
 /* What a FAT area showed in, or why none could have shown. */
@@ -113,17 +121,17 @@ static void print_fat_verdict(FILE *out, const struct auto_fat *f,
 			conf(f->confidence));
 		return;
 	}
-	fprintf(out, "FAT area: %u AU%s from AU %u (bytes %llu-%llu) (confidence %s), ",
+	fprintf(out, "FAT area: %u AU%s from AU %u (bytes %llu-%llu) (confidence %s)\n",
 		f->count, f->count == 1 ? "" : "s", f->start,
 		(unsigned long long)(f->start * erase),
 		(unsigned long long)((f->start + f->count) * erase),
 		conf(f->confidence));
 	if (f->linear || f->random)
-		fprintf(out, "faster in small writes %s%s\n",
-			shown[by],
-			f->nocopy ? ", and pays no copy for writes out of order where other AUs do" : "");
+		wrap_printf(out, LEAD, "  faster in small writes %s%s\n",
+			    shown[by],
+			    f->nocopy ? ", and pays no copy for writes out of order where other AUs do" : "");
 	else
-		fprintf(out, "pays no copy for writes out of order where other AUs do (as -f --random shows)\n");
+		wrap_printf(out, LEAD, "  pays no copy for writes out of order where other AUs do (as -f --random shows)\n");
 }
 
 /* The evidence of a record without the copy visits: the speeds alone. */
@@ -131,8 +139,10 @@ static void print_fat_speeds(FILE *out, const struct auto_fat *f,
 			     uint64_t erase)
 {
 	char cs[FMT_LEN], sz[FMT_LEN], l[FMT_LEN], r[FMT_LEN];
+	struct wrap w;
 	unsigned int i;
 
+	out = wrap_begin(&w, out, LEAD);
 	fprintf(out, "  evidence: %s writes at the start of the first %u AUs (%s each), speed in order/out of order against AUs far from the start (%s/%s); the record holds no copy visits:",
 		fmt_size(cs, f->chunk_byte), f->naus, fmt_size(sz, erase),
 		fmt_time(l, (int64_t)f->ref_lin_ns),
@@ -141,13 +151,13 @@ static void print_fat_speeds(FILE *out, const struct auto_fat *f,
 		fprintf(out, " x%.2f/x%.2f", f->lin_ratio[i],
 			f->rnd_ratio[i]);
 	fputc('\n', out);
+	wrap_end(&w);
 }
 
 static void print_fat(FILE *out, const struct auto_fat *f, uint64_t erase,
 		      const char *why)
 {
 	char cs[FMT_LEN], sz[FMT_LEN], l[FMT_LEN], r[FMT_LEN], v[FMT_LEN];
-	unsigned int i;
 
 	if (!f->measured) {
 		fprintf(out, "FAT area: skipped%s%s\n", why ? ": " : "",
@@ -159,98 +169,141 @@ static void print_fat(FILE *out, const struct auto_fat *f, uint64_t erase,
 		print_fat_speeds(out, f, erase);
 		return;
 	}
-	fprintf(out, "  evidence: %s writes at the start of the first %u AUs (%s each), speed in order/out of order and copies paid in each AU's visit against AUs far from the start (%s/%s/%s), with %u probe AUs put in random mode first%s:",
-		fmt_size(cs, f->chunk_byte), f->naus, fmt_size(sz, erase),
-		fmt_time(l, (int64_t)f->ref_lin_ns),
-		fmt_time(r, (int64_t)f->ref_rnd_ns),
-		fmt_time(v, (int64_t)f->ref_copy_ns), f->primed,
-		f->refs_paid ? ", a copy paid in each far visit" : "");
-	for (i = 0; i < f->naus; i++)
-		fprintf(out, " x%.2f/x%.2f/x%.2f", f->lin_ratio[i],
-			f->rnd_ratio[i], f->copy_ratio[i]);
-	fputc('\n', out);
+	/* each AU's ratios are -v detail: print_fat_ratios() */
+	wrap_printf(out, LEAD, "  evidence: %s writes at the start of the first %u AUs (%s each) against AUs far from the start (%s in order, %s out of order, %s a copy), %u probe AU%s put in random mode first%s\n",
+		    fmt_size(cs, f->chunk_byte), f->naus, fmt_size(sz, erase),
+		    fmt_time(l, (int64_t)f->ref_lin_ns),
+		    fmt_time(r, (int64_t)f->ref_rnd_ns),
+		    fmt_time(v, (int64_t)f->ref_copy_ns), f->primed,
+		    f->primed == 1 ? "" : "s",
+		    f->refs_paid ? ", a copy paid in each far visit" : "");
 	if (!f->found && f->slot_unseen)
-		fprintf(out, "  not seen: writes out of order paid no copy here, even with %u AUs put in random mode: an area that needs no open AU (only sparing that copy) could not show; -f --random with more AUs than the card keeps in random mode would settle it\n",
-			f->primed);
+		wrap_printf(out, LEAD, "  not seen: writes out of order paid no copy here, even with %u AUs put in random mode: an area that needs no open AU (only sparing that copy) could not show; -f --random with more AUs than the card keeps in random mode would settle it\n",
+			    f->primed);
 	else if (!f->found && f->speed_hidden)
-		fprintf(out, "  not seen: each write out of order paid a copy here (x%.1f a write in order): an area only faster at programming them could not show beside it (nor in -f --random)\n",
-			f->ref_lin_ns > 0 ? f->ref_rnd_ns / f->ref_lin_ns : 0);
+		wrap_printf(out, LEAD, "  not seen: each write out of order paid a copy here (x%.1f a write in order): an area only faster at programming them could not show beside it (nor in -f --random)\n",
+			    f->ref_lin_ns > 0 ? f->ref_rnd_ns / f->ref_lin_ns : 0);
+}
+
+/* -v: each AU's speed in order, out of order and copy, against far AUs. */
+static void print_fat_ratios(FILE *out, const struct auto_fat *f,
+			     const char *lead)
+{
+	char cont[64];
+	struct wrap w;
+	unsigned int i;
+	FILE *o;
+
+	if (!f->measured || !f->naus)
+		return;
+	snprintf(cont, sizeof(cont), "%s  ", lead);
+	o = wrap_begin(&w, out, cont);
+	fprintf(o, "%sFAT area: each AU against the far AUs, in order/out of order/copy:",
+		lead);
+	for (i = 0; i < f->naus; i++)
+		fprintf(o, " x%.2f/x%.2f/x%.2f", f->lin_ratio[i],
+			f->rnd_ratio[i], f->copy_ratio[i]);
+	fputc('\n', o);
+	wrap_end(&w);
 }
 
 static void print_advice(FILE *out, const struct auto_result *r,
 			 const char *path)
 {
 	uint64_t erase = r->align.erase.size_byte;
+	const char *dev = strncmp(path, "--", 2) ? path : "DEVICE";
 	struct auto_advice a;
-	char sz[FMT_LEN];
+	char sz[FMT_LEN], cmd[512];
 
 	fprintf(out, "advice:\n");
 	auto_advise_for(r, &a);
 	if (a.no_data) {
-		fprintf(out, "  keep no data on this card: the capacity check found %s of it storing data\n",
-			fmt_size(sz, r->capacity.usable_byte));
+		wrap_printf(out, LEAD, "  keep no data on this card: the capacity check found %s of it storing data\n",
+			    fmt_size(sz, r->capacity.usable_byte));
 		return;
 	}
+	capfix_command(cmd, sizeof(cmd), a.start_sector, a.max_sectors, 0,
+		       dev);
+	/* the one-line form makes a new table: say so before the command */
 	if (a.max_sectors) {
-		fprintf(out, "  the card stores data only up to %s (the capacity check): one partition of at most %llu sectors from sector %llu, e.g. (this replaces the whole partition table: every partition on the card and its data are lost): echo 'start=%llu, size=%llu' | sudo sfdisk %s\n",
-			fmt_size(sz, r->capacity.usable_byte),
-			(unsigned long long)a.max_sectors,
-			(unsigned long long)a.start_sector,
-			(unsigned long long)a.start_sector,
-			(unsigned long long)a.max_sectors,
-			strncmp(path, "--", 2) ? path : "DEVICE");
+		wrap_printf(out, LEAD, "  the card stores data only up to %s (the capacity check): one partition of at most %llu sectors from sector %llu, e.g. (this replaces the whole partition table: every partition on the card and its data are lost):\n",
+			    fmt_size(sz, r->capacity.usable_byte),
+			    (unsigned long long)a.max_sectors,
+			    (unsigned long long)a.start_sector);
+		fprintf(out, LEAD "%s\n", cmd);
 	}
 	if (!erase) {
-		fprintf(out, "  no erase size found: keep the usual 1MiB alignment (partitions at multiples of sector %llu, in %u-byte sectors)\n",
-			(unsigned long long)a.start_sector, a.sector_byte);
+		wrap_printf(out, LEAD, "  no erase size found: keep the usual 1MiB alignment (partitions at multiples of sector %llu, in %u-byte sectors)\n",
+			    (unsigned long long)a.start_sector, a.sector_byte);
 		return;
 	}
-	fprintf(out, "  partition start: sector %llu in %u-byte sectors (%s, the first multiple of the erase size from 1MiB)\n",
-		(unsigned long long)a.start_sector, a.sector_byte,
-		fmt_size(sz, a.start_sector * a.sector_byte));
-	/* the one-line form makes a new table: say so before the command */
+	wrap_printf(out, LEAD, "  partition start: sector %llu of %u bytes (%s, the first multiple of the erase size from 1MiB)%s\n",
+		    (unsigned long long)a.start_sector, a.sector_byte,
+		    fmt_size(sz, a.start_sector * a.sector_byte),
+		    a.max_sectors ? "" : "; one partition from there (this replaces the whole partition table: every partition on the card and its data are lost):");
 	if (!a.max_sectors)
-		fprintf(out, "  to make the card one partition from there (this replaces the whole partition table: every partition on the card and its data are lost): echo 'start=%llu' | sudo sfdisk %s\n",
-		(unsigned long long)a.start_sector,
-		strncmp(path, "--", 2) ? path : "DEVICE");
+		fprintf(out, LEAD "%s\n", cmd);
 	fprintf(out, "  ext4: mkfs.ext4 -b 4096 -E stride=%u,stripe_width=%u PARTITION\n",
 		a.ext4_stride, a.ext4_stripe_width);
 	fprintf(out, "  f2fs: mkfs.f2fs -s %u PARTITION\n", a.f2fs_segs);
+}
+
+/*
+ * A size found and its confidence: "4MiB (confidence high)", or "none"
+ * alone when nothing was found with no confidence either.
+ */
+static const char *size_conf(char *buf, size_t len, uint64_t size_byte,
+			     enum analyze_confidence c)
+{
+	char a[FMT_LEN];
+
+	if (!size_byte && c == ANALYZE_CONF_NONE)
+		snprintf(buf, len, "none");
+	else
+		snprintf(buf, len, "%s (confidence %s)",
+			 size_byte ? fmt_size(a, size_byte) : "none", conf(c));
+	return buf;
 }
 
 /* What the erase search from writes saw. */
 static void print_search(FILE *out, const struct auto_result *r)
 {
 	const struct auto_erase_search *s = &r->erase_writes;
-	char a[FMT_LEN], b[FMT_LEN], c[FMT_LEN];
+	char a[FMT_LEN], b[FMT_LEN], c[FMT_LEN], v[64];
+	struct wrap w;
 	unsigned int j;
+	FILE *f;
 
-	fprintf(out, "  from reads alone: %s (confidence %s)\n",
-		r->erase_reads.size_byte ?
-			fmt_size(a, r->erase_reads.size_byte) : "none",
-		conf(r->erase_reads.confidence));
-	fprintf(out, "  from writes: %s (confidence %s): %u writes of %s in %s",
-		s->erase_byte ? fmt_size(a, s->erase_byte) : "none",
-		conf(s->confidence), s->writes, fmt_size(b, s->chunk_byte),
+	fprintf(out, "  from reads alone: %s\n",
+		size_conf(v, sizeof(v), r->erase_reads.size_byte,
+			  r->erase_reads.confidence));
+	f = wrap_begin(&w, out, LEAD);
+	fprintf(f, "  from writes: %s: %u writes of %s in %s",
+		size_conf(v, sizeof(v), s->erase_byte, s->confidence),
+		s->writes, fmt_size(b, s->chunk_byte),
 		fmt_time(c, (int64_t)r->step_ns[AUTO_STEP_ERASE_WRITES]));
-	if (s->data_byte)
-		fprintf(out, "; no collection in %u writes further and further apart, so %s of data after each of them (%u writes) and the walk again",
-			(unsigned int)AUTO_ERASE_WARMUP, fmt_size(a, s->data_byte),
-			s->data_writes);
 	if (!s->filled) {
-		fprintf(out, "; no write paid for a garbage collection in %u writes further and further apart: the card keeps that many AUs open, has no erase blocks, or copies nothing when it closes one; -O with a guessed erase size, its AUs written whole first, would settle it\n",
+		fprintf(f, "; no write paid for a garbage collection in %u writes further and further apart: the card keeps that many AUs open, has no erase blocks, or copies nothing when it closes one; -O with a guessed erase size, its AUs written whole first, would settle it\n",
 			s->warmup);
+		wrap_end(&w);
 		return;
 	}
-	fprintf(out, "; after %u writes further and further apart the card's open AUs were full: a write into a new AU took up to %s, into an open one %s; first AU boundary after",
-		s->warmup, fmt_time(a, (int64_t)s->slow_ns),
+	fprintf(f, "; the open AUs were full after %u writes further and further apart",
+		s->warmup);
+	if (s->data_byte)
+		fprintf(f, " (%s of data written after each of the %u writes, as %u without it showed no collection)",
+			fmt_size(a, s->data_byte), s->data_writes,
+			(unsigned int)AUTO_ERASE_WARMUP);
+	fprintf(f, ": a write into a new AU took up to %s, into an open one %s; the first AU boundary",
+		fmt_time(a, (int64_t)s->slow_ns),
 		fmt_time(b, (int64_t)s->fast_ns));
 	for (j = 0; j < s->nanchors; j++)
-		fprintf(out, "%s %s: %s", j ? "," : "",
-			fmt_size(a, s->anchor_byte[j]),
+		fprintf(f, "%s %s past %s", j ? "," : "",
 			s->boundary_byte[j] ?
-				fmt_size(b, s->boundary_byte[j]) : "none");
-	fprintf(out, " (sizes up to %s)\n", fmt_size(a, s->top_byte));
+				fmt_size(b, s->boundary_byte[j]) : "none",
+			fmt_size(a, s->anchor_byte[j]));
+	fprintf(f, " (sizes up to %s)\n", fmt_size(a, s->top_byte));
+	wrap_end(&w);
 }
 
 /*
@@ -265,9 +318,11 @@ static void print_why(FILE *out, const char *what,
 	char sz[FMT_LEN], up[FMT_LEN];
 	size_t rows = s->n_upper + s->n_lower + s->n_skipped;
 	double step = s->upper_ns - s->lower_ns;
+	struct wrap w;
 
 	if (!s->size_byte)
 		return;
+	out = wrap_begin(&w, out, LEAD);
 	fprintf(out, "  %s: reads across a %s boundary cost %s extra, ", what,
 		fmt_size(sz, s->size_byte),
 		fmt_time(up, (int64_t)llround(s->upper_ns)));
@@ -288,6 +343,7 @@ static void print_why(FILE *out, const char *what,
 			rows - s->n_misfit, rows);
 	else
 		fprintf(out, ", all %zu alignments agree\n", rows);
+	wrap_end(&w);
 }
 
 /* The capacity check's line, when it ran. */
@@ -303,13 +359,13 @@ static void print_capacity(FILE *out, const struct auto_result *r)
 	if (c->kind == CAPACITY_GENUINE) {
 		char d[FMT_LEN];
 
-		fprintf(out, "capacity: genuine as far as the check sees, all %s store data; it could not rule out a fake with a cache over %s\n",
-			a, fmt_size(d, c->defeat_byte));
+		wrap_printf(out, LEAD, "capacity: genuine as far as the check sees, all %s store data; it could not rule out a fake with a cache over %s\n",
+			    a, fmt_size(d, c->defeat_byte));
 	} else {
-		fprintf(out, "capacity: FAKE or failing (%s): usable %s%s of %s announced; the advice above keeps to it\n",
-			capacity_kind_name(c->kind),
-			c->kind == CAPACITY_LIMBO && !c->exact ? "at least " :
-			"", u, a);
+		wrap_printf(out, LEAD, "capacity: FAKE or failing (%s): usable %s%s of %s announced; the advice above keeps to it\n",
+			    capacity_kind_name(c->kind),
+			    c->kind == CAPACITY_LIMBO && !c->exact ?
+			    "at least " : "", u, a);
 	}
 }
 
@@ -348,9 +404,11 @@ static void print_with_path(FILE *out, const char *s, const char *path)
 static void print_noise(FILE *out, const struct auto_result *r)
 {
 	const struct auto_noise *n = &r->noise;
+	struct wrap w;
 
 	if (!n->cells)
 		return;
+	out = wrap_begin(&w, out, LEAD);
 	fprintf(out, "timing noise: %s: %u of %u positions delayed in the least of a few reads",
 		auto_noise_name(n->level), n->delayed, n->cells);
 	if (n->once_cells)
@@ -368,12 +426,16 @@ static void print_noise(FILE *out, const struct auto_result *r)
 	if (n->level == AUTO_NOISE_HIGH)
 		fputs("; the host or the card is noisy: close other programs, or run again (values the noise could have made are given low confidence)", out);
 	fputc('\n', out);
+	wrap_end(&w);
 }
 
 /* Why the write steps did not run, and what would settle it. */
 static void print_skipped(FILE *out, const struct auto_result *r,
 			  const char *path)
 {
+	struct wrap w;
+
+	out = wrap_begin(&w, out, LEAD);
 	fprintf(out, "skipped: %s: %s", r->open_linear.measured ? "FAT area" :
 		"open AUs and FAT area", r->skip_reason);
 	if (r->skip_settle) {
@@ -381,6 +443,7 @@ static void print_skipped(FILE *out, const struct auto_result *r,
 		print_with_path(out, r->skip_settle, path);
 	}
 	fputc('\n', out);
+	wrap_end(&w);
 }
 
 /*
@@ -400,11 +463,12 @@ static void print_destructive_adds(FILE *out, const struct auto_result *r)
 			 fmt_size(b, r->class_start_byte));
 	}
 	if (r->capacity_plan_byte)
-		fprintf(out, "--destructive also runs the capacity check (it may overwrite %s in %d places across the device)%s%s\n",
-			fmt_size(a, r->capacity_plan_byte),
-			r->capacity_plan_ranges, cls[0] ? " and " : "", cls);
+		wrap_printf(out, LEAD, "--destructive also runs the capacity check (it may overwrite %s in %d places across the device)%s%s\n",
+			    fmt_size(a, r->capacity_plan_byte),
+			    r->capacity_plan_ranges, cls[0] ? " and " : "",
+			    cls);
 	else if (cls[0])
-		fprintf(out, "--destructive also runs %s\n", cls);
+		wrap_printf(out, LEAD, "--destructive also runs %s\n", cls);
 }
 
 /* The steps skipped, and why; without --destructive, what it adds. */
@@ -418,13 +482,14 @@ static void print_skips(FILE *out, const struct auto_result *r,
 		return;
 	}
 	if (r->search_fits && r->align.erase.confidence < ANALYZE_CONF_HIGH)
-		fprintf(out, "skipped: the erase size from writes, open AUs and FAT area (they write to the device); run them with: flashbench --auto --destructive %s\n",
-			path);
+		fprintf(out, "skipped: the erase size from writes, open AUs and FAT area (they write to\n"
+			LEAD "the device); run them with:\n"
+			LEAD "flashbench --auto --destructive %s\n", path);
 	else if (r->align.erase.confidence < ANALYZE_CONF_MEDIUM)
-		fprintf(out, "skipped: open AUs and FAT area: no clear erase size to measure with, and the device is too small to find it by writing\n");
+		wrap_printf(out, LEAD, "skipped: open AUs and FAT area: no clear erase size to measure with, and the device is too small to find it by writing\n");
 	else
-		fprintf(out, "skipped: open AUs and FAT area (they write to the device); run them with: flashbench --auto --destructive %s\n",
-			path);
+		fprintf(out, "skipped: open AUs and FAT area (they write to the device); run them with:\n"
+			LEAD "flashbench --auto --destructive %s\n", path);
 	print_destructive_adds(out, r);
 }
 
@@ -433,28 +498,30 @@ static void print_verdict(FILE *out, const struct auto_result *r,
 			  const char *path, const struct sysfs_info *sysfs)
 {
 	const struct auto_table *t = &r->tables[r->chosen];
-	char a[FMT_LEN];
+	char a[FMT_LEN], v[64];
 
 	struct align_verdict reads = r->align;
 	/* without --destructive the closing line says why, once */
 	const char *why = r->destructive ? r->skip_reason : NULL;
 
-	fprintf(out, "erase size: %s (confidence %s)%s\n",
-		r->align.erase.size_byte ?
-			fmt_size(a, r->align.erase.size_byte) : "none",
-		conf(r->align.erase.confidence),
+	fprintf(out, "erase size: %s%s\n",
+		size_conf(v, sizeof(v), r->align.erase.size_byte,
+			  r->align.erase.confidence),
 		r->erase_from == AUTO_ERASE_FROM_WRITES ? ", from writes" :
 		r->erase_from == AUTO_ERASE_CONFIRMED ?
 			", confirmed by writes" : "");
 	if (r->ntables) {
 		char b[FMT_LEN], c[FMT_LEN];
+		struct wrap w;
+		FILE *f = wrap_begin(&w, out, LEAD);
 
-		fprintf(out, "  evidence: align at %s blocks, alignments 2^n and 3*2^n sampled %s apart, the least of %u reads each",
+		fprintf(f, "  evidence: align at %s blocks, alignments 2^n and 3*2^n sampled %s apart, the least of %u reads each",
 			fmt_size(b, t->blocksize_byte),
 			fmt_size(c, t->spacing_byte), t->count);
 		if (t->around_byte)
-			print_around(out, t);
-		fputc('\n', out);
+			print_around(f, t);
+		fputc('\n', f);
+		wrap_end(&w);
 	}
 	if (r->erase_writes.measured)
 		reads.erase = r->erase_reads;
@@ -467,12 +534,11 @@ static void print_verdict(FILE *out, const struct auto_result *r,
 	print_sysfs_size(out, sysfs, "erase_size", 0);
 	print_sysfs_size(out, sysfs, "discard_granularity", 0);
 	print_sysfs_size(out, sysfs, "optimal_io_size", 0);
-	fprintf(out, "page size: %s (confidence %s)\n",
-		r->align.page.size_byte ?
-			fmt_size(a, r->align.page.size_byte) : "none",
-		conf(r->align.page.confidence));
+	fprintf(out, "page size: %s\n",
+		size_conf(v, sizeof(v), r->align.page.size_byte,
+			  r->align.page.confidence));
 	if (r->align.plane.size_byte)
-		fprintf(out, "program unit: %s, pages read at once across planes (confidence %s)\n",
+		wrap_printf(out, LEAD, "program unit: %s, pages read at once across planes (confidence %s)\n",
 			fmt_size(a, r->align.plane.size_byte),
 			conf(r->align.plane.confidence));
 	if (r->align.group.size_byte)
@@ -484,11 +550,11 @@ static void print_verdict(FILE *out, const struct auto_result *r,
 	print_open(out, "random", &r->open_random, why);
 	print_fat(out, &r->fat, r->align.erase.size_byte, why);
 	if (r->precondition_again)
-		fprintf(out, "preconditioned: no collapse on the probed AUs as found (AUs that hold no data cost nothing to close), so each was written whole and the search made again (%s in all)\n",
-			fmt_size(a, r->precondition_byte));
+		wrap_printf(out, LEAD, "preconditioned: no collapse on the probed AUs as found (AUs that hold no data cost nothing to close), so each was written whole and the search made again (%s in all)\n",
+			    fmt_size(a, r->precondition_byte));
 	else if (r->precondition_byte)
-		fprintf(out, "preconditioned: probed AUs written whole to use them again (%s in all)\n",
-			fmt_size(a, r->precondition_byte));
+		wrap_printf(out, LEAD, "preconditioned: probed AUs written whole to use them again (%s in all)\n",
+			    fmt_size(a, r->precondition_byte));
 	if (sysfs) {
 		size_t i;
 
@@ -502,9 +568,13 @@ static void print_verdict(FILE *out, const struct auto_result *r,
 	print_advice(out, r, path);
 	print_skips(out, r, path);
 	if (r->erase_fallback) {
-		fputs("erase size for the write steps: read with low confidence, so their answers are low too; to settle it: ", out);
-		print_with_path(out, "flashbench -a DEVICE, then the classic tests with the erase size it shows (flashbench -O --erasesize=SIZE DEVICE)", path);
-		fputc('\n', out);
+		struct wrap w;
+		FILE *f = wrap_begin(&w, out, LEAD);
+
+		fputs("erase size for the write steps: read with low confidence, so their answers are low too; to settle it: ", f);
+		print_with_path(f, "flashbench -a DEVICE, then the classic tests with the erase size it shows (flashbench -O --erasesize=SIZE DEVICE)", path);
+		fputc('\n', f);
+		wrap_end(&w);
 	}
 	print_noise(out, r);
 	print_capacity(out, r);
@@ -534,7 +604,9 @@ static void print_total(FILE *out, const struct auto_result *r,
 			uint64_t class_ns)
 {
 	char t[FMT_LEN], a[FMT_LEN];
+	struct wrap w;
 
+	out = wrap_begin(&w, out, LEAD);
 	fprintf(out, "device time: %s in all: align %s",
 		fmt_time(t, (int64_t)(r->device_ns + class_ns)),
 		fmt_time(a, (int64_t)r->step_ns[AUTO_STEP_ALIGN]));
@@ -550,6 +622,7 @@ static void print_total(FILE *out, const struct auto_result *r,
 		print_share(out, "capacity check", r->capacity.device_ns);
 	print_share(out, "class check", class_ns);
 	fputc('\n', out);
+	wrap_end(&w);
 }
 
 void auto_print_evidence(FILE *out, const struct auto_result *r,
@@ -561,6 +634,7 @@ void auto_print_evidence(FILE *out, const struct auto_result *r,
 	if (r->erase_writes.measured)
 		reads.erase = r->erase_reads;
 	analyze_print_evidence_lead(out, &reads, lead);
+	print_fat_ratios(out, &r->fat, lead);
 }
 
 void auto_print_run(FILE *out, const struct auto_result *r, const char *path,
@@ -579,8 +653,8 @@ void auto_print_run_end(FILE *out, const struct auto_result *r,
 	if (r->class)
 		print_total(out, r, class_ns);
 	if (r->class_skipped)
-		fprintf(out, "class check: skipped: it writes up to byte %" PRIu64 ", past the end of the device (%" PRIu64 " bytes)\n",
-			r->class_end_byte, r->device_byte);
+		wrap_printf(out, LEAD, "class check: skipped: it writes up to byte %" PRIu64 ", past the end at %" PRIu64 "\n",
+			    r->class_end_byte, r->device_byte);
 }
 
 void auto_print_verdict(FILE *out, const struct auto_result *r,

@@ -13,9 +13,12 @@
 #include "format.h"
 #include "json.h"
 #include "rectab.h"
+#include "wrap.h"
 
 #define CAPFIX_MIB		(1ULL << 20)
 #define CAPFIX_NO_DATA_BYTE	(2ULL << 20)
+/* The report's second column: where its wrapped lines go on. */
+#define CAPFIX_LEAD		"                "
 
 /* The path to give sfdisk: the simulated card has none. */
 static const char *capfix_path(const char *path)
@@ -65,13 +68,24 @@ enum capfix_how capfix_plan(const struct capacity_result *r,
 		return CAPFIX_KEEP;
 	if (capfix_shrink(t, r->usable_byte, lbs, path, cmd, len))
 		return CAPFIX_SHRINK;
-	if (t->label == CAPFIX_GPT)
-		snprintf(cmd, len, "printf 'label: dos\\nstart=%" PRIu64 ", size=%" PRIu64 ", type=c\\n' | sudo sfdisk %s",
-			 start, limit - start, capfix_path(path));
-	else
-		snprintf(cmd, len, "echo 'start=%" PRIu64 ", size=%" PRIu64 ", type=c' | sudo sfdisk %s",
-			 start, limit - start, capfix_path(path));
+	capfix_command(cmd, len, start, limit - start,
+		       t->label == CAPFIX_GPT, capfix_path(path));
 	return CAPFIX_REPLACE;
+}
+
+void capfix_command(char *cmd, size_t len, uint64_t start, uint64_t size,
+		    int gpt, const char *path)
+{
+	char sz[48] = "";
+
+	if (size)
+		snprintf(sz, sizeof(sz), ", size=%" PRIu64, size);
+	if (gpt)
+		snprintf(cmd, len, "printf 'label: dos\\nstart=%" PRIu64 "%s, type=c\\n' | sudo sfdisk %s",
+			 start, sz, path);
+	else
+		snprintf(cmd, len, "echo 'start=%" PRIu64 "%s, type=c' | sudo sfdisk %s",
+			 start, sz, path);
 }
 
 /* The lines of a new table of one partition. */
@@ -81,15 +95,12 @@ static void capfix_print_replace(FILE *out, const struct capacity_result *r,
 	uint64_t lbs = r->logical_block_size ? r->logical_block_size : 512;
 	uint64_t start = CAPFIX_MIB / lbs;
 
-	fprintf(out, "to do:          use no more than the usable size: one partition of at most\n"
-		"                %" PRIu64 " sectors of %" PRIu64 " bytes from sector %" PRIu64 ", e.g. (this replaces the\n",
-		r->usable_byte / lbs - start, lbs, start);
-	if (t && t->label == CAPFIX_GPT)
-		fprintf(out, "                GPT, whose backup copy lies in the card's last sectors where a\n"
-			"                fake keeps nothing, by an MBR; format the partition afterwards):\n");
-	else
-		fprintf(out, "                whole partition table; format the partition afterwards):\n");
-	fprintf(out, "                %s\n", cmd);
+	wrap_printf(out, CAPFIX_LEAD, "to do:          use no more than the usable size: one partition of at most %" PRIu64 " sectors of %" PRIu64 " bytes from sector %" PRIu64 ", e.g. (this replaces the %s; format the partition afterwards):\n",
+		    r->usable_byte / lbs - start, lbs, start,
+		    t && t->label == CAPFIX_GPT ?
+		    "GPT, whose backup copy lies in the card's last sectors where a fake keeps nothing, by an MBR" :
+		    "whole partition table");
+	fprintf(out, CAPFIX_LEAD "%s\n", cmd);
 }
 
 void capfix_print(FILE *out, const struct capacity_result *r,
@@ -99,25 +110,20 @@ void capfix_print(FILE *out, const struct capacity_result *r,
 
 	switch (capfix_plan(r, t, path, cmd, sizeof(cmd))) {
 	case CAPFIX_NOTHING:
-		fprintf(out, "to do:          nothing, unless a cache over %s hides a fake: -C\n"
-			"                --flush=SIZE defeats one up to half of SIZE, f3write (it\n"
-			"                fills the card) any\n",
-			fmt_size(b, r->defeat_byte));
+		wrap_printf(out, CAPFIX_LEAD, "to do:          nothing, unless a cache over %s hides a fake: -C --flush=SIZE defeats one up to half of SIZE, f3write (it fills the card) any\n",
+			    fmt_size(b, r->defeat_byte));
 		break;
 	case CAPFIX_NO_DATA:
 		fprintf(out, "to do:          do not keep data on this card\n");
 		break;
 	case CAPFIX_KEEP:
-		fprintf(out, "to do:          keep within the usable size: every partition ends below it\n"
-			"                (the last, %u, at sector %" PRIu64 ")\n",
-			t->last, t->last_end);
+		wrap_printf(out, CAPFIX_LEAD, "to do:          keep within the usable size: every partition ends below it (the last, %u, at sector %" PRIu64 ")\n",
+			    t->last, t->last_end);
 		break;
 	case CAPFIX_SHRINK:
-		fprintf(out, "to do:          use no more than the usable size: partition %u ends past it;\n"
-			"                this shrinks it to end at a MiB boundary within it and keeps\n"
-			"                the rest of the partition table (then make its file system\n"
-			"                anew: one made for the larger size writes where nothing stays):\n"
-			"                %s\n", t->last, cmd);
+		wrap_printf(out, CAPFIX_LEAD, "to do:          use no more than the usable size: partition %u ends past it; this shrinks it to end at a MiB boundary within it and keeps the rest of the partition table (then make its file system anew: one made for the larger size writes where nothing stays):\n",
+			    t->last);
+		fprintf(out, CAPFIX_LEAD "%s\n", cmd);
 		break;
 	case CAPFIX_REPLACE:
 		capfix_print_replace(out, r, t, cmd);

@@ -45,6 +45,15 @@ enum capfix_how capfix_plan(const struct capacity_result *r,
 			    struct capfix_table *t, const char *path,
 			    char *cmd, size_t len);
 
+/*
+ * The sfdisk command that makes a new table of one FAT partition (type c,
+ * as cards come) from sector start, of size sectors (0: to the end), on
+ * path; an MBR in place of a GPT when gpt.  -C and --auto give this one
+ * command.
+ */
+void capfix_command(char *cmd, size_t len, uint64_t start, uint64_t size,
+		    int gpt, const char *path);
+
 /* The report's "to do:" lines. */
 void capfix_print(FILE *out, const struct capacity_result *r,
 		  struct capfix_table *t, const char *path);

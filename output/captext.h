@@ -21,6 +21,12 @@ void capacity_print_findings(FILE *out, const struct capacity_result *r);
 void capacity_print(FILE *out, const struct capacity_result *r,
 		    const char *path);
 
+/*
+ * What an interrupted check had done: what it wrote and how far data
+ * came back, with no verdict (its search had not ended).
+ */
+void capacity_print_stopped(FILE *out, const struct capacity_result *r);
+
 /* The verdict's members (usable_size, announced_size, kind, ...). */
 void capacity_json(struct json *j, const struct capacity_result *r);
 

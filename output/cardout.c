@@ -2,11 +2,16 @@
 /* The card's own word, printed: as text and as JSON's device.card. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cardout.h"
 #include "extcsdout.h"
 #include "format.h"
+#include "wrap.h"
+
+/* Where a wrapped line goes on. */
+#define CARD_LEAD "    "
 
 /* "SD 3.0x" from the SCR's version bits. */
 static const char *sd_version(const struct card_scr *s)
@@ -26,8 +31,10 @@ static const char *sd_version(const struct card_scr *s)
 
 static void print_identity(FILE *out, const struct card_info *ci)
 {
+	struct wrap w;
 	int any = 0;
 
+	out = wrap_begin(&w, out, CARD_LEAD);
 	fputs("  identity:", out);
 	if (ci->manfid >= 0) {
 		fprintf(out, " manufacturer 0x%02" PRIx64, (uint64_t)ci->manfid);
@@ -49,6 +56,7 @@ static void print_identity(FILE *out, const struct card_info *ci)
 	if (ci->date[0])
 		fprintf(out, ", made %s", ci->date);
 	fputs(any ? "\n" : " unknown\n", out);
+	wrap_end(&w);
 }
 
 /* "class 10" or "unknown" for a claim. */
@@ -80,10 +88,33 @@ static void print_ssr(FILE *out, const struct card_info *ci)
 		fputs("  SSR: AU not stated", out);
 	if (ci->uhs_au_byte)
 		fprintf(out, " (UHS AU %s)", fmt_size(au, ci->uhs_au_byte));
-	fprintf(out, ", erase %u AU%s in %u s + %u s, move %u MB/s, discard %s\n",
-		s->erase_size, s->erase_size == 1 ? "" : "s",
-		s->erase_timeout, s->erase_offset, s->perf_move,
+	fprintf(out, ", move %u MB/s, discard %s\n", s->perf_move,
 		s->discard ? "yes" : "no");
+	/* ERASE_SIZE 0: the card states no erase timing (SD spec 4.10.2.5) */
+	if (s->erase_size)
+		fprintf(out, "  SSR: erase %u AU%s in %u s + %u s\n",
+			s->erase_size, s->erase_size == 1 ? "" : "s",
+			s->erase_timeout, s->erase_offset);
+	else
+		fputs("  SSR: erase timing not stated\n", out);
+}
+
+/* A file of sysfs: a size in bytes shown as one ("4194304 (4MiB)"). */
+static void print_file(FILE *out, const struct card_raw *raw, size_t i)
+{
+	char *end, sz[FMT_LEN];
+	unsigned long long v;
+
+	if (i == CF_PREFERRED_ERASE_SIZE || i == CF_ERASE_SIZE) {
+		v = strtoull(raw->val[i], &end, 10);
+		if (end != raw->val[i] && !*end && v) {
+			fprintf(out, "  %s: %llu bytes (%s)\n",
+				card_file_names[i], v, fmt_size(sz, v));
+			return;
+		}
+	}
+	wrap_printf(out, CARD_LEAD, "  %s: %s\n", card_file_names[i],
+		    raw->val[i]);
 }
 
 void card_print(FILE *out, const struct card_raw *raw,
@@ -111,15 +142,14 @@ void card_print(FILE *out, const struct card_raw *raw,
 	ext_csd_print(out, &ci->ext);
 	for (i = CF_PREFERRED_ERASE_SIZE; i < CF_NR; i++)
 		if (raw->have[i])
-			fprintf(out, "  %s: %s\n", card_file_names[i],
-				raw->val[i]);
+			print_file(out, raw, i);
 	card_missing(raw, missing, sizeof(missing));
 	if (missing[0])
-		fprintf(out, "  missing: %s\n", missing);
+		wrap_printf(out, CARD_LEAD, "  missing: %s\n", missing);
 	for (i = 0; i < ci->nr_notes; i++)
-		fprintf(out, "  note: %s\n", ci->note[i]);
+		wrap_printf(out, CARD_LEAD, "  note: %s\n", ci->note[i]);
 	for (i = 0; i < ci->ext.nr_notes; i++)
-		fprintf(out, "  note: %s\n", ci->ext.note[i]);
+		wrap_printf(out, CARD_LEAD, "  note: %s\n", ci->ext.note[i]);
 }
 
 static void json_claim(struct json *j, const char *key, int v)

@@ -23,6 +23,7 @@
 #include "rectab.h"
 #include "rowsread.h"
 #include "survey.h"
+#include "wrap.h"
 
 /* ---- reading a record ---- */
 
@@ -576,37 +577,60 @@ static const char legend[] =
 	"? low confidence, ~ medium, - not in the record; serial# is a hash;\n"
 	" a card without registers is a row per device path, size and verdict";
 
-/* One cell padded to width w, or the last one of its line. */
-static void text_cell(FILE *out, const char *s, size_t w, int last)
+/*
+ * One "head value" pair of a card's lines at column *col (0: at the
+ * start of a line after the first, its lead not printed yet): on this
+ * line when it fits, else on the next; a pair wider than a line is
+ * wrapped at its spaces.
+ */
+static void text_pair(FILE *out, const char *head, const char *value,
+		      size_t *col)
 {
-	if (last)
-		fprintf(out, "%s\n", s);
-	else
-		fprintf(out, "%-*s  ", (int)w, s);
+	static const char lead[] = "  ";
+	char pair[CELL_LEN + 32];
+	size_t len;
+
+	snprintf(pair, sizeof(pair), "%s %s", head, value);
+	len = wrap_cols(pair, strlen(pair));
+	if (*col && *col + 2 + len <= WRAP_COLS) {
+		fprintf(out, "  %s", pair);
+		*col += 2 + len;
+		return;
+	}
+	if (*col)
+		fputc('\n', out);
+	fputs(lead, out);
+	if (strlen(lead) + len <= WRAP_COLS) {
+		fputs(pair, out);
+		*col = strlen(lead) + len;
+		return;
+	}
+	wrap_puts(out, lead, pair);
+	*col = 0;
 }
 
-/* Aligned columns, two spaces apart; the widths from every cell. */
+/*
+ * A terminal's survey: a card a few lines long, its columns as "head
+ * value" pairs packed into 80 columns (the table itself is --csv's and
+ * --markdown's, whose lines no one reads on a terminal).
+ */
 static void print_text(FILE *out, const struct survey_row *rows, size_t n)
 {
-	size_t w[COL_NR], i, c, len;
 	char buf[CELL_LEN];
+	size_t i, c, col;
 
-	for (c = 0; c < COL_NR; c++) {
-		w[c] = strlen(col_head[c]);
-		for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++) {
+		cell(buf, &rows[i], COL_CARD);
+		fputs(buf, out);
+		col = wrap_cols(buf, strlen(buf));
+		for (c = COL_CARD + 1; c < COL_NR; c++) {
 			cell(buf, &rows[i], c);
-			len = strlen(buf);
-			w[c] = len > w[c] ? len : w[c];
+			text_pair(out, col_head[c], buf, &col);
 		}
+		if (col)	/* (else a wrapped pair ended the line) */
+			fputc('\n', out);
 	}
-	for (c = 0; c < COL_NR; c++)
-		text_cell(out, col_head[c], w[c], c + 1 == COL_NR);
-	for (i = 0; i < n; i++)
-		for (c = 0; c < COL_NR; c++) {
-			cell(buf, &rows[i], c);
-			text_cell(out, buf, w[c], c + 1 == COL_NR);
-		}
-	fprintf(out, "(%s)\n", legend);
+	wrap_printf(out, "", "(%s)\n", legend);
 }
 
 /* A CSV field, quoted where it holds a comma, quote or line break. */

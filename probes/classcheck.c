@@ -41,8 +41,11 @@ int auto_probe_class(struct device *dev, const struct bench_opts *o,
 	rg.start_byte = r->class_start_byte;
 	rg.end_byte = r->class_end_byte;
 	ret = auto_announce(h, &rg, 1);
-	if (!ret)
+	if (!ret) {
+		/* the progress line and -v name the step that runs now */
+		auto_say(h, "auto: %s\n", "class check (writes)");
 		ret = class_measure(dev, &p, r->class);
+	}
 	class_judge(r->class, ci ? &r->class_claims : NULL);
 	r->step_ns[AUTO_STEP_CLASS] = r->class->device_ns;
 	if (!r->class->n) {	/* no class judged: nothing to show */

@@ -44,6 +44,13 @@ static const struct rt_field verdict_rows[] = {
 	  .unit = "count", CONF(open_random_conf),
 	  .has_off = RT_HAS(struct auto_verdict_rec, open_random_known),
 	  .label = "open AUs random", .said = 6 },
+	/* the text's ">= 32": no collapse up to the most the search tried */
+	{ .name = "open_au_linear_at_least", .kind = RT_BOOL,
+	  .off = AV(open_linear_at_least),
+	  .has_off = RT_HAS(struct auto_verdict_rec, open_linear_known) },
+	{ .name = "open_au_random_at_least", .kind = RT_BOOL,
+	  .off = AV(open_random_at_least),
+	  .has_off = RT_HAS(struct auto_verdict_rec, open_random_known) },
 	{ .name = "fat_start", .kind = RT_U64, .off = AV(fat_start),
 	  .unit = "AUs", CONF(fat_conf),
 	  .has_off = RT_HAS(struct auto_verdict_rec, fat_found),

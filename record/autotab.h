@@ -25,6 +25,7 @@ struct auto_verdict_rec {
 	int open_linear_known, open_random_known;
 	unsigned int open_linear_nr, open_random_nr;
 	int open_linear_conf, open_random_conf;
+	int open_linear_at_least, open_random_at_least;	/* nr: a bound */
 	int fat_measured, fat_found;
 	uint64_t fat_start, fat_start_byte;	/* AUs; bytes */
 	uint64_t fat_count;			/* AUs (0: none found) */

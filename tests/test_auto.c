@@ -121,6 +121,7 @@ START_TEST(test_read_only)
 		  !r.fat.measured);
 	auto_print(f, &r, "/dev/card", NULL);
 	fclose(f);
+	unwrap_text(text);
 	ck_assert_ptr_nonnull(strstr(text, "erase size: 8MiB (confidence high)\n"));
 	ck_assert_ptr_nonnull(strstr(text, "page size: 32KiB (confidence"));
 	ck_assert_ptr_nonnull(strstr(text, "open AUs linear: skipped\n"));
@@ -443,6 +444,7 @@ START_TEST(test_no_erase_advice)
 	f = open_memstream(&text, &len);
 	auto_print(f, &r, "/dev/card", NULL);
 	fclose(f);
+	unwrap_text(text);
 	ck_assert_ptr_nonnull(strstr(text, "skipped: the erase size from writes, open AUs and FAT area (they write to the device); run them with: flashbench --auto --destructive /dev/card\n"));
 	free(text);
 	auto_free(&r);
@@ -459,6 +461,7 @@ START_TEST(test_no_erase_advice)
 	f = open_memstream(&text, &len);
 	auto_print(f, &r, "/dev/card", NULL);
 	fclose(f);
+	unwrap_text(text);
 	ck_assert_ptr_null(strstr(text, "--destructive"));
 	ck_assert_ptr_nonnull(strstr(text, "too small to find it by writing"));
 	free(text);
@@ -509,6 +512,7 @@ START_TEST(test_noise)
 	f = open_memstream(&text, &len);
 	auto_print(f, &r, "/dev/card", NULL);
 	fclose(f);
+	unwrap_text(text);
 	ck_assert_ptr_nonnull(strstr(text, "timing noise: high: "));
 	ck_assert_ptr_nonnull(strstr(text, "the host or the card is noisy: close other programs, or run again"));
 	free(text);
@@ -541,6 +545,7 @@ START_TEST(test_skip_settle)
 	f = open_memstream(&text, &len);
 	auto_print(f, &r, "/dev/card", NULL);
 	fclose(f);
+	unwrap_text(text);
 	ck_assert_ptr_nonnull(strstr(text, "FAT area: skipped: no erase size to place their writes"));
 	ck_assert_ptr_nonnull(strstr(text, "; to settle it: read the erase size in the classic align table (flashbench -a /dev/card)"));
 	free(text);
@@ -897,6 +902,7 @@ START_TEST(test_align_reads)
 	}
 	auto_print(f, &r, "/dev/card", NULL);
 	fclose(f);
+	unwrap_text(text);
 	ck_assert_ptr_nonnull(strstr(text, _i ? "the least of 3 reads each\n" :
 				     "the least of 2 reads each\n"));
 	free(text);
@@ -1051,13 +1057,14 @@ START_TEST(test_advice_sectors)
 	f = open_memstream(&text, &len);
 	auto_print(f, &r, "/dev/card", NULL);
 	fclose(f);
+	unwrap_text(text);
 	snprintf(want, sizeof(want),
-		 "  partition start: sector %u in %u-byte sectors (8MiB, ",
+		 "  partition start: sector %u of %u bytes (8MiB, ",
 		 (8 << 20) / lbs[_i], lbs[_i]);
 	ck_assert_msg(strstr(text, want), "%s", text);
 	cmd = strstr(text, "echo 'start=");
 	ck_assert_ptr_nonnull(cmd);
-	ck_assert_int_eq(sscanf(cmd, "echo 'start=%llu' | sudo sfdisk ",
+	ck_assert_int_eq(sscanf(cmd, "echo 'start=%llu, type=c' | sudo sfdisk ",
 				&start), 1);
 	ck_assert_uint_eq(start * lbs[_i], 8 << 20);
 	ck_assert_ptr_nonnull(strstr(text,

@@ -121,8 +121,8 @@ START_TEST(test_auto_hint_extras)
 	ck_assert_msg(h != NULL, "%s", r.out);
 	ck_assert_int_eq(sscanf(h, "\n--destructive also runs the capacity check (it may overwrite %63s in %u places across the device) and the class check (it overwrites %63s from",
 				cap, &n, cls), 3);
-	/* right after the skipped line */
-	for (p = h; p > r.out && p[-1] != '\n'; p--)
+	/* right after the skipped line (and the lines it goes on in) */
+	for (p = h; p > r.out && (p[-1] != '\n' || *p == ' '); p--)
 		;
 	ck_assert_msg(!strncmp(p, "skipped: ", 9), "%s", r.out);
 	fb_free(&r);

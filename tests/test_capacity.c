@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -956,8 +957,12 @@ START_TEST(test_capacity_estimate)
 	unlink(journal);
 	unlink(file);
 	ck_assert_ptr_nonnull(strstr(r.err, "flashbench: --capacity should take about "));
-	/* said before the first write: right after the announcement */
-	ck_assert_ptr_nonnull(strstr(r.err, "-v lists every range\nflashbench: --capacity should take"));
+	/* said before the first write: right after the announcement and
+	 * --preserve's line saying where it saved */
+	ck_assert_ptr_nonnull(strstr(r.err, "-v lists every range\nflashbench: --preserve: saved what will be overwritten in "));
+	snprintf(args, sizeof(args), " in %s\nflashbench: --capacity should take",
+		 journal);
+	ck_assert_msg(strstr(r.err, args), "%s", r.err);
 	test = json_u(&r, "verdict.device_ns");
 	fake = json_u(&r, "estimate.fake_ns");
 	genuine = json_u(&r, "estimate.genuine_ns");
@@ -1504,10 +1509,19 @@ START_TEST(test_auto_advice_fake)
 	snprintf(args, sizeof(args),
 		 "--auto --destructive -q --simulate=%s,noise=1", t[_i].spec);
 	fb_run(args, &r);
-	snprintf(want, sizeof(want), "echo 'start=%llu, size=%llu' | sudo sfdisk",
+	snprintf(want, sizeof(want), "echo 'start=%llu, size=%llu, type=c' | sudo sfdisk DEVICE\n",
 		 start, sectors);
 	ck_assert_msg(strstr(r.out, want), "%s", r.out);
-	ck_assert_ptr_null(strstr(r.out, "echo 'start=8192' |"));
+	ck_assert_ptr_null(strstr(r.out, "echo 'start=8192, type=c'"));
+	fb_free(&r);
+	/* -C on the same card gives the command in the same form (issue
+	 * 27 item 19: --auto's lacked type=c) */
+	snprintf(args, sizeof(args), "-C -q --simulate=%s,noise=1",
+		 t[_i].spec);
+	fb_run(args, &r);
+	ck_assert_msg(strstr(r.out, "echo 'start=2048, size=") &&
+		      strstr(r.out, ", type=c' | sudo sfdisk DEVICE\n"),
+		      "%s", r.out);
 	fb_free(&r);
 }
 END_TEST
@@ -1653,10 +1667,40 @@ START_TEST(test_capacity_flush_refused)
 }
 END_TEST
 
+/*
+ * -C stopped by ^C prints what it had done (the man page's "results so
+ * far"), on a card whose first writes the stop leaves behind: no
+ * verdict, what it wrote (issue 27 item 17).
+ */
+START_TEST(test_capacity_stopped)
+{
+	struct fb_run r;
+
+	fault_plan_init(&fb_fault_plan);
+	fb_fault_plan.signal_op = 20;
+	fb_fault_plan.signal = SIGINT;
+	flashbench_open_hook = fb_fault_hook;
+	fb_run("-C --simulate=size=8G,real_size=2G", &r);
+	flashbench_open_hook = NULL;
+	ck_assert_msg(r.status == 130, "status %d after %" PRIu64 " I/O calls",
+		      r.status, r.io_calls);
+	ck_assert_ptr_nonnull(strstr(r.out, "announced size: 8GiB (8589934592 bytes)\n"));
+	ck_assert_ptr_nonnull(strstr(r.out, "\nwritten:        "));
+	ck_assert_ptr_nonnull(strstr(r.out, "\ninterrupted:    no verdict: the search had not ended\n"));
+	ck_assert_ptr_null(strstr(r.out, "usable size:"));
+	check_width("-C stopped", r.out);
+	fb_free(&r);
+}
+END_TEST
+
 Suite *capacity_suite(void)
 {
 	Suite *s = suite_create("capacity");
 	TCase *tc = tcase_create("kinds");
+	TCase *stopped = tcase_create("stopped");
+
+	tcase_add_test(stopped, test_capacity_stopped);
+	suite_add_tcase(s, stopped);
 
 	tcase_add_loop_test(tc, test_capacity_fakes, 0, 6);
 	tcase_add_loop_test(tc, test_capacity_genuine, 0, 5);

@@ -552,7 +552,7 @@ START_TEST(test_registers_option)
 	snprintf(args, sizeof(args), "--registers=%s", dir);
 	fb_run(args, &r);
 	ck_assert_int_eq(r.status, 0);
-	ck_assert_str_eq(r.err, "");
+	ck_assert_str_eq(unwrap_err(r.err), "");
 	ck_assert_ptr_nonnull(strstr(r.out, "product \"SL16G\""));
 	ck_assert_ptr_nonnull(strstr(r.out, "made 2017-02"));
 	ck_assert_ptr_nonnull(strstr(r.out, "capacity 15476981760 bytes"));
@@ -621,7 +621,7 @@ START_TEST(test_registers_bad)
 		fb_run(bad[i][0], &r);
 		ck_assert_int_eq(r.status, 2);
 		ck_assert_str_eq(r.out, "");
-		ck_assert_str_eq(r.err, bad[i][1]);
+		ck_assert_str_eq(unwrap_err(r.err), bad[i][1]);
 		ck_assert_uint_eq(r.opens, 0);
 		fb_free(&r);
 	}
@@ -655,7 +655,7 @@ START_TEST(test_registers_as_found)
 	ck_assert_int_eq(r.status, 0);
 	ck_assert_msg(strstr(r.out, "product \"SD\""), "%s", r.out);
 	ck_assert_ptr_nonnull(strstr(r.out, "capacity 15476981760 bytes"));
-	ck_assert_ptr_nonnull(strstr(r.out, ", erase 1 AU in "));
+	ck_assert_ptr_nonnull(strstr(r.out, "  SSR: erase 1 AU in "));
 	ck_assert_ptr_null(strstr(r.out, "note:"));
 	fb_free(&r);
 	snprintf(args, sizeof(args), "--registers=%s --json", dir);
@@ -685,11 +685,45 @@ START_TEST(test_registers_as_found)
 	fb_run(args, &r);
 	ck_assert_int_eq(r.status, 2);
 	ck_assert_str_eq(r.out, "");
-	ck_assert_ptr_nonnull(strstr(r.err, "no SD/MMC register files"));
+	ck_assert_ptr_nonnull(strstr(unwrap_err(r.err),
+				     "no SD/MMC register files"));
 	ck_assert_uint_eq(count_str(r.err, "\n"), 1);
 	fb_free(&r);
 	snprintf(path, sizeof(path), "%s/device", dir);
 	unlink(path);
+	remove_dir(dir);
+}
+END_TEST
+
+/*
+ * An SSR that states no erase timing (ERASE_SIZE 0) says so, not "erase
+ * 0 AUs in 5 s + 2 s" (issue 27 item 5); the kernel's erase sizes in
+ * bytes are shown as sizes too (item 19: "preferred_erase_size:
+ * 4194304").
+ */
+START_TEST(test_registers_words)
+{
+	char dir[] = "/tmp/fb_regwXXXXXX", args[128];
+	struct card_claims c = { 10, 1, 0, 0 };
+	struct card_raw raw;
+	struct fb_run r;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	card_build(&raw, 32ULL << 30, 4 << 20, &c, 77);
+	card_set_bits(raw.val[CF_SSR], CARD_SSR_BITS, 423, 408, 0);
+	put(dir, "cid", " 03534453440000008012345678011201\n");
+	put(dir, "csd", "400e00325b590000734f7f800a400000\n");
+	put(dir, "ssr", raw.val[CF_SSR]);
+	put(dir, "preferred_erase_size", "4194304\n");
+	snprintf(args, sizeof(args), "--registers=%s", dir);
+	fb_run(args, &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_msg(strstr(r.out, "  SSR: erase timing not stated\n"), "%s",
+		      r.out);
+	ck_assert_ptr_null(strstr(r.out, "erase 0 AU"));
+	ck_assert_ptr_nonnull(strstr(r.out, "  preferred_erase_size: 4194304 bytes (4MiB)\n"));
+	check_width("--registers", r.out);
+	fb_free(&r);
 	remove_dir(dir);
 }
 END_TEST
@@ -752,7 +786,7 @@ START_TEST(test_sim_claims_bad)
 		fb_run(bad[i][0], &r);
 		ck_assert_int_eq(r.status, 2);
 		ck_assert_str_eq(r.out, "");
-		ck_assert_str_eq(r.err, bad[i][1]);
+		ck_assert_str_eq(unwrap_err(r.err), bad[i][1]);
 		fb_free(&r);
 	}
 }
@@ -784,6 +818,7 @@ Suite *card_suite(void)
 	tcase_add_test(tc, test_registers_option);
 	tcase_add_test(tc, test_registers_bad);
 	tcase_add_test(tc, test_registers_as_found);
+	tcase_add_test(tc, test_registers_words);
 	tcase_add_test(tc, test_sim_claims);
 	tcase_add_test(tc, test_sim_claims_bad);
 	tcase_set_timeout(tc, 120);

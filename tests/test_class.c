@@ -5,12 +5,15 @@
  * to meet or miss them, at queue depth 1 and 4, alone and in --auto.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "card.h"
 #include "class.h"
+#include "fault.h"
+#include "flashbench.h"
 #include "util.h"
 
 /* Measure --class on a simulated card and judge claims (NULL: all). */
@@ -239,6 +242,85 @@ START_TEST(test_class_busy)
 }
 END_TEST
 
+/*
+ * A class failed for a write over 250 ms, not for its speed, says so
+ * (issue 27 item 16).
+ */
+START_TEST(test_class_busy_reason)
+{
+	struct card_claims c = { 10, 0, 0, 0 };
+	struct class_result r;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	memset(&r, 0, sizeof(r));
+	r.sd.min_mbps = r.uhs.min_mbps = 20;
+	r.sd.max_write_ns = 1065000000ULL;
+	class_judge(&r, &c);
+	f = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(f);
+	class_print_checks(f, &r);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text, "  C10  FAIL  20.0 MB/s (needs 10), longest write 1.065s, over the 250ms allowed\n"));
+	free(text);
+	/* within the limit: no such words */
+	r.sd.max_write_ns = CLASS_MAX_BUSY_NS;
+	class_judge(&r, &c);
+	f = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(f);
+	class_print_checks(f, &r);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text, "  C10  pass  20.0 MB/s (needs 10), longest write 250ms\n"));
+	free(text);
+}
+END_TEST
+
+/*
+ * --auto --destructive -v names the class check while it runs, after
+ * the capacity check (which the progress line showed for both before).
+ */
+START_TEST(test_class_named_in_auto)
+{
+	const char *cap, *cls;
+	struct fb_run r;
+
+	fb_run("--auto --destructive -v --simulate=size=1G,noise=0", &r);
+	ck_assert_int_eq(r.status, 0);
+	cap = strstr(r.err, "flashbench: auto: capacity check (writes)\n");
+	cls = strstr(r.err, "flashbench: auto: class check (writes)\n");
+	ck_assert_ptr_nonnull(cap);
+	ck_assert_ptr_nonnull(cls);
+	ck_assert(cls > cap);
+	fb_free(&r);
+}
+END_TEST
+
+/*
+ * -L stopped by ^C after its sequential run in 64 KiB units prints what
+ * it had measured, no class judged (issue 27 item 17).
+ */
+START_TEST(test_class_stopped)
+{
+	struct fb_run r;
+
+	fault_plan_init(&fb_fault_plan);
+	fb_fault_plan.signal_op = 270;
+	fb_fault_plan.signal = SIGINT;
+	flashbench_open_hook = fb_fault_hook;
+	fb_run("-L --simulate=noise=0", &r);
+	flashbench_open_hook = NULL;
+	ck_assert_msg(r.status == 130, "status %d: %s", r.status, r.err);
+	ck_assert_ptr_nonnull(strstr(r.out, "class check: interrupted after "));
+	ck_assert_ptr_nonnull(strstr(r.out, ", no class judged\n"));
+	ck_assert_msg(strstr(r.out, "\nsequential in units of 64KiB: slowest 10.6 MB/s, longest write "),
+		      "%s", r.out);
+	ck_assert_ptr_null(strstr(r.out, " pass "));
+	ck_assert_ptr_null(strstr(r.out, " FAIL "));
+	fb_free(&r);
+}
+END_TEST
+
 /* No claims: every class, none claimed; the ranges of the plan. */
 START_TEST(test_class_all)
 {
@@ -331,10 +413,12 @@ START_TEST(test_class_auto_one_total)
 	ck_assert_uint_eq(count_str(r.out, "device time: "), 1);
 	p = strstr(r.out, "device time: ");
 	ck_assert_ptr_nonnull(p);
-	/* after the class block, the last line */
+	/* after the class block, the last line (wrapped: the lines after
+	 * it go on under it) */
 	ck_assert_ptr_nonnull(strstr(r.out, "\n  A2   "));
 	ck_assert(p > strstr(r.out, "\n  A2   "));
-	ck_assert_ptr_eq(strchr(p, '\n') + 1, r.out + strlen(r.out));
+	for (q = strchr(p, '\n'); q[1]; q = strchr(q + 1, '\n'))
+		ck_assert(!strncmp(q + 1, "    ", 4));
 	total = secs(p + 13);
 	ck_assert_ptr_nonnull(strstr(p, " in all: align "));
 	for (q = strstr(p, ": align ") + 1; (q = strpbrk(q, "0123456789"));
@@ -377,7 +461,7 @@ START_TEST(test_class_offset_options)
 	fb_run("-L -q --offset=3M --simulate=noise=0", &r);
 	ck_assert_int_eq(r.status, 2);
 	ck_assert_uint_eq(r.io_calls, 0);
-	ck_assert_str_eq(r.err, "flashbench: invalid --offset '3M': --class writes units of 4MiB, and it is not a multiple of them; nearest valid offsets: 0 and 4M\n");
+	ck_assert_str_eq(unwrap_err(r.err), "flashbench: invalid --offset '3M': --class writes units of 4MiB, and it is not a multiple of them; nearest valid offsets: 0 and 4M\n");
 	fb_free(&r);
 	/* the card's AU (8MiB: units of 4MiB) rules over -e 1M */
 	fb_run("-L -q -v -e 1M --offset=3M --simulate=noise=0,au=8M", &r);
@@ -403,13 +487,13 @@ START_TEST(test_class_too_small)
 	fb_run("-L -q --simulate=size=64M", &r);
 	ck_assert_int_eq(r.status, 2);
 	ck_assert_uint_eq(r.io_calls, 0);
-	ck_assert_str_eq(r.err, "flashbench: --class with --offset=16777216 writes 4 units of 4MiB and 64MiB of random I/O, up to byte 100663296, past the end of simulated card (67108864 bytes)\n");
+	ck_assert_str_eq(unwrap_err(r.err), "flashbench: --class with --offset=16777216 writes 4 units of 4MiB and 64MiB of random I/O, up to byte 100663296, past the end of simulated card (67108864 bytes)\n");
 	fb_free(&r);
 	fb_run("--auto --destructive -q --simulate=size=64M", &r);
 	ck_assert_int_eq(r.status, 0);
 	ck_assert_ptr_null(strstr(r.out, "class check: measured"));
 	ck_assert_ptr_nonnull(strstr(r.out, "\nclass check: skipped: it writes up to byte "));
-	ck_assert_ptr_nonnull(strstr(r.out, ", past the end of the device (67108864 bytes)\n"));
+	ck_assert_ptr_nonnull(strstr(r.out, ", past the end at 67108864\n"));
 	fb_free(&r);
 }
 END_TEST
@@ -462,6 +546,9 @@ Suite *class_suite(void)
 	tcase_add_test(tc, test_class_a2_queue);
 	tcase_add_test(tc, test_class_json_qd4);
 	tcase_add_test(tc, test_class_busy);
+	tcase_add_test(tc, test_class_busy_reason);
+	tcase_add_test(tc, test_class_stopped);
+	tcase_add_test(tc, test_class_named_in_auto);
 	tcase_add_test(tc, test_class_all);
 	tcase_add_test(tc, test_class_in_auto);
 	tcase_add_test(tc, test_class_auto_one_total);

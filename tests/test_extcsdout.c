@@ -46,7 +46,7 @@ START_TEST(test_registers_dumps)
 		 d->name);
 	fb_run(args, &r);
 	ck_assert_msg(r.status == 0, "%s: %s", d->name, r.err);
-	ck_assert_str_eq(r.err, "");
+	ck_assert_str_eq(unwrap_err(r.err), "");
 	check_width(d->name, r.out);
 	snprintf(want, sizeof(want), "  EXT_CSD: revision %u (eMMC %s), %s\n",
 		 d->rev, ext_csd_version(d->rev),
@@ -227,7 +227,7 @@ START_TEST(test_registers_bad)
 			 "flashbench: invalid --registers '%s': ext_csd: %s\n",
 			 dir, why[i]);
 		ck_assert_int_eq(r.status, 2);
-		ck_assert_str_eq(r.err, want);
+		ck_assert_str_eq(unwrap_err(r.err), want);
 		ck_assert_str_eq(r.out, "");
 		ck_assert_uint_eq(r.opens, 0);
 		fb_free(&r);

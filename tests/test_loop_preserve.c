@@ -611,6 +611,7 @@ START_TEST(test_fb_restore_after_mkfs)
 	fs_hash = region_hash(fx.dev, 0, fx.size_byte);
 	ck_assert_int_eq(run_fb(&res, "--restore", journal, fx.dev,
 				(char *)NULL), 1);
+	unwrap_err(res.err);
 	ck_assert_msg(count_str(res.err, "\n") == 1 &&
 		      strstr(res.err, "no longer hold what the interrupted run wrote") &&
 		      strstr(res.err, "--force"), "%s", res.err);

@@ -3,8 +3,12 @@
  * The man pages against the table of options and --help (both ways), their
  * sections and rendering, and the values --help, the man page and
  * doc/simulate.md document (the --simulate keys and defaults, -b's
- * minimum) against the code.
+ * minimum) against the code; the page as a user reads it (issue 27 item
+ * 18): no font macro that runs words together (".BR \-\-destructive ):
+ * the verdict" rendered "--destructive):theverdict"), the classic align
+ * table's page read from the row the README reads it from.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -403,6 +407,86 @@ START_TEST(test_writing_tests_listed)
 }
 END_TEST
 
+
+/* Is the argument at s (n bytes, unquoted) a plain word: "the", "says,"? */
+static int plain_word(const char *s, size_t n)
+{
+	size_t i;
+
+	if (!n || !isalpha((unsigned char)s[0]))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!isalpha((unsigned char)s[i]) &&
+		    !(i == n - 1 && strchr(",.;:", s[i])))
+			return 0;
+	return 1;
+}
+
+/*
+ * Two plain words in a row among a font macro's arguments: the macro
+ * alternates fonts and puts no space between its arguments, so they run
+ * together.  Returns 1 for such a line.
+ */
+static int runs_together(const char *line)
+{
+	static const char *const macros[] = { ".BR ", ".RB ", ".BI ", ".IB ",
+					       ".IR ", ".RI " };
+	const char *p = NULL;
+	size_t i, n, prev = 0;
+
+	for (i = 0; i < sizeof(macros) / sizeof(macros[0]) && !p; i++)
+		if (!strncmp(line, macros[i], 4))
+			p = line + 4;
+	if (!p)
+		return 0;
+	for (;;) {
+		p += strspn(p, " ");
+		if (!*p || *p == '\n')
+			return 0;
+		if (*p == '"') {
+			const char *q = strchr(p + 1, '"');
+
+			n = q ? (size_t)(q - p) + 1 : strcspn(p, "\n");
+			prev = 0;
+		} else {
+			n = strcspn(p, " \n");
+			if (plain_word(p, n) && prev)
+				return 1;
+			prev = plain_word(p, n);
+		}
+		p += n;
+	}
+}
+
+START_TEST(test_runs_together)
+{
+	char *man = src_file("flashbench.1"), *line, *save = NULL;
+
+	ck_assert(runs_together(".BR \\-\\-destructive ): the verdict says\n"));
+	ck_assert(!runs_together(".BR fdisk \" and \" sfdisk\n"));
+	ck_assert(!runs_together(".IR dir | device\n"));
+	ck_assert(!runs_together(".IR estimate :\n"));
+	for (line = strtok_r(man, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		ck_assert_msg(!runs_together(line), "flashbench.1: %s", line);
+	}
+	free(man);
+}
+END_TEST
+
+/* The page is the row of 8 KiB in the classic table, as the README says. */
+START_TEST(test_align_page_row)
+{
+	char *man = src_file("flashbench.1"), *readme = src_file("README");
+
+	ck_assert_ptr_nonnull(strstr(readme, "mark the page (here 8192: the diff almost vanishes at 4096)"));
+	ck_assert_ptr_nonnull(strstr(man, "the row of\n8 KiB is the page (the diff falls there, and almost vanishes at 4 KiB)"));
+	ck_assert_ptr_null(strstr(man, "almost vanishes at 8 KiB"));
+	free(man);
+	free(readme);
+}
+END_TEST
+
 Suite *manpage_suite(void)
 {
 	Suite *s = suite_create("manpage");
@@ -421,6 +505,8 @@ Suite *manpage_suite(void)
 	tcase_add_test(tc, test_blocksize_minimum_documented);
 	tcase_add_test(tc, test_simulate_keys_documented);
 	tcase_add_test(tc, test_open_random_default_documented);
+	tcase_add_test(tc, test_runs_together);
+	tcase_add_test(tc, test_align_page_row);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;

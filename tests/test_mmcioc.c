@@ -127,7 +127,8 @@ START_TEST(test_ioctl_refused)
 	fb_run(args, &r);
 	ck_assert_int_eq(r.status, 2);
 	ck_assert_str_eq(r.out, "");
-	ck_assert_ptr_nonnull(strstr(r.err, ": not an MMC block device (MMC_IOC_CMD: "));
+	ck_assert_msg(strstr(r.err, ": not an MMC block device (MMC_IOC_CMD: "),
+		      "%s", r.err);
 	ck_assert_uint_eq(count_str(r.err, "\n"), 1);
 	fb_free(&r);
 	ck_assert_int_eq(read_as_nobody(dev), -EACCES);

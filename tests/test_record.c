@@ -381,6 +381,9 @@ static const char *past_says_first(const char *text)
 	ck_assert_msg(!strncmp(text, "record of ", 10), "%s", text);
 	text = strchr(text, '\n');
 	ck_assert_ptr_nonnull(text);
+	/* (the line wrapped at 80 columns goes on indented) */
+	while (!strncmp(text + 1, "    ", 4))
+		text = strchr(text + 1, '\n');
 	ck_assert_msg(!strncmp(text + 1, "judged again with the rules", 27),
 		      "%s", text);
 	return strchr(text + 1, '\n') + 1;
@@ -756,6 +759,8 @@ START_TEST(test_record_device_time)
 	fb_run("--auto --destructive --json -q --simulate=" CARD_B, &rec);
 	ck_assert_int_eq(rec.status, live.status);
 	record_analyze(rec.out, "", &a);
+	unwrap_text(live.out);
+	unwrap_text(a.out);
 	want = line_of(live.out, "device time: ");
 	got = line_of(a.out, "device time: ");
 	ck_assert_ptr_nonnull(want);
@@ -792,6 +797,8 @@ START_TEST(test_record_says_first)
 	fb_run("--auto --destructive --json -q --simulate=" CARD_B, &rec);
 	unsetenv("SOURCE_DATE_EPOCH");
 	record_analyze(rec.out, "", &a);
+	check_width("--analyze", a.out);
+	unwrap_text(a.out);
 	first = line_of(a.out, "");
 	ck_assert_str_eq(first, "record of a simulated card made on 2026-11-28 at 02:31:34 UTC by flashbench " FLASHBENCH_VERSION ",");
 	free(first);

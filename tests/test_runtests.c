@@ -280,25 +280,33 @@ static const char *compact_phase(const char *p)
 	static const char foot[] = "flashbench: each END is the first byte left alone; -v lists every range\n";
 	uint64_t total = 0, a, b, c, d;
 	size_t n = 0, want, k;
-	char sz[FMT_LEN], tot[FMT_LEN], every[FMT_LEN];
+	char sz[FMT_LEN], tot[FMT_LEN], every[FMT_LEN], tot2[FMT_LEN];
 
 	if (sscanf(p, "flashbench: will overwrite %zu ranges on simulated card, %15s in all",
 		   &want, tot) != 2)
 		return NULL;
 	ck_assert_uint_gt(want, 128);
-	for (p = strchr(p, '\n') + 1; !strncmp(p, "flashbench:   ", 14);
+	for (p = strchr(p, '\n') + 1; !strncmp(p, "flashbench: - ", 14);
 	     p = strchr(p, '\n') + 1) {
-		if (sscanf(p, "flashbench:   bytes %" SCNu64 "-%" SCNu64,
+		uint64_t block, apart;
+
+		if (sscanf(p, "flashbench: - bytes %" SCNu64 "-%" SCNu64,
 			   &a, &b) == 2) {
 			total += b - a;
 			n++;
 			continue;
 		}
-		ck_assert_int_eq(sscanf(p, "flashbench:   %zu blocks of %15s one every %15s from bytes %" SCNu64 "-%" SCNu64 " to bytes %" SCNu64 "-%" SCNu64,
-					&k, sz, every, &a, &b, &c, &d), 7);
-		ck_assert_uint_eq(d - c, b - a);
-		ck_assert_uint_eq((c - a) % (k - 1), 0);
-		total += k * (b - a);
+		/* k blocks, a stride apart, from a to d */
+		ck_assert_int_eq(sscanf(p, "flashbench: - %zu blocks of %15s %15s apart, in bytes %" SCNu64 "-%" SCNu64,
+					&k, sz, every, &a, &d), 5);
+		sz[strcspn(sz, ",")] = '\0';
+		ck_assert_int_eq(parse_size(sz, &block), 0);
+		ck_assert_uint_eq((d - a - block) % (k - 1), 0);
+		apart = (d - a - block) / (k - 1);
+		ck_assert_str_eq(fmt_size(tot2, apart), every);
+		(void)c;
+		(void)b;
+		total += k * block;
 		n += k;
 	}
 	ck_assert_uint_eq(n, want);

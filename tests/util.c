@@ -15,6 +15,7 @@
 #include "jsonread.h"
 #include "sim.h"
 #include "util.h"
+#include "wrap.h"
 
 /* Append what fd has to offer to a growing buffer; 0 at EOF. */
 static ssize_t drain(int fd, char **buf, size_t *len, size_t *cap)
@@ -177,12 +178,38 @@ void check_width(const char *what, const char *text)
 	const char *p = text;
 
 	while (*p) {
-		size_t n = strcspn(p, "\n");
+		size_t n = strcspn(p, "\n"), cols = wrap_cols(p, n);
 
-		ck_assert_msg(n <= 80, "%s: %zu columns: %.*s", what, n, (int)n,
-			      p);
+		ck_assert_msg(cols <= WRAP_COLS, "%s: %zu columns: %.*s", what,
+			      cols, (int)n, p);
 		p += n + (p[n] == '\n');
 	}
+}
+
+char *unwrap_err(char *s)
+{
+	static const char cont[] = "\nflashbench:   ";
+	char *p = s;
+
+	while ((p = strstr(p, cont))) {
+		*p = ' ';
+		memmove(p + 1, p + sizeof(cont) - 1,
+			strlen(p + sizeof(cont) - 1) + 1);
+	}
+	return s;
+}
+
+char *unwrap_text(char *s)
+{
+	static const char cont[] = "\n    ";
+	char *p;
+
+	while ((p = strstr(s, cont))) {
+		*p = ' ';
+		memmove(p + 1, p + sizeof(cont) - 1,
+			strlen(p + sizeof(cont) - 1) + 1);
+	}
+	return s;
 }
 
 size_t extcsd_dump(const char *name, char *buf, size_t len)
@@ -473,6 +500,9 @@ void fb_run(const char *args, struct fb_run *r)
 	fclose(out);
 	fclose(err);
 	free(copy);
+	r->err_raw = strdup(r->err);
+	ck_assert_ptr_nonnull(r->err_raw);
+	unwrap_err(r->err);
 	json_doc_keep(r->out);
 }
 
@@ -502,6 +532,7 @@ void fb_free(struct fb_run *r)
 {
 	free(r->out);
 	free(r->err);
+	free(r->err_raw);
 }
 
 

@@ -59,7 +59,10 @@ void sweep_card(unsigned int i, struct sweep_card *c);
 struct fb_run {
 	int status;		/* return value of flashbench_main() */
 	char *out;		/* results stream, NUL-terminated */
-	char *err;		/* error stream, NUL-terminated */
+	char *err;		/* error stream, each message on one line
+				 * (unwrap_err()), NUL-terminated */
+	char *err_raw;		/* the error stream as printed, wrapped
+				 * at 80 columns */
 	uint64_t io_calls;	/* dev_* I/O calls on devices it opened */
 	unsigned int opens;	/* devices it opened */
 };
@@ -80,8 +83,26 @@ void json_doc_keep(const char *out);
 /* Count how often needle occurs in hay. */
 size_t count_str(const char *hay, const char *needle);
 
-/* Fail the test (naming what) if a line of text is over 80 columns. */
+/*
+ * Fail the test (naming what) if a line of text is over 80 columns
+ * (characters of UTF-8, not bytes).
+ */
 void check_width(const char *what, const char *text);
+
+/*
+ * Messages wrapped at 80 columns joined back into one line each, in
+ * place: each "\nflashbench:   " (where a message goes on) becomes a
+ * space (a list's items start "flashbench: - ": lines of their own).
+ * Returns s.
+ */
+char *unwrap_err(char *s);
+
+/*
+ * --auto's report with its wrapped lines joined, in place: each "\n    "
+ * (a line going on under the one before, or a command on a line of its
+ * own) becomes a space.  Returns s.
+ */
+char *unwrap_text(char *s);
 
 /* The longest tests/data/extcsd/NAME/ext_csd file read. */
 #define EXTCSD_DUMP_MAX 4096
