@@ -17,6 +17,7 @@
 #include "c.h"
 #include "caprec.h"
 #include "classrec.h"
+#include "extcsd.h"
 #include "format.h"
 #include "json.h"
 #include "rechead.h"
@@ -96,6 +97,41 @@ static void stated_classes(char *buf, size_t len, const struct jr_value *card)
 		snprintf(buf, len, "none");
 }
 
+/* One field of an eMMC's EXT_CSD, where the device defines it. */
+static void num_ext_csd(struct survey_num *n, const struct ext_csd_info *e,
+			enum ext_csd_field f)
+{
+	memset(n, 0, sizeof(*n));
+	if (!ext_csd_get(e, f, &n->v))
+		return;
+	n->set = 1;
+	n->conf = SV_HIGH;
+}
+
+/*
+ * An eMMC's EXT_CSD, as the record keeps it (its hex string): its wear,
+ * and its size where no CSD states one.
+ */
+static void row_ext_csd(struct survey_row *row, const struct jr_value *card)
+{
+	const char *hex = jr_str(jr_path(card, "registers.ext_csd.hex"), NULL);
+	struct ext_csd_raw raw;
+	struct ext_csd_info e;
+	char why[128];
+
+	if (!hex || ext_csd_parse(hex, strlen(hex), &raw, why, sizeof(why)))
+		return;
+	ext_csd_decode(&raw, &e);
+	num_ext_csd(&row->life_a, &e, ECF_DEVICE_LIFE_TIME_EST_TYP_A);
+	num_ext_csd(&row->life_b, &e, ECF_DEVICE_LIFE_TIME_EST_TYP_B);
+	num_ext_csd(&row->pre_eol, &e, ECF_PRE_EOL_INFO);
+	if (!row->size.set && ext_csd_bytes(&e, ECF_SEC_COUNT)) {
+		row->size.set = 1;
+		row->size.conf = SV_HIGH;
+		row->size.v = ext_csd_bytes(&e, ECF_SEC_COUNT);
+	}
+}
+
 /* The identity: registers where the record has them. */
 static void row_identity(struct survey_row *row, const struct jr_value *dev)
 {
@@ -121,9 +157,25 @@ static void row_identity(struct survey_row *row, const struct jr_value *dev)
 		num_of(&row->size, jr_get(card, "capacity"));
 	num_of(&row->au_stated, jr_get(card, "au_size"));
 	stated_classes(row->stated, sizeof(row->stated), card);
+	row_ext_csd(row, card);
 }
 
 #define GEO(member) offsetof(struct auto_verdict_rec, member)
+
+/* Pages or AUs, and a page-mapped card's unit (unknown: unset). */
+static void row_mapping(struct survey_row *row, const struct rt_table *t,
+			const struct auto_verdict_rec *g, uint64_t held)
+{
+	const struct rt_field *f = rt_row_at(t, GEO(mapping));
+
+	row->mapping[0] = '\0';
+	if (!((held >> rt_index(t, f)) & 1) || !g->mapping ||
+	    !g->mapping_conf)
+		return;
+	snprintf(row->mapping, sizeof(row->mapping), "%s", g->mapping);
+	row->mapping_conf = (enum survey_conf)g->mapping_conf;
+	num_at(&row->map_unit, t, g, held, GEO(mapping_unit_byte));
+}
 
 /* What --auto's verdict says of the card's geometry. */
 static void row_geometry(struct survey_row *row, const struct jr_value *v)
@@ -143,6 +195,7 @@ static void row_geometry(struct survey_row *row, const struct jr_value *v)
 	num_at(&row->open_linear, t, &g, held, GEO(open_linear_nr));
 	num_at(&row->open_random, t, &g, held, GEO(open_random_nr));
 	num_at(&fat_nr, t, &g, held, GEO(fat_count));
+	row_mapping(row, t, &g, held);
 	if (!fat_nr.set || !row->au.set)
 		return;
 	row->fat_size = fat_nr;
@@ -274,11 +327,15 @@ static void fill_from(struct survey_row *newer, const struct survey_row *older)
 		&newer->size, &newer->usable, &newer->au_stated, &newer->au,
 		&newer->page, &newer->unit, &newer->open_linear,
 		&newer->open_random, &newer->fat_start, &newer->fat_size,
+		&newer->map_unit, &newer->life_a, &newer->life_b,
+		&newer->pre_eol,
 	};
 	const struct survey_num *o[] = {
 		&older->size, &older->usable, &older->au_stated, &older->au,
 		&older->page, &older->unit, &older->open_linear,
 		&older->open_random, &older->fat_start, &older->fat_size,
+		&older->map_unit, &older->life_a, &older->life_b,
+		&older->pre_eol,
 	};
 	size_t i;
 
@@ -290,6 +347,10 @@ static void fill_from(struct survey_row *newer, const struct survey_row *older)
 		       sizeof(newer->capacity_kind));
 	if (!newer->stated[0])
 		memcpy(newer->stated, older->stated, sizeof(newer->stated));
+	if (!newer->mapping[0]) {
+		memcpy(newer->mapping, older->mapping, sizeof(newer->mapping));
+		newer->mapping_conf = older->mapping_conf;
+	}
 	if (!newer->nr_classes) {
 		newer->nr_classes = older->nr_classes;
 		memcpy(newer->classes, older->classes, sizeof(older->classes));
@@ -404,14 +465,14 @@ const char *survey_grouped_by(const struct survey_row *r)
 enum survey_col {
 	COL_CARD, COL_MFR, COL_OEM, COL_DATE, COL_SERIAL, COL_SIZE,
 	COL_USABLE, COL_AU_STATED, COL_AU, COL_PAGE, COL_UNIT, COL_OPEN,
-	COL_OPEN_RANDOM, COL_FAT, COL_STATED, COL_MEASURED, COL_RUNS,
-	COL_RECORD, COL_NR,
+	COL_OPEN_RANDOM, COL_FAT, COL_MAPPING, COL_LIFE, COL_STATED,
+	COL_MEASURED, COL_RUNS, COL_RECORD, COL_NR,
 };
 
 static const char *const col_head[COL_NR] = {
 	"card", "mfr", "oem", "date", "serial#", "size", "usable",
 	"AU stated", "AU", "page", "unit", "open", "open rnd", "FAT",
-	"classes", "measured", "runs", "record",
+	"map", "life", "classes", "measured", "runs", "record",
 };
 
 #define CELL_LEN 288	/* the longest cell: a record's path */
@@ -469,6 +530,48 @@ static void cell_usable(char *buf, const struct survey_row *r)
 	else
 		snprintf(buf, CELL_LEN, "%s %s", fmt_size(s, r->usable.v),
 			 r->capacity_kind);
+}
+
+/* "pages 16KiB~" (its unit, its mark), "aus", "-". */
+static void cell_mapping(char *buf, const struct survey_row *r)
+{
+	size_t n;
+
+	if (!r->mapping[0]) {
+		snprintf(buf, CELL_LEN, "-");
+		return;
+	}
+	n = (size_t)snprintf(buf, CELL_LEN, "%s%s", r->mapping,
+			     conf_mark(r->mapping_conf));
+	if (r->map_unit.set) {
+		buf[n++] = ' ';
+		cell_size(buf + n, &r->map_unit);
+	}
+}
+
+/*
+ * An eMMC's wear: the life time used of the type worn most, and the
+ * pre-EOL state where it is not normal ("50-60 %", "90-100 % urgent").
+ */
+static void cell_life(char *buf, const struct survey_row *r)
+{
+	const struct survey_num *w = &r->life_b;
+	char life[32];
+	size_t n;
+
+	if (!w->set || (r->life_a.set && r->life_a.v > w->v &&
+			r->life_a.v <= 11))
+		w = &r->life_a;
+	if (!w->set && !r->pre_eol.set) {
+		snprintf(buf, CELL_LEN, "-");
+		return;
+	}
+	n = (size_t)snprintf(buf, CELL_LEN, "%s", w->set ?
+			     ext_csd_life_text(life, sizeof(life), w->v) :
+			     "");
+	if (r->pre_eol.set && r->pre_eol.v != 1)
+		snprintf(buf + n, CELL_LEN - n, "%spre-EOL %s", n ? " " : "",
+			 ext_csd_pre_eol_text(r->pre_eol.v));
 }
 
 /* "C10:pass U3:FAIL". */
@@ -557,6 +660,12 @@ static void cell(char *buf, const struct survey_row *r, enum survey_col c)
 		break;
 	case COL_FAT:
 		cell_fat(buf, r);
+		break;
+	case COL_MAPPING:
+		cell_mapping(buf, r);
+		break;
+	case COL_LIFE:
+		cell_life(buf, r);
 		break;
 	case COL_STATED:
 		snprintf(buf, CELL_LEN, "%s", r->stated[0] ? r->stated : dash);
@@ -702,22 +811,37 @@ static void print_markdown(FILE *out, const struct survey_row *rows,
 	fprintf(out, "\n%s\n", legend);
 }
 
-/* {"value": v, "confidence": "high"}, or null. */
-static void json_num(struct json *j, const char *key,
-		     const struct survey_num *n)
+static const char *conf_name(const struct survey_num *n)
 {
 	static const char *const names[] = {
 		[SV_LOW] = "low", [SV_MEDIUM] = "medium", [SV_HIGH] = "high",
 	};
 
+	return names[n->conf];
+}
+
+/* {"value": v, "confidence": "high"}, or null. */
+static void json_num(struct json *j, const char *key,
+		     const struct survey_num *n)
+{
 	if (!n->set) {
 		json_null(j, key);
 		return;
 	}
 	json_object_begin(j, key);
 	json_u64(j, "value", n->v);
-	json_string(j, "confidence", names[n->conf]);
+	json_string(j, "confidence", conf_name(n));
 	json_object_end(j);
+}
+
+/* A register's raw value, or null. */
+static void json_raw_or_null(struct json *j, const char *key,
+			     const struct survey_num *n)
+{
+	if (n->set)
+		json_u64(j, key, n->v);
+	else
+		json_null(j, key);
 }
 
 static void json_text_or_null(struct json *j, const char *key,
@@ -757,6 +881,20 @@ static void json_row(struct json *j, const struct survey_row *r)
 	json_num(j, "open_au_random", &r->open_random);
 	json_num(j, "fat_start", &r->fat_start);
 	json_num(j, "fat_size", &r->fat_size);
+	if (r->mapping[0]) {
+		struct survey_num m = { .set = 1, .conf = r->mapping_conf };
+
+		json_object_begin(j, "mapping");
+		json_string(j, "value", r->mapping);
+		json_string(j, "confidence", conf_name(&m));
+		json_object_end(j);
+	} else {
+		json_null(j, "mapping");
+	}
+	json_num(j, "mapping_unit", &r->map_unit);
+	json_raw_or_null(j, "life_time_est_typ_a", &r->life_a);
+	json_raw_or_null(j, "life_time_est_typ_b", &r->life_b);
+	json_raw_or_null(j, "pre_eol_info", &r->pre_eol);
 	json_text_or_null(j, "classes_stated", r->stated);
 	json_array_begin(j, "classes_measured");
 	for (i = 0; i < r->nr_classes; i++) {

@@ -63,6 +63,12 @@ struct survey_row {
 	struct survey_num open_random;	/* AUs open out of order */
 	struct survey_num fat_start;	/* FAT area's start, bytes */
 	struct survey_num fat_size;	/* its size, bytes (0: none) */
+	char mapping[8];		/* "pages", "aus", "" unknown */
+	enum survey_conf mapping_conf;
+	struct survey_num map_unit;	/* a page-mapped card's unit */
+	struct survey_num life_a;	/* EXT_CSD's life time used, */
+	struct survey_num life_b;	/* types A and B (1-11) */
+	struct survey_num pre_eol;	/* EXT_CSD's PRE_EOL_INFO */
 	char stated[32];		/* "C10 U1 V30 A1", "none", "" */
 	size_t nr_classes;
 	struct survey_class classes[SURVEY_CLASSES];

@@ -45,8 +45,9 @@
  */
 #define RECORD_SHAPE_WHOLE 3
 
-/* The schema's shape sum when RECORD_SHAPE was last raised (the test). */
-#define RECORD_SHAPE_SUM 0x23ad0e0df671db77ULL
+/* The schema's shape sum when RECORD_SHAPE was last raised (the test;
+ * --survey's rows are no record's and not in it). */
+#define RECORD_SHAPE_SUM 0x8b5c860cea22c32eULL
 
 /* The members of the head that a table describes. */
 struct record_head {

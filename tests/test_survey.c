@@ -54,6 +54,10 @@ static const struct {
 	{ "-L", "seed=25,size=4G,real_size=2G,fake=wrap,claims=C10" },
 	/* card 1 measured again, later: its row is this record's */
 	{ "--auto --destructive", "seed=1,size=1G,erase=4M,page=8K,open=2,claims=C10+U1" },
+	/* a page-mapped A1 card in 16 KiB units, no read signature */
+	{ "--auto --destructive", "seed=26,size=1G,readsig=0,ftl=page,map=16K,claims=C10+A1" },
+	/* an eMMC's registers: its EXT_CSD (wear, size), no CID */
+	{ "--registers tests/data/extcsd/samsung-bjnb4r", NULL },
 };
 
 #define NR_CARDS (sizeof(cards) / sizeof(cards[0]))
@@ -111,8 +115,12 @@ static void records_make(void)
 		/* each run a second after the one before, as its file */
 		snprintf(epoch, sizeof(epoch), "%lld", 1700000000LL + (long long)i);
 		setenv("SOURCE_DATE_EPOCH", epoch, 1);
-		snprintf(args, sizeof(args), "%s --json -q --simulate=%s",
-			 cards[i].args, cards[i].spec);
+		if (cards[i].spec)
+			snprintf(args, sizeof(args), "%s --json -q --simulate=%s",
+				 cards[i].args, cards[i].spec);
+		else
+			snprintf(args, sizeof(args), "%s --json -q",
+				 cards[i].args);
 		fb_run(args, &r);
 		unsetenv("SOURCE_DATE_EPOCH");
 		ck_assert_msg(r.status == 0 || (r.status >= 3 && r.status <= 5),
@@ -260,10 +268,30 @@ START_TEST(test_survey_rows)
 	row = row_of(rows, 24);
 	ck_assert_uint_eq(value(row, "erase_size"), 8 << 20);
 	ck_assert(jr_is(jr_get(row, "open_au_linear"), JR_NULL));
-	/* sorted by manufacturer: the card without one last */
+	/* a page-mapped card: pages, its unit */
+	row = row_of(rows, 28);
+	ck_assert_str_eq(jr_str(jr_path(row, "mapping.value"), ""), "pages");
+	ck_assert_uint_eq(value(row, "mapping_unit"), 16 << 10);
+	row = row_of(rows, 27);
+	ck_assert_str_eq(jr_str(jr_path(row, "mapping.value"), ""), "aus");
+	ck_assert(jr_is(jr_get(row, "mapping_unit"), JR_NULL));
+	/* an eMMC: its size and wear from its EXT_CSD (type A and B: 6,
+	 * 50-60 % used; pre-EOL 1, normal); no mapping measured */
+	row = row_of(rows, 29);
+	ck_assert_uint_eq(value(row, "size"), 31268536320ULL);
+	ck_assert_uint_eq(jr_u64(jr_get(row, "life_time_est_typ_a"), 0), 6);
+	ck_assert_uint_eq(jr_u64(jr_get(row, "life_time_est_typ_b"), 0), 6);
+	ck_assert_uint_eq(jr_u64(jr_get(row, "pre_eol_info"), 0), 1);
+	ck_assert(jr_is(jr_get(row, "mapping"), JR_NULL));
+	ck_assert(jr_is(jr_get(row_of(rows, 28), "life_time_est_typ_a"),
+			JR_NULL));
+	/* sorted by manufacturer: the cards without one last (the
+	 * simulated card without registers, the eMMC without its CID) */
 	ck_assert(jr_is(jr_get(jr_at(rows, NR_ROWS - 1), "manfid"),
 			JR_NULL));
-	for (i = 0; i + 1 < NR_ROWS - 1; i++)
+	ck_assert(jr_is(jr_get(jr_at(rows, NR_ROWS - 2), "manfid"),
+			JR_NULL));
+	for (i = 0; i + 1 < NR_ROWS - 2; i++)
 		ck_assert_str_lt(jr_str(jr_get(jr_at(rows, i), "serial_hash"),
 					""),
 				 jr_str(jr_get(jr_at(rows, i + 1),
