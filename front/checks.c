@@ -19,6 +19,7 @@
 #include "format.h"
 #include "options.h"
 #include "status.h"
+#include "wrap.h"
 
 /*
  * Identify path.  A path that does not exist is known by the real path
@@ -454,18 +455,22 @@ static void note_ignored(const struct cli *c, const char *option,
 			 unsigned int users)
 {
 	size_t i, k = 0, n = 0;
+	struct wrap w;
+	FILE *out;
 
 	for (i = 0; i < test_table_nr; i++)
 		n += !!(users & test_table[i]->test);
-	fprintf(c->err, "flashbench: %s ignored: only ", option);
+	out = wrap_begin(&w, c->err, "flashbench:   ");
+	fprintf(out, "flashbench: %s ignored: only ", option);
 	for (i = 0; i < test_table_nr; i++) {
 		if (!(users & test_table[i]->test))
 			continue;
 		k++;
-		fprintf(c->err, "%s%s", test_table[i]->option,
+		fprintf(out, "%s%s", test_table[i]->option,
 			k == n ? "" : k + 1 == n ? " and " : ", ");
 	}
-	fprintf(c->err, " use%s it\n", n == 1 ? "s" : "");
+	fprintf(out, " use%s it\n", n == 1 ? "s" : "");
+	wrap_end(&w);
 }
 
 void note_unused(const struct cli *c)

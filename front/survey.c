@@ -18,6 +18,7 @@
 #include "jsonread.h"
 #include "rechead.h"
 #include "survey.h"
+#include "wrap.h"
 
 /* The largest record read (an --auto record is some 100 KiB). */
 #define SURVEY_MAX_BYTE	(16u << 20)
@@ -93,8 +94,8 @@ static void left_out(struct cli *c, struct survey_set *s, const char *path,
 		     const char *why)
 {
 	/* "PATH:LINE:COL: what" as --analyze words it, or "PATH: what" */
-	fprintf(c->err, "flashbench: %s:%s%s\n", path,
-		*why >= '0' && *why <= '9' ? "" : " ", why);
+	wrap_printf(c->err, "flashbench:   ", "flashbench: %s:%s%s\n", path,
+		    *why >= '0' && *why <= '9' ? "" : " ", why);
 	s->bad++;
 }
 

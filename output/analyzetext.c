@@ -29,34 +29,53 @@ const char *analyze_confidence_name(enum analyze_confidence c)
 	}
 }
 
-static void print_size(FILE *out, const char *what,
-		       const struct analyze_step *s)
+/* "erase size 4MiB (confidence high)", or "erase size none", in buf. */
+static void size_text(char *buf, size_t len, const char *what,
+		      const struct analyze_step *s)
 {
-	char buf[FMT_LEN];
+	char sz[FMT_LEN];
 
-	if (!s->size_byte) {
-		fprintf(out, "%s none", what);
-		return;
-	}
-	fprintf(out, "%s %s (confidence %s)", what,
-		fmt_size(buf, s->size_byte),
-		analyze_confidence_name(s->confidence));
+	if (!s->size_byte)
+		snprintf(buf, len, "%s none", what);
+	else
+		snprintf(buf, len, "%s %s (confidence %s)", what,
+			 fmt_size(sz, s->size_byte),
+			 analyze_confidence_name(s->confidence));
 }
 
 void analyze_print_verdict(FILE *out, size_t table_no,
 			   const struct align_verdict *v)
 {
-	fprintf(out, "table %zu: ", table_no);
-	print_size(out, "erase size", &v->erase);
-	fputs(", ", out);
-	print_size(out, "page size", &v->page);
-	if (v->plane.size_byte) {
-		fputs(", ", out);
-		print_size(out, "program unit", &v->plane);
-	}
-	if (v->group.size_byte) {
-		fputs(", ", out);
-		print_size(out, "allocation group", &v->group);
+	const struct {
+		const char *what;
+		const struct analyze_step *s;
+		int shown;
+	} sizes[] = {
+		{ "erase size", &v->erase, 1 },
+		{ "page size", &v->page, 1 },
+		{ "program unit", &v->plane, v->plane.size_byte != 0 },
+		{ "allocation group", &v->group, v->group.size_byte != 0 },
+	};
+	char item[128];
+	size_t i, col;
+	int n;
+
+	n = fprintf(out, "table %zu: ", table_no);
+	col = n > 0 ? (size_t)n : 0;
+	/* a size and its confidence are not broken apart at 80 columns */
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		if (!sizes[i].shown)
+			continue;
+		size_text(item, sizeof(item), sizes[i].what, sizes[i].s);
+		if (i && col + 2 + strlen(item) > WRAP_COLS) {
+			fputs(",\n    ", out);
+			col = 4;
+		} else if (i) {
+			fputs(", ", out);
+			col += 2;
+		}
+		fputs(item, out);
+		col += strlen(item);
 	}
 	fputc('\n', out);
 }

@@ -27,6 +27,7 @@
  * test_readme.c (test_setup_line_runs), and make check by being the
  * tests.
  */
+#include <dirent.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -496,6 +497,147 @@ START_TEST(test_width)
 }
 END_TEST
 
+/* One run's two streams against 80 columns. */
+static void width_of_run(const char *args)
+{
+	struct fb_run r;
+
+	fb_run(args, &r);
+	check_width(args, r.out);
+	check_width(args, r.err_raw);
+	fb_free(&r);
+}
+
+/*
+ * -v's lines too: the man page promises every line fits 80 columns, the
+ * evidence behind -v among them (issue 27 item 14).
+ */
+START_TEST(test_width_verbose)
+{
+	static const char *const runs[] = {
+		"--auto -v --simulate",
+		"--auto -v --simulate=size=8G,erase=3M,page=16K,group=2G,noise=2.5,seed=127",
+		"--auto --destructive -v --simulate",
+		"--auto --destructive -v --simulate=readsig=0,ftl=page,map=16K",
+		"--auto --destructive -v --simulate=ftl=page,map=8K",
+		"--auto --destructive -v --simulate=size=2G,real_size=512M,fake=wrap",
+		"--auto --destructive --simulate=ftl=page,map=8K",
+		"--auto --destructive --simulate=readsig=0,ftl=page,map=16K",
+		"-C -v --simulate=size=16G,real_size=2G",
+		"-L -v --simulate=claims=C10+U1+A1",
+		"-a -v --erasesize=8M --simulate",
+		"-O -v --simulate=size=1G",
+		"-f -v --simulate=size=1G",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(runs); i++)
+		width_of_run(runs[i]);
+}
+END_TEST
+
+/*
+ * The files of a folder of the source tree (sub) whose names end in
+ * suffix, as paths from the tree's top; returns how many (max at most).
+ */
+static size_t data_files(const char *sub, const char *suffix,
+			 char names[][256], size_t max)
+{
+	char path[4200];
+	struct dirent *d;
+	size_t n = 0;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "%s/%s", srcdir(), sub);
+	dir = opendir(path);
+	ck_assert_msg(dir != NULL, "%s", path);
+	while ((d = readdir(dir)) && n < max) {
+		size_t len = strlen(d->d_name), sl = strlen(suffix);
+
+		if (d->d_name[0] == '.' || len < sl ||
+		    strcmp(d->d_name + len - sl, suffix))
+			continue;
+		ck_assert_int_lt(snprintf(names[n++], 256, "%s/%s", sub,
+					  d->d_name), 256);
+	}
+	closedir(dir);
+	return n;
+}
+
+/*
+ * --analyze of every saved table and record of tests/data (with and
+ * without -v), --registers of every register set, --survey of the
+ * records: what they print fits 80 columns (issue 27 item 14).
+ */
+START_TEST(test_width_records)
+{
+	static char names[64][256];
+	char args[4400];
+	size_t n, i;
+
+	n = data_files("tests/data", ".txt", names, 64);
+	ck_assert_uint_ge(n, 5);
+	n += data_files("tests/data/records", ".json", names + n, 64 - n);
+	for (i = 0; i < n; i++) {
+		snprintf(args, sizeof(args), "--analyze=%s/%s", srcdir(),
+			 names[i]);
+		width_of_run(args);
+		snprintf(args, sizeof(args), "--analyze=%s/%s -v", srcdir(),
+			 names[i]);
+		width_of_run(args);
+	}
+	n = data_files("tests/data/extcsd", "", names, 64);
+	ck_assert_uint_ge(n, 5);
+	for (i = 0; i < n; i++) {
+		if (strstr(names[i], ".md"))
+			continue;
+		snprintf(args, sizeof(args), "--registers %s/%s", srcdir(),
+			 names[i]);
+		width_of_run(args);
+	}
+	snprintf(args, sizeof(args), "--registers %s/tests/data/registers-sl16g",
+		 srcdir());
+	width_of_run(args);
+	snprintf(args, sizeof(args), "--survey %s/tests/data/records",
+		 srcdir());
+	width_of_run(args);
+}
+END_TEST
+
+/*
+ * Every golden output shown to a terminal (not JSON, a plot's data, CSV
+ * or Markdown) fits 80 columns, on both streams: the bad command lines,
+ * the warnings and the classic tables too (issue 27 item 14).  The
+ * golden's own "$ flashbench ..." head is the command, not its output.
+ */
+START_TEST(test_width_golden)
+{
+	static char names[256][256];
+	size_t n, i, checked = 0;
+	char *text;
+
+	n = data_files("tests/golden", ".out", names, 256);
+	ck_assert_uint_ge(n, 50);
+	for (i = 0; i < n; i++) {
+		const char *p;
+
+		if (strstr(names[i], "json") || strstr(names[i], "plot") ||
+		    strstr(names[i], "markdown") || strstr(names[i], "csv"))
+			continue;
+		text = src_text(names[i]);
+		/* (the head's "$ flashbench ..." left out) */
+		p = strncmp(text, "$ ", 2) ? text : text + strcspn(text, "\n");
+		check_width(names[i], p);
+		free(text);
+		checked++;
+	}
+	ck_assert_uint_ge(checked, 50);
+	text = src_text("tests/golden/survey.txt");
+	check_width("tests/golden/survey.txt", text);
+	free(text);
+}
+END_TEST
+
 Suite *examples_suite(void)
 {
 	Suite *s = suite_create("examples");
@@ -507,6 +649,9 @@ Suite *examples_suite(void)
 	tcase_add_test(tc, test_doc_examples);
 	tcase_add_test(tc, test_man_examples);
 	tcase_add_test(tc, test_width);
+	tcase_add_test(tc, test_width_verbose);
+	tcase_add_test(tc, test_width_records);
+	tcase_add_test(tc, test_width_golden);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -72,6 +72,8 @@ START_TEST(test_analyze_levels)
 
 	fb_run("--analyze=tests/data/pqi-32g-microsd-gentoo-wiki.txt", &r);
 	ck_assert_int_eq(r.status, 0);
+	check_width("--analyze", r.out);
+	unwrap_text(r.out);
 	ck_assert_ptr_nonnull(strstr(r.out, "table 1: erase size 4MiB "));
 	ck_assert_ptr_nonnull(strstr(r.out, ", page size 4KiB (confidence "));
 	ck_assert_ptr_nonnull(strstr(r.out, ", program unit 16KiB (confidence "));

@@ -173,6 +173,19 @@ size_t count_str(const char *hay, const char *needle)
 	return n;
 }
 
+/*
+ * A command to copy that names a simulated card: its --simulate=... spec
+ * is one word as long as the user typed it, which no wrapping shortens.
+ */
+static int simulated_command(const char *line, size_t n)
+{
+	size_t lead = strspn(line, " ");
+
+	return memmem(line, n, "--simulate=", 11) &&
+	       (!strncmp(line + lead, "flashbench ", 11) ||
+		!strncmp(line + lead, "sudo flashbench ", 16));
+}
+
 void check_width(const char *what, const char *text)
 {
 	const char *p = text;
@@ -180,8 +193,8 @@ void check_width(const char *what, const char *text)
 	while (*p) {
 		size_t n = strcspn(p, "\n"), cols = wrap_cols(p, n);
 
-		ck_assert_msg(cols <= WRAP_COLS, "%s: %zu columns: %.*s", what,
-			      cols, (int)n, p);
+		ck_assert_msg(cols <= WRAP_COLS || simulated_command(p, n),
+			      "%s: %zu columns: %.*s", what, cols, (int)n, p);
 		p += n + (p[n] == '\n');
 	}
 }

@@ -85,7 +85,9 @@ size_t count_str(const char *hay, const char *needle);
 
 /*
  * Fail the test (naming what) if a line of text is over 80 columns
- * (characters of UTF-8, not bytes).
+ * (characters of UTF-8, not bytes); a command to copy that names a
+ * simulated card by its --simulate=... spec, as long as the user typed
+ * it, may be longer.
  */
 void check_width(const char *what, const char *text);
 

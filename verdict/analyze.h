@@ -64,12 +64,14 @@ const char *analyze_confidence_name(enum analyze_confidence c);
 
 /*
  * Print "table N: erase size 4MiB (confidence high), page size 16KiB
- * (confidence medium)" on one line; "none" for an undetermined size.
+ * (confidence medium)", wrapped at 80 columns between sizes (the lines
+ * after the first indented by four spaces); "none" for an undetermined
+ * size.
  */
 void analyze_print_verdict(FILE *out, size_t table_no,
 			   const struct align_verdict *v);
 
-/* Print the evidence of both steps, one indented line each. */
+/* Print each step's evidence, indented, wrapped at 80 columns. */
 void analyze_print_evidence(FILE *out, const struct align_verdict *v);
 /* The same, each line beginning with lead instead. */
 void analyze_print_evidence_lead(FILE *out, const struct align_verdict *v,
