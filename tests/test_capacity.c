@@ -1693,6 +1693,32 @@ START_TEST(test_capacity_stopped)
 }
 END_TEST
 
+/*
+ * -C's "written" line says what the total is and what part of it the
+ * signed blocks are (issue 27 item 19: "8 blocks of 4KiB and 65MiB in
+ * all" read as two sums): on a 16 MiB card, 224KiB in all, 8 of them.
+ */
+START_TEST(test_capacity_written_line)
+{
+	unsigned long long n = 0;
+	char total[32] = "";
+	struct fb_run r;
+	const char *at;
+
+	fb_run("-C --simulate=size=16M,erase=1M", &r);
+	ck_assert_int_eq(r.status, 0);
+	unwrap_text(r.out);
+	at = strstr(r.out, "\nwritten:        ");
+	ck_assert_ptr_nonnull(at);
+	ck_assert_msg(sscanf(at, "\nwritten: %31s in all, of which %llu signed blocks of 4KiB, in ",
+			     total, &n) == 2, "%s", at);
+	ck_assert_str_eq(total, "224KiB");
+	ck_assert_uint_eq(n, 8);
+	ck_assert_ptr_null(strstr(r.out, "blocks of 4KiB and "));
+	fb_free(&r);
+}
+END_TEST
+
 Suite *capacity_suite(void)
 {
 	Suite *s = suite_create("capacity");
@@ -1700,6 +1726,7 @@ Suite *capacity_suite(void)
 	TCase *stopped = tcase_create("stopped");
 
 	tcase_add_test(stopped, test_capacity_stopped);
+	tcase_add_test(stopped, test_capacity_written_line);
 	suite_add_tcase(s, stopped);
 
 	tcase_add_loop_test(tc, test_capacity_fakes, 0, 6);

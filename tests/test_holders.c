@@ -37,6 +37,20 @@ static void check_refused(const char *target, const char *want)
 	ck_assert_str_eq(res.err, msg);
 	ck_assert_str_eq(res.out, "");
 	cmd_result_free(&res);
+
+	/* flashbench names a device that is the one mounted once (issue
+	 * 27 item 19: "flashbench: /dev/sdb: /dev/sdb is mounted on ...") */
+	ck_assert_int_eq(run_fb(&res, "-p", target, (char *)NULL), 1);
+	unwrap_err(res.err);
+	if (!strncmp(holder, target, strlen(target)) &&
+	    holder[strlen(target)] == ' ')
+		snprintf(msg, sizeof(msg), "flashbench: %s\n", holder);
+	else
+		snprintf(msg, sizeof(msg), "flashbench: %s: %s\n", target,
+			 holder);
+	ck_assert_str_eq(res.err, msg);
+	ck_assert_str_eq(res.out, "");
+	cmd_result_free(&res);
 }
 
 START_TEST(test_refuse_mounted)

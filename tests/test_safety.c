@@ -2,7 +2,8 @@
 /*
  * --preserve through the front end (front/safety.c): a simulated card
  * holds nothing to save, and a writing test that fails half way leaves
- * a device as it was, or a journal that --restore finishes with.
+ * a device as it was, or a journal that --restore finishes with; what
+ * it saved and restored is said without -v.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -120,6 +121,45 @@ START_TEST(test_eio_preserve)
 }
 END_TEST
 
+/*
+ * Without -v, --preserve says in one line each where it saved what a
+ * run will overwrite and that it put it back (issue 27 item 17: it said
+ * nothing of either); the device holds what it held.
+ */
+START_TEST(test_preserve_said)
+{
+	char img[] = "/dev/shm/flashbench-said-XXXXXX", args[512], want[512];
+	char journal[64];
+	uint64_t sum;
+	struct fb_run r;
+	int fd = mkstemp(img);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	sum = make_image(img, 32 << 20);
+	snprintf(journal, sizeof(journal), "%s.journal", img);
+	snprintf(args, sizeof(args), "-p --preserve --journal=%s %s", journal,
+		 img);
+	fb_run(args, &r);
+	ck_assert_msg(r.status == 0, "%s: %d %s", args, r.status, r.err);
+	snprintf(want, sizeof(want),
+		 "flashbench: --preserve: saved what will be overwritten in %s\n",
+		 journal);
+	ck_assert_msg(count_str(r.err, want) == 1, "%s", r.err);
+	snprintf(want, sizeof(want),
+		 "flashbench: --preserve: restored what the tests overwrote on %s\n",
+		 img);
+	ck_assert_msg(count_str(r.err, want) == 1, "%s", r.err);
+	/* the saving comes first, and no more is said of it than that */
+	ck_assert(strstr(r.err, "saved what") < strstr(r.err, "restored what"));
+	ck_assert_uint_eq(count_str(r.err, "--preserve"), 2);
+	ck_assert_uint_eq(image_sum(img), sum);
+	ck_assert_int_ne(access(journal, F_OK), 0);
+	unlink(img);
+	fb_free(&r);
+}
+END_TEST
+
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 Suite *safety_suite(void)
@@ -130,6 +170,7 @@ Suite *safety_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_eio_preserve, 0, 3);
 	tcase_add_test(tc, test_preserve_simulated);
+	tcase_add_test(tc, test_preserve_said);
 	suite_add_tcase(s, tc);
 	return s;
 }
