@@ -336,6 +336,28 @@ START_TEST(test_readme_align_example)
 }
 END_TEST
 
+/*
+ * The README's "Where things live" is a few lines and a pointer to the
+ * contributors' map (issue 27 item 18: it listed every file), and that
+ * map, doc/house.md, is there.
+ */
+START_TEST(test_readme_where)
+{
+	char *readme = src_file("README"), *house = src_file("doc/house.md");
+	const char *at = strstr(readme, "\nWhere things live\n");
+	char *where;
+
+	ck_assert_ptr_nonnull(at);
+	where = text_until(at, "\nLicense");
+	ck_assert_uint_le(count_str(where, "\n"), 25);
+	ck_assert_ptr_nonnull(strstr(where, "doc/house.md"));
+	ck_assert_ptr_nonnull(strstr(house, "front/"));
+	free(where);
+	free(house);
+	free(readme);
+}
+END_TEST
+
 Suite *readme_suite(void)
 {
 	Suite *s = suite_create("readme");
@@ -345,6 +367,7 @@ Suite *readme_suite(void)
 	tcase_add_test(tc, test_setup_line_matches_ci);
 	tcase_add_test(tc, test_setup_line_runs);
 	tcase_add_test(tc, test_readme_align_example);
+	tcase_add_test(tc, test_readme_where);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;
