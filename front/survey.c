@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * --survey FILE...: read records (files, or the *.json files of a
- * directory), one row per card (output/survey.c).  A file that is not a
- * record is named on stderr with why and left out; the table of the
- * others is printed and the exit status is then EXIT_USAGE, so that a
- * script notices.  "-" reads a record from standard input; a file named
+ * directory), one row per card (output/surveyrow.c, output/survey.c).
+ * A file that is not a record is named on stderr with why and left out;
+ * the table of the others is printed and the exit status is then
+ * EXIT_USAGE, so that a script notices.  "-" reads a record from standard input; a file named
  * twice (or met again in a directory) is read once.  No device is
  * opened; -o writes the table to a file that is none of the records.
  */

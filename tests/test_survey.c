@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * --survey (front/survey.c, output/survey.c): the records of 24 simulated
- * cards, written here by --auto --destructive --json (and one by -C, one
- * by -L), surveyed in all four formats against tests/golden/survey.*
+ * --survey (front/survey.c, output/surveyrow.c, output/survey.c): the
+ * records of 26 simulated cards, written here by --auto --destructive
+ * --json (and one by -C, one by -L), and an eMMC's --registers, surveyed in all four formats against tests/golden/survey.*
  * (GOLDEN_UPDATE=1, as `make golden` sets it, writes them anew); the
  * rows' values, a card measured twice, a card without registers, and
  * files that are not records.
