@@ -14,6 +14,8 @@
 #include "simint.h"
 #include "simstore.h"
 
+#define SIM_RUN_MIN_BYTE (256U << 10)	/* a write kept as a run, at least */
+
 /* Garbage a limbo address reads as: fixed per sector and seed. */
 static void sim_garbage(const struct sim_card *c, unsigned char *out,
 			uint64_t sector)
@@ -68,7 +70,8 @@ void sim_data_read(const struct sim_card *c, void *buf, size_t len,
 	unsigned char *out = buf;
 	size_t i;
 
-	if (!c->flash.nr && !c->cache.nr && c->real_byte == c->p.size_byte) {
+	if (simstore_empty(&c->flash) && simstore_empty(&c->cache) &&
+	    c->real_byte == c->p.size_byte) {
 		memset(buf, 0, len);	/* nothing written yet */
 		return;
 	}
@@ -175,12 +178,37 @@ static int sim_write_back(struct sim_card *c, const unsigned char *in,
 	return sim_cache_trim(c);
 }
 
+/*
+ * A long write of one byte value throughout onto the flash alone (no
+ * cache= in front, all of it stored): one run, not a sector each, which
+ * costs a write-cache step's hundreds of MiB no memory and little time.
+ * Returns 1 when stored so, 0 when not such a write, or -ENOMEM.
+ */
+static int sim_data_run(struct sim_card *c, const unsigned char *in,
+			size_t len, uint64_t first)
+{
+	uint64_t n = len / SIM_SECTOR;
+
+	if (len < SIM_RUN_MIN_BYTE || c->p.cache_byte ||
+	    first + len > c->real_byte || memcmp(in, in + 1, len - 1))
+		return 0;
+	c->wseq += n;
+	if (simstore_put_run(&c->flash, first / SIM_SECTOR, n, in[0],
+			     c->wseq - n + 1))
+		return -ENOMEM;
+	return 1;
+}
+
 /* Store a write of len bytes at first.  Returns 0 or -ENOMEM. */
 int sim_data_write(struct sim_card *c, const void *buf, size_t len,
 		   uint64_t first)
 {
 	const unsigned char *in = buf;
 	size_t i;
+	int ret = sim_data_run(c, in, len, first);
+
+	if (ret)
+		return ret < 0 ? ret : 0;
 
 	for (i = 0; i < len; i += SIM_SECTOR) {
 		uint64_t a = first + i;

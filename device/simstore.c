@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The simulated card's sparse sector map (see simstore.h): an open
- * addressing hash table with linear probing, grown at half full.
+ * addressing hash table with linear probing, grown at half full, and
+ * beside it the runs of sectors of one byte value, sorted.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -101,15 +102,113 @@ int simstore_put(struct simstore *s, uint64_t sector, const void *data,
 	return 0;
 }
 
+/* The index of the first run that ends after sector (nruns: none). */
+static size_t simstore_run_after(const struct simstore *s, uint64_t sector)
+{
+	size_t lo = 0, hi = s->nruns, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (s->runs[mid].end <= sector)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Room for k more runs.  0 or -ENOMEM. */
+static int simstore_runs_room(struct simstore *s, size_t k)
+{
+	struct simstore_run *r;
+	size_t cap;
+
+	if (s->nruns + k <= s->runs_cap)
+		return 0;
+	cap = s->runs_cap ? 2 * s->runs_cap : 16;
+	while (cap < s->nruns + k)
+		cap *= 2;
+	r = realloc(s->runs, cap * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	s->runs = r;
+	s->runs_cap = cap;
+	return 0;
+}
+
+/* Does run a go on where run b begins (b written right after a)? */
+static int simstore_runs_join(const struct simstore_run *a,
+			      const struct simstore_run *b)
+{
+	return a->end == b->first && a->fill == b->fill &&
+	       a->seq + (a->end - a->first) == b->seq;
+}
+
+int simstore_put_run(struct simstore *s, uint64_t first, uint64_t n,
+		     unsigned char fill, uint64_t seq)
+{
+	struct simstore_run nw = { first, first + n, seq, fill };
+	struct simstore_run piece[3];
+	size_t lo, hi, k = 0;
+
+	if (!n)
+		return 0;
+	if (simstore_runs_room(s, 2))
+		return -ENOMEM;
+	/* the runs [lo, hi) overlap the new one: cut to what is outside */
+	lo = simstore_run_after(s, first);
+	for (hi = lo; hi < s->nruns && s->runs[hi].first < nw.end; hi++)
+		;
+	if (lo < hi && s->runs[lo].first < first) {
+		piece[k] = s->runs[lo];
+		piece[k++].end = first;
+	}
+	if (lo && simstore_runs_join(&s->runs[lo - 1], &nw)) {
+		lo--;		/* the write goes on from the run before */
+		nw.first = s->runs[lo].first;
+		nw.seq = s->runs[lo].seq;
+	}
+	piece[k++] = nw;
+	if (lo < hi && s->runs[hi - 1].end > nw.end) {
+		piece[k] = s->runs[hi - 1];
+		piece[k].seq += nw.end - piece[k].first;
+		piece[k++].first = nw.end;
+	}
+	memmove(s->runs + lo + k, s->runs + hi,
+		(s->nruns - hi) * sizeof(*s->runs));
+	memcpy(s->runs + lo, piece, k * sizeof(*piece));
+	s->nruns = s->nruns - (hi - lo) + k;
+	return 0;
+}
+
+/* The run holding sector, or NULL. */
+static const struct simstore_run *simstore_run_of(const struct simstore *s,
+						  uint64_t sector)
+{
+	size_t i = simstore_run_after(s, sector);
+
+	return i < s->nruns && s->runs[i].first <= sector ? &s->runs[i] :
+	       NULL;
+}
+
 int simstore_get(const struct simstore *s, uint64_t sector, void *out,
 		 uint64_t *seq)
 {
-	const struct simstore_ent *e;
+	const struct simstore_run *r = simstore_run_of(s, sector);
+	const struct simstore_ent *e = NULL;
 
-	if (!s->nr)
-		return 0;
-	e = simstore_slot(s, sector + 1);
-	if (!e->key)
+	if (s->nr) {
+		e = simstore_slot(s, sector + 1);
+		if (!e->key)
+			e = NULL;
+	}
+	if (r && (!e || r->seq + (sector - r->first) > e->seq)) {
+		memset(out, r->fill, SIMSTORE_SECTOR);
+		if (seq)
+			*seq = r->seq + (sector - r->first);
+		return 1;
+	}
+	if (!e)
 		return 0;
 	if (e->data)
 		memcpy(out, e->data, SIMSTORE_SECTOR);
@@ -120,8 +219,28 @@ int simstore_get(const struct simstore *s, uint64_t sector, void *out,
 	return 1;
 }
 
+/* Drop the sectors of the runs written before min_seq. */
+static void simstore_prune_runs(struct simstore *s, uint64_t min_seq)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < s->nruns; i++) {
+		struct simstore_run r = s->runs[i];
+
+		if (r.seq + (r.end - r.first) <= min_seq)
+			continue;
+		if (r.seq < min_seq) {
+			r.first += min_seq - r.seq;
+			r.seq = min_seq;
+		}
+		s->runs[n++] = r;
+	}
+	s->nruns = n;
+}
+
 int simstore_prune(struct simstore *s, uint64_t min_seq)
 {
+	simstore_prune_runs(s, min_seq);
 	return s->cap ? simstore_rehash(s, s->cap, min_seq) : 0;
 }
 
@@ -132,5 +251,6 @@ void simstore_free(struct simstore *s)
 	for (i = 0; i < s->cap; i++)
 		free(s->tab[i].data);
 	free(s->tab);
+	free(s->runs);
 	memset(s, 0, sizeof(*s));
 }

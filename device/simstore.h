@@ -5,6 +5,10 @@
  * sector holding one byte value throughout (the zeros the timing tests
  * write) is kept as that byte alone.  Each sector carries a sequence
  * number (when it was written), which the card's write cache uses.
+ * A long write of one byte value throughout (the write-cache step's
+ * hundreds of MiB) is kept as one run of sectors, not a slot each: the
+ * runs are disjoint and sorted, and a sector held both by a run and by
+ * a slot reads as the one written last (the greater sequence number).
  */
 #ifndef FLASHBENCH_SIMSTORE_H
 #define FLASHBENCH_SIMSTORE_H
@@ -21,15 +25,37 @@ struct simstore_ent {
 	unsigned char fill;	/* every byte, when data is NULL */
 };
 
+/* Sectors [first, end) each holding fill; sector first + k at seq + k. */
+struct simstore_run {
+	uint64_t first, end;
+	uint64_t seq;
+	unsigned char fill;
+};
+
 struct simstore {
 	struct simstore_ent *tab;	/* open addressing, linear probing */
 	size_t cap;			/* slots, a power of two (or 0) */
 	size_t nr;			/* slots in use */
+	struct simstore_run *runs;	/* sorted by first, disjoint */
+	size_t nruns, runs_cap;
 };
 
 /* Store one sector (copied) with its sequence number.  0 or -ENOMEM. */
 int simstore_put(struct simstore *s, uint64_t sector, const void *data,
 		 uint64_t seq);
+
+/*
+ * Store n sectors from first, each every byte fill, sector first + k
+ * with sequence number seq + k.  0 or -ENOMEM.
+ */
+int simstore_put_run(struct simstore *s, uint64_t first, uint64_t n,
+		     unsigned char fill, uint64_t seq);
+
+/* Has anything been stored? */
+static inline int simstore_empty(const struct simstore *s)
+{
+	return !s->nr && !s->nruns;
+}
 
 /*
  * Copy sector into out (SIMSTORE_SECTOR bytes) and its sequence number

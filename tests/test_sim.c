@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sim.h"
+#include "simstore.h"
 #include "util.h"
 
 #define KiB (1024ULL)
@@ -1842,6 +1843,71 @@ START_TEST(test_store_genuine)
 }
 END_TEST
 
+/*
+ * What the store holds, runs of one byte value beside single sectors,
+ * against a plain array: random single sectors (one value or mixed),
+ * runs over them and each other, and the pruning of what is older than
+ * a sequence number; every sector reads as the one written last.
+ */
+START_TEST(test_store_runs)
+{
+	enum { N = 4096 };
+	static unsigned char val[N];	/* a sector's first byte, 0: none */
+	static uint64_t when[N];
+	unsigned char buf[SIMSTORE_SECTOR], got[SIMSTORE_SECTOR];
+	struct simstore s = { 0 };
+	uint64_t st = 12345, seq = 0, q, k, a, n, lo = 0;
+	int round;
+
+	memset(val, 0, sizeof(val));
+	for (round = 0; round < 20000; round++) {
+		uint64_t r;
+
+		st ^= st << 13;		/* xorshift64 */
+		st ^= st >> 7;
+		st ^= st << 17;
+		r = st;
+
+		a = r % N;
+		if (r >> 40 & 1) {	/* a run */
+			n = 1 + (r >> 20) % 300;
+			if (a + n > N)
+				n = N - a;
+			ck_assert_int_eq(simstore_put_run(&s, a, n,
+				(unsigned char)(1 + (r >> 50) % 3), seq + 1), 0);
+			for (k = 0; k < n; k++) {
+				val[a + k] = (unsigned char)(1 + (r >> 50) % 3);
+				when[a + k] = seq + 1 + k;
+			}
+			seq += n;
+		} else {		/* one sector, mixed or one value */
+			memset(buf, (int)(4 + (r >> 50) % 3), sizeof(buf));
+			if (r >> 41 & 1)
+				buf[7] ^= 0x55;
+			ck_assert_int_eq(simstore_put(&s, a, buf, ++seq), 0);
+			val[a] = buf[0];
+			when[a] = seq;
+		}
+		if (round % 5000 == 4999) {	/* the cache's pruning */
+			lo = seq - 2000;
+			ck_assert_int_eq(simstore_prune(&s, lo), 0);
+		}
+	}
+	for (a = 0; a < N; a++) {
+		int held = val[a] && when[a] >= lo;
+
+		ck_assert_int_eq(simstore_get(&s, a, got, &q), held);
+		if (!held)
+			continue;
+		ck_assert_uint_eq(got[0], val[a]);
+		ck_assert_uint_eq(got[100], val[a]);
+		ck_assert_uint_eq(q, when[a]);
+	}
+	ck_assert_uint_lt(s.nruns, 2 * N / 10);
+	simstore_free(&s);
+}
+END_TEST
+
 /* limbo: below real_size data stays; above it, writes are lost. */
 START_TEST(test_fake_limbo)
 {
@@ -2205,6 +2271,7 @@ Suite *sim_suite(void)
 
 	tc = tcase_create("fake");
 	tcase_add_test(tc, test_store_genuine);
+	tcase_add_test(tc, test_store_runs);
 	tcase_add_test(tc, test_fake_limbo);
 	tcase_add_test(tc, test_fake_wrap);
 	tcase_add_test(tc, test_fake_cache);
