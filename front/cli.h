@@ -218,6 +218,9 @@ int open_device(struct cli *c, struct device **devp);
 void close_device(struct device *dev);
 
 /* jsonout */
+struct card_doc;
+struct record_head;
+
 void device_card(const struct cli *c, const struct device *dev,
 		 struct card_raw *raw, struct card_info *ci);
 void json_head(const struct cli *c, struct json *j, const char *test,
@@ -239,8 +242,25 @@ time_t run_start_time(void);
 void card_hide_serial(struct card_raw *raw, struct card_info *ci,
 		      char hash[12]);
 
-/* A record's head after "test": its shape, when, the host's kernel. */
-void json_run_head(const struct cli *c, struct json *j);
+/*
+ * The card's word as a record keeps it (--hide-serial: its serial
+ * hidden, the hash in its place), from raw and ci (which it may change).
+ */
+void head_card(const struct cli *c, struct card_doc *d,
+	       struct card_raw *raw, struct card_info *ci);
+
+/* Where a record's head keeps the text of its start and kernel. */
+struct run_host {
+	char started[32];
+	char kernel[256];
+};
+
+/*
+ * A record's head without a device: version, test, its shape, when the
+ * run started, the host's kernel (their text in host) and the options.
+ */
+void json_head_init(const struct cli *c, struct record_head *h,
+		    const char *test, struct run_host *host);
 void json_tail(struct json *j, int short_found, int interrupted);
 
 /* With --time-ops: the document's time_ops and end, after the write-back. */

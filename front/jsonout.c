@@ -57,17 +57,34 @@ void card_hide_serial(struct card_raw *raw, struct card_info *ci,
 	ci->serial = -1;
 }
 
-static void json_device_card(const struct cli *c, struct json *j,
-			     const struct device *dev)
+void head_card(const struct cli *c, struct card_doc *d,
+	       struct card_raw *raw, struct card_info *ci)
 {
-	struct card_raw raw;
-	struct card_info ci;
 	char hash[12];
 
-	device_card(c, dev, &raw, &ci);
 	if (c->hide_serial)
-		card_hide_serial(&raw, &ci, hash);
-	card_json(j, &raw, &ci, c->hide_serial ? hash : NULL);
+		card_hide_serial(raw, ci, hash);
+	card_doc_fill(d, raw, ci);
+	if (c->hide_serial)
+		snprintf(d->serial_hash, sizeof(d->serial_hash), "%s", hash);
+}
+
+/* The device measured, its sysfs attributes and its card's word. */
+static void head_device(const struct cli *c, const struct device *dev,
+			struct record_device *d, struct sysfs_info *sysfs,
+			struct card_raw *raw)
+{
+	struct card_info ci;
+
+	d->path = dev->path;
+	d->opened = 1;
+	d->size_byte = dev->size_byte;
+	d->block_byte = dev->logical_block_size;
+	d->simulated = c->simulate;
+	if (!c->simulate && sysfs_read(dev->path, sysfs))
+		d->sysfs = sysfs;
+	device_card(c, dev, raw, &ci);
+	head_card(c, &d->card, raw, &ci);
 }
 
 time_t run_start_time(void)
@@ -86,23 +103,31 @@ time_t run_start_time(void)
 	return time(NULL);
 }
 
-void json_run_head(const struct cli *c, struct json *j)
+void json_head_init(const struct cli *c, struct record_head *h,
+		    const char *test, struct run_host *host)
 {
-	struct record_head h = { .shape = RECORD_SHAPE };
-	char started[32], kernel[3 * sizeof(((struct utsname *)0)->release)];
 	time_t t = c->run.started ? c->run.started : run_start_time();
 	struct utsname u;
 	struct tm tm;
 
+	memset(h, 0, sizeof(*h));
+	h->version = FLASHBENCH_VERSION;
+	h->test = test;
+	h->shape = RECORD_SHAPE;
 	if (gmtime_r(&t, &tm) &&
-	    strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", &tm))
-		h.started = started;
+	    strftime(host->started, sizeof(host->started),
+		     "%Y-%m-%dT%H:%M:%SZ", &tm))
+		h->started = host->started;
 	if (!uname(&u)) {
-		snprintf(kernel, sizeof(kernel), "%s %s %s", u.sysname,
-			 u.release, u.machine);
-		h.kernel = kernel;
+		snprintf(host->kernel, sizeof(host->kernel), "%s %s %s",
+			 u.sysname, u.release, u.machine);
+		h->kernel = host->kernel;
 	}
-	rt_write(j, &record_head_table, &h);
+	h->has_options = 1;
+	h->opts.o = c->o;
+	h->opts.destructive = c->destructive;
+	h->opts.simulated = c->simulate;
+	h->opts.spec = c->sim_spec ? c->sim_spec : "";
 }
 
 /*
@@ -112,57 +137,17 @@ void json_run_head(const struct cli *c, struct json *j)
 void json_head(const struct cli *c, struct json *j, const char *test,
 	       const struct device *dev)
 {
-	const struct bench_opts *o = &c->o;
+	struct record_head h;
+	struct run_host host;
 	struct sysfs_info sysfs;
+	struct card_raw raw;
 
+	json_head_init(c, &h, test, &host);
+	h.has_device = dev != NULL;
+	if (dev)
+		head_device(c, dev, &h.dev, &sysfs, &raw);
 	json_object_begin(j, NULL);
-	json_string(j, "version", FLASHBENCH_VERSION);
-	json_string(j, "test", test);
-	json_run_head(c, j);
-	if (dev) {
-		json_object_begin(j, "device");
-		json_string(j, "path", dev->path);
-		json_u64(j, "size", dev->size_byte);
-		json_u64(j, "logical_block_size", dev->logical_block_size);
-		json_bool(j, "simulated", c->simulate);
-		json_object_begin(j, "sysfs");
-		if (!c->simulate && sysfs_read(dev->path, &sysfs)) {
-			size_t i;
-
-			for (i = 0; i < sysfs.n; i++) {
-				if (sysfs.e[i].numeric)
-					json_u64(j, sysfs.e[i].key,
-						 strtoull(sysfs.e[i].value,
-							  NULL, 10));
-				else
-					json_string(j, sysfs.e[i].key,
-						    sysfs.e[i].value);
-			}
-		}
-		json_object_end(j);
-		json_device_card(c, j, dev);
-		json_object_end(j);
-	} else {
-		json_null(j, "device");
-	}
-	json_object_begin(j, "options");
-	json_u64(j, "blocksize", o->blocksize_byte);
-	json_u64(j, "erasesize", o->erasesize_byte);
-	json_u64(j, "count", o->count);
-	json_u64(j, "scatter_order", o->scatter_order);
-	json_u64(j, "scatter_span", o->scatter_span);
-	json_u64(j, "interval_order", o->interval_order);
-	json_u64(j, "open_au_nr", o->open_au_nr);
-	json_u64(j, "offset", o->offset_byte);
-	json_u64(j, "fat_nr", o->fat_nr);
-	json_u64(j, "flush", o->flush_byte);
-	json_bool(j, "random", o->random);
-	json_bool(j, "destructive", c->destructive);
-	if (c->simulate)
-		json_string(j, "simulate", c->sim_spec ? c->sim_spec : "");
-	else
-		json_null(j, "simulate");
-	json_object_end(j);
+	rt_write(j, &record_head_table, &h);
 }
 
 /*
@@ -172,8 +157,9 @@ void json_head(const struct cli *c, struct json *j, const char *test,
  */
 void json_tail(struct json *j, int short_found, int interrupted)
 {
-	json_bool(j, "short_of_claims", short_found);
-	json_bool(j, "interrupted", interrupted);
+	struct record_tail t = { short_found, interrupted };
+
+	rt_write(j, &record_tail_table, &t);
 	json_object_end(j);
 }
 

@@ -11,6 +11,7 @@
 #include "rowtext.h"
 #include "cardout.h"
 #include "cli.h"
+#include "rechead.h"
 #include "record.h"
 #include "rowtext.h"
 
@@ -105,21 +106,18 @@ int run_analyze(struct cli *c, FILE *out)
 static void registers_json(struct cli *c, FILE *res,
 			   struct card_raw *raw, struct card_info *ci)
 {
-	char hash[12];
+	struct record_head h;
+	struct run_host host;
 	struct json j;
 
-	if (c->hide_serial)
-		card_hide_serial(raw, ci, hash);
+	json_head_init(c, &h, "registers", &host);
+	h.has_options = 0;
+	h.has_device = 1;
+	h.dev.path = c->registers_dir;
+	head_card(c, &h.dev.card, raw, ci);
 	json_init(&j, res);
 	json_object_begin(&j, NULL);
-	json_string(&j, "version", FLASHBENCH_VERSION);
-	json_string(&j, "test", "registers");
-	json_run_head(c, &j);
-	json_object_begin(&j, "device");
-	json_string(&j, "path", c->registers_dir);
-	json_bool(&j, "simulated", 0);
-	card_json(&j, raw, ci, c->hide_serial ? hash : NULL);
-	json_object_end(&j);
+	rt_write(&j, &record_head_table, &h);
 	json_tail(&j, 0, 0);
 }
 

@@ -172,8 +172,9 @@ static void record_reconcile(const struct jr_value *doc, uint64_t erase,
 static void record_ext_csd(const struct jr_value *doc, uint64_t page,
 			   struct reconcile *rc)
 {
-	const char *hex = jr_str(jr_path(doc,
-				 "device.card.registers.ext_csd.hex"), NULL);
+	const struct jr_value *dev = jr_get(doc, HEAD_KEY(dev));
+	const char *hex = jr_str(jr_path(card_doc_registers(jr_get(dev,
+				 DEVICE_KEY(card))), "ext_csd.hex"), NULL);
 	struct ext_csd_raw raw;
 	struct ext_csd_info e;
 	char why[CARD_NOTE_MAX];
@@ -188,7 +189,7 @@ static void record_ext_csd(const struct jr_value *doc, uint64_t page,
 /* device.sysfs as the kernel printed it, for the text. */
 static void record_sysfs(const struct jr_value *doc, struct sysfs_info *s)
 {
-	const struct jr_value *v = jr_path(doc, "device.sysfs");
+	const struct jr_value *v = REC_DEVICE(doc, sysfs);
 	size_t i;
 
 	memset(s, 0, sizeof(*s));
@@ -214,9 +215,9 @@ static void record_sysfs(const struct jr_value *doc, struct sysfs_info *s)
  */
 static void record_target(const struct jr_value *doc, char *buf, size_t len)
 {
-	const char *spec = jr_str(jr_path(doc, "options.simulate"), NULL);
+	const char *spec = jr_str(REC_OPTION(doc, spec), NULL);
 
-	if (jr_bool(jr_path(doc, "device.simulated"), 0))
+	if (jr_bool(REC_DEVICE(doc, simulated), 0))
 		snprintf(buf, len, "--simulate%s%s", spec && *spec ? "=" : "",
 			 spec && *spec ? spec : "");
 	else
@@ -291,7 +292,7 @@ static void auto_record_json(FILE *res, const struct record *rec,
 	lacks_json(&j, r->lacks);
 	said_json(&j, now, jr_get(doc, "verdict"), cr, jr_get(doc, "class"));
 	json_tail(&j, record_status(r, cr) != 0,
-		  jr_bool(jr_get(doc, "interrupted"), 0));
+		  jr_bool(jr_get(doc, TAIL_KEY(interrupted)), 0));
 }
 
 /*
@@ -318,7 +319,7 @@ static void auto_record_text(FILE *res, const struct record *rec,
 			     const struct class_result *cr,
 			     const struct auto_verdict_rec *now)
 {
-	const char *version = jr_str(jr_get(rec->doc, "version"), "?");
+	const char *version = jr_str(jr_get(rec->doc, HEAD_KEY(version)), "?");
 	struct sysfs_info sysfs;
 	char target[512];
 	size_t n = 0;
@@ -328,7 +329,7 @@ static void auto_record_text(FILE *res, const struct record *rec,
 	record_target(rec->doc, target, sizeof(target));
 	record_sysfs(rec->doc, &sysfs);
 	auto_print_verdict(res, r, target,
-			   jr_bool(jr_path(rec->doc, "device.simulated"), 0) ?
+			   jr_bool(REC_DEVICE(rec->doc, simulated), 0) ?
 				NULL : &sysfs);
 	if (!cr)
 		record_time(res, r, cr);

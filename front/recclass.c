@@ -12,6 +12,8 @@
 #include "cli.h"
 #include "jsonread.h"
 #include "recint.h"
+#include "cardrec.h"
+#include "rechead.h"
 #include "rectab.h"
 
 /* ---- the class check: the record's figures, judged today ---- */
@@ -20,14 +22,14 @@
 static const struct card_claims *record_claims(const struct jr_value *doc,
 					       struct card_claims *cl)
 {
-	const struct jr_value *card = jr_path(doc, "device.card");
+	const struct jr_value *card = REC_DEVICE(doc, card);
+	struct card_doc d;
 
 	if (!jr_is(card, JR_OBJECT))
 		return NULL;
-	cl->speed_class = (int)jr_i64(jr_get(card, "speed_class"), -1);
-	cl->uhs_grade = (int)jr_i64(jr_get(card, "uhs_grade"), -1);
-	cl->video_class = (int)jr_i64(jr_get(card, "video_class"), -1);
-	cl->app_class = (int)jr_i64(jr_get(card, "app_class"), -1);
+	card_doc_init(&d);
+	card_doc_read(card, &d);
+	*cl = d.ci.claims;
 	return cl;
 }
 
@@ -155,7 +157,7 @@ void class_said_json(struct json *j, const struct class_result *r,
 int class_record(struct cli *c, FILE *out, const struct record *rec)
 {
 	const struct jr_value *cl = jr_get(rec->doc, "results");
-	const char *version = jr_str(jr_get(rec->doc, "version"), "?");
+	const char *version = jr_str(jr_get(rec->doc, HEAD_KEY(version)), "?");
 	char err[JR_ERR_LEN + 160];
 	struct class_result r;
 	FILE *res = out;
@@ -183,7 +185,7 @@ int class_record(struct cli *c, FILE *out, const struct record *rec)
 			json_object_end(&j);
 		}
 		json_tail(&j, class_short(&r),
-			  jr_bool(jr_get(rec->doc, "interrupted"), 0));
+			  jr_bool(jr_get(rec->doc, TAIL_KEY(interrupted)), 0));
 	} else {
 		record_says_first(res, rec->doc);
 		fputs("class check: judged again from the record's figures\n",

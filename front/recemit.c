@@ -67,74 +67,88 @@ void record_emit_member(struct json *j, const struct jr_value *doc,
 static void emit_cid_hidden(struct json *j, const struct jr_value *cid,
 			    int mmc)
 {
+	const char *key = card_file_names[CF_CID];
 	char hex[40];
 	size_t k, from = mmc ? 20 : 18;	/* bits 47:16 or 55:24 */
 
 	if (cid->type != JR_STRING || strlen(cid->s) != 32) {
-		record_emit(j, "cid", cid);
+		record_emit(j, key, cid);
 		return;
 	}
 	snprintf(hex, sizeof(hex), "%s", cid->s);
 	for (k = from; k < from + 8; k++)
 		hex[k] = '0';
-	json_string(j, "cid", hex);
+	json_string(j, key, hex);
+}
+
+/* The card's registers, its serial number hidden. */
+static void emit_registers_hidden(struct json *j, const char *key,
+				  const struct jr_value *regs)
+{
+	const char *type = jr_str(jr_get(regs, card_file_names[CF_TYPE]), "");
+	size_t k;
+
+	json_object_begin(j, key);
+	for (k = 0; k < regs->n; k++)
+		if (!strcmp(regs->keys[k], card_file_names[CF_CID]))
+			emit_cid_hidden(j, &regs->v[k], !strcmp(type, "MMC"));
+		else if (strcmp(regs->keys[k], card_file_names[CF_SERIAL]))
+			record_emit(j, regs->keys[k], &regs->v[k]);
+	json_object_end(j);
 }
 
 /* The record's card as --hide-serial writes a run's (card_hide_serial()). */
-static void emit_card_hidden(struct json *j, const struct jr_value *card)
+static void emit_card_hidden(struct json *j, const char *key,
+			     const struct jr_value *card)
 {
-	const struct jr_value *regs = jr_get(card, "registers");
-	const char *type = jr_str(jr_get(regs, "type"), "");
+	const struct jr_value *regs = card_doc_registers(card);
+	const char *serial = CARD_KEY(ci.serial);
+	const char *hash_key = CARD_KEY(serial_hash);
 	char hash[12];
-	size_t i, k;
+	size_t i;
 
-	if (jr_get(card, "serial_hash")) {	/* hidden already */
-		record_emit(j, "card", card);
+	if (jr_get(card, hash_key)) {	/* hidden already */
+		record_emit(j, key, card);
 		return;
 	}
-	record_serial_hash(hash, jr_str(jr_get(regs, "cid"), NULL),
-			   jr_i64(jr_get(card, "manfid"), -1),
-			   jr_i64(jr_get(card, "oemid"), -1),
-			   jr_str(jr_get(card, "name"), ""),
-			   jr_i64(jr_get(card, "serial"), -1));
-	json_object_begin(j, "card");
+	record_serial_hash(hash, jr_str(jr_get(regs, card_file_names[CF_CID]),
+					NULL),
+			   jr_i64(jr_get(card, CARD_KEY(ci.manfid)), -1),
+			   jr_i64(jr_get(card, CARD_KEY(ci.oemid)), -1),
+			   jr_str(jr_get(card, CARD_KEY(ci.name)), ""),
+			   jr_i64(jr_get(card, serial), -1));
+	json_object_begin(j, key);
 	for (i = 0; i < card->n; i++) {
-		const char *key = card->keys[i];
+		const char *k = card->keys[i];
 
-		if (!strcmp(key, "serial")) {
-			json_null(j, key);
-			json_string(j, "serial_hash", hash);
-		} else if (!strcmp(key, "registers") && regs->type == JR_OBJECT) {
-			json_object_begin(j, key);
-			for (k = 0; k < regs->n; k++)
-				if (!strcmp(regs->keys[k], "cid"))
-					emit_cid_hidden(j, &regs->v[k],
-							!strcmp(type, "MMC"));
-				else if (strcmp(regs->keys[k], "serial"))
-					record_emit(j, regs->keys[k],
-						    &regs->v[k]);
-			json_object_end(j);
+		if (!strcmp(k, serial)) {
+			json_null(j, k);
+			json_string(j, hash_key, hash);
+		} else if (&card->v[i] == regs && regs->type == JR_OBJECT) {
+			emit_registers_hidden(j, k, regs);
 		} else {
-			record_emit(j, key, &card->v[i]);
+			record_emit(j, k, &card->v[i]);
 		}
 	}
 	json_object_end(j);
 }
 
 /* The record's device, its card's serial number hidden. */
-static void emit_device_hidden(struct json *j, const struct jr_value *dev)
+static void emit_device_hidden(struct json *j, const char *key,
+			       const struct jr_value *dev)
 {
+	const char *card = DEVICE_KEY(card);
 	size_t i;
 
 	if (!jr_is(dev, JR_OBJECT)) {
-		record_emit(j, "device", dev);
+		record_emit(j, key, dev);
 		return;
 	}
-	json_object_begin(j, "device");
+	json_object_begin(j, key);
 	for (i = 0; i < dev->n; i++)
-		if (!strcmp(dev->keys[i], "card") &&
+		if (!strcmp(dev->keys[i], card) &&
 		    dev->v[i].type == JR_OBJECT)
-			emit_card_hidden(j, &dev->v[i]);
+			emit_card_hidden(j, card, &dev->v[i]);
 		else
 			record_emit(j, dev->keys[i], &dev->v[i]);
 	json_object_end(j);
@@ -148,31 +162,32 @@ void record_json_head(struct json *j, FILE *res, const struct record *rec,
 
 	/* this document's shape; the run's start and kernel, the record's */
 	record_head_read(doc, &h);
+	h.version = FLASHBENCH_VERSION;
+	h.test = test;
 	h.shape = RECORD_SHAPE;
+	h.copied = 1;
 	json_init(j, res);
 	json_object_begin(j, NULL);
-	json_string(j, "version", FLASHBENCH_VERSION);
-	json_string(j, "test", test);
 	rt_write(j, &record_head_table, &h);
-	if (rec->hide_serial && jr_get(doc, "device"))
-		emit_device_hidden(j, jr_get(doc, "device"));
+	if (rec->hide_serial && jr_get(doc, HEAD_KEY(dev)))
+		emit_device_hidden(j, HEAD_KEY(dev), jr_get(doc, HEAD_KEY(dev)));
 	else
-		record_emit_member(j, doc, "device");
-	record_emit_member(j, doc, "options");
+		record_emit_member(j, doc, HEAD_KEY(dev));
+	record_emit_member(j, doc, HEAD_KEY(opts));
 }
 
 const char *record_device_path(const struct jr_value *doc)
 {
-	if (jr_bool(jr_path(doc, "device.simulated"), 0))
-		return jr_str(jr_path(doc, "device.path"), "DEVICE");
+	if (jr_bool(REC_DEVICE(doc, simulated), 0))
+		return jr_str(REC_DEVICE(doc, path), "DEVICE");
 	return "DEVICE";
 }
 
 void record_says_first(FILE *out, const struct jr_value *doc)
 {
-	const char *path = jr_str(jr_path(doc, "device.path"), NULL);
-	const char *version = jr_str(jr_get(doc, "version"), "?");
-	int simulated = jr_bool(jr_path(doc, "device.simulated"), 0);
+	const char *path = jr_str(REC_DEVICE(doc, path), NULL);
+	const char *version = jr_str(jr_get(doc, HEAD_KEY(version)), "?");
+	int simulated = jr_bool(REC_DEVICE(doc, simulated), 0);
 	struct record_head h;
 	char date[40];
 

@@ -95,7 +95,7 @@ static int cap_evidence(const struct jr_value *doc, struct capacity_result *r,
 		return -1;
 	}
 	r->logical_block_size = (unsigned int)jr_u64(
-		jr_path(doc, "device.logical_block_size"), 512);
+		REC_DEVICE(doc, block_byte), 512);
 	capacity_decide(r);
 	return 0;
 }
@@ -146,7 +146,7 @@ static void cap_said_json(struct json *j, const struct capacity_result *r,
 /* -C's record: judged again from what its search saw. */
 static int capacity_record(struct cli *c, FILE *out, const struct record *rec)
 {
-	const char *version = jr_str(jr_get(rec->doc, "version"), "?");
+	const char *version = jr_str(jr_get(rec->doc, HEAD_KEY(version)), "?");
 	const char *path = record_device_path(rec->doc);
 	const struct jr_value *then = jr_get(rec->doc, "verdict");
 	char err[JR_ERR_LEN + 160];
@@ -174,7 +174,7 @@ static int capacity_record(struct cli *c, FILE *out, const struct record *rec)
 			record_emit_member(&j, rec->doc, "time_ops");
 		cap_said_json(&j, &r, then);
 		json_tail(&j, capacity_short(&r) != 0,
-			  jr_bool(jr_get(rec->doc, "interrupted"), 0));
+			  jr_bool(jr_get(rec->doc, TAIL_KEY(interrupted)), 0));
 	} else {
 		record_says_first(res, rec->doc);
 		capacity_print(res, &r, path);
@@ -244,7 +244,7 @@ int run_record(struct cli *c, FILE *out, const char *text, size_t len)
 
 	if (record_parse(text, len, &rec.doc, why, sizeof(why)))
 		return usage_error(c->err, "--analyze: %s:%s", rec.path, why);
-	t = jr_get(rec.doc, "test");
+	t = jr_get(rec.doc, HEAD_KEY(test));
 	test = jr_str(t, "");
 	no = refusal(test);
 	if (no)

@@ -14,28 +14,10 @@
 
 #include "autoraw.h"
 #include "autoread.h"
+#include "autotab.h"
 #include "layout.h"
 #include "rechead.h"
 #include "rectab.h"
-
-/*
- * The means of an older record's open-AU probes, which it did not keep:
- * each probe's ratio to the search's reference write (the first probe's
- * mean, which the record keeps), as the run worked it out.
- */
-static void rd_open_means(const struct jr_value *s, const char *order,
-			  struct auto_open *o)
-{
-	const struct jr_value *v = jr_get(s, order);
-	const struct jr_value *pr = jr_get(v, "probes");
-	double ref = jr_double(jr_get(v, "reference_write_ns"), 0);
-	size_t i;
-
-	for (i = 0; i < o->nprobes && i < jr_len(pr); i++)
-		if (!jr_get(jr_at(pr, i), "mean_ns"))
-			o->probes[i].mean_ns = i ? ref * jr_double(
-				jr_get(jr_at(pr, i), "ratio"), 0) : ref;
-}
 
 /* One entry of "results", by its step. */
 static void rd_step(struct rt_rd *c, const struct jr_value *s, size_t i,
@@ -50,46 +32,48 @@ static void rd_step(struct rt_rd *c, const struct jr_value *s, size_t i,
 		*summary = 1;
 	if (t == &auto_fat_step_table)
 		r->fat.copies_lacked = (c->lacked & AUTO_LACK_FAT_COPIES) != 0;
-	if (t == &auto_open_step_table) {
-		rd_open_means(s, "linear", &r->open_linear);
-		rd_open_means(s, "random", &r->open_random);
-	}
+	if (t == &auto_open_step_table)
+		auto_open_means_read(s, r);
 }
 
 /* verdict.capacity as the record states it, when the check ran. */
 static void rd_capacity(struct rt_rd *c, const struct jr_value *doc,
 			struct auto_result *r)
 {
-	const struct jr_value *v = jr_path(doc, "verdict.capacity");
+	const char *cap = rt_key(&auto_verdict_table,
+				 offsetof(struct auto_verdict_rec, capacity));
+	const struct jr_value *v = jr_get(jr_get(doc, "verdict"), cap);
+	char where[64];
 
 	if (!jr_is(v, JR_OBJECT))
 		return;
 	r->capacity_done = 1;
+	snprintf(where, sizeof(where), "verdict.%s", cap);
 	if (c->older) {
 		/* the record's own verdict: what an older one holds of it */
 		struct rt_rd loose = { .loose = 1 };
 
-		rt_read(&loose, &capacity_verdict_table, v, "verdict.capacity",
+		rt_read(&loose, &capacity_verdict_table, v, where,
 			&r->capacity);
 		return;
 	}
-	rt_read(c, &capacity_verdict_table, v, "verdict.capacity",
-		 &r->capacity);
+	rt_read(c, &capacity_verdict_table, v, where, &r->capacity);
 }
 
-/* device.size and .logical_block_size: the sector and the search's room. */
+/* The device's size and block: the sector and the search's room. */
 static void rd_device(struct rt_rd *c, const struct jr_value *doc,
 		      struct auto_result *r)
 {
-	const struct jr_value *d = rt_rd_member(c, doc, "the record", "device",
+	const char *dev = HEAD_KEY(dev);
+	const struct jr_value *d = rt_rd_member(c, doc, "the record", dev,
 					     JR_OBJECT);
 	uint64_t size;
 
 	if (!d)
 		return;
-	size = rt_rd_u64(c, d, "device", "size", 0);
+	size = rt_rd_u64(c, d, dev, DEVICE_KEY(size_byte), 0);
 	r->device_byte = size;
-	r->sector_byte = rt_rd_uint(c, d, "device", "logical_block_size");
+	r->sector_byte = rt_rd_uint(c, d, dev, DEVICE_KEY(block_byte));
 	if (!c->ret) {
 		struct bench_range ranges[AUTO_MAX_RANGES];
 
@@ -105,7 +89,9 @@ static void rd_device(struct rt_rd *c, const struct jr_value *doc,
  */
 static void rd_open_bounds(const struct jr_value *doc, struct auto_result *r)
 {
-	uint64_t erase = jr_u64(jr_path(doc, "verdict.erase_size"), 0);
+	const char *key = rt_key(&auto_verdict_table,
+				 offsetof(struct auto_verdict_rec, erase_byte));
+	uint64_t erase = jr_u64(jr_get(jr_get(doc, "verdict"), key), 0);
 	unsigned int max = erase ? auto_probe_max_nr(r->device_byte, erase) :
 			   0;
 
@@ -126,8 +112,9 @@ int auto_record_read(const struct jr_value *doc, struct auto_result *r,
 	memset(r, 0, sizeof(*r));
 	c.older = record_shape(doc) < RECORD_SHAPE_WHOLE;
 	rd_device(&c, doc, r);
-	opt = rt_rd_member(&c, doc, "the record", "options", JR_OBJECT);
-	r->destructive = rt_rd_bool(&c, opt, "options", "destructive");
+	opt = rt_rd_member(&c, doc, "the record", HEAD_KEY(opts), JR_OBJECT);
+	r->destructive = rt_rd_bool(&c, opt, HEAD_KEY(opts),
+				    OPTIONS_KEY(destructive));
 	res = rt_rd_member(&c, doc, "the record", "results", JR_ARRAY);
 	for (i = 0; res && i < res->n && !c.ret; i++)
 		rd_step(&c, &res->v[i], i, r, &summary);

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The card's own word, printed: as text and as JSON's device.card. */
+/* The card's own word, printed: as text, and made ready for JSON. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cardout.h"
+#include "cardrec.h"
 #include "extcsdout.h"
 #include "format.h"
 #include "wrap.h"
@@ -152,75 +153,19 @@ void card_print(FILE *out, const struct card_raw *raw,
 		wrap_printf(out, CARD_LEAD, "  note: %s\n", ci->ext.note[i]);
 }
 
-static void json_claim(struct json *j, const char *key, int v)
+/* The registers' EXT_CSD, as the card table asks for it. */
+static void ext_json(struct json *j, const char *key,
+		     const struct card_raw *raw, const struct card_info *ci)
 {
-	if (v < 0)
-		json_null(j, key);
-	else
-		json_u64(j, key, (uint64_t)v);
+	ext_csd_json(j, key, &raw->ext, &ci->ext);
 }
 
-static void json_number(struct json *j, const char *key, int64_t v)
+void card_doc_fill(struct card_doc *d, const struct card_raw *raw,
+		   const struct card_info *ci)
 {
-	if (v < 0)
-		json_null(j, key);
-	else
-		json_u64(j, key, (uint64_t)v);
-}
-
-static void json_text(struct json *j, const char *key, const char *v)
-{
-	if (v[0])
-		json_string(j, key, v);
-	else
-		json_null(j, key);
-}
-
-void card_json(struct json *j, const struct card_raw *raw,
-	       const struct card_info *ci, const char *serial_hash)
-{
-	char missing[256];
-	int f;
-
-	json_object_begin(j, "card");
-	json_number(j, "manfid", ci->manfid);
-	json_number(j, "oemid", ci->oemid);
-	json_text(j, "name", ci->name);
-	json_text(j, "revision", ci->revision);
-	json_number(j, "serial", ci->serial);
-	if (serial_hash)
-		json_string(j, "serial_hash", serial_hash);
-	json_text(j, "date", ci->date);
-	if (ci->au_byte)
-		json_u64(j, "au_size", ci->au_byte);
-	else
-		json_null(j, "au_size");
-	json_claim(j, "speed_class", ci->claims.speed_class);
-	json_claim(j, "uhs_grade", ci->claims.uhs_grade);
-	json_claim(j, "video_class", ci->claims.video_class);
-	json_claim(j, "app_class", ci->claims.app_class);
-	if (ci->have_csd && ci->csd.capacity_byte)
-		json_u64(j, "capacity", ci->csd.capacity_byte);
-	else
-		json_null(j, "capacity");
-	json_object_begin(j, "registers");
-	for (f = 0; f < CF_NR; f++)
-		if (raw->have[f])
-			json_string(j, card_file_names[f], raw->val[f]);
-		else if (f <= CF_SSR)
-			json_null(j, card_file_names[f]);
-	if (ci->ext.have)
-		ext_csd_json(j, &raw->ext, &ci->ext);
-	else if (raw->ext_err)
-		json_null(j, "ext_csd");
-	json_object_end(j);
-	card_missing(raw, missing, sizeof(missing));
-	json_text(j, "missing", missing);
-	json_array_begin(j, "notes");
-	for (f = 0; f < (int)ci->nr_notes; f++)
-		json_string(j, NULL, ci->note[f]);
-	for (f = 0; f < (int)ci->ext.nr_notes; f++)
-		json_string(j, NULL, ci->ext.note[f]);
-	json_array_end(j);
-	json_object_end(j);
+	memset(d, 0, sizeof(*d));
+	d->ci = *ci;
+	d->raw = raw;
+	d->ext_json = ext_json;
+	card_missing(raw, d->missing, sizeof(d->missing));
 }

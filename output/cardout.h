@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The card's own word, printed: as text and as JSON's device.card. */
+/* The card's own word, printed: as text, and made ready for JSON. */
 #ifndef FLASHBENCH_CARDOUT_H
 #define FLASHBENCH_CARDOUT_H
 
 #include <stdio.h>
 
 #include "card.h"
+#include "cardrec.h"
 #include "json.h"
 
 /* What the registers say, one indented line per fact. */
@@ -13,10 +14,10 @@ void card_print(FILE *out, const struct card_raw *raw,
 		const struct card_info *ci);
 
 /*
- * The object "card": identity, claims, raw registers, what is missing;
- * serial_hash (NULL: none) written beside a serial hidden (--hide-serial).
+ * The card's record (identity, claims, raw registers, what is missing)
+ * made from what was read and decoded, for the card table to write.
  */
-void card_json(struct json *j, const struct card_raw *raw,
-	       const struct card_info *ci, const char *serial_hash);
+void card_doc_fill(struct card_doc *d, const struct card_raw *raw,
+		   const struct card_info *ci);
 
 #endif /* FLASHBENCH_CARDOUT_H */

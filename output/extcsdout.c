@@ -199,8 +199,8 @@ static const char *const form_names[] = {
 	[EXT_CSD_IOCTL] = "ioctl",
 };
 
-void ext_csd_json(struct json *j, const struct ext_csd_raw *raw,
-		  const struct ext_csd_info *e)
+void ext_csd_json(struct json *j, const char *key,
+		  const struct ext_csd_raw *raw, const struct ext_csd_info *e)
 {
 	char hex[2 * EXT_CSD_BYTES + 1];
 	enum ext_csd_field f;
@@ -208,7 +208,7 @@ void ext_csd_json(struct json *j, const struct ext_csd_raw *raw,
 
 	for (i = 0; i < EXT_CSD_BYTES; i++)
 		snprintf(hex + 2 * i, 3, "%02x", raw->b[i]);
-	json_object_begin(j, "ext_csd");
+	json_object_begin(j, key);
 	json_string(j, "form", form_names[e->form]);
 	json_string(j, "hex", hex);
 	for (f = 0; f < ECF_NR; f++) {

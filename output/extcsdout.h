@@ -15,11 +15,11 @@
 void ext_csd_print(FILE *out, const struct ext_csd_info *e);
 
 /*
- * The object "ext_csd": how it was read, its 1,024 hex digits, and each
- * field by its JEDEC name with its value and its size in bytes (null
- * where the device does not state it).
+ * The object key (the registers' EXT_CSD): how it was read, its 1,024
+ * hex digits, and each field by its JEDEC name with its value and its
+ * size in bytes (null where the device does not state it).
  */
-void ext_csd_json(struct json *j, const struct ext_csd_raw *raw,
-		  const struct ext_csd_info *e);
+void ext_csd_json(struct json *j, const char *key,
+		  const struct ext_csd_raw *raw, const struct ext_csd_info *e);
 
 #endif /* FLASHBENCH_EXTCSDOUT_H */

@@ -16,6 +16,7 @@
 #include "analyze.h"
 #include "autotab.h"
 #include "c.h"
+#include "cardrec.h"
 #include "caprec.h"
 #include "classrec.h"
 #include "extcsd.h"
@@ -69,27 +70,26 @@ static void num_at(struct survey_num *n, const struct rt_table *t,
 }
 
 /* "C10 U1 V30 A1" from the card's claims; "none", or "" when unknown. */
-static void stated_classes(char *buf, size_t len, const struct jr_value *card)
+static void stated_classes(char *buf, size_t len, const struct card_claims *c)
 {
-	static const struct {
-		const char *key, *prefix;
+	const struct {
+		int v;
+		const char *prefix;
 	} claims[] = {
-		{ "speed_class", "C" }, { "uhs_grade", "U" },
-		{ "video_class", "V" }, { "app_class", "A" },
+		{ c->speed_class, "C" }, { c->uhs_grade, "U" },
+		{ c->video_class, "V" }, { c->app_class, "A" },
 	};
 	size_t i, n = 0, known = 0;
 
 	buf[0] = '\0';
 	for (i = 0; i < ARRAY_SIZE(claims); i++) {
-		uint64_t v = jr_u64(jr_get(card, claims[i].key), UINT64_MAX);
-
-		if (v == UINT64_MAX)
+		if (claims[i].v < 0)
 			continue;
 		known++;
-		if (v && n < len)
-			n += (size_t)snprintf(buf + n, len - n, "%s%s%" PRIu64,
+		if (claims[i].v && n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s%d",
 					      n ? " " : "", claims[i].prefix,
-					      v);
+					      claims[i].v);
 	}
 	if (known && !buf[0])
 		snprintf(buf, len, "none");
@@ -112,7 +112,8 @@ static void num_ext_csd(struct survey_num *n, const struct ext_csd_info *e,
  */
 static void row_ext_csd(struct survey_row *row, const struct jr_value *card)
 {
-	const char *hex = jr_str(jr_path(card, "registers.ext_csd.hex"), NULL);
+	const char *hex = jr_str(jr_path(card_doc_registers(card),
+					 "ext_csd.hex"), NULL);
 	struct ext_csd_raw raw;
 	struct ext_csd_info e;
 	char why[128];
@@ -133,28 +134,38 @@ static void row_ext_csd(struct survey_row *row, const struct jr_value *card)
 /* The identity: registers where the record has them. */
 static void row_identity(struct survey_row *row, const struct jr_value *dev)
 {
-	const struct jr_value *card = jr_get(dev, "card");
-	const char *hidden = jr_str(jr_get(card, "serial_hash"), NULL);
+	const struct jr_value *card = jr_get(dev, DEVICE_KEY(card));
+	const struct rt_table *t = &card_table;
+	struct rt_rd rd = { .loose = 1 };
+	struct card_doc d;
+	uint64_t held = 0;
 
-	copy_str(row->device, sizeof(row->device), jr_get(dev, "path"));
-	row->manfid = jr_i64(jr_get(card, "manfid"), -1);
-	row->oemid = jr_i64(jr_get(card, "oemid"), -1);
-	copy_str(row->name, sizeof(row->name), jr_get(card, "name"));
-	copy_str(row->date, sizeof(row->date), jr_get(card, "date"));
-	copy_str(row->cid, sizeof(row->cid), jr_path(card, "registers.cid"));
+	card_doc_init(&d);
+	rd.present = &held;
+	if (jr_is(card, JR_OBJECT))
+		rt_read(&rd, t, card, DEVICE_KEY(card), &d);
+	copy_str(row->device, sizeof(row->device),
+		 jr_get(dev, DEVICE_KEY(path)));
+	row->manfid = d.ci.manfid;
+	row->oemid = d.ci.oemid;
+	snprintf(row->name, sizeof(row->name), "%s", d.ci.name);
+	snprintf(row->date, sizeof(row->date), "%s", d.ci.date);
+	copy_str(row->cid, sizeof(row->cid),
+		 jr_get(card_doc_registers(card), card_file_names[CF_CID]));
 	/* a record written with --hide-serial: its hash, as written */
-	if (hidden)
+	if (d.serial_hash[0])
 		snprintf(row->serial_hash, sizeof(row->serial_hash), "%.8s",
-			 hidden);
+			 d.serial_hash);
 	else
 		record_serial_hash(row->serial_hash, row->cid, row->manfid,
-				   row->oemid, row->name,
-				   jr_i64(jr_get(card, "serial"), -1));
-	num_of(&row->size, jr_get(dev, "size"));
+				   row->oemid, row->name, d.ci.serial);
+	num_of(&row->size, jr_get(dev, DEVICE_KEY(size_byte)));
 	if (!row->size.set)	/* --registers: what the CSD states */
-		num_of(&row->size, jr_get(card, "capacity"));
-	num_of(&row->au_stated, jr_get(card, "au_size"));
-	stated_classes(row->stated, sizeof(row->stated), card);
+		num_of(&row->size,
+		       jr_get(card, CARD_KEY(ci.csd.capacity_byte)));
+	num_at(&row->au_stated, t, &d, held,
+	       offsetof(struct card_doc, ci.au_byte));
+	stated_classes(row->stated, sizeof(row->stated), &d.ci.claims);
 	row_ext_csd(row, card);
 }
 
@@ -295,9 +306,10 @@ int survey_row_from(const struct jr_value *doc, struct survey_row *row,
 
 	if (ret)
 		return ret;
-	copy_str(row->test, sizeof(row->test), jr_get(doc, "test"));
-	copy_str(row->version, sizeof(row->version), jr_get(doc, "version"));
-	row_identity(row, jr_get(doc, "device"));
+	copy_str(row->test, sizeof(row->test), jr_get(doc, HEAD_KEY(test)));
+	copy_str(row->version, sizeof(row->version),
+		 jr_get(doc, HEAD_KEY(version)));
+	row_identity(row, jr_get(doc, HEAD_KEY(dev)));
 	record_head_read(doc, &h);
 	row->started_ns = started_ns(h.started);
 	row->records = 1;

@@ -299,6 +299,36 @@ static const struct rt_field open_step_rows[] = {
 const struct rt_table auto_open_step_table =
 	RT_TABLE("open_au", open_step_rows);
 
+/*
+ * The means of an older record's open-AU probes in one order, which it
+ * did not keep: each probe's ratio to the search's reference write (the
+ * first probe's mean, which the record keeps), as the run worked it out.
+ */
+static void open_means_read(const struct jr_value *v, struct auto_open *o)
+{
+	const struct jr_value *pr = jr_get(v, rt_key(&open_table,
+						     OP(probes)));
+	const char *mean = rt_key(&probe_table, PR(mean_ns));
+	const char *ratio = rt_key(&probe_table, PR(ratio));
+	double ref = jr_double(jr_get(v, rt_key(&open_table, OP(ref_ns))), 0);
+	size_t i;
+
+	for (i = 0; i < o->nprobes && i < jr_len(pr); i++)
+		if (!jr_get(jr_at(pr, i), mean))
+			o->probes[i].mean_ns = i ? ref * jr_double(
+				jr_get(jr_at(pr, i), ratio), 0) : ref;
+}
+
+void auto_open_means_read(const struct jr_value *step, struct auto_result *r)
+{
+	const struct rt_table *t = &auto_open_step_table;
+
+	open_means_read(jr_get(step, rt_key(t, AR(open_linear))),
+			&r->open_linear);
+	open_means_read(jr_get(step, rt_key(t, AR(open_random))),
+			&r->open_random);
+}
+
 static const char *const noise_name[] = {
 	[AUTO_NOISE_LOW] = "low", [AUTO_NOISE_SOME] = "some",
 	[AUTO_NOISE_HIGH] = "high",

@@ -48,6 +48,13 @@ const struct rt_table *auto_raw_read(struct rt_rd *c,
 				     const struct jr_value *o,
 				     const char *where, struct auto_result *r);
 
+/*
+ * The means of an older record's open-AU probes (step: its "open_au"
+ * entry, read into r already), worked out from their ratios.
+ */
+void auto_open_means_read(const struct jr_value *step,
+			  struct auto_result *r);
+
 /* The step a table is the entry of ("open_au"): its RT_CONST row's. */
 const char *rt_step_name(const struct rt_table *t);
 

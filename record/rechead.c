@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * A record's head (rechead.h): its table, and the checks --analyze and
- * --survey share, so that a bad file reads the same in both.
+ * A record's head and tail (rechead.h): their tables, and the checks
+ * --analyze and --survey share, so that a bad file reads the same in
+ * both.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -12,18 +13,121 @@
 #include "c.h"
 #include "rechead.h"
 
-#define H(member) offsetof(struct record_head, member)
+#define DV(member) offsetof(struct record_device, member)
+#define OP(member) offsetof(struct record_options, member)
+#define HD(member) offsetof(struct record_head, member)
+#define TL(member) offsetof(struct record_tail, member)
+
+/* Said of a device opened, left out of --registers' directory. */
+#define OPENED .has_off = RT_HAS(struct record_device, opened), \
+	.flags = RT_HAS_OMIT | RT_OPTIONAL
+
+/* The kernel's attributes, numbers where numeric. */
+static void sysfs_put(struct json *j, const struct rt_field *f,
+		      const void *rec)
+{
+	const struct record_device *d = rec;
+	size_t i;
+
+	json_object_begin(j, f->name);
+	for (i = 0; d->sysfs && i < d->sysfs->n; i++) {
+		const struct sysfs_entry *e = &d->sysfs->e[i];
+
+		if (e->numeric)
+			json_u64(j, e->key, strtoull(e->value, NULL, 10));
+		else
+			json_string(j, e->key, e->value);
+	}
+	json_object_end(j);
+}
+
+static const struct rt_field device_rows[] = {
+	{ .name = "path", .kind = RT_STRING, .off = DV(path) },
+	{ .name = "size", .kind = RT_U64, .off = DV(size_byte),
+	  .unit = "bytes", OPENED },
+	{ .name = "logical_block_size", .kind = RT_U64, .off = DV(block_byte),
+	  .unit = "bytes", OPENED },
+	{ .name = "simulated", .kind = RT_BOOL, .off = DV(simulated) },
+	{ .name = "sysfs", .kind = RT_OBJECT, .off = DV(sysfs),
+	  .put = sysfs_put,
+	  .has_off = RT_HAS(struct record_device, opened),
+	  .flags = RT_HAS_OMIT | RT_OPTIONAL | RT_DERIVED },
+	{ .name = "card", .kind = RT_OBJECT, .off = DV(card),
+	  .sub = &card_table, .flags = RT_DERIVED },
+};
+
+const struct rt_table record_device_table =
+	RT_TABLE("device", device_rows);
+
+#define OPT(jname, kind_, member, unit_) \
+	{ .name = jname, .kind = kind_, .off = OP(o.member), .unit = unit_ }
+
+static const struct rt_field options_rows[] = {
+	OPT("blocksize", RT_U64, blocksize_byte, "bytes"),
+	OPT("erasesize", RT_U64, erasesize_byte, "bytes"),
+	OPT("count", RT_UINT, count, "count"),
+	OPT("scatter_order", RT_UINT, scatter_order, NULL),
+	OPT("scatter_span", RT_UINT, scatter_span, "count"),
+	OPT("interval_order", RT_UINT, interval_order, NULL),
+	OPT("open_au_nr", RT_UINT, open_au_nr, "count"),
+	OPT("offset", RT_U64, offset_byte, "bytes"),
+	OPT("fat_nr", RT_UINT, fat_nr, "count"),
+	OPT("flush", RT_U64, flush_byte, "bytes"),
+	{ .name = "random", .kind = RT_BOOL, .off = OP(o.random) },
+	{ .name = "destructive", .kind = RT_BOOL, .off = OP(destructive) },
+	{ .name = "simulate", .kind = RT_STRING, .off = OP(spec),
+	  .has_off = RT_HAS(struct record_options, simulated) },
+};
+
+const struct rt_table record_options_table =
+	RT_TABLE("options", options_rows);
+
+/*
+ * The device: null when none was opened; the options: left out when the
+ * run had none (--registers).  Both left out where the caller copies a
+ * record's after the head (--analyze).
+ */
+static enum rt_how device_when(const void *rec)
+{
+	const struct record_head *h = rec;
+
+	if (h->copied)
+		return RT_OMIT;
+	return h->has_device ? RT_WRITE : RT_NULL;
+}
+
+static enum rt_how options_when(const void *rec)
+{
+	const struct record_head *h = rec;
+
+	return h->copied || !h->has_options ? RT_OMIT : RT_WRITE;
+}
 
 static const struct rt_field head_rows[] = {
-	{ .name = "record_version", .kind = RT_UINT, .off = H(shape),
+	{ .name = "version", .kind = RT_STRING, .off = HD(version) },
+	{ .name = "test", .kind = RT_STRING, .off = HD(test) },
+	{ .name = "record_version", .kind = RT_UINT, .off = HD(shape),
 	  .flags = RT_OPTIONAL },
-	{ .name = "started", .kind = RT_STRING, .off = H(started),
+	{ .name = "started", .kind = RT_STRING, .off = HD(started),
 	  .flags = RT_OPTIONAL | RT_NULLABLE },
-	{ .name = "kernel", .kind = RT_STRING, .off = H(kernel),
+	{ .name = "kernel", .kind = RT_STRING, .off = HD(kernel),
 	  .flags = RT_OPTIONAL | RT_NULLABLE },
+	{ .name = "device", .kind = RT_OBJECT, .off = HD(dev),
+	  .sub = &record_device_table, .when = device_when,
+	  .flags = RT_NULLABLE },
+	{ .name = "options", .kind = RT_OBJECT, .off = HD(opts),
+	  .sub = &record_options_table, .when = options_when,
+	  .flags = RT_OPTIONAL },
 };
 
 const struct rt_table record_head_table = RT_TABLE("record", head_rows);
+
+static const struct rt_field tail_rows[] = {
+	{ .name = "short_of_claims", .kind = RT_BOOL, .off = TL(short_found) },
+	{ .name = "interrupted", .kind = RT_BOOL, .off = TL(interrupted) },
+};
+
+const struct rt_table record_tail_table = RT_TABLE("record", tail_rows);
 
 /* The kinds of record ("test") flashbench writes. */
 static const char *const kinds[] = {
@@ -33,8 +137,8 @@ static const char *const kinds[] = {
 
 int record_head_check(const struct jr_value *doc, char *why, size_t len)
 {
-	const struct jr_value *v = jr_get(doc, "version");
-	const struct jr_value *t = jr_get(doc, "test");
+	const struct jr_value *v = jr_get(doc, HEAD_KEY(version));
+	const struct jr_value *t = jr_get(doc, HEAD_KEY(test));
 	const char *s = jr_str(v, NULL), *test = jr_str(t, NULL);
 	unsigned long major;
 	char *end;
@@ -110,11 +214,11 @@ static int has_positions(const struct jr_value *doc)
 
 unsigned int record_shape(const struct jr_value *doc)
 {
-	const struct jr_value *v = jr_get(doc, "record_version");
+	const struct jr_value *v = jr_get(doc, HEAD_KEY(shape));
 
 	if (v)
 		return (unsigned int)jr_u64(v, 0);
-	if (!strcmp(jr_str(jr_get(doc, "test"), ""), "auto") &&
+	if (!strcmp(jr_str(jr_get(doc, HEAD_KEY(test)), ""), "auto") &&
 	    !has_positions(doc))
 		return 1;
 	return 2;

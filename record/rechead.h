@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * What every record begins with, and the one reading of it that
- * --analyze and --survey share: is a document a flashbench record, of a
- * version and kind this flashbench reads, and of which shape.  A bad
- * file is worded the same wherever it is read.
+ * What every record begins and ends with, and the one reading of it that
+ * --analyze and --survey share.  The head: the version that wrote it,
+ * the test, its shape, when and on what kernel it ran, the device
+ * measured (its card's word among it, cardrec.h) and the options; the
+ * tail: whether a check found the card short and whether a signal
+ * stopped the run.  Their tables of fields (rectab.h): front/jsonout.c
+ * writes them, the readers of records name their members through them.
+ * Is a document a flashbench record, of a version and kind this
+ * flashbench reads, and of which shape: a bad file is worded the same
+ * wherever it is read.
  */
 #ifndef FLASHBENCH_RECHEAD_H
 #define FLASHBENCH_RECHEAD_H
@@ -11,8 +17,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cardrec.h"
 #include "jsonread.h"
+#include "opts.h"
 #include "rectab.h"
+#include "sysfs.h"
 
 /* The major version of the records this flashbench reads ("2.x.y"). */
 #define RECORD_MAJOR 2
@@ -49,14 +58,66 @@
  * --survey's rows are no record's and not in it). */
 #define RECORD_SHAPE_SUM 0x8b5c860cea22c32eULL
 
-/* The members of the head that a table describes. */
+/* The device measured ("device"). */
+struct record_device {
+	const char *path;
+	int opened;			/* a device was opened: its size, its
+					 * block and sysfs are written */
+	uint64_t size_byte;
+	uint64_t block_byte;		/* logical block size */
+	int simulated;
+	const struct sysfs_info *sysfs;	/* writing: what sysfs says */
+	struct card_doc card;
+};
+
+/* The options of the run ("options"). */
+struct record_options {
+	struct bench_opts o;
+	int destructive;
+	int simulated;			/* --simulate: spec is written */
+	const char *spec;		/* --simulate's SPEC, "" the default */
+};
+
+/* The head of a document. */
 struct record_head {
-	unsigned int shape;	/* RECORD_SHAPE when written */
-	const char *started;	/* UTC, ISO 8601: 2026-11-28T04:31:34Z */
-	const char *kernel;	/* the host's: "Linux 6.1.0 x86_64" */
+	const char *version;		/* the flashbench that wrote it */
+	const char *test;		/* a test's long name, "auto", ... */
+	unsigned int shape;		/* RECORD_SHAPE when written */
+	const char *started;		/* UTC, ISO 8601: 2026-11-28T04:31:34Z */
+	const char *kernel;		/* the host's: "Linux 6.1.0 x86_64" */
+	int has_device;			/* 0: device is null */
+	struct record_device dev;
+	int has_options;		/* 0: no options (--registers) */
+	struct record_options opts;
+	int copied;			/* writing: device and options left
+					 * out, a record's copied after them */
+};
+
+/* The tail of a document. */
+struct record_tail {
+	int short_found;		/* a check found the card short */
+	int interrupted;		/* a signal stopped the run */
 };
 
 extern const struct rt_table record_head_table;
+extern const struct rt_table record_device_table;
+extern const struct rt_table record_options_table;
+extern const struct rt_table record_tail_table;
+
+#define HEAD_KEY(member) \
+	rt_key(&record_head_table, offsetof(struct record_head, member))
+#define DEVICE_KEY(member) \
+	rt_key(&record_device_table, offsetof(struct record_device, member))
+#define OPTIONS_KEY(member) \
+	rt_key(&record_options_table, offsetof(struct record_options, member))
+#define TAIL_KEY(member) \
+	rt_key(&record_tail_table, offsetof(struct record_tail, member))
+
+/* A member of a parsed record's device, of its options. */
+#define REC_DEVICE(doc, member) \
+	jr_get(jr_get(doc, HEAD_KEY(dev)), DEVICE_KEY(member))
+#define REC_OPTION(doc, member) \
+	jr_get(jr_get(doc, HEAD_KEY(opts)), OPTIONS_KEY(member))
 
 /*
  * Parse text (len bytes) as a record into *doc and check its head

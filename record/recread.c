@@ -160,6 +160,7 @@ static enum jr_type type_of(const struct rt_field *f)
 	case RT_U64:
 	case RT_UINT:
 	case RT_I64:
+	case RT_INT:
 	case RT_DOUBLE:
 		return JR_NUMBER;
 	case RT_BOOL:
@@ -177,7 +178,7 @@ static enum jr_type type_of(const struct rt_field *f)
 /* May the row's member be null? */
 static int nullable(const struct rt_field *f)
 {
-	return (f->flags & (RT_NULLABLE | RT_ZERO_NULL)) ||
+	return (f->flags & (RT_NULLABLE | RT_ZERO_NULL | RT_NEG_NULL)) ||
 	       (f->has_off && !(f->flags & RT_HAS_OMIT));
 }
 
@@ -217,6 +218,12 @@ static void store(const struct rt_field *f, const struct jr_value *v,
 	case RT_STRING:
 		*(const char **)p = jr_str(v, NULL);
 		break;
+	case RT_INT:
+		*(int *)p = (int)jr_i64(v, 0);
+		break;
+	case RT_CHARS:
+		snprintf(p, f->elem_size, "%s", jr_str(v, ""));
+		break;
 	case RT_ENUM:
 		i = enum_index(f, jr_str(v, NULL));
 		if (i < 0)
@@ -235,6 +242,12 @@ static void store_null(const struct rt_field *f, void *p, int strict)
 		*(double *)p = strict ? NAN : 0;
 	else if (f->kind == RT_STRING)
 		*(const char **)p = NULL;
+	else if (f->kind == RT_CHARS)
+		*(char *)p = '\0';
+	else if (f->kind == RT_INT && (f->flags & RT_NEG_NULL))
+		*(int *)p = -1;
+	else if (f->kind == RT_I64 && (f->flags & RT_NEG_NULL))
+		*(int64_t *)p = -1;
 }
 
 /* An array's or a list's count, as its row keeps it. */
@@ -463,6 +476,9 @@ static int holds(const struct rt_field *f, const struct jr_value *v)
 		return (v->flags & JR_UINT64) && v->u <= UINT32_MAX;
 	case RT_I64:
 		return (v->flags & JR_INT64) != 0;
+	case RT_INT:
+		return (v->flags & JR_INT64) && v->i >= INT32_MIN &&
+		       v->i <= INT32_MAX;
 	case RT_CONST:
 		return !strcmp(v->s, f->names[0]);
 	default:

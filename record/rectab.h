@@ -40,6 +40,8 @@ enum rt_kind {
 			 * bytes from off; n at count_off, max at most */
 	RT_INDEX,	/* no storage: the index of the record in the
 			 * array it is an entry of (written, never read) */
+	RT_INT,		/* int */
+	RT_CHARS,	/* char[elem_size]: a string kept in the struct */
 };
 
 /* What a row's when() says about the member in this record. */
@@ -73,6 +75,8 @@ enum rt_how {
 #define RT_SAME		0x800	/* read, not stored: must equal what the
 				 * record holds (the key of an entry of a
 				 * parallel array) */
+#define RT_NEG_NULL	0x1000	/* RT_INT, RT_I64: < 0 is written null,
+				 * and null read as -1 */
 
 /* A row whose value has no offset gives it through get(). */
 union rt_scalar {
@@ -161,6 +165,9 @@ int rt_same(const struct jr_value *a, const struct jr_value *b);
 const struct rt_field *rt_conf_row(const struct rt_table *t);
 int rt_conf_value(const struct rt_table *t, const struct rt_field *f,
 		  const void *rec, struct jr_value *v);
+
+/* The JSON name of the row at offset off of the struct (NULL: none). */
+const char *rt_key(const struct rt_table *t, size_t off);
 
 /* The row at offset off of the struct (NULL: none), and its index. */
 const struct rt_field *rt_row_at(const struct rt_table *t, size_t off);

@@ -54,7 +54,11 @@ static void scalar_of(const struct rt_field *f, const void *rec,
 		v->s = *(const char *const *)p;
 		break;
 	case RT_ENUM:
+	case RT_INT:
 		v->i = *(const int *)p;
+		break;
+	case RT_CHARS:
+		v->s = p;
 		break;
 	default:
 		break;
@@ -85,9 +89,21 @@ static int is_zero(const struct rt_field *f, const union rt_scalar *v)
 		return !v->b;
 	case RT_STRING:
 		return !v->s;
+	case RT_CHARS:
+		return !v->s[0];
+	case RT_INT:
+		return !v->i;
 	default:
 		return 0;
 	}
+}
+
+/* Is the scalar one the row writes null? */
+static int is_null(const struct rt_field *f, const union rt_scalar *v)
+{
+	if ((f->flags & RT_NEG_NULL) && v->i < 0)
+		return 1;
+	return (f->flags & RT_ZERO_NULL) && is_zero(f, v);
 }
 
 static void write_scalar(struct json *j, const struct rt_field *f,
@@ -99,7 +115,11 @@ static void write_scalar(struct json *j, const struct rt_field *f,
 		json_u64(j, f->name, v->u);
 		break;
 	case RT_I64:
-		json_i64(j, f->name, v->i);
+	case RT_INT:
+		if (f->flags & RT_NEG_NULL)	/* as the u64 it is */
+			json_u64(j, f->name, (uint64_t)v->i);
+		else
+			json_i64(j, f->name, v->i);
 		break;
 	case RT_DOUBLE:
 		json_double(j, f->name, v->d);
@@ -108,6 +128,7 @@ static void write_scalar(struct json *j, const struct rt_field *f,
 		json_bool(j, f->name, v->b);
 		break;
 	case RT_STRING:
+	case RT_CHARS:
 		json_string(j, f->name, v->s);
 		break;
 	default:
@@ -233,7 +254,7 @@ static void write_field(struct json *j, const struct rt_table *t,
 		return;
 	}
 	scalar_of(f, rec, &v);
-	if ((f->flags & RT_ZERO_NULL) && is_zero(f, &v))
+	if (is_null(f, &v))
 		json_null(j, f->name);
 	else
 		write_scalar(j, f, &v);
@@ -308,6 +329,7 @@ static void scalar_value(const struct rt_field *f,
 		number_u64(v, s->u);
 		break;
 	case RT_I64:
+	case RT_INT:
 		if (s->i >= 0) {
 			number_u64(v, (uint64_t)s->i);
 		} else {
@@ -325,6 +347,7 @@ static void scalar_value(const struct rt_field *f,
 		v->b = s->b != 0;
 		break;
 	case RT_STRING:
+	case RT_CHARS:
 		v->type = s->s ? JR_STRING : JR_NULL;
 		v->s = (char *)s->s;
 		break;
@@ -356,7 +379,7 @@ int rt_value(const struct rt_field *f, const void *rec, struct jr_value *v)
 	    f->kind == RT_INDEX || f->put)
 		return 0;	/* scalars only */
 	scalar_of(f, rec, &s);
-	if ((f->flags & RT_ZERO_NULL) && is_zero(f, &s))
+	if (is_null(f, &s))
 		v->type = JR_NULL;
 	else
 		scalar_value(f, &s, v);
@@ -441,6 +464,13 @@ const struct rt_field *rt_row_at(const struct rt_table *t, size_t off)
 		    t->f[i].kind != RT_CONST)
 			return &t->f[i];
 	return NULL;
+}
+
+const char *rt_key(const struct rt_table *t, size_t off)
+{
+	const struct rt_field *f = rt_row_at(t, off);
+
+	return f ? f->name : NULL;
 }
 
 size_t rt_index(const struct rt_table *t, const struct rt_field *f)

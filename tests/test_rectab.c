@@ -7,7 +7,13 @@
  * size or time names its unit), and every property of those objects is
  * a row of one of their tables.  A doctored table and a doctored schema
  * show that the walk fails when they disagree.
+ *
+ * And a JSON name is spelled in its table alone: no string of the
+ * program's sources (comments aside) outside record/'s table files is
+ * a name of a table's row, but where the file is listed as using the
+ * same word for something else; a doctored source shows it is found.
  */
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +24,7 @@
 #include "autotab.h"
 #include "c.h"
 #include "caprec.h"
+#include "cardrec.h"
 #include "classrec.h"
 #include "jsonread.h"
 #include "rechead.h"
@@ -45,10 +52,13 @@ static const struct pairing pairings[] = {
 	{ .path = "definitions.geometry", .t = { &auto_verdict_table } },
 	{ .path = "definitions.advice", .t = { &auto_advice_table } },
 	{ .path = "definitions.reconcile", .t = { &reconcile_table } },
-	/* the head's rows: the record's shape, start and kernel */
-	{ .path = "definitions.record", .t = { &record_head_table },
-	  .partial = 1 },
 	{ .path = "definitions.align_row", .t = { &align_row_table } },
+	{ .path = "definitions.device.properties.card", .t = { &card_table } },
+	{ .path = "definitions.device", .t = { &record_device_table } },
+	{ .path = "definitions.options", .t = { &record_options_table } },
+	/* the members a test writes between the head and the tail aside */
+	{ .path = "definitions.record",
+	  .t = { &record_head_table, &record_tail_table }, .partial = 1 },
 	{ .path = "definitions.auto_step",
 	  .t = { &auto_align_step_table, &auto_group_step_table,
 		 &auto_erase_step_table, &auto_fat_step_table,
@@ -130,7 +140,7 @@ static int in_enum(const struct jr_value *prop, const char *name)
 /* May the row be written null? */
 static int writes_null(const struct rt_field *f)
 {
-	return (f->flags & (RT_ZERO_NULL | RT_NULLABLE)) ||
+	return (f->flags & (RT_ZERO_NULL | RT_NULLABLE | RT_NEG_NULL)) ||
 	       (f->has_off && !(f->flags & RT_HAS_OMIT)) ||
 	       f->kind == RT_DOUBLE;	/* inf and nan */
 }
@@ -142,12 +152,14 @@ static const char *json_type(const struct rt_field *f)
 	case RT_UINT:
 	case RT_I64:
 	case RT_INDEX:
+	case RT_INT:
 		return "integer";
 	case RT_DOUBLE:
 		return "number";
 	case RT_BOOL:
 		return "boolean";
 	case RT_STRING:
+	case RT_CHARS:
 		return "string";
 	case RT_OBJECT:
 		return "object";
@@ -445,6 +457,311 @@ START_TEST(test_rectab_disagree)
 }
 END_TEST
 
+/* ---- a JSON name spelled in its table alone ---- */
+
+/* The folders and files of the program (not its tests). */
+static const char *const source_dirs[] = {
+	"base", "device", "vm", "safety", "record", "verdict", "output",
+	"modes", "probes", "front",
+};
+static const char *const source_files[] = {
+	"dev.c", "dev.h", "vm.c", "vm.h", "flashbench.c", "erase.c",
+};
+
+/*
+ * The same word in a file where it is no member of a table's record:
+ * another kind's (the simulated card's keys, --survey's rows, the
+ * options), a test's or a step's name, a word of the text.  Each such
+ * line names the file and the word; a word it does not name is found.
+ */
+static const struct {
+	const char *file, *name;
+} elsewhere[] = {
+	/* the tests' and the steps' names, words of a message */
+	{ "modes/modes.c", "align" }, { "modes/modes.c", "capacity" },
+	{ "modes/modes.c", "class" },
+	{ "output/survey.c", "class" }, { "output/surveyrow.c", "align" },
+	{ "output/surveyrow.c", "capacity" }, { "output/surveyrow.c", "class" },
+	/* --survey's rows grouped by the card, the device or the record */
+	{ "output/surveyrow.c", "card" }, { "output/surveyrow.c", "device" },
+	{ "front/record.c", "align" }, { "front/record.c", "capacity" },
+	{ "front/record.c", "class" }, { "front/recclass.c", "class" },
+	{ "front/offline.c", "registers" }, { "output/analyzetext.c", "align" },
+	{ "modes/capest.c", "probes" }, { "modes/capest.c", "flush" },
+	{ "device/blockdev.c", "flush" }, { "safety/preserve.c", "device" },
+	/* words of the text and the plots */
+	{ "output/autotext.c", "collapsed" }, { "output/autotext.c", "linear" },
+	{ "output/autotext.c", "random" }, { "output/plotauto.c", "linear" },
+	{ "output/plotauto.c", "fat" },
+	{ "output/plotauto.c", "random" }, { "output/plot.c", "offset" },
+	{ "modes/class.c", "pass" }, { "front/recclass.c", "pass" },
+	/* values of a member: verdict.fat_writes, verdict.erase_size_from */
+	{ "output/autojson.c", "linear" }, { "output/autojson.c", "random" },
+	{ "output/autojson.c", "writes" }, { "output/autojson.c", "aus" },
+	/* the simulated card's SPEC keys */
+	{ "device/simspec.c", "au" }, { "device/simspec.c", "fat_start" },
+	{ "device/simspec.c", "fat" },
+	{ "device/simspec.c", "linear" }, { "device/simspec.c", "random" },
+	{ "device/simspec.c", "write_mbps" }, { "device/simspec.c", "size" },
+	/* the kernel's files (sysfs, the registers), EXT_CSD's fields */
+	{ "device/card.c", "erase_size" }, { "device/card.c", "date" },
+	{ "device/card.c", "manfid" }, { "device/card.c", "name" },
+	{ "device/card.c", "oemid" }, { "device/card.c", "serial" },
+	{ "device/sysfs.c", "erase_size" }, { "device/sysfs.c", "date" },
+	{ "device/sysfs.c", "manfid" }, { "device/sysfs.c", "name" },
+	{ "device/sysfs.c", "oemid" },
+	{ "device/sysfs.c", "logical_block_size" },
+	{ "output/autotext.c", "erase_size" },
+	{ "output/autotext.c", "manfid" },
+	{ "output/autotext.c", "name" }, { "output/autotext.c", "oemid" },
+	{ "device/extcsd.c", "cache_size" },
+	{ "device/extcsd.c", "optimal_write_size" },
+	/* the options' names (--count, --version, ...) */
+	{ "front/options.c", "blocksize" }, { "front/options.c", "offset" },
+	{ "front/options.c", "random" }, { "front/options.c", "count" },
+	{ "front/options.c", "destructive" },
+	{ "front/options.c", "erasesize" },
+	{ "front/options.c", "flush" }, { "front/options.c", "registers" },
+	{ "front/options.c", "simulate" }, { "front/options.c", "version" },
+	{ "erase.c", "version" }, { "modes/testcheck.c", "blocksize" },
+	{ "modes/testcheck.c", "count" }, { "modes/testcheck.c", "erasesize" },
+	{ "modes/testcheck.c", "offset" },
+	/*
+	 * the documents of other kinds: --survey's rows, --time-ops',
+	 * --analyze's tables, scatter's and interval's rows
+	 */
+	{ "output/survey.c", "confidence" }, { "output/survey.c", "measured" },
+	{ "output/survey.c", "erase_size" }, { "output/survey.c", "page_size" },
+	{ "output/survey.c", "program_unit" },
+	{ "output/survey.c", "open_au_linear" },
+	{ "output/survey.c", "open_au_random" },
+	{ "output/survey.c", "usable_size" },
+	{ "output/survey.c", "fat_start" },
+	{ "output/survey.c", "pass" }, { "output/survey.c", "card" },
+	{ "output/survey.c", "date" }, { "output/survey.c", "device" },
+	{ "output/survey.c", "manfid" }, { "output/survey.c", "name" },
+	{ "output/survey.c", "oemid" }, { "output/survey.c", "size" },
+	{ "output/survey.c", "serial_hash" },
+	{ "output/survey.c", "record_version" },
+	{ "output/survey.c", "mapping" }, { "output/survey.c", "mapping_unit" },
+	{ "front/timeops.c", "device_ns" }, { "front/timeops.c", "writes" },
+	{ "front/timeops.c", "count" }, { "front/timeops.c", "flush" },
+	{ "front/analyzeout.c", "rows" }, { "modes/scatter.c", "offset" },
+	{ "modes/progs.c", "size" },
+	/* --auto's document's member "class" (not tabled yet) */
+	{ "probes/autotest.c", "class" }, { "front/recauto.c", "class" },
+};
+
+/* Which lines of elsewhere[] the sources used (each must be). */
+static unsigned char used[ARRAY_SIZE(elsewhere)];
+
+/* Every JSON name of the tables (and those they nest), once each. */
+struct names {
+	const char *name[512];
+	size_t n;
+};
+
+static void add_names(struct names *nm, const struct rt_table *t)
+{
+	size_t i, k;
+
+	for (i = 0; i < t->n; i++) {
+		const struct rt_field *f = &t->f[i];
+
+		for (k = 0; k < nm->n && strcmp(nm->name[k], f->name); k++)
+			;
+		if (k == nm->n && nm->n < ARRAY_SIZE(nm->name))
+			nm->name[nm->n++] = f->name;
+		if (f->sub)
+			add_names(nm, f->sub);
+	}
+}
+
+static void all_names(struct names *nm)
+{
+	size_t i, k;
+
+	memset(nm, 0, sizeof(*nm));
+	for (i = 0; i < ARRAY_SIZE(pairings); i++)
+		for (k = 0; pairings[i].t[k]; k++)
+			add_names(nm, pairings[i].t[k]);
+	ck_assert_uint_lt(nm->n, ARRAY_SIZE(nm->name));
+}
+
+static int is_elsewhere(const char *file, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(elsewhere); i++)
+		if (!strcmp(elsewhere[i].file, file) &&
+		    !strcmp(elsewhere[i].name, name)) {
+			used[i] = 1;
+			return 1;
+		}
+	return 0;
+}
+
+/* Is s (len bytes) a name of nm that the file may not spell? */
+static void scan_word(struct findings *w, const struct names *nm,
+		      const char *file, const char *s, size_t len)
+{
+	size_t k;
+
+	for (k = 0; k < nm->n; k++)
+		if (strlen(nm->name[k]) == len &&
+		    !strncmp(s, nm->name[k], len) &&
+		    !is_elsewhere(file, nm->name[k]))
+			found(w, "%s: \"%s\" outside its table", file,
+			      nm->name[k]);
+}
+
+/*
+ * A string literal: a name, or a path of names ("device.card", as
+ * jr_path() takes it), each part scanned.
+ */
+static void scan_literal(struct findings *w, const struct names *nm,
+			 const char *file, const char *s, size_t len)
+{
+	size_t i, start = 0;
+
+	if (strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_.") < len) {
+		scan_word(w, nm, file, s, len);
+		return;
+	}
+	for (i = 0; i <= len; i++)
+		if (i == len || s[i] == '.') {
+			scan_word(w, nm, file, s + start, i - start);
+			start = i + 1;
+		}
+}
+
+/*
+ * The string literals of C text (comments skipped) that are a name of
+ * nm, each a finding unless the file is allowed it.
+ */
+static void scan_text(struct findings *w, const struct names *nm,
+		      const char *file, const char *text)
+{
+	const char *p = text;
+
+	while (*p) {
+		const char *q;
+
+		if (p[0] == '/' && p[1] == '*') {
+			q = strstr(p + 2, "*/");
+			p = q ? q + 2 : p + strlen(p);
+			continue;
+		}
+		if ((p[0] == '/' && p[1] == '/') ||
+		    (p[0] == '#' && (p == text || p[-1] == '\n'))) {
+			p += strcspn(p, "\n");	/* and #include "x.h" */
+			continue;
+		}
+		if (*p == '\'') {
+			p += p[1] == '\\' ? 4 : 3;	/* '"' or '\"' */
+			continue;
+		}
+		if (*p++ != '"')
+			continue;
+		for (q = p; *q && *q != '"'; q++)
+			if (*q == '\\' && q[1])
+				q++;
+		scan_literal(w, nm, file, p, (size_t)(q - p));
+		p = *q ? q + 1 : q;
+	}
+}
+
+/* Is the file one of record/'s tables (it defines rows of fields)? */
+static int is_table_file(const char *file, const char *text)
+{
+	return !strncmp(file, "record/", 7) &&
+	       strstr(text, "const struct rt_field ") != NULL;
+}
+
+static void scan_file(struct findings *w, const struct names *nm,
+		      const char *file)
+{
+	size_t len;
+	char *text = (char *)t_read_file(file, &len);
+
+	ck_assert_msg(text != NULL, "%s", file);
+	if (!is_table_file(file, text))
+		scan_text(w, nm, file, text);
+	free(text);
+}
+
+/* Every .c and .h of the program scanned; how many findings. */
+static size_t scan_all(struct findings *w, const struct names *nm)
+{
+	char path[512];
+	size_t i;
+
+	memset(w, 0, sizeof(*w));
+	for (i = 0; i < ARRAY_SIZE(source_files); i++)
+		scan_file(w, nm, source_files[i]);
+	for (i = 0; i < ARRAY_SIZE(source_dirs); i++) {
+		DIR *d = opendir(source_dirs[i]);
+		struct dirent *e;
+
+		ck_assert_msg(d != NULL, "%s", source_dirs[i]);
+		while ((e = readdir(d))) {
+			size_t n = strlen(e->d_name);
+
+			if (n < 3 || e->d_name[0] == '.' ||
+			    (strcmp(e->d_name + n - 2, ".c") &&
+			     strcmp(e->d_name + n - 2, ".h")))
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", source_dirs[i],
+				 e->d_name);
+			scan_file(w, nm, path);
+		}
+		closedir(d);
+	}
+	return w->n;
+}
+
+START_TEST(test_rectab_names_once)
+{
+	struct findings w;
+	struct names nm;
+
+	size_t i;
+
+	all_names(&nm);
+	memset(used, 0, sizeof(used));
+	scan_all(&w, &nm);
+	for (i = 0; i < ARRAY_SIZE(elsewhere); i++)
+		if (!used[i])
+			found(&w, "%s: \"%s\" no longer spelled there: take it off the list",
+			      elsewhere[i].file, elsewhere[i].name);
+	ck_assert_msg(w.n == 0, "%s", w.text);
+}
+END_TEST
+
+/* A name written by hand is found; in a comment, or allowed, it is not. */
+START_TEST(test_rectab_names_found)
+{
+	struct findings w = { { 0 }, 0 };
+	struct names nm;
+
+	all_names(&nm);
+	scan_text(&w, &nm, "output/new.c",
+		  "\tjson_u64(j, \"chunk_size\", f->chunk_byte);\n");
+	ck_assert_uint_eq(w.n, 1);
+	ck_assert_ptr_nonnull(strstr(w.text, "\"chunk_size\" outside"));
+	scan_text(&w, &nm, "output/new.c",
+		  "/* \"chunk_size\" */ x = '\"'; s = \"a \\\"pre_ns\\\"\";\n"
+		  "// \"anchors\"\n");
+	ck_assert_uint_eq(w.n, 1);
+	scan_text(&w, &nm, "device/simspec.c", "{ \"au\", 1 },\n");
+	ck_assert_uint_eq(w.n, 1);
+	scan_text(&w, &nm, "device/simspec.c", "{ \"aus\", 1 },\n");
+	ck_assert_uint_eq(w.n, 2);
+	scan_text(&w, &nm, "front/new.c", "jr_path(d, \"x.anchors.y\");\n");
+	ck_assert_uint_eq(w.n, 3);
+}
+END_TEST
+
 Suite *rectab_suite(void)
 {
 	Suite *s = suite_create("rectab");
@@ -453,6 +770,8 @@ Suite *rectab_suite(void)
 	tcase_add_test(tc, test_rectab_schema);
 	tcase_add_test(tc, test_rectab_disagree);
 	tcase_add_test(tc, test_rectab_shape);
+	tcase_add_test(tc, test_rectab_names_once);
+	tcase_add_test(tc, test_rectab_names_found);
 	suite_add_tcase(s, tc);
 	return s;
 }
