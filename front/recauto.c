@@ -172,9 +172,7 @@ static void record_reconcile(const struct jr_value *doc, uint64_t erase,
 static void record_ext_csd(const struct jr_value *doc, uint64_t page,
 			   struct reconcile *rc)
 {
-	const struct jr_value *dev = jr_get(doc, HEAD_KEY(dev));
-	const char *hex = jr_str(jr_path(card_doc_registers(jr_get(dev,
-				 DEVICE_KEY(card))), "ext_csd.hex"), NULL);
+	const char *hex = card_doc_ext_hex(REC_DEVICE(doc, card));
 	struct ext_csd_raw raw;
 	struct ext_csd_info e;
 	char why[CARD_NOTE_MAX];

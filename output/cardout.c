@@ -153,19 +153,11 @@ void card_print(FILE *out, const struct card_raw *raw,
 		wrap_printf(out, CARD_LEAD, "  note: %s\n", ci->ext.note[i]);
 }
 
-/* The registers' EXT_CSD, as the card table asks for it. */
-static void ext_json(struct json *j, const char *key,
-		     const struct card_raw *raw, const struct card_info *ci)
-{
-	ext_csd_json(j, key, &raw->ext, &ci->ext);
-}
-
 void card_doc_fill(struct card_doc *d, const struct card_raw *raw,
 		   const struct card_info *ci)
 {
 	memset(d, 0, sizeof(*d));
 	d->ci = *ci;
 	d->raw = raw;
-	d->ext_json = ext_json;
 	card_missing(raw, d->missing, sizeof(d->missing));
 }

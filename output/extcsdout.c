@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * An eMMC's EXT_CSD, shown as text (lines of at most 80 columns) and as
- * JSON.  The JSON is walked from extcsd.c's table of fields, so a field
- * is named in one place.
+ * An eMMC's EXT_CSD, shown as text (lines of at most 80 columns).  Its
+ * JSON is the record's (record/cardrec.c's table, the fields walked from
+ * extcsd.c's table, so that a field is named in one place).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -191,44 +191,4 @@ void ext_csd_print(FILE *out, const struct ext_csd_info *e)
 	else
 		fputs("  health: not stated (eMMC 5.0 and later state it)\n",
 		      out);
-}
-
-static const char *const form_names[] = {
-	[EXT_CSD_NONE] = NULL, [EXT_CSD_HEX] = "hex",
-	[EXT_CSD_HEX_REVERSED] = "hex_reversed", [EXT_CSD_BINARY] = "binary",
-	[EXT_CSD_IOCTL] = "ioctl",
-};
-
-void ext_csd_json(struct json *j, const char *key,
-		  const struct ext_csd_raw *raw, const struct ext_csd_info *e)
-{
-	char hex[2 * EXT_CSD_BYTES + 1];
-	enum ext_csd_field f;
-	size_t i;
-
-	for (i = 0; i < EXT_CSD_BYTES; i++)
-		snprintf(hex + 2 * i, 3, "%02x", raw->b[i]);
-	json_object_begin(j, key);
-	json_string(j, "form", form_names[e->form]);
-	json_string(j, "hex", hex);
-	for (f = 0; f < ECF_NR; f++) {
-		const struct ext_csd_desc *d = &ext_csd_fields[f];
-		uint64_t v;
-
-		if (ext_csd_get(e, f, &v))
-			json_u64(j, d->name, v);
-		else
-			json_null(j, d->name);
-		if (!d->bytes_name)
-			continue;
-		if (e->defined[f] && e->has_bytes[f])
-			json_u64(j, d->bytes_name, e->bytes[f]);
-		else
-			json_null(j, d->bytes_name);
-	}
-	if (e->firmware[0])
-		json_string(j, "firmware_version", e->firmware);
-	else
-		json_null(j, "firmware_version");
-	json_object_end(j);
 }

@@ -112,8 +112,7 @@ static void num_ext_csd(struct survey_num *n, const struct ext_csd_info *e,
  */
 static void row_ext_csd(struct survey_row *row, const struct jr_value *card)
 {
-	const char *hex = jr_str(jr_path(card_doc_registers(card),
-					 "ext_csd.hex"), NULL);
+	const char *hex = card_doc_ext_hex(card);
 	struct ext_csd_raw raw;
 	struct ext_csd_info e;
 	char why[128];

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The card's own word as a record keeps it: its table (see cardrec.h). */
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "c.h"
@@ -8,7 +9,7 @@
 
 #define CI(member) offsetof(struct card_doc, ci.member)
 
-/* An eMMC's EXT_CSD among the registers (output/extcsdout.c writes it). */
+/* An eMMC's EXT_CSD among the registers. */
 static const char ext_csd_key[] = "ext_csd";
 
 /* A number the card may not state: < 0 unknown, written null. */
@@ -18,6 +19,72 @@ static const char ext_csd_key[] = "ext_csd";
 #define TEXT(member) .kind = RT_CHARS, .off = CI(member), \
 	.elem_size = sizeof(((struct card_info *)0)->member), \
 	.flags = RT_ZERO_NULL
+
+/* ---- an eMMC's EXT_CSD ---- */
+
+static const char *const form_names[] = {
+	[EXT_CSD_NONE] = NULL, [EXT_CSD_HEX] = "hex",
+	[EXT_CSD_HEX_REVERSED] = "hex_reversed", [EXT_CSD_BINARY] = "binary",
+	[EXT_CSD_IOCTL] = "ioctl",
+};
+
+/* The register as read, 1,024 hex digits, byte 0 first. */
+static void hex_put(struct json *j, const struct rt_field *f,
+		    const void *rec)
+{
+	const struct card_doc *d = rec;
+	char hex[2 * EXT_CSD_BYTES + 1];
+	size_t i;
+
+	for (i = 0; i < EXT_CSD_BYTES; i++)
+		snprintf(hex + 2 * i, 3, "%02x", d->raw->ext.b[i]);
+	json_string(j, f->name, hex);
+}
+
+/*
+ * Each field by its JEDEC name (device/extcsd.c's table), its value and
+ * its size in bytes, null where the device does not state it.
+ */
+static void fields_put(struct json *j, const struct rt_field *f,
+		       const void *rec)
+{
+	const struct ext_csd_info *e = &((const struct card_doc *)rec)->ci.ext;
+	enum ext_csd_field k;
+	uint64_t v;
+
+	(void)f;
+	for (k = 0; k < ECF_NR; k++) {
+		const struct ext_csd_desc *d = &ext_csd_fields[k];
+
+		if (ext_csd_get(e, k, &v))
+			json_u64(j, d->name, v);
+		else
+			json_null(j, d->name);
+		if (!d->bytes_name)
+			continue;
+		if (e->defined[k] && e->has_bytes[k])
+			json_u64(j, d->bytes_name, e->bytes[k]);
+		else
+			json_null(j, d->bytes_name);
+	}
+}
+
+static const struct rt_field ext_csd_rows[] = {
+	{ .name = "form", .kind = RT_ENUM, .off = CI(ext.form),
+	  .names = form_names, .nnames = ARRAY_SIZE(form_names),
+	  .flags = RT_DERIVED },
+	{ .name = "hex", .kind = RT_STRING, .put = hex_put,
+	  .flags = RT_DERIVED },
+	{ .name = "fields", .kind = RT_OBJECT, .put = fields_put,
+	  .flags = RT_SPREAD | RT_DERIVED },
+	{ .name = "firmware_version", .kind = RT_CHARS, .off = CI(ext.firmware),
+	  .elem_size = sizeof(((struct card_info *)0)->ext.firmware),
+	  .flags = RT_ZERO_NULL | RT_DERIVED },
+};
+
+const struct rt_table ext_csd_table = RT_TABLE("ext_csd", ext_csd_rows);
+
+/* ---- the card ---- */
 
 /* The serial's hash, written only in place of a serial hidden. */
 static enum rt_how hash_when(const void *rec)
@@ -53,7 +120,7 @@ static void registers_put(struct json *j, const struct rt_field *f,
 		else if (k <= CF_SSR)
 			json_null(j, card_file_names[k]);
 	if (d->ci.ext.have)
-		d->ext_json(j, ext_csd_key, d->raw, &d->ci);
+		rt_write_object(j, ext_csd_key, &ext_csd_table, d);
 	else if (d->raw->ext_err)
 		json_null(j, ext_csd_key);
 	json_object_end(j);
@@ -135,4 +202,12 @@ const struct jr_value *card_doc_registers(const struct jr_value *card)
 		if (card_rows[i].put == registers_put)
 			return jr_get(card, card_rows[i].name);
 	return NULL;
+}
+
+const char *card_doc_ext_hex(const struct jr_value *card)
+{
+	const struct jr_value *e = jr_get(card_doc_registers(card),
+					  ext_csd_key);
+
+	return jr_str(jr_get(e, ext_csd_rows[1].name), NULL);
 }

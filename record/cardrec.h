@@ -2,7 +2,8 @@
 /*
  * The card's own word as a record keeps it (device.card): the identity,
  * the AU and the classes it states, its capacity, the register files as
- * read and what was missing, with its table of fields (rectab.h).
+ * read (an eMMC's EXT_CSD decoded) and what was missing, with its
+ * tables of fields (rectab.h).
  * output/cardout.c writes it; --survey and --analyze read it back.
  */
 #ifndef FLASHBENCH_CARDREC_H
@@ -23,12 +24,10 @@ struct card_doc {
 	/* writing only: */
 	const struct card_raw *raw;	/* the files as read */
 	char missing[256];		/* card_missing() of raw */
-	void (*ext_json)(struct json *j, const char *key,
-			 const struct card_raw *raw,
-			 const struct card_info *ci); /* registers' EXT_CSD */
 };
 
 extern const struct rt_table card_table;
+extern const struct rt_table ext_csd_table;	/* registers' EXT_CSD */
 
 /* The member of the card object at offset member of struct card_doc. */
 #define CARD_KEY(member) \
@@ -42,5 +41,8 @@ void card_doc_read(const struct jr_value *o, struct card_doc *d);
 
 /* The card object's "registers" (NULL: none). */
 const struct jr_value *card_doc_registers(const struct jr_value *card);
+
+/* The EXT_CSD's hex digits among the card object's registers, or NULL. */
+const char *card_doc_ext_hex(const struct jr_value *card);
 
 #endif /* FLASHBENCH_CARDREC_H */

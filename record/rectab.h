@@ -77,6 +77,8 @@ enum rt_how {
 				 * parallel array) */
 #define RT_NEG_NULL	0x1000	/* RT_INT, RT_I64: < 0 is written null,
 				 * and null read as -1 */
+#define RT_SPREAD	0x2000	/* put writes members another table names
+				 * (none of its own): no schema property */
 
 /* A row whose value has no offset gives it through get(). */
 union rt_scalar {
