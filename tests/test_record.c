@@ -671,6 +671,9 @@ static const struct {
 	{ "2026-11-26-f495ed4-wrap.json", 5, 0, 4 << 20, 0 },
 	{ "2026-11-28-897e4cf-claims.json", 3, 0, 8 << 20, 1 },
 	{ "2026-11-28-897e4cf-wrap.json", 5, 0, 4 << 20, 0 },
+	/* shape 5 (the mapping, before open_au_*_at_least: shape 6) */
+	{ "2026-11-28-bcf0889-claims.json", 3, 0, 8 << 20, 1 },
+	{ "2026-11-28-bcf0889-wrap.json", 5, 0, 4 << 20, 0 },
 };
 
 START_TEST(test_record_shapes)
