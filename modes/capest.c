@@ -258,10 +258,25 @@ int capacity_estimate(struct device *dev, uint64_t flush_byte,
 	return ret;
 }
 
+/* "1.31ms to 6.44ms" in buf, or "1.31ms" when both print the same. */
+static const char *time_span(char *buf, size_t len, uint64_t lo_ns,
+			     uint64_t hi_ns)
+{
+	char lo[FMT_LEN], hi[FMT_LEN];
+
+	fmt_time(lo, (int64_t)lo_ns);
+	fmt_time(hi, (int64_t)hi_ns);
+	if (strcmp(lo, hi))
+		snprintf(buf, len, "%s to %s", lo, hi);
+	else
+		snprintf(buf, len, "%s", hi);
+	return buf;
+}
+
 void capacity_estimate_print(FILE *err, const struct capacity_estimate *e,
 			     int save)
 {
-	char a[FMT_LEN], b[FMT_LEN], s[FMT_LEN], k[FMT_LEN];
+	char a[FMT_LEN], b[FMT_LEN], s[2 * FMT_LEN + 8], k[2 * FMT_LEN + 8];
 	struct wrap w;
 
 	err = wrap_begin(&w, err, "flashbench:   ");
@@ -273,19 +288,14 @@ void capacity_estimate_print(FILE *err, const struct capacity_estimate *e,
 	else
 		fprintf(err, "flashbench: --capacity should take about %s of device time",
 			fmt_time(b, (int64_t)e->genuine_ns));
-	if (save && e->back_fake_ns < e->back_ns) {
-		char f[FMT_LEN];
-
-		fprintf(err, ", and --preserve about %s to %s to save and %s to %s to write back",
-			fmt_time(f, (int64_t)e->save_fake_ns),
-			fmt_time(s, (int64_t)e->save_ns),
-			fmt_time(a, (int64_t)e->back_fake_ns),
-			fmt_time(k, (int64_t)e->back_ns));
-	} else if (save) {
+	/* (from a limbo fake found at once to a genuine card: one figure
+	 * where the two print alike) */
+	if (save)
 		fprintf(err, ", and --preserve about %s to save and %s to write back",
-			fmt_time(s, (int64_t)e->save_ns),
-			fmt_time(k, (int64_t)e->back_ns));
-	}
+			time_span(s, sizeof(s), e->back_fake_ns < e->back_ns ?
+				  e->save_fake_ns : e->save_ns, e->save_ns),
+			time_span(k, sizeof(k), e->back_fake_ns < e->back_ns ?
+				  e->back_fake_ns : e->back_ns, e->back_ns));
 	fprintf(err, " (a 4KiB write far out took up to %s here)\n",
 		fmt_time(a, (int64_t)e->write_block_ns));
 	wrap_end(&w);

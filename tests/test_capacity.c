@@ -1719,6 +1719,35 @@ START_TEST(test_capacity_written_line)
 }
 END_TEST
 
+/*
+ * The estimate's spans: "X to Y" where a fake and a genuine card differ,
+ * one figure where they print alike (it said "1.31ms to 1.31ms").
+ */
+START_TEST(test_capacity_estimate_spans)
+{
+	struct capacity_estimate e;
+	size_t len;
+	char *text;
+	FILE *f;
+
+	memset(&e, 0, sizeof(e));
+	e.fake_ns = 5490000;
+	e.genuine_ns = 6750000;
+	e.save_fake_ns = e.save_ns = 1310000;
+	e.back_fake_ns = 750000;
+	e.back_ns = 6440000;
+	e.write_block_ns = 150000;
+	f = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(f);
+	capacity_estimate_print(f, &e, 1);
+	fclose(f);
+	check_width("the estimate", text);
+	unwrap_err(text);
+	ck_assert_str_eq(text, "flashbench: --capacity should take about 5.49ms (a fake) to 6.75ms (a genuine card) of device time, and --preserve about 1.31ms to save and 750\xc2\xb5s to 6.44ms to write back (a 4KiB write far out took up to 150\xc2\xb5s here)\n");
+	free(text);
+}
+END_TEST
+
 Suite *capacity_suite(void)
 {
 	Suite *s = suite_create("capacity");
@@ -1727,6 +1756,7 @@ Suite *capacity_suite(void)
 
 	tcase_add_test(stopped, test_capacity_stopped);
 	tcase_add_test(stopped, test_capacity_written_line);
+	tcase_add_test(stopped, test_capacity_estimate_spans);
 	suite_add_tcase(s, stopped);
 
 	tcase_add_loop_test(tc, test_capacity_fakes, 0, 6);
