@@ -525,7 +525,8 @@ static const char *entry_of(const char *man, const char *tag)
  * over 100: how --auto decides is its own section, VERDICT, and what a
  * record holds, how it is judged again and surveyed are RECORDS'
  * subsections); --survey's JSON is told under --survey, not under
- * --markdown; the record's shape is the one the code writes.
+ * --markdown; what a record reveals is said (item 10); the record's
+ * shape is the one the code writes.
  */
 START_TEST(test_man_scannable)
 {
@@ -564,6 +565,11 @@ START_TEST(test_man_scannable)
 	ck_assert_ptr_nonnull(memmem(p, (size_t)(strstr(p, "\n.TP\n") - p),
 				     ".B \\-\\-json\n", 10));
 	*end = '\n';
+	/* what a record reveals, and how to leave the serial out (item 10) */
+	p = strstr(man, ".SS \"What a record reveals\"\n");
+	p = strstr(p, "serial number");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_ptr_nonnull(strstr(p, ".B \\-\\-hide\\-serial\n"));
 	snprintf(want, sizeof(want), "The record's shape (%d: ", RECORD_SHAPE);
 	ck_assert_msg(strstr(man, want), "the man page lacks '%s'", want);
 	free(man);
