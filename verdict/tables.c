@@ -8,6 +8,7 @@
 
 #include "analyze.h"
 #include "auto.h"
+#include "layout.h"
 
 int auto_table_decide(struct auto_table *t)
 {
@@ -106,6 +107,41 @@ static int page_from(const struct auto_result *r, size_t best, size_t i)
 }
 
 /*
+ * On a device of large logical blocks (4 KiB: a 4Kn device, some USB
+ * sticks) no table reads blocks smaller than two of them: the rows start
+ * at four blocks (16 KiB), and a page of half a block or less costs a
+ * read across its boundary what it costs elsewhere.  So a step at the
+ * first row may be four such pages read at once, and is no sure page;
+ * and where the rows below the step are raised as well (every boundary
+ * of one block costs), the page is that block at most, the step a
+ * program unit over it.  Neither order of a block's pages shows: low.
+ */
+#define FLOOR_PART 0.25		/* rows below the step this much of it */
+#define FLOOR_UNIT_MAX 4	/* a program unit of this many pages */
+
+static void sector_pages(struct auto_result *r)
+{
+	const uint64_t bs = r->ntables ? r->tables[0].blocksize_byte : 0;
+	struct analyze_step *p = &r->align.page, *u = &r->align.plane;
+
+	if (bs <= auto_table_block(0, 0) || !p->size_byte)
+		return;
+	if (p->lower_ns > FLOOR_PART * p->upper_ns &&
+	    p->lower_ns > 2 * p->sigma_ns) {
+		if (!u->size_byte && p->size_byte <= FLOOR_UNIT_MAX * bs) {
+			*u = *p;
+			if (u->confidence > ANALYZE_CONF_MEDIUM)
+				u->confidence = ANALYZE_CONF_MEDIUM;
+		}
+		p->size_byte = bs;
+		p->confidence = ANALYZE_CONF_LOW;
+	} else if (p->size_byte <= 2 * bs &&
+		   p->confidence > ANALYZE_CONF_LOW) {
+		p->confidence = ANALYZE_CONF_LOW;
+	}
+}
+
+/*
  * Pick the erase size from the most confident table, the page size from
  * the tables that agree with it.  A weak step that no second table
  * confirms is what noise looks like (a loop device over a file has no
@@ -134,6 +170,7 @@ void auto_align_choose(struct auto_result *r)
 	r->align.page = r->tables[page].verdict.page;
 	r->align.plane = r->tables[page].verdict.plane;
 	r->align.group = table_group(r, best);
+	sector_pages(r);
 	if (r->align.erase.confidence == ANALYZE_CONF_LOW &&
 	    r->ntables > 1 && erase_votes(r, r->align.erase.size_byte) < 2) {
 		r->align.erase.size_byte = 0;
