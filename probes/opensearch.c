@@ -191,6 +191,45 @@ static int probe_ready(struct probe_ctx *c, unsigned int nr,
 	return 0;
 }
 
+/*
+ * A pass slow only through one write of several, the others fast: a long
+ * write stall (a card's inline reclaim, its maintenance) or a pause of
+ * the host, not a collection, which costs at every turn of the AUs over
+ * the limit.  The pass counts at its other writes' mean (*lone set),
+ * unless such passes are most of the probe's (see probe()).
+ */
+static double pass_mean(double sum, double slowest, unsigned int nr,
+			double ref_ns, double hold_ns, int *lone)
+{
+	*lone = nr >= 3 && ref_ns > 0 && slowest > AUTO_COLLAPSE * ref_ns &&
+		(sum - slowest) / (nr - 1) < hold_ns;
+	return *lone ? (sum - slowest) / (nr - 1) : sum / nr;
+}
+
+/*
+ * Are the passes slow through one write alone stalls (their longest run
+ * in a row: lone_run)?  A stall falls on a write now and then, one in a
+ * hundred or fewer, so never on three passes in a row.  A card in random
+ * mode with one AU more than it keeps pays a collection at one write of
+ * every pass (the probe stops after three such passes: probe()'s run);
+ * one that closes the AU it opened first (evict=oldest) at the same AU's
+ * write in every pass, and so does one keeping an AU through a log
+ * (auto_probe_judge()'s dear AUs).  Those are no stalls, nor are those
+ * before writes that stopped the probe as a clear collapse.
+ */
+static int lones_stalls(const unsigned int *dear, unsigned int nr,
+			unsigned int lone_run, unsigned int m)
+{
+	unsigned int k;
+
+	if (lone_run >= 3)
+		return 0;
+	for (k = 0; k < nr; k++)
+		if (m >= 2 && dear[k] >= m)
+			return 0;
+	return 1;
+}
+
 /* The typical time of one write with nr AUs written in turn. */
 static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 		 struct auto_probe *p)
@@ -198,8 +237,9 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 	/* random order: one pass opens the AUs, the next turns them random */
 	const unsigned int warm = AUTO_WARMUP + (c->random ? 1 : 0);
 	const unsigned int passes = warm + AUTO_POSITIONS;
-	double per[AUTO_POSITIONS];
-	unsigned int i, m = 0, fast = 0, slow = 0, huge = 0;
+	double per[AUTO_POSITIONS], raw[AUTO_POSITIONS];
+	unsigned int i, m = 0, fast = 0, slow = 0, huge = 0, lones = 0;
+	unsigned int fast_raw = 0, f, lone_run = 0, lone_max = 0;
 	unsigned int streak = 0, hstreak = 0;	/* slow, huge writes in a row */
 	unsigned int run = 0;	/* passes in a row with a slow write */
 	unsigned int dear[AUTO_MAX_NR] = { 0 };	/* passes each AU's write
@@ -213,8 +253,9 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 	for (i = 0; i < passes && positions_left(c) && !stop; i++) {
 		uint64_t pos = next_position(c);
 		const unsigned int pass_slow = slow;
-		double sum = 0, t;
+		double sum = 0, slowest = 0, t;
 		unsigned int k;
+		int lone;
 
 		/* one write at a time, so that a collapse stops the probe at
 		 * once: each collapsed write costs a whole garbage collection */
@@ -240,6 +281,8 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 			if (nr > 1)
 				c->area->last_k = k;
 			sum += t;
+			if (t > slowest)
+				slowest = t;
 			/*
 			 * The warm-up's writes open the new AUs, which may
 			 * close others; an AU the last probe held open pays
@@ -262,18 +305,29 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 			if (((slow >= 3 || huge >= 2) &&
 			     slow >= (nr + 1) / 2) ||
 			    streak >= 3 || hstreak >= 2) {
-				per[m++] = sum / (k + 1);
+				raw[m] = sum / (k + 1);
+				per[m] = raw[m];
+				m++;
 				stop = 1;
 			}
 		}
 		if (i < warm || stop)
 			continue;
-		per[m++] = sum / nr;
+		raw[m] = sum / nr;
+		per[m++] = pass_mean(sum, slowest, nr, ref_ns, hold_ns, &lone);
+		lones += lone;
+		lone_run = lone ? lone_run + 1 : 0;
+		if (lone_run > lone_max)
+			lone_max = lone_run;
 		if (ref_ns > 0) {
 			fast += per[m - 1] < hold_ns;
+			fast_raw += raw[m - 1] < hold_ns;
 			/* clearly held: four fast passes; clearly not:
-			 * none fast in four (one AU over, through a log) */
-			if (m >= AUTO_HELD_PASSES && (fast == m || !fast))
+			 * none fast in four (one AU over, through a log);
+			 * counted at the whole passes unless the passes
+			 * slow through one write are stalls */
+			f = lones_stalls(dear, nr, lone_max, m) ? fast : fast_raw;
+			if (m >= AUTO_HELD_PASSES && (f == m || !f))
 				break;
 			/*
 			 * Collapsed at only some writes (random mode): a
@@ -288,8 +342,12 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 	/*
 	 * The reference is the typical write: pauses must not move it.  The
 	 * others keep the mean: a card in random mode may collapse at only
-	 * some of the writes.
+	 * some of the writes.  Passes slow through one write alone count
+	 * at their other writes (stalls, pauses: lones_stalls()).
 	 */
+	if (lones && (stop || !lones_stalls(dear, nr, lone_max, m)))
+		for (i = 0; i < m; i++)
+			per[i] = raw[i];
 	p->mean_ns = nr == 1 ? stats_median(per, m) : stats_trimmed_mean(per, m);
 	p->nr = nr;
 	p->positions = m;
