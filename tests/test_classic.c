@@ -39,10 +39,16 @@
  *          whatever the block size there: that row moves with the AUs
  *          written (cache / (AUs * erase)), not with the limit, which is
  *          still behind it;
+ *          on a page-mapped card the cache's rate, then the native one:
+ *          no collapse at all;
+ *   page-mapped nearly full (spare=2): -O as with room to spare, a row
+ *          or two dipping with sixteen AUs while the card collects;
  *   write stalls (stall_writes=): -O's small writes are slower, not
- *          collapsed; the limit is where it was;
+ *          collapsed; the limit is where it was, out of order too; in -f
+ *          a stall slows one cell, and the FAT AU stays the fastest;
  *   maintenance after idle, 4 KiB sectors: the classic tests never leave
- *          the card idle and write whole 4 KiB blocks: the same tables.
+ *          the card idle and write whole 4 KiB blocks: the same -O, -f
+ *          and -f -r tables; -a under a sector's blocks is refused.
  */
 #include <stdio.h>
 #include <string.h>
@@ -428,6 +434,146 @@ START_TEST(test_classic_unchanged)
 }
 END_TEST
 
+/* -f (random: -f -r) on 4 AUs, FAT AU 1: every row's four rates. */
+static size_t fat_table(const char *spec, int random, double (*r)[4])
+{
+	struct bench_opts o;
+	struct wrun w;
+	size_t i, k, n;
+
+	bench_opts_default(&o);
+	o.erasesize_byte = 4 * MiB;
+	o.blocksize_byte = 16 * KiB;
+	o.fat_nr = 4;
+	o.random = random;
+	o.log = NULL;
+	run_on(&w, spec, BENCH_FIND_FAT, &o);
+	n = w.t.nrows;
+	for (k = 0; k < n; k++)
+		for (i = 0; i < 4; i++)
+			r[k][i] = rate_at(&w, k, i + 1);
+	wrun_done(&w);
+	return n;
+}
+
+/*
+ * Write stalls in -O -r and -f: a stall slows one write, so one cell of
+ * a table, never a column nor every row after it.  -O -r holds with the
+ * AUs kept open out of order and collapses with one more, as without
+ * stalls; in -f the FAT AU is the fastest at most rows, and where it is
+ * not, a stall slowed its own cell: an expert reads past the one cell.
+ */
+START_TEST(test_classic_stalls_more)
+{
+	const char *spec = TODAY ",fat=1,fat_start=1,stall_writes=500,stall_ms=300";
+	double big, plain, held, over, rows[MAX_ROWS][4], ref[MAX_ROWS][4];
+	size_t n, k, i, fastest = 0, slowed = 0;
+
+	open_rates(TODAY ",fat=0", OPEN_RANDOM, 1, &big, &plain);
+	open_rates(spec, OPEN_RANDOM, 1, &big, &held);
+	open_rates(spec, OPEN_RANDOM + 1, 1, &big, &over);
+	ck_assert_msg(held >= 0.5 * plain && over * 10 <= held,
+		      "%s: -O -r at 16K: %.3g with %u AUs (%.3g without stalls), %.3g with %u",
+		      spec, held, OPEN_RANDOM, plain, over, OPEN_RANDOM + 1);
+	n = fat_table(TODAY ",fat=1,fat_start=1", 0, ref);
+	ck_assert_uint_eq(fat_table(spec, 0, rows), n);
+	for (k = 0; k < n; k++) {
+		ck_assert(ref[k][1] > ref[k][0] && ref[k][1] > ref[k][2] &&
+			  ref[k][1] > ref[k][3]);
+		for (i = 0; i < 4; i++)
+			slowed += rows[k][i] < 0.9 * ref[k][i];
+		if (rows[k][1] > rows[k][0] && rows[k][1] > rows[k][2] &&
+		    rows[k][1] > rows[k][3])
+			fastest++;
+		else
+			ck_assert_msg(rows[k][1] < 0.9 * ref[k][1],
+				      "%s: -f row %zu: the FAT AU %.3g, not the fastest, %.3g without stalls",
+				      spec, k, rows[k][1], ref[k][1]);
+	}
+	ck_assert_msg(slowed >= 1 && fastest * 2 > n,
+		      "%s: -f: the FAT AU fastest at %zu of %zu rows, %zu cells slowed",
+		      spec, fastest, n, slowed);
+}
+END_TEST
+
+/*
+ * A page-mapped card nearly full (spare=2) under -O: with as many AUs as
+ * a block-mapped card keeps open, and one more, the table of a card with
+ * room to spare (overwriting the same AUs leaves whole erase blocks
+ * stale, reclaimed for nothing); with sixteen, a row or two dip while
+ * the card collects, to no less than half, and the small writes' rows
+ * are the spare card's: no collapse at any number of AUs.  With a pSLC
+ * cache in front (slc=), -O's first rows run at the cache's rate, then
+ * the native rate: never a collapse.
+ */
+START_TEST(test_classic_pages_full_cached)
+{
+	const char *full = TODAY ",fat=0,ftl=page,map=4K,spare=2";
+	const char *spare = TODAY ",fat=0,ftl=page,map=4K";
+	const char *cached = TODAY ",fat=0,ftl=page,map=4K,slc=64M";
+	double ref[MAX_ROWS], rate[MAX_ROWS];
+	static const unsigned int nrs[] = { OPEN, OPEN + 1, 16 };
+	size_t i, r, rows, fill;
+
+	rows = open_rows(spare, OPEN, 0, ref);
+	for (i = 0; i < ARRAY_SIZE(nrs); i++) {
+		ck_assert_uint_eq(open_rows(full, nrs[i], 0, rate), rows);
+		for (r = 0; r < rows; r++)
+			ck_assert_msg(rate[r] >= (nrs[i] > OPEN + 1 &&
+						  r < rows / 2 ? 0.5 : 0.95) *
+					       ref[r],
+				      "%s: -O %u row %zu: %.3g, %.3g with spare room",
+				      full, nrs[i], r, rate[r], ref[r]);
+		ck_assert_uint_eq(open_rows(cached, nrs[i], 0, rate), rows);
+		fill = rows_in_cache(64 * MiB, nrs[i]);
+		for (r = 0; r < rows; r++)
+			ck_assert_msg(r < fill ? rate[r] >= 3 * ref[r] :
+				      rate[r] >= 0.95 * ref[r],
+				      "%s: -O %u row %zu: %.3g, %.3g without the cache",
+				      cached, nrs[i], r, rate[r], ref[r]);
+	}
+}
+END_TEST
+
+/*
+ * Maintenance after idle and 4 KiB sectors under -f and -f -r: the
+ * plain card's tables, the FAT AU found.  -a with blocks under a sector
+ * on 4 KiB sectors is refused, as the kernel refuses such reads.
+ */
+START_TEST(test_classic_fat_unchanged)
+{
+	static const char *const more[] = { ",maint_ms=500,maint_idle_ms=1",
+					    ",sector=4K" };
+	double plain[MAX_ROWS][4], rows[MAX_ROWS][4];
+	char spec[200];
+	struct fb_run a;
+	size_t i, n, k;
+	int random;
+
+	for (random = 0; random < 2; random++) {
+		n = fat_table(TODAY ",fat=1,fat_start=1", random, plain);
+		ck_assert_msg(plain[n - 1][1] >= 1.3 * plain[n - 1][0],
+			      "-f%s: FAT AU %.3g, AU 0 %.3g",
+			      random ? " -r" : "", plain[n - 1][1],
+			      plain[n - 1][0]);
+		for (i = 0; i < ARRAY_SIZE(more); i++) {
+			snprintf(spec, sizeof(spec),
+				 TODAY ",fat=1,fat_start=1%s", more[i]);
+			ck_assert_uint_eq(fat_table(spec, random, rows), n);
+			for (k = 0; k < n; k++)
+				ck_assert_msg(!memcmp(rows[k], plain[k],
+						      sizeof(rows[k])),
+					      "%s: -f%s row %zu differs", spec,
+					      random ? " -r" : "", k);
+		}
+	}
+	fb_run("-a -b 1K --simulate=" TODAY ",sector=4K", &a);
+	ck_assert_int_eq(a.status, 2);
+	ck_assert_ptr_nonnull(strstr(a.err, "logical block size (4096)"));
+	fb_free(&a);
+}
+END_TEST
+
 Suite *classic_suite(void)
 {
 	Suite *s = suite_create("classic");
@@ -450,6 +596,9 @@ Suite *classic_suite(void)
 	tcase_add_test(tc, test_classic_cached);
 	tcase_add_test(tc, test_classic_stalls);
 	tcase_add_test(tc, test_classic_unchanged);
+	tcase_add_test(tc, test_classic_stalls_more);
+	tcase_add_test(tc, test_classic_pages_full_cached);
+	tcase_add_test(tc, test_classic_fat_unchanged);
 	tcase_set_timeout(tc, 300);
 	suite_add_tcase(s, tc);
 	return s;

@@ -296,6 +296,92 @@ START_TEST(test_today_scoring)
 }
 END_TEST
 
+/*
+ * 4 KiB logical sectors: no read finer than 8 KiB, rows from 16 KiB.  A
+ * step there may be four pages of 4 KiB read at once: no sure page.  A
+ * step above rows that are raised too (every 8 KiB boundary costs) is a
+ * program unit over pages of 8 KiB at most.  A page of 32 KiB shows as
+ * on any card.  No page read wrong with medium or high confidence.
+ */
+static const struct {
+	const char *spec;
+	uint64_t page, unit;		/* read as; 0: none */
+	enum analyze_confidence page_conf;
+	uint64_t planted;		/* the page planted */
+} sector_cards[] = {
+	{ "page=16K", 16384, 0, ANALYZE_CONF_LOW, 16384 },
+	{ "page=4K,plane=4", 16384, 0, ANALYZE_CONF_LOW, 4096 },
+	{ "page=8K,plane=4", 8192, 32768, ANALYZE_CONF_LOW, 8192 },
+	{ "page=32K", 32768, 0, ANALYZE_CONF_HIGH, 32768 },
+};
+
+START_TEST(test_sector_pages)
+{
+	struct auto_result r;
+	struct bench_opts o;
+	struct device *dev;
+	char spec[200];
+
+	snprintf(spec, sizeof(spec), "size=8G,sector=4K,noise=1,%s",
+		 sector_cards[_i].spec);
+	bench_opts_default(&o);
+	dev = sim_card(spec);
+	ck_assert_int_eq(auto_run(dev, &o, 0, NULL, &r), 0);
+	ck_assert_msg(r.align.page.size_byte == sector_cards[_i].page &&
+		      r.align.page.confidence == sector_cards[_i].page_conf &&
+		      r.align.plane.size_byte == sector_cards[_i].unit,
+		      "%s: page %llu (%s), unit %llu", spec,
+		      (unsigned long long)r.align.page.size_byte,
+		      analyze_confidence_name(r.align.page.confidence),
+		      (unsigned long long)r.align.plane.size_byte);
+	ck_assert(r.align.page.size_byte == sector_cards[_i].planted ||
+		  r.align.page.confidence < ANALYZE_CONF_MEDIUM);
+	auto_free(&r);
+	dev_close(dev);
+}
+END_TEST
+
+/*
+ * Write stalls are no collection: a page-mapped card whose writes stall
+ * for 305 ms every 176 (today's sweep card 67 read 20 AUs open, then 16
+ * out of order, from the probes a stall fell in) has no open-AU limit;
+ * a block-mapped one with stalls keeps the AUs it keeps.
+ */
+START_TEST(test_stalls_no_collapse)
+{
+	static const char *const spec[] = {
+		"size=3G,erase=12M,page=32K,open=8,noise=1,seed=68,ftl=page,map=16K,stall_ms=305,stall_writes=176",
+		"size=8G,erase=4M,page=16K,open=6,open_random=3,noise=1,stall_ms=400,stall_writes=150",
+	};
+	struct auto_result r;
+	struct bench_opts o;
+	struct device *dev;
+
+	bench_opts_default(&o);
+	dev = sim_card(spec[_i]);
+	ck_assert_int_eq(auto_run(dev, &o, 1, NULL, &r), 0);
+	if (!_i)
+		ck_assert_msg(r.open_linear.at_least && r.open_random.at_least &&
+			      r.mapping.kind == AUTO_MAP_PAGES &&
+			      r.mapping.unit_byte == 16384,
+			      "%s: open %u%s/%u%s, mapping %d unit %llu",
+			      spec[_i], r.open_linear.nr,
+			      r.open_linear.at_least ? "+" : "",
+			      r.open_random.nr,
+			      r.open_random.at_least ? "+" : "",
+			      (int)r.mapping.kind,
+			      (unsigned long long)r.mapping.unit_byte);
+	else
+		ck_assert_msg(r.open_linear.nr == 6 && !r.open_linear.at_least &&
+			      r.open_random.nr == 3 &&
+			      r.open_linear.confidence >= ANALYZE_CONF_MEDIUM,
+			      "%s: open %u/%u", spec[_i], r.open_linear.nr,
+			      r.open_random.nr);
+	auto_free(&r);
+	dev_close(dev);
+}
+END_TEST
+
 Suite *sweep_suite(void)
 {
 	Suite *s = suite_create("sweep");
@@ -312,6 +398,12 @@ Suite *sweep_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("scoring");
 	tcase_add_test(tc, test_today_scoring);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("today");
+	tcase_add_loop_test(tc, test_sector_pages, 0,
+			    sizeof(sector_cards) / sizeof(sector_cards[0]));
+	tcase_add_loop_test(tc, test_stalls_no_collapse, 0, 2);
+	tcase_set_timeout(tc, 300);
 	suite_add_tcase(s, tc);
 	return s;
 }
