@@ -307,8 +307,9 @@ static void draw_today(unsigned int i, struct hard_card *c)
 		int full = chance(&s, 20);
 
 		c->today |= 1u << (full ? T_FULL : T_PAGE);
-		add(c->spec, len, ",ftl=page,map=%uK%s",
-		    map_kib[hard_rand(&s) % 3], full ? ",spare=2" : "");
+		c->map = (uint64_t)map_kib[hard_rand(&s) % 3] << 10;
+		add(c->spec, len, ",ftl=page,map=%lluK%s",
+		    (unsigned long long)(c->map >> 10), full ? ",spare=2" : "");
 	}
 	if (chance(&s, 15)) {
 		c->today |= 1u << T_MAINT;
@@ -358,6 +359,14 @@ static void give_today(struct hard_card *c, const char *keys)
 	}
 	if (w)
 		c->native_mbps = strtod(w + strlen("write_mbps="), NULL);
+	if (c->today & ((1u << T_PAGE) | (1u << T_FULL)))
+		c->map = 4096;	/* the model's default */
+	if ((w = strstr(keys, "map=")) && c->map) {
+		char *end;
+
+		c->map = strtoull(w + 4, &end, 10);
+		c->map <<= *end == 'K' ? 10 : *end == 'M' ? 20 : 0;
+	}
 	if (!c->today)
 		c->today = 1u << T_2011;
 }

@@ -81,6 +81,7 @@ struct hard_card {
 	unsigned int mechanics;		/* 1 << enum mechanic */
 	unsigned int today;		/* 1 << enum today */
 	uint64_t slc;			/* pSLC cache, bytes (0: none) */
+	uint64_t map;			/* page map's unit, bytes (0: AUs) */
 	double native_mbps;		/* write rate past it (write_mbps) */
 	double noise;
 	char spec[400];

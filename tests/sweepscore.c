@@ -14,12 +14,13 @@ const char *const outcome_names[O_NR] = {
 
 const char *const field_names[F_NR] = {
 	"erase size", "page size", "program unit", "alloc group",
-	"open linear", "open random", "FAT area", "class",
+	"open linear", "open random", "FAT area", "mapping", "class",
 };
 
 /* Short names of the fields, for the tables by mechanic. */
 static const char *const field_short[F_NR] = {
-	"erase", "page", "unit", "group", "o-lin", "o-rnd", "FAT", "class",
+	"erase", "page", "unit", "group", "o-lin", "o-rnd", "FAT", "map",
+	"class",
 };
 
 /* The outcome of one field: right or wrong, and how sure. */
@@ -88,6 +89,30 @@ static enum outcome judge_class(const struct hard_card *c,
 			return O_WRONG_SURE;
 	}
 	return O_EXACT;
+}
+
+/*
+ * The mapping: on a page-mapped card pages and the unit planted, each
+ * at medium or high; AUs named there, or pages named on a block-mapped
+ * card, wrong.  A block-mapped card's AUs (or no answer) are what its
+ * open-AU fields judge.
+ */
+static enum outcome judge_mapping(const struct hard_card *c,
+				  const struct auto_result *r)
+{
+	const struct auto_mapping *m = &r->mapping;
+	enum outcome kind;
+
+	if (!c->map)
+		return m->kind == AUTO_MAP_PAGES ? judge(1, 0, m->confidence) :
+						   O_EXACT;
+	if (m->kind != AUTO_MAP_PAGES)
+		return judge(m->kind == AUTO_MAP_AUS, 0, m->confidence);
+	kind = judge(1, 1, m->confidence);
+	if (kind != O_EXACT)
+		return kind;
+	return judge(m->unit_byte != 0, m->unit_byte == c->map,
+		     m->unit_confidence);
 }
 
 /* The page, program unit and group fields of r against c. */
@@ -180,6 +205,7 @@ void score_card(const struct hard_card *c, const struct auto_result *r,
 		out[F_FAT] = O_EXACT;
 	if (c->today & ((1u << T_PAGE) | (1u << T_FULL)))
 		score_pages(c, r, out);
+	out[F_MAPPING] = judge_mapping(c, r);
 	out[F_CLASS] = judge_class(c, r);
 }
 
@@ -208,6 +234,11 @@ enum analyze_confidence field_conf(const struct auto_result *r, enum field f)
 		return r->open_random.confidence;
 	case F_FAT:
 		return r->fat.confidence;
+	case F_MAPPING:
+		return r->mapping.kind == AUTO_MAP_PAGES &&
+		       r->mapping.unit_byte &&
+		       r->mapping.unit_confidence < r->mapping.confidence ?
+		       r->mapping.unit_confidence : r->mapping.confidence;
 	default:
 		return ANALYZE_CONF_NONE;
 	}
@@ -242,6 +273,11 @@ void field_value(const struct auto_result *r, enum field f, char *buf,
 	} else if (f == F_FAT) {
 		snprintf(buf, len, "%s%u+%u", r->fat.measured ? "" : "-",
 			 r->fat.start, r->fat.found ? r->fat.count : 0);
+	} else if (f == F_MAPPING) {
+		snprintf(buf, len, "%s unit %llu",
+			 r->mapping.kind == AUTO_MAP_PAGES ? "pages" :
+			 r->mapping.kind == AUTO_MAP_AUS ? "AUs" : "none",
+			 (unsigned long long)r->mapping.unit_byte);
 	} else if (f == F_CLASS) {
 		class_value(r, buf, len);
 	} else {
@@ -330,14 +366,14 @@ static void print_wrong(FILE *f, const char *const *names, unsigned int nr,
 
 	fprintf(f, "  WRONG fields by mechanic:\n  %-18s", "");
 	for (k = 0; k < F_NR; k++)
-		fprintf(f, " %6s", field_short[k]);
+		fprintf(f, " %5s", field_short[k]);
 	fprintf(f, "\n");
 	for (m = 0; m < nr; m++) {
 		if (!in[m])
 			continue;
 		fprintf(f, "  %-18s", names[m]);
 		for (k = 0; k < F_NR; k++)
-			fprintf(f, " %6u", wrong[m][k]);
+			fprintf(f, " %5u", wrong[m][k]);
 		fprintf(f, "\n");
 	}
 }

@@ -11,6 +11,10 @@
  *   wrong    another value with low confidence
  *   WRONG    another value with medium or high confidence; and a class
  *            passed that the card fails past its write cache
+ *
+ * The mapping (verdict.mapping): a page-mapped card must be named pages
+ * with its unit, at medium or high; a block-mapped card named pages is
+ * wrong (its count of AUs is the open-AU fields' to judge).
  */
 #ifndef FLASHBENCH_TESTS_SWEEPSCORE_H
 #define FLASHBENCH_TESTS_SWEEPSCORE_H
@@ -28,7 +32,7 @@ extern const char *const outcome_names[O_NR];
 
 enum field {
 	F_ERASE, F_PAGE, F_UNIT, F_GROUP, F_OPEN_LIN, F_OPEN_RAND, F_FAT,
-	F_CLASS, F_NR
+	F_MAPPING, F_CLASS, F_NR
 };
 
 extern const char *const field_names[F_NR];

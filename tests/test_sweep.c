@@ -243,7 +243,9 @@ END_TEST
  * page-mapped card an open-AU count is WRONG at high confidence and "at
  * least n" exact, a FAT area found WRONG and none exact; a cached card
  * whose class check passed V30 at a native 18 MB/s is WRONG, at 45 MB/s
- * exact; the same verdicts on a 2011 card score as before.
+ * exact; the same verdicts on a 2011 card score as before; a page-mapped
+ * card named AUs, or pages with another unit, WRONG, a 2011 card named
+ * pages WRONG.
  */
 START_TEST(test_today_scoring)
 {
@@ -293,6 +295,34 @@ START_TEST(test_today_scoring)
 	cl.c[0].pass = 0;
 	score_card(&c, &r, out);
 	ck_assert_int_eq(out[F_CLASS], O_EXACT);
+	/* the mapping: AUs on a page-mapped card, pages on a block-mapped */
+	r.class = NULL;
+	c.today = 1u << T_PAGE;
+	c.map = 8192;
+	r.mapping.kind = AUTO_MAP_AUS;
+	r.mapping.confidence = ANALYZE_CONF_HIGH;
+	score_card(&c, &r, out);
+	ck_assert_int_eq(out[F_MAPPING], O_WRONG_SURE);
+	r.mapping.kind = AUTO_MAP_PAGES;
+	r.mapping.confidence = ANALYZE_CONF_MEDIUM;
+	r.mapping.unit_byte = 4096;
+	r.mapping.unit_confidence = ANALYZE_CONF_HIGH;
+	score_card(&c, &r, out);
+	ck_assert_int_eq(out[F_MAPPING], O_WRONG_SURE);
+	r.mapping.unit_byte = 8192;
+	score_card(&c, &r, out);
+	ck_assert_int_eq(out[F_MAPPING], O_EXACT);
+	r.mapping.confidence = ANALYZE_CONF_LOW;
+	score_card(&c, &r, out);
+	ck_assert_int_eq(out[F_MAPPING], O_UNSURE);
+	c.today = 1u << T_2011;
+	c.map = 0;
+	r.mapping.confidence = ANALYZE_CONF_MEDIUM;
+	score_card(&c, &r, out);
+	ck_assert_int_eq(out[F_MAPPING], O_WRONG_SURE);
+	r.mapping.kind = AUTO_MAP_AUS;
+	score_card(&c, &r, out);
+	ck_assert_int_eq(out[F_MAPPING], O_EXACT);
 }
 END_TEST
 
