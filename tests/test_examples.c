@@ -26,6 +26,13 @@
  * are not examples ("$ " lines) but are tested too: the set-up line by
  * test_readme.c (test_setup_line_runs), and make check by being the
  * tests.
+ *
+ * What each example prints fits 80 columns on both streams (issue 27
+ * item 14), the whole of one piped into head or grep too; so do --auto,
+ * -C and -L on cards of every kind, with and without -v, --analyze of
+ * every table and record of tests/data, --registers, --survey, and every
+ * golden output shown to a terminal.  Only a command to copy that names
+ * a --simulate= spec may be longer (check_width()).
  */
 #include <dirent.h>
 #include <libgen.h>
