@@ -529,6 +529,31 @@ START_TEST(test_width)
 }
 END_TEST
 
+/*
+ * The "from writes" evidence on a card seen only with data written
+ * first says once what the writes saw (issue 27 item 14: 437 characters
+ * that said "further and further apart" twice), in lines of 80 columns.
+ */
+START_TEST(test_from_writes_once)
+{
+	static const char args[] = "--auto --destructive --simulate=readsig=0,erase=8M,open=6,open_random=2,used=0";
+	struct fb_run r;
+	char *line;
+
+	fb_run(args, &r);
+	ck_assert_int_eq(r.status, 0);
+	check_width(args, r.out);
+	unwrap_text(r.out);
+	line = strstr(r.out, "\n  from writes: 8MiB (confidence high): ");
+	ck_assert_ptr_nonnull(line);
+	line[strcspn(line + 1, "\n") + 1] = '\0';
+	ck_assert_uint_eq(count_str(line, "further and further apart"), 1);
+	ck_assert_uint_eq(count_str(line, "without it showed no collection"), 1);
+	ck_assert_uint_le(strlen(line), 400);
+	fb_free(&r);
+}
+END_TEST
+
 /* One run's two streams against 80 columns. */
 static void width_of_run(const char *args)
 {
@@ -682,6 +707,7 @@ Suite *examples_suite(void)
 	tcase_add_test(tc, test_man_examples);
 	tcase_add_test(tc, test_width);
 	tcase_add_test(tc, test_width_verbose);
+	tcase_add_test(tc, test_from_writes_once);
 	tcase_add_test(tc, test_width_records);
 	tcase_add_test(tc, test_width_golden);
 	suite_add_tcase(s, tc);
