@@ -25,7 +25,7 @@ _flashbench_devices()
 shopt -s extglob
 
 # Options of flashbench that take a value, in either spelling.
-_flashbench_value_opts='-b|--blocksize|-e|--erasesize|-c|--count|--scatter-order|--scatter-span|--interval-order|--open-au-nr|--offset|--fat-nr|--flush|-o|--out|--analyze|--registers|--plot|--journal|--restore'
+_flashbench_value_opts='-b|--blocksize|-e|--erasesize|-c|--count|--scatter-order|--scatter-span|--interval-order|--open-au-nr|--offset|--fat-nr|--flush|--cache-cap|-o|--out|--analyze|--registers|--plot|--journal|--restore'
 
 # Complete the value of option opt (given without "=value").
 _flashbench_value()
@@ -44,6 +44,9 @@ _flashbench_value()
 		;;
 	--flush)
 		COMPREPLY=($(compgen -W '64M 128M 256M 512M 1G 2G' -- "$cur"))
+		;;
+	--cache-cap)
+		COMPREPLY=($(compgen -W '256M 512M 1G 2G 4G 8G' -- "$cur"))
 		;;
 	--scatter-order)
 		COMPREPLY=($(compgen -W "$(echo {1..24})" -- "$cur"))
@@ -154,7 +157,7 @@ _flashbench_options()
 		--markdown --json --plot \
 		--preserve --journal --restore --force --time-ops --hide-serial -b --blocksize \
 		-e --erasesize -c --count --scatter-order --scatter-span \
-		--interval-order --open-au-nr --offset -r --random --fat-nr --flush \
+		--interval-order --open-au-nr --offset -r --random --fat-nr --flush --cache-cap --sustained \
 		-o --out -v --verbose -q --quiet --simulate --simulate= -h --help \
 		-V --version
 }

@@ -43,6 +43,7 @@ enum cli_value {
 	V_OFFSET,
 	V_FAT_NR,
 	V_FLUSH,
+	V_CACHE_CAP,
 	V_NR,
 };
 

@@ -64,6 +64,14 @@ static const char *valid_flush(uint64_t v)
 	return v % 4096 ? "not a multiple of 4KiB" : NULL;
 }
 
+/* --cache-cap: whole chunks of the write-cache step, a few at least */
+static const char *valid_cache_cap(uint64_t v)
+{
+	if (v && v < (64 << 20))
+		return "less than 64MiB";
+	return v % (4 << 20) ? "not a multiple of 4MiB" : NULL;
+}
+
 #define MODE_ROW(bit, text)						\
 	{ .kind = OPT_MODE, .mode = (bit), .flag = NO_FLAG,		\
 	  .section = SEC_TESTS, .help = (text) }
@@ -150,6 +158,16 @@ const struct opt_row opt_rows[] = {
 			    "  cache out, defeating one up to half of\n"
 			    "  it (default, or 0: 1/128 of the device,\n"
 			    "  at most 256MiB; at most a quarter of it)"),
+	VALUE_ROW("cache-cap", 0, OPT_SIZE, V_CACHE_CAP, cache_cap_byte,
+		  0, 0, UINT64_MAX, valid_cache_cap, BENCH_CLASS | TEST_AUTO,
+		  "<size>", "what -L and --auto --destructive write at\n"
+			    "  most to get past a write cache (default\n"
+			    "  1/64 of the device, at least 512MiB)"),
+	{ .name = "sustained", .kind = OPT_FLAG, .field = CLI(o.sustained),
+	  .flag = NO_FLAG, .users = BENCH_CLASS | TEST_AUTO,
+	  .section = SEC_OPTIONS,
+	  .help = "-L, --auto --destructive: no cap but half\n"
+		  "  the device to get past a write cache" },
 	{ .name = "auto", .kind = OPT_MODE, .mode = TEST_AUTO,
 	  .flag = CLI(autorun), .section = SEC_BEYOND,
 	  .help = "find erase size, page size, open AUs and\n"

@@ -378,6 +378,7 @@ int auto_record(struct cli *c, FILE *out, const struct record *rec)
 	auto_verdict_of(&r->align, r, &now);
 	record_reconcile(rec->doc, r->align.erase.size_byte, &rc);
 	record_ext_csd(rec->doc, r->align.page.size_byte, &rc);
+	reconcile_cache(&rc, r->cache.dropped ? r->cache.size_byte : 0);
 	if (c->run.plot)
 		plot_note(c->run.plot, plot_auto(c->run.plot->f, c->run.plot->title, r,
 					     NULL));

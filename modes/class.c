@@ -7,6 +7,8 @@
 
 #include "c.h"
 #include "class.h"
+#include "wcache.h"
+#include "writecache.h"
 #include "format.h"
 
 #define SUBUNIT_BYTE	(4ULL << 20)
@@ -45,6 +47,18 @@ void class_plan(struct class_plan *p, const struct bench_opts *o,
 	p->units = CLASS_UNITS;
 	p->span_byte = CLASS_SPAN_BYTE;
 	p->ops = CLASS_RANDOM_OPS;
+	p->past_cache = 1;
+	p->cache_cap_byte = o->cache_cap_byte;
+	p->sustained = o->sustained;
+}
+
+/* Where -L writes past a write cache on a device of dev_size (0: not). */
+static int cache_place(const struct class_plan *p, uint64_t dev_size,
+		       struct auto_cache *c)
+{
+	return p->past_cache &&
+	       wcache_place(p->sustained ? dev_size : p->cache_cap_byte,
+			    dev_size, c);
 }
 
 /* The AU the card states (0: none told), as o carries the card. */
@@ -58,6 +72,7 @@ int class_write_ranges(enum bench_test test, const struct bench_opts *o,
 		       size_t max)
 {
 	struct class_plan p;
+	struct auto_cache c;
 	uint64_t end;
 
 	(void)test;
@@ -69,7 +84,13 @@ int class_write_ranges(enum bench_test test, const struct bench_opts *o,
 		ranges[0].start_byte = p.offset_byte;
 		ranges[0].end_byte = end;
 	}
-	return 1;
+	if (!cache_place(&p, dev_size, &c))
+		return 1;
+	if (ranges && max >= 2) {
+		ranges[1].start_byte = c.start_byte;
+		ranges[1].end_byte = c.start_byte + c.cap_byte;
+	}
+	return 2;
 }
 
 /* Write every unit in recording units of ru; fill s.  0 or -errno. */
@@ -217,6 +238,7 @@ int class_measure(struct device *dev, const struct class_plan *p,
 		  struct class_result *r)
 {
 	void *buf = bench_alloc_io_buf(UHS_RU_BYTE);
+	uint64_t t0 = dev_now_ns(dev);
 	int ret;
 
 	memset(r, 0, sizeof(*r));
@@ -224,7 +246,14 @@ int class_measure(struct device *dev, const struct class_plan *p,
 	if (!buf)
 		return -ENOMEM;
 	dev_fill(buf, UHS_RU_BYTE, DEV_PAT_RANDOM, 1);
-	ret = measure_seq(dev, p, SD_RU_BYTE, buf, &r->sd, &r->device_ns);
+	/* where the card sustains the class: past a write cache */
+	ret = cache_place(p, dev->size_byte, &r->cache) ?
+	      wcache_fill(dev, NULL, &r->cache) : 0;
+	r->cache_ns = dev_now_ns(dev) - t0;
+	r->device_ns += r->cache_ns;
+	if (!ret)
+		ret = measure_seq(dev, p, SD_RU_BYTE, buf, &r->sd,
+				  &r->device_ns);
 	if (!ret)
 		ret = measure_seq(dev, p, UHS_RU_BYTE, buf, &r->uhs,
 				  &r->device_ns);
@@ -337,12 +366,53 @@ static void print_check(FILE *out, const struct class_result *r,
 		      "       host may not enable: only the writes fell short\n", out);
 }
 
+/*
+ * Where the classes were measured: past a write cache, or within what
+ * the cap let the writes before them reach.
+ */
+static void print_past_cache(FILE *out, const struct auto_cache *c)
+{
+	char a[FMT_LEN], b[FMT_LEN], t[FMT_LEN];
+	double mbps = cache_mbps(c, cache_seen(c) ? c->native_ns : c->fast_ns);
+	uint64_t left = c->start_byte + c->cap_byte;
+
+	if (!c->measured)
+		return;
+	if (c->late) {
+		fprintf(out, "  past a write cache of more than %s (%.3g MB/s, then %.3g MB/s)\n",
+			fmt_size(a, c->size_byte), cache_mbps(c, c->fast_ns),
+			mbps);
+		return;
+	}
+	if (c->dropped) {
+		fprintf(out, "  past a write cache of about %s (%.3g MB/s, then %.3g MB/s)\n",
+			fmt_size(a, c->size_byte), cache_mbps(c, c->fast_ns),
+			mbps);
+		return;
+	}
+	if ((uint64_t)c->nchunks * c->chunk_byte < c->cap_byte)
+		return;
+	fprintf(out, "  within the first %s written at %.3g MB/s: a write cache larger than\n",
+		fmt_size(a, c->cap_byte), mbps);
+	if (c->dev_half_byte <= left) {
+		fputs("  that would take these writes (they reach half the card already)\n",
+		      out);
+		return;
+	}
+	left = c->dev_half_byte - left;
+	fprintf(out, "  that would take these writes; --sustained settles it (it writes up\n"
+		"  to half the card first: %s more, about %s at that speed)\n",
+		fmt_size(b, left),
+		fmt_time(t, (int64_t)(mbps > 0 ? (double)left * 1e3 / mbps : 0)));
+}
+
 void class_print_body(FILE *out, const struct class_result *r)
 {
 	char a[FMT_LEN], b[FMT_LEN], t[FMT_LEN], u[FMT_LEN];
 
 	fprintf(out, "class check: measured from the host, on the card as it is now\n"
 		"  (not the SD Association's certification procedure)\n");
+	print_past_cache(out, &r->cache);
 	fprintf(out, "sequential: %u units of %s from %s, recording units %s and %s\n",
 		r->plan.units, fmt_size(a, r->plan.unit_byte),
 		fmt_size(b, r->plan.offset_byte), fmt_size(t, r->sd.ru_byte),
@@ -443,7 +513,11 @@ void class_print(FILE *out, const struct class_result *r)
 	char t[FMT_LEN];
 
 	class_print_body(out, r);
-	fprintf(out, "device time: %s\n", fmt_time(t, (int64_t)r->device_ns));
+	fprintf(out, "device time: %s", fmt_time(t, (int64_t)r->device_ns));
+	if (r->cache_ns)
+		fprintf(out, " (%s of it writing past a write cache)",
+			fmt_time(t, (int64_t)r->cache_ns));
+	fputc('\n', out);
 }
 
 /* Check i of r as the record keeps it. */

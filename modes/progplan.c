@@ -14,6 +14,7 @@
 #include "progplan.h"
 #include "progs.h"
 #include "vm.h"
+#include "wcache.h"
 
 /* A growing list of segments. */
 struct seg_list {
@@ -155,19 +156,29 @@ static int plan_capacity(struct seg_list *l, const struct bench_opts *o,
 }
 
 /*
- * The calls of --class, no VM program: its units in both recording
+ * The calls of --class, no VM program: its writes past a write cache
+ * (the cap: a drop ends them early), its units in both recording
  * units, then 1000 random reads and writes at each queue depth (a slow
  * card stops a phase early, at its time budget: the line then jumps).
  */
 static int plan_class(struct seg_list *l, const struct bench_opts *o,
 		      const struct device *dev)
 {
-	struct bench_range r;
+	struct bench_range r[2];
 	uint64_t seq;
+	int n = class_write_ranges(BENCH_CLASS, o, dev->size_byte, r, 2);
 
-	if (class_write_ranges(BENCH_CLASS, o, dev->size_byte, &r, 1) != 1)
+	if (n < 1)
 		return -EINVAL;
-	seq = r.end_byte - r.start_byte - CLASS_SPAN_BYTE;
+	if (n == 2) {	/* first past a write cache: its cap at most */
+		struct auto_cache c;
+
+		wcache_place(wcache_cap(o, dev->size_byte), dev->size_byte,
+			     &c);
+		seg_add(l, c.cap_byte / c.chunk_byte, c.chunk_byte,
+			"past a write cache");
+	}
+	seq = r[0].end_byte - r[0].start_byte - CLASS_SPAN_BYTE;
 	seg_add(l, seq / CLASS_SD_RU_BYTE, CLASS_SD_RU_BYTE, "64KiB units");
 	seg_add(l, seq / CLASS_UHS_RU_BYTE, CLASS_UHS_RU_BYTE,
 		"512KiB units");

@@ -17,6 +17,7 @@
 #include "autoraw.h"
 #include "format.h"
 #include "rowtext.h"
+#include "writecache.h"
 
 /* "fat_writes": which small writes showed the FAT area (none: null). */
 static const char *const fat_writes[] = {
@@ -93,6 +94,10 @@ void auto_verdict_of(const struct align_verdict *v,
 	o->capacity_done = r->capacity_done;
 	if (r->capacity_done)
 		o->capacity = r->capacity;
+	o->latency = r->latency;
+	o->cache_measured = r->cache.measured;
+	o->cache_dropped = cache_seen(&r->cache);
+	cache_verdict_of(&r->cache, &o->cache);
 }
 
 static void json_verdict(struct json *j, const struct align_verdict *v,

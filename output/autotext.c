@@ -11,6 +11,7 @@
 #include "analyze.h"
 #include "auto.h"
 #include "autoout.h"
+#include "cachetext.h"
 #include "capfixtext.h"
 #include "format.h"
 #include "wrap.h"
@@ -469,6 +470,10 @@ static void print_destructive_adds(FILE *out, const struct auto_result *r)
 			    cls);
 	else if (cls[0])
 		wrap_printf(out, LEAD, "--destructive also runs %s\n", cls);
+	if (r->cache.cap_byte && !r->cache.measured)
+		wrap_printf(out, LEAD, "--destructive first writes past a write cache (up to %s from %s on)\n",
+			    fmt_size(a, r->cache.cap_byte),
+			    fmt_size(cls, r->cache.start_byte));
 }
 
 /* The steps skipped, and why; without --destructive, what it adds. */
@@ -549,6 +554,7 @@ static void print_verdict(FILE *out, const struct auto_result *r,
 	print_open(out, "linear", &r->open_linear, why);
 	print_open(out, "random", &r->open_random, why);
 	print_fat(out, &r->fat, r->align.erase.size_byte, why);
+	cache_print(out, &r->cache);
 	if (r->precondition_again)
 		wrap_printf(out, LEAD, "preconditioned: no collapse on the probed AUs as found (AUs that hold no data cost nothing to close), so each was written whole and the search made again (%s in all)\n",
 			    fmt_size(a, r->precondition_byte));
@@ -578,6 +584,7 @@ static void print_verdict(FILE *out, const struct auto_result *r,
 	}
 	print_noise(out, r);
 	print_capacity(out, r);
+	latency_print(out, &r->latency);
 }
 
 void auto_print(FILE *out, const struct auto_result *r, const char *path,
@@ -610,6 +617,7 @@ static void print_total(FILE *out, const struct auto_result *r,
 	fprintf(out, "device time: %s in all: align %s",
 		fmt_time(t, (int64_t)(r->device_ns + class_ns)),
 		fmt_time(a, (int64_t)r->step_ns[AUTO_STEP_ALIGN]));
+	print_share(out, "write cache", r->step_ns[AUTO_STEP_CACHE]);
 	print_share(out, "erase size from writes",
 		    r->step_ns[AUTO_STEP_ERASE_WRITES]);
 	print_share(out, "FAT area", r->step_ns[AUTO_STEP_FAT]);

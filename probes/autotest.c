@@ -106,6 +106,7 @@ static int auto_judge(const struct test_ctx *x, void *rec, int ret)
 		reconcile(&a->rc, r->align.erase.size_byte, x->card_raw,
 			  x->o->card);
 	reconcile_page(&a->rc, r->align.page.size_byte);
+	reconcile_cache(&a->rc, r->cache.dropped ? r->cache.size_byte : 0);
 	return auto_short_of(r, r->class);
 }
 

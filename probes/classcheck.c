@@ -15,6 +15,7 @@ void auto_class_place(const struct bench_opts *o, const struct card_info *ci,
 {
 	class_plan(p, o, ci && ci->au_byte ? ci->au_byte :
 			 r->align.erase.size_byte);
+	p->past_cache = 0;	/* the run's own step, and its top-up */
 	r->class_start_byte = p->offset_byte;
 	r->class_end_byte = p->offset_byte + p->units * p->unit_byte +
 			    p->span_byte;
@@ -40,12 +41,15 @@ int auto_probe_class(struct device *dev, const struct bench_opts *o,
 		r->class_claims = ci->claims;
 	rg.start_byte = r->class_start_byte;
 	rg.end_byte = r->class_end_byte;
-	ret = auto_announce(h, &rg, 1);
+	ret = auto_announce_past(h, r, &rg, 1, 0);
+	if (!ret)	/* measured past a cache the run found */
+		ret = auto_cache_topup(dev, r);
 	if (!ret) {
 		/* the progress line and -v name the step that runs now */
 		auto_say(h, "auto: %s\n", "class check (writes)");
 		ret = class_measure(dev, &p, r->class);
 	}
+	r->class->cache = r->cache;	/* where it measured */
 	class_judge(r->class, ci ? &r->class_claims : NULL);
 	r->step_ns[AUTO_STEP_CLASS] = r->class->device_ns;
 	if (!r->class->n) {	/* no class judged: nothing to show */

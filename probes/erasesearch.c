@@ -267,12 +267,12 @@ int auto_probe_erase(struct device *dev, const struct auto_hooks *h,
 			       ranges, AUTO_MAX_RANGES);
 	if (n < 0)
 		return 0;	/* too small a device: the reads decide */
-	ret = auto_announce(h, ranges, n);
+	ret = auto_announce_past(h, r, ranges, n, 1);
 	if (ret)
 		return ret;
 	auto_say(h, "auto: %s\n", "erase size from writes");
 	ret = erase_search(dev, &r->erase_writes);
-	r->step_ns[AUTO_STEP_ERASE_WRITES] = dev_now_ns(dev) - t1;
+	r->step_ns[AUTO_STEP_ERASE_WRITES] += dev_now_ns(dev) - t1;
 	if (!ret)
 		auto_erase_combine(r);
 	return ret;

@@ -46,6 +46,41 @@ int auto_probe_erase(struct device *dev, const struct auto_hooks *h,
  */
 int auto_probe_mapping(struct device *dev, uint64_t erase,
 		       struct auto_mapping *m);
+/*
+ * The write cache (cachefill.c), the first write step: announced,
+ * measured into r->cache and decided.
+ */
+int auto_probe_cache(struct device *dev, const struct bench_opts *o,
+		     const struct auto_hooks *h, struct auto_result *r);
+/*
+ * Before a later step times writes: the cache r found filled again
+ * (nothing where it found none).
+ */
+int auto_cache_topup(struct device *dev, struct auto_result *r);
+/*
+ * A later phase's ranges (n of them) announced, and with them those the
+ * write cache's top-ups (and its recheck, where recheck: one may follow
+ * the phase's writes) may write in it (--preserve puts an earlier
+ * phase's back before the next saves its own).
+ */
+int auto_announce_past(const struct auto_hooks *h,
+		       const struct auto_result *r,
+		       const struct bench_range *ranges, int n, int recheck);
+/*
+ * After a later step's writes, where the write-cache step reached its
+ * cap with no drop: did a cache larger than the cap fill meanwhile?
+ * 1 (the step's answers were the cache's: make it again), 0, or -errno.
+ */
+int auto_cache_recheck(struct device *dev, const struct auto_hooks *h,
+		       struct auto_result *r);
+/*
+ * The write latency (latency.c): a wrapper over dev that times each
+ * single write (NULL when out of memory: the run goes on without it),
+ * and, at the end, the sums of what it timed into *res, the wrapper
+ * freed (dev left open).
+ */
+struct device *auto_latency_wrap(struct device *dev);
+void auto_latency_done(struct device *w, struct auto_latency *res);
 /* The FAT area probe (fat.c). */
 int auto_probe_fat(struct device *dev, uint64_t erase, struct auto_fat *f);
 

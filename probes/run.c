@@ -11,6 +11,7 @@
 
 #include "capacity.h"
 #include "probe.h"
+#include "wcache.h"
 
 /*
  * The ranges the capacity check overwrites (its own phase: --capacity's,
@@ -75,16 +76,102 @@ static int auto_probe_unit(struct device *dev, uint64_t erase,
 	return ret;
 }
 
+/*
+ * The erase search from writes, the cache the run found filled first;
+ * made again, from what the reads said, where a cache larger than the
+ * write-cache step's cap filled while it wrote.  0 or -errno.
+ */
+static int auto_erase_writes(struct device *dev, const struct auto_hooks *h,
+			     struct auto_result *r)
+{
+	int ret = auto_cache_topup(dev, r);
+
+	if (!ret)
+		ret = auto_probe_erase(dev, h, r);
+	if (ret || (ret = auto_cache_recheck(dev, h, r)) <= 0)
+		return ret;
+	r->align.erase = r->erase_reads;
+	memset(&r->erase_writes, 0, sizeof(r->erase_writes));
+	ret = auto_cache_topup(dev, r);
+	return ret ? ret : auto_probe_erase(dev, h, r);
+}
+
+/*
+ * The open-AU searches, the mapping unit and the FAT area probe, in AUs
+ * of erase bytes, the cache the run found filled first.  0 or -errno.
+ */
+static int auto_write_probes(struct device *dev, uint64_t erase,
+			     const struct auto_hooks *h,
+			     struct auto_result *r)
+{
+	struct probe_area area = { 0 };
+	uint64_t t1, before;
+	unsigned int n;
+	int ret;
+
+	for (n = 0; n < AUTO_MAX_NR; n++)
+		area.order[n] = n;
+	ret = auto_cache_topup(dev, r);
+	if (ret)
+		return ret;
+	auto_say(h, "auto: %s\n", "open-AU search, linear order (writes)");
+	t1 = dev_now_ns(dev);
+	ret = auto_probe_open(dev, erase, NULL, &area, &r->open_linear);
+	if (!ret && r->open_linear.at_least) {
+		/* no collapse on the AUs as found: on AUs full of data? */
+		auto_say(h, "auto: %s\n", "open-AU search again, on AUs written whole first (writes)");
+		memset(&r->open_linear, 0, sizeof(r->open_linear));
+		area.whole = 1;
+		r->precondition_again = 1;
+		ret = auto_probe_open(dev, erase, NULL, &area, &r->open_linear);
+	}
+	r->step_ns[AUTO_STEP_OPEN_LINEAR] += dev_now_ns(dev) - t1;
+	r->precondition_byte += area.written;
+	if (ret)
+		return ret;
+	auto_say(h, "auto: %s\n", "open-AU search, random order (writes)");
+	t1 = dev_now_ns(dev);
+	before = area.written;
+	ret = auto_probe_open(dev, erase, &r->open_linear, &area,
+			      &r->open_random);
+	r->step_ns[AUTO_STEP_OPEN_RANDOM] += dev_now_ns(dev) - t1;
+	r->precondition_byte += area.written - before;
+	if (ret)
+		return ret;
+	ret = auto_probe_unit(dev, erase, h, r);
+	if (ret || r->mapping.standin_byte)
+		return ret;
+	/* last: it puts the probe AUs in random mode (fat_prime) */
+	auto_say(h, "auto: %s\n", "FAT area probe (writes)");
+	t1 = dev_now_ns(dev);
+	ret = auto_probe_fat(dev, erase, &r->fat);
+	r->step_ns[AUTO_STEP_FAT] += dev_now_ns(dev) - t1;
+	return ret;
+}
+
+/*
+ * What auto_write_probes() measured, forgotten: a cache larger than the
+ * write-cache step's cap filled while they wrote, and their answers may
+ * be the cache's.  The AUs the mapping assumed stay.
+ */
+static void auto_write_probes_forget(struct auto_result *r)
+{
+	uint64_t standin = r->mapping.standin_byte;
+
+	memset(&r->open_linear, 0, sizeof(r->open_linear));
+	memset(&r->open_random, 0, sizeof(r->open_random));
+	memset(&r->fat, 0, sizeof(r->fat));
+	memset(&r->mapping, 0, sizeof(r->mapping));
+	r->mapping.standin_byte = standin;
+	r->precondition_again = 0;
+}
+
 int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 	     const struct auto_hooks *h, struct auto_result *r)
 {
 	struct bench_range ranges[AUTO_MAX_RANGES];
-	uint64_t t0 = dev_now_ns(dev), t1, erase;
-	struct probe_area area = { 0 };
+	uint64_t t0 = dev_now_ns(dev), erase;
 	int ret, n;
-
-	for (n = 0; n < AUTO_MAX_NR; n++)
-		area.order[n] = (unsigned int)n;
 
 	memset(r, 0, sizeof(*r));
 	r->destructive = destructive;
@@ -103,8 +190,12 @@ int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 		r->skip_settle = "flashbench --auto --destructive DEVICE";
 		goto out;
 	}
+	/* first: the later steps time writes past a cache it finds */
+	ret = auto_probe_cache(dev, o, h, r);
+	if (ret)
+		goto out;
 	if (r->align.erase.confidence < ANALYZE_CONF_HIGH) {
-		ret = auto_probe_erase(dev, h, r);
+		ret = auto_erase_writes(dev, h, r);
 		if (ret)
 			goto out;
 	}
@@ -120,40 +211,14 @@ int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 		r->skip_reason = "the device is too small for the write probes";
 		goto out;
 	}
-	ret = auto_announce(h, ranges, n);
-	if (ret)
-		goto out;
-	auto_say(h, "auto: %s\n", "open-AU search, linear order (writes)");
-	t1 = dev_now_ns(dev);
-	ret = auto_probe_open(dev, erase, NULL, &area, &r->open_linear);
-	if (!ret && r->open_linear.at_least) {
-		/* no collapse on the AUs as found: on AUs full of data? */
-		auto_say(h, "auto: %s\n", "open-AU search again, on AUs written whole first (writes)");
-		memset(&r->open_linear, 0, sizeof(r->open_linear));
-		area.whole = 1;
-		r->precondition_again = 1;
-		ret = auto_probe_open(dev, erase, NULL, &area, &r->open_linear);
+	ret = auto_announce_past(h, r, ranges, n, 1);
+	if (!ret)
+		ret = auto_write_probes(dev, erase, h, r);
+	/* a cache larger than the cap, filled by them: again, past it */
+	if (!ret && (ret = auto_cache_recheck(dev, h, r)) > 0) {
+		auto_write_probes_forget(r);
+		ret = auto_write_probes(dev, erase, h, r);
 	}
-	r->step_ns[AUTO_STEP_OPEN_LINEAR] = dev_now_ns(dev) - t1;
-	r->precondition_byte = area.written;
-	if (ret)
-		goto out;
-	auto_say(h, "auto: %s\n", "open-AU search, random order (writes)");
-	t1 = dev_now_ns(dev);
-	ret = auto_probe_open(dev, erase, &r->open_linear, &area,
-			      &r->open_random);
-	r->step_ns[AUTO_STEP_OPEN_RANDOM] = dev_now_ns(dev) - t1;
-	r->precondition_byte = area.written;
-	if (ret)
-		goto out;
-	ret = auto_probe_unit(dev, erase, h, r);
-	if (ret || r->mapping.standin_byte)
-		goto out;
-	/* last: it puts the probe AUs in random mode (fat_prime) */
-	auto_say(h, "auto: %s\n", "FAT area probe (writes)");
-	t1 = dev_now_ns(dev);
-	ret = auto_probe_fat(dev, erase, &r->fat);
-	r->step_ns[AUTO_STEP_FAT] = dev_now_ns(dev) - t1;
 out:
 	/* the verdict is the decisions' over the record, by construction */
 	if (ret)
@@ -168,8 +233,9 @@ out:
 
 /*
  * Without --destructive: what it would add besides the steps auto_print()
- * names, the capacity check and the class check, each with what it would
- * overwrite, as their announcements would count it.
+ * names, the write-cache step, the capacity check and the class check,
+ * each with what it would overwrite, as their announcements would count
+ * it.
  */
 static void plan_destructive(struct device *dev, const struct bench_opts *o,
 			     const struct card_info *ci, struct auto_result *r)
@@ -179,6 +245,9 @@ static void plan_destructive(struct device *dev, const struct bench_opts *o,
 	int n, i;
 
 	auto_class_place(o, ci, r, &p);
+	/* where the write-cache step would write (nothing measured) */
+	wcache_place(wcache_cap(o, dev->size_byte), dev->size_byte,
+		     &r->cache);
 	n = capacity_ranges(o, dev->size_byte, &rg);
 	for (i = 0; rg && i < n; i++)
 		r->capacity_plan_byte += rg[i].end_byte - rg[i].start_byte;
@@ -190,12 +259,16 @@ int auto_run_all(struct device *dev, const struct bench_opts *o,
 		 int destructive, const struct card_info *ci,
 		 const struct auto_hooks *h, struct auto_result *r)
 {
-	int ret = auto_run(dev, o, destructive, h, r);
+	struct device *w = destructive ? auto_latency_wrap(dev) : NULL;
+	int ret = auto_run(w ? w : dev, o, destructive, h, r);
 
 	r->device_byte = dev->size_byte;
 	if (!destructive)
 		plan_destructive(dev, o, ci, r);
 	else if (!ret && !(h && h->stop && *h->stop))
-		ret = auto_probe_class(dev, o, ci, h, r);
+		ret = auto_probe_class(w ? w : dev, o, ci, h, r);
+	if (w && ret)	/* the wrapper's failure is the device's */
+		dev->last_error = w->last_error;
+	auto_latency_done(w, &r->latency);
 	return ret;
 }

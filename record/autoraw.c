@@ -478,6 +478,16 @@ static int open_ran(const struct auto_result *r)
 	return r->open_linear.measured || r->open_random.measured;
 }
 
+static int cache_ran(const struct auto_result *r)
+{
+	return r->cache.measured;
+}
+
+static int latency_ran(const struct auto_result *r)
+{
+	return r->latency.measured;
+}
+
 static int mapping_ran(const struct auto_result *r)
 {
 	return r->mapping.measured || r->mapping.standin_byte;
@@ -498,10 +508,12 @@ static const struct raw_step raw_steps[] = {
 	{ &auto_align_step_table, AR(tables), sizeof(struct auto_table),
 	  AR(ntables), AUTO_MAX_TABLES, NULL },
 	{ &auto_group_step_table, AR(group_probe), 0, 0, 0, group_read },
+	{ &auto_cache_step_table, 0, 0, 0, 0, cache_ran },
 	{ &auto_erase_step_table, 0, 0, 0, 0, erase_ran },
 	{ &auto_fat_step_table, AR(fat), 0, 0, 0, fat_ran },
 	{ &auto_open_step_table, 0, 0, 0, 0, open_ran },
 	{ &auto_mapping_step_table, 0, 0, 0, 0, mapping_ran },
+	{ &auto_latency_step_table, AR(latency), 0, 0, 0, latency_ran },
 	{ &auto_summary_table, 0, 0, 0, 0, NULL },
 };
 

@@ -5,10 +5,12 @@
  * of fields (rectab.h) over struct auto_result (autorecord.h).
  * output/autojson.c writes them, output/autoread.c reads them back,
  * both through auto_raw_write() and auto_raw_read(): the align tables
- * ("align"), the group probe ("group"), the erase search from writes
+ * ("align"), the group probe ("group"), the write cache
+ * ("write_cache", cacherec.h), the erase search from writes
  * ("erase_writes"), the FAT probe ("fat"), the open-AU search
- * ("open_au"), the mapping's ("mapping") and the run's summary
- * ("summary"), in that order.
+ * ("open_au"), the mapping's ("mapping"), the write latency
+ * ("write_latency", latrec.h) and the run's summary ("summary"), in
+ * that order.
  */
 #ifndef FLASHBENCH_AUTORAW_H
 #define FLASHBENCH_AUTORAW_H

@@ -14,7 +14,9 @@
 
 #include "alignrec.h"
 #include "rows.h"
+#include "cacherec.h"
 #include "caprec.h"
+#include "latrec.h"
 #include "card.h"
 
 struct class_result;			/* -L's (classrec.h) */
@@ -237,6 +239,7 @@ enum auto_step {
 	AUTO_STEP_ERASE_WRITES,		/* the erase size from writes */
 	AUTO_STEP_CLASS,		/* the class check, last */
 	AUTO_STEP_MAPPING,		/* a page-mapped card's unit probe */
+	AUTO_STEP_CACHE,		/* the write cache, its top-ups */
 	AUTO_STEPS
 };
 
@@ -350,6 +353,7 @@ struct auto_result {
 					 * shape: what it lacks (AUTO_LACK_*);
 					 * 0 for a run */
 	struct auto_mapping mapping;	/* pages or AUs (decided) */
+	struct auto_cache cache;	/* the write cache, first write step */
 	/* after the steps above, set by auto_run_all() alone: */
 	uint64_t device_byte;		/* the device's size */
 	uint64_t class_start_byte;	/* the class check writes from here */
@@ -361,6 +365,7 @@ struct auto_result {
 					   not run, or no class judged) */
 	uint64_t capacity_plan_byte;	/* without --destructive: what the
 					   capacity check would overwrite */
+	struct auto_latency latency;	/* every step's single writes */
 	int capacity_plan_ranges;	/* in so many ranges */
 };
 

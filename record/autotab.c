@@ -22,6 +22,27 @@ static enum rt_how capacity_when(const void *rec)
 	return v->capacity_done ? RT_WRITE : RT_NULL;
 }
 
+/*
+ * The write cache: where the step ran (--destructive, a record of this
+ * version or later), null where it saw none.
+ */
+static enum rt_how cache_when(const void *rec)
+{
+	const struct auto_verdict_rec *v = rec;
+
+	if (!v->destructive || !v->cache_measured)
+		return RT_OMIT;
+	return v->cache_dropped ? RT_WRITE : RT_NULL;
+}
+
+/* The write latency: where the run timed writes. */
+static enum rt_how latency_when(const void *rec)
+{
+	const struct auto_verdict_rec *v = rec;
+
+	return v->destructive && v->latency.measured ? RT_WRITE : RT_OMIT;
+}
+
 /* label and said: how --analyze names what a record said otherwise */
 static const struct rt_field verdict_rows[] = {
 	{ .name = "erase_size", .kind = RT_U64, .off = AV(erase_byte),
@@ -83,6 +104,12 @@ static const struct rt_field verdict_rows[] = {
 	  .nnames = ARRAY_SIZE(conf_name) },
 	{ .name = "capacity", .kind = RT_OBJECT, .off = AV(capacity),
 	  .sub = &capacity_verdict_table, .when = capacity_when },
+	{ .name = "write_cache", .kind = RT_OBJECT, .off = AV(cache),
+	  .sub = &cache_verdict_table, .when = cache_when,
+	  .flags = RT_DERIVED },
+	{ .name = "write_latency", .kind = RT_OBJECT, .off = AV(latency),
+	  .sub = &latency_verdict_table, .when = latency_when,
+	  .flags = RT_DERIVED },
 };
 
 const struct rt_table auto_verdict_table =
@@ -125,6 +152,9 @@ static const char *const kernel_name[] = {
 	[KERNEL_GUESS] = "capacity guess", [KERNEL_OTHER] = "other",
 };
 
+/* The write cache measured against the pSLC area (0: null) */
+static const char *const pslc_fit_name[] = { NULL, "within", "larger" };
+
 #define EM(member) offsetof(struct reconcile_emmc, member)
 #define SIZE(key, member) { .name = key, .kind = RT_U64, .off = EM(member), \
 			    .unit = "bytes", .flags = RT_ZERO_NULL }
@@ -152,6 +182,11 @@ static const struct rt_field emmc_rows[] = {
 	FIT("optimal_write_fit", optimal_write_fit),
 	SIZE("cache_size", cache_byte),
 	FIT("cache_fit", cache_fit),
+	SIZE("pslc_max_size", pslc_max_byte),
+	SIZE("write_cache_size", write_cache_byte),
+	{ .name = "write_cache_fit", .kind = RT_ENUM,
+	  .off = EM(write_cache_fit), .names = pslc_fit_name,
+	  .nnames = ARRAY_SIZE(pslc_fit_name), .flags = RT_ZERO_NULL },
 	{ .name = "health", .kind = RT_STRING, .get = health_get },
 };
 

@@ -11,7 +11,9 @@
 
 #include <stdint.h>
 
+#include "cacherec.h"
 #include "caprec.h"
+#include "latrec.h"
 #include "rectab.h"
 
 /*
@@ -41,6 +43,10 @@ struct auto_verdict_rec {
 	const char *mapping_reason;	/* NULL unless unknown */
 	uint64_t mapping_unit_byte;	/* pages: the unit, 0 not seen */
 	int mapping_unit_conf;
+	int cache_measured;		/* the write-cache step ran */
+	int cache_dropped;		/* and saw a cache */
+	struct cache_verdict_rec cache;
+	struct auto_latency latency;	/* the run's single writes */
 };
 
 /* The advice: what to do with the sizes found. */
@@ -89,6 +95,14 @@ struct reconcile_emmc {
 	 */
 	uint64_t cache_byte;
 	enum reconcile_fit cache_fit;
+	/*
+	 * The pSLC area it can make (MAX_ENH_SIZE_MULT; 0 not stated)
+	 * against the write cache --auto measured (0: none measured):
+	 * within it (1), larger (2), or not known (0).
+	 */
+	uint64_t pslc_max_byte;
+	uint64_t write_cache_byte;
+	int write_cache_fit;
 	char health[160];		/* ext_csd_health(), "" none stated */
 };
 

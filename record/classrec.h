@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cacherec.h"
 #include "rectab.h"
 
 #define CLASS_NR		13	/* C2 C4 C6 C10 U1 U3 V6..V90 A1 A2 */
@@ -27,6 +28,9 @@ struct class_plan {
 	unsigned int units;
 	uint64_t span_byte;	/* random region */
 	unsigned int ops;	/* random reads and writes, each */
+	int past_cache;		/* -L: first write past a write cache */
+	uint64_t cache_cap_byte; /* at most so much (0: the default) */
+	int sustained;		/* or the device's first half */
 };
 
 /* One sequential run: all units in recording units of ru_byte. */
@@ -63,6 +67,9 @@ struct class_result {
 	uint64_t device_ns;	/* device time of the whole test */
 	int all;		/* the card states no class: all checked */
 	int unknown;		/* no SD status register was read */
+	struct auto_cache cache; /* writing past a write cache first (-L's
+				  * own, or the --auto run's) */
+	uint64_t cache_ns;	/* of device_ns, -L's own writing past it */
 	size_t n;
 	struct class_check c[CLASS_NR];
 };

@@ -39,6 +39,10 @@ struct bench_opts {
 	unsigned int fat_nr;		/* AUs looked at by -f */
 	uint64_t flush_byte;		/* -C's flush, --flush (0: its own) */
 	uint64_t offset_byte;		/* where -O starts */
+	uint64_t cache_cap_byte;	/* --cache-cap: the write-cache
+					 * step writes at most this */
+	int sustained;			/* --sustained: no cap but the
+					 * device's first half */
 	int random;			/* -r: pseudo-random order in an AU */
 	int verbose;			/* -v count */
 	FILE *log;			/* where -v detail goes (stderr) */

@@ -73,6 +73,11 @@ static const struct rt_field options_rows[] = {
 	OPT("offset", RT_U64, offset_byte, "bytes"),
 	OPT("fat_nr", RT_UINT, fat_nr, "count"),
 	OPT("flush", RT_U64, flush_byte, "bytes"),
+	/* since the record's shape 7: older records lack them */
+	{ .name = "cache_cap", .kind = RT_U64, .off = OP(o.cache_cap_byte),
+	  .unit = "bytes", .flags = RT_OPTIONAL },
+	{ .name = "sustained", .kind = RT_BOOL, .off = OP(o.sustained),
+	  .flags = RT_OPTIONAL },
 	{ .name = "random", .kind = RT_BOOL, .off = OP(o.random) },
 	{ .name = "destructive", .kind = RT_BOOL, .off = OP(destructive) },
 	{ .name = "simulate", .kind = RT_STRING, .off = OP(spec),

@@ -44,8 +44,12 @@
  *      assumed, the unit probe's writes)
  *   6  verdict.open_au_linear_at_least and open_au_random_at_least
  *      (the count only a lower bound)
+ *   7  the write cache and the write latency: verdict.write_cache and
+ *      verdict.write_latency, the "write_cache" and "write_latency"
+ *      steps, reconcile's pSLC area beside the cache, options.cache_cap
+ *      and options.sustained
  */
-#define RECORD_SHAPE 6
+#define RECORD_SHAPE 7
 
 /*
  * The first shape that holds every member a reader tolerates missing
@@ -56,7 +60,7 @@
 
 /* The schema's shape sum when RECORD_SHAPE was last raised (the test;
  * --survey's rows are no record's and not in it). */
-#define RECORD_SHAPE_SUM 0x8b5c860cea22c32eULL
+#define RECORD_SHAPE_SUM 0xda3ad6c5a18f94b5ULL
 
 /* The device measured ("device"). */
 struct record_device {

@@ -394,6 +394,7 @@ void sweep_print_today(FILE *f, const struct sweep_tally *t)
 {
 	static const char *const step_short[AUTO_STEPS] = {
 		"align", "FAT", "o-lin", "o-rnd", "erase-w",
+		[AUTO_STEP_CACHE] = "cache",
 	};
 	unsigned int m, s;
 

@@ -40,7 +40,6 @@ static const struct {
 	{ "size=2G,ftl=page,map=16K", 16 << 10 },
 	{ "size=2G,ftl=page,map=8K,spare=28", 8 << 10 },
 	{ "size=1G,ftl=page,map=16K,spare=1", 16 << 10 },	/* nearly full */
-	{ "size=512M,ftl=page,spare=0", 4 << 10 },		/* full */
 	{ "size=2G,ftl=page,used=0", 4 << 10 },		/* new */
 	{ "size=2G,ftl=page,map=16K,noise=3,seed=5", 16 << 10 },
 	{ "size=2G,ftl=page,map=8K,sector=4K", 8 << 10 },
@@ -96,7 +95,10 @@ END_TEST
  * or high confidence: a block-mapped card behind a pSLC cache holds every
  * probe while the cache takes the writes (it shows no unit), a
  * page-mapped card with no read signature, nearly full, slows down as it
- * collects (less than a collection of an AU costs).
+ * collects (less than a collection of an AU costs); a full one, after
+ * the write-cache step wrote a quarter of it, collects as the open-AU
+ * search writes out of order.  On a page-mapped card no open-AU count
+ * is more than low, whatever the mapping says.
  */
 static const struct {
 	const char *spec;
@@ -106,6 +108,7 @@ static const struct {
 	{ "readsig=0,size=2G,slc=256M", AUTO_MAP_PAGES },
 	{ "readsig=0,size=1G,ftl=page,map=16K,spare=1", AUTO_MAP_AUS },
 	{ "readsig=0,size=512M,ftl=page,spare=0", AUTO_MAP_AUS },
+	{ "size=512M,ftl=page,spare=0", AUTO_MAP_AUS },
 	{ "readsig=0,size=2G,ftl=page,map=16K,slc=64M", AUTO_MAP_AUS },
 };
 
@@ -119,7 +122,8 @@ START_TEST(test_not_wrong)
 		      r.mapping.confidence <= ANALYZE_CONF_LOW,
 		      "%s: mapping %d with confidence %d", spec,
 		      r.mapping.kind, r.mapping.confidence);
-	if (r.mapping.kind == AUTO_MAP_PAGES)
+	if (r.mapping.kind == AUTO_MAP_PAGES ||
+	    hard_cards[_i].not == AUTO_MAP_AUS)
 		no_au_answers(&r, spec);
 	auto_free(&r);
 }

@@ -147,6 +147,16 @@ START_TEST(test_reconcile_sizes)
 	ck_assert_int_eq(rc.emmc.cache_fit, FIT_UNKNOWN);
 	ck_assert_str_eq(rc.emmc.health,
 			 "life time used 50-60 % (type A), 50-60 % (type B), pre-EOL normal");
+	/* the pSLC area it can make against a write cache measured */
+	ck_assert_uint_eq(rc.emmc.pslc_max_byte, 15627976704ULL);
+	ck_assert_int_eq(rc.emmc.write_cache_fit, 0);
+	reconcile_cache(&rc, 256 << 20);
+	ck_assert_uint_eq(rc.emmc.write_cache_byte, 256 << 20);
+	ck_assert_int_eq(rc.emmc.write_cache_fit, 1);
+	reconcile_cache(&rc, 16ULL << 30);
+	ck_assert_int_eq(rc.emmc.write_cache_fit, 2);
+	reconcile_cache(&rc, 0);
+	ck_assert_int_eq(rc.emmc.write_cache_fit, 0);
 	/* an erase size the large unit is no multiple of; a page that is
 	 * the super-page; nothing measured */
 	reconcile(&rc, 3 << 20, &raw, &ci);
@@ -196,7 +206,8 @@ START_TEST(test_reconcile_text)
 		"page measured 16KiB; what the eMMC states (EXT_CSD):\n"
 		"  super-page: 32KiB (a multiple: consistent)\n"
 		"  optimal write size: 64KiB (a multiple: consistent)\n"
-		"  volatile cache: 8MiB (no write cache measured to set it against)\n"
+		"  volatile cache: 8MiB (RAM, not the write cache measured in flash)\n"
+		"  pSLC area it can make: 14.55GiB\n"
 		"  health: life time used 50-60 % (type A), 50-60 % (type B), pre-EOL normal\n");
 	check_width("reconcile", text);
 	free(text);

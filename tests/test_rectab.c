@@ -37,7 +37,7 @@
 /* A schema object and the tables whose rows are its properties. */
 struct pairing {
 	const char *path;		/* in the schema, dotted */
-	const struct rt_table *t[8];	/* NULL-terminated */
+	const struct rt_table *t[10];	/* NULL-terminated */
 	int partial;			/* some properties in no table yet */
 };
 
@@ -66,6 +66,7 @@ static const struct pairing pairings[] = {
 	  .t = { &auto_align_step_table, &auto_group_step_table,
 		 &auto_erase_step_table, &auto_fat_step_table,
 		 &auto_open_step_table, &auto_mapping_step_table,
+		 &auto_cache_step_table, &auto_latency_step_table,
 		 &auto_summary_table } },
 };
 
@@ -557,6 +558,7 @@ static const struct {
 	{ "front/options.c", "destructive" },
 	{ "front/options.c", "erasesize" },
 	{ "front/options.c", "flush" }, { "front/options.c", "registers" },
+	{ "front/options.c", "sustained" },
 	{ "front/options.c", "simulate" }, { "front/options.c", "version" },
 	{ "erase.c", "version" }, { "modes/testcheck.c", "blocksize" },
 	{ "modes/testcheck.c", "count" }, { "modes/testcheck.c", "erasesize" },

@@ -366,7 +366,8 @@ START_TEST(test_announce_merged)
 		n = 0;
 		total = 0;
 	}
-	ck_assert_uint_eq(phases, _i ? 1 : 3);
+	/* --auto: the write cache, the open-AU searches, the class check */
+	ck_assert_uint_eq(phases, _i ? 1 : 4);
 	ck_assert_uint_eq(count_str(r.err, "END"), phases);
 	fb_free(&r);
 }
@@ -407,7 +408,8 @@ static size_t listed_phases(const char *err, size_t *n, uint64_t *total,
  * --auto --destructive announces each write step in one line: the
  * number of ranges, their total and span, as -v then lists them (issue
  * 20 item 2: 127 lines for the erase search alone).  Without a read
- * signature the erase size comes from writes: four steps.
+ * signature the erase size comes from writes: five steps (the write
+ * cache first).
  */
 START_TEST(test_announce_auto_steps)
 {
@@ -422,8 +424,9 @@ START_TEST(test_announce_auto_steps)
 	ck_assert_int_eq(r.status, 0);
 	ck_assert_int_eq(v.status, 0);
 	k = listed_phases(v.err, n, total, lo, hi, 8);
-	ck_assert_uint_eq(k, 4);
-	ck_assert_uint_gt(n[0], 100);	/* the erase search */
+	ck_assert_uint_eq(k, 5);
+	ck_assert_uint_eq(n[0], 1);	/* the write cache's one range */
+	ck_assert_uint_gt(n[1], 100);	/* the erase search */
 	/* one line per step, nothing else */
 	ck_assert_uint_eq(count_str(r.err, "\n"), k);
 	for (p = r.err, i = 0; i < k; i++, p = strchr(p, '\n') + 1) {

@@ -5,6 +5,7 @@
  * table in auto.h).  Pure: what a record says with today's rules.
  */
 #include "auto.h"
+#include "writecache.h"
 
 /*
  * The confidences of the write steps are capped for the noise last,
@@ -46,6 +47,7 @@ void auto_decide(struct auto_result *r)
 	if (r->ntables)
 		auto_align_choose(r);
 	auto_group_decide(r);
+	auto_cache_decide(&r->cache);
 	r->erase_from = AUTO_ERASE_FROM_READS;
 	r->erase_reads = none;
 	auto_erase_decide(&r->erase_writes);

@@ -178,6 +178,12 @@ static void kind_decide(struct auto_result *r)
 	}
 	if (n->measured && n->nprobes && !n->at_least) {
 		m->why = "no collapse in order, yet one out of order";
+		/*
+		 * no card keeps more AUs open in order than the search
+		 * looks for, and fewer out of order: a page-mapped card
+		 * collecting as it fills slows some writes out of order
+		 */
+		cap(&r->open_random.confidence, ANALYZE_CONF_LOW);
 		return;
 	}
 	m->kind = AUTO_MAP_PAGES;

@@ -92,9 +92,19 @@ void reconcile_ext_csd(struct reconcile *rc, const struct ext_csd_info *e)
 	m->super_page_byte = ext_csd_bytes(e, ECF_ACC_SIZE);
 	m->optimal_write_byte = ext_csd_bytes(e, ECF_OPTIMAL_WRITE_SIZE);
 	m->cache_byte = ext_csd_bytes(e, ECF_CACHE_SIZE);
-	m->cache_fit = FIT_UNKNOWN;
+	m->cache_fit = FIT_UNKNOWN;	/* RAM: not the pSLC cache measured */
+	m->pslc_max_byte = ext_csd_bytes(e, ECF_MAX_ENH_SIZE_MULT);
 	ext_csd_health(m->health, sizeof(m->health), e);
 	reconcile_page(rc, page);
+}
+
+void reconcile_cache(struct reconcile *rc, uint64_t cache_byte)
+{
+	struct reconcile_emmc *m = &rc->emmc;
+
+	m->write_cache_byte = cache_byte;
+	m->write_cache_fit = !cache_byte || !m->pslc_max_byte ? 0 :
+			     cache_byte <= m->pslc_max_byte ? 1 : 2;
 }
 
 void reconcile_page(struct reconcile *rc, uint64_t page_byte)
@@ -174,6 +184,21 @@ static void print_stated(FILE *out, const char *what, uint64_t stated,
 	fputc('\n', out);
 }
 
+/* The pSLC area it can make beside the write cache measured. */
+static void print_pslc(FILE *out, const struct reconcile_emmc *m)
+{
+	char a[FMT_LEN], b[FMT_LEN];
+
+	if (!m->pslc_max_byte)
+		return;
+	fprintf(out, "  pSLC area it can make: %s", fmt_size(a, m->pslc_max_byte));
+	if (m->write_cache_byte)
+		fprintf(out, " (write cache measured: %s, %s)",
+			fmt_size(b, m->write_cache_byte),
+			m->write_cache_fit == 1 ? "within it" : "larger");
+	fputc('\n', out);
+}
+
 /* The eMMC's page sizes, its cache and its health, after the erase size. */
 static void print_emmc(FILE *out, const struct reconcile_emmc *m)
 {
@@ -186,10 +211,11 @@ static void print_emmc(FILE *out, const struct reconcile_emmc *m)
 	print_stated(out, "optimal write size", m->optimal_write_byte,
 		     m->optimal_write_fit);
 	if (m->cache_byte)
-		fprintf(out, "  volatile cache: %s (no write cache measured to set it against)\n",
+		fprintf(out, "  volatile cache: %s (RAM, not the write cache measured in flash)\n",
 			fmt_size(a, m->cache_byte));
 	else
 		fputs("  volatile cache: none stated\n", out);
+	print_pslc(out, m);
 	fprintf(out, "  health: %s\n",
 		m->health[0] ? m->health : "not stated (eMMC 5.0 and later)");
 }

@@ -28,6 +28,12 @@ void reconcile(struct reconcile *rc, uint64_t measured_byte,
  */
 void reconcile_ext_csd(struct reconcile *rc, const struct ext_csd_info *e);
 
+/*
+ * The write cache --auto measured (0: none) against the pSLC area the
+ * EXT_CSD says the eMMC can make (MAX_ENH_SIZE_MULT).
+ */
+void reconcile_cache(struct reconcile *rc, uint64_t cache_byte);
+
 /* The page measured (0: none) against the EXT_CSD's page sizes. */
 void reconcile_page(struct reconcile *rc, uint64_t page_byte);
 
