@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "recbody.h"
 #include "rowtext.h"
 #include "autoout.h"
 #include "cli.h"
@@ -26,7 +27,7 @@ static int analyze_json(struct cli *c, FILE *res, const struct align_table *t,
 
 	json_init(&j, res);
 	json_head(c, &j, "analyze", NULL);
-	json_array_begin(&j, "results");
+	json_array_begin(&j, BODY_KEY(RM_RESULTS));
 	for (i = 0; i < n && !ret; i++) {
 		ret = analyze_align(t[i].rows, t[i].nrows, &v);
 		if (ret)
@@ -45,7 +46,7 @@ static int analyze_json(struct cli *c, FILE *res, const struct align_table *t,
 	if (n && !ret)
 		auto_json_align_verdict(&j, &first);
 	else
-		json_null(&j, "verdict");
+		json_null(&j, BODY_KEY(RM_VERDICT));
 	json_tail(&j, 0, 0);
 	return ret;
 }

@@ -134,7 +134,7 @@ static void said_json(struct json *j, const struct auto_verdict_rec *now,
 	}
 	if (!any && !class_said_n(cr, cl))
 		return;
-	json_object_begin(j, "record_said");
+	json_object_begin(j, BODY_KEY(RM_SAID));
 	for (k = 1; (f = rt_said(&auto_verdict_table, k)); k++)
 		if (said_differs(f, now, then, 0))
 			record_emit(j, f->name, jr_get(then, f->name));
@@ -158,7 +158,7 @@ static void record_reconcile(const struct jr_value *doc, uint64_t erase,
 	struct rt_rd rd = { .loose = 1 };
 
 	memset(rc, 0, sizeof(*rc));
-	rt_read(&rd, &reconcile_table, jr_get(doc, "reconcile"), "reconcile",
+	rt_read(&rd, &reconcile_table, jr_get(doc, BODY_KEY(RM_RECONCILE)), BODY_KEY(RM_RECONCILE),
 		rc);
 	rc->measured_byte = erase;
 	rc->stated_fit = reconcile_fit(erase, rc->stated_byte);
@@ -257,7 +257,7 @@ static void lacks_json(struct json *j, unsigned int lacks)
 
 	if (!lacks)
 		return;
-	json_array_begin(j, "record_lacks");
+	json_array_begin(j, BODY_KEY(RM_LACKS));
 	for (k = 0; k < AUTO_LACKS; k++)
 		if (lacks & (1u << k))
 			json_string(j, NULL, auto_lack_names[k]);
@@ -285,10 +285,10 @@ static void auto_record_json(FILE *res, const struct record *rec,
 
 	record_json_head(&j, res, rec, "auto");
 	auto_json_body(&j, r, rc, cr);
-	if (jr_get(doc, "error"))
-		record_emit_member(&j, doc, "error");
+	if (jr_get(doc, BODY_KEY(RM_ERROR)))
+		record_emit_member(&j, doc, BODY_KEY(RM_ERROR));
 	lacks_json(&j, r->lacks);
-	said_json(&j, now, jr_get(doc, "verdict"), cr, jr_get(doc, "class"));
+	said_json(&j, now, jr_get(doc, BODY_KEY(RM_VERDICT)), cr, jr_get(doc, BODY_KEY(RM_CLASS)));
 	json_tail(&j, record_status(r, cr) != 0,
 		  jr_bool(jr_get(doc, TAIL_KEY(interrupted)), 0));
 }
@@ -338,8 +338,8 @@ static void auto_record_text(FILE *res, const struct record *rec,
 		class_print_checks(res, cr);
 		record_time(res, r, cr);
 	}
-	n = said_print(res, now, jr_get(rec->doc, "verdict"), version);
-	class_said_print(res, cr, jr_get(rec->doc, "class"), n, version);
+	n = said_print(res, now, jr_get(rec->doc, BODY_KEY(RM_VERDICT)), version);
+	class_said_print(res, cr, jr_get(rec->doc, BODY_KEY(RM_CLASS)), n, version);
 }
 
 /* An --auto record: read, decided today, printed as a live run. */
@@ -362,8 +362,8 @@ int auto_record(struct cli *c, FILE *out, const struct record *rec)
 		return usage_error(c->err, "--analyze: %s:%s", rec->path, err);
 	}
 	auto_decide(r);
-	if (jr_len(jr_get(rec->doc, "class")) &&
-	    record_class(rec->doc, jr_get(rec->doc, "class"), &cr, err,
+	if (jr_len(jr_get(rec->doc, BODY_KEY(RM_CLASS))) &&
+	    record_class(rec->doc, jr_get(rec->doc, BODY_KEY(RM_CLASS)), &cr, err,
 			 sizeof(err))) {
 		auto_free(r);
 		free(r);
@@ -382,7 +382,7 @@ int auto_record(struct cli *c, FILE *out, const struct record *rec)
 	if (c->run.plot)
 		plot_note(c->run.plot, plot_auto(c->run.plot->f, c->run.plot->title, r,
 					     NULL));
-	have = jr_len(jr_get(rec->doc, "class")) != 0;
+	have = jr_len(jr_get(rec->doc, BODY_KEY(RM_CLASS))) != 0;
 	if (c->json)
 		auto_record_json(res, rec, r, &rc, have ? &cr : NULL,
 				 &now);

@@ -136,27 +136,29 @@ size_t class_said_print(FILE *out, const struct class_result *r,
 void class_said_json(struct json *j, const struct class_result *r,
 			    const struct jr_value *cl)
 {
+	struct class_said said = { .n = 0 };
 	size_t i;
 
 	if (!class_said_n(r, cl))
 		return;
-	json_array_begin(j, "classes");
-	for (i = 0; i < r->n; i++) {
+	for (i = 0; i < r->n && said.n < CLASS_NR; i++) {
 		int then = record_pass(cl, r->c[i].name);
-		struct class_entry e = { .name = r->c[i].name, .judged = 1,
-					 .pass = then };
+		struct class_entry *e = &said.e[said.n];
 
 		if (then < 0 || then == r->c[i].pass)
 			continue;
-		rt_write_object(j, NULL, &class_said_table, &e);
+		e->name = r->c[i].name;
+		e->judged = 1;
+		e->pass = then;
+		said.n++;
 	}
-	json_array_end(j);
+	rt_write(j, &class_said_list_table, &said);
 }
 
 /* -L's record: its classes judged again, printed as a live run. */
 int class_record(struct cli *c, FILE *out, const struct record *rec)
 {
-	const struct jr_value *cl = jr_get(rec->doc, "results");
+	const struct jr_value *cl = jr_get(rec->doc, BODY_KEY(RM_RESULTS));
 	const char *version = jr_str(jr_get(rec->doc, HEAD_KEY(version)), "?");
 	char err[JR_ERR_LEN + 160];
 	struct class_result r;
@@ -175,12 +177,12 @@ int class_record(struct cli *c, FILE *out, const struct record *rec)
 		return ret;
 	if (c->json) {
 		record_json_head(&j, res, rec, "class");
-		json_array_begin(&j, "results");
+		json_array_begin(&j, BODY_KEY(RM_RESULTS));
 		class_json(&j, &r);
 		json_array_end(&j);
-		json_null(&j, "verdict");
+		json_null(&j, BODY_KEY(RM_VERDICT));
 		if (class_said_n(&r, cl)) {
-			json_object_begin(&j, "record_said");
+			json_object_begin(&j, BODY_KEY(RM_SAID));
 			class_said_json(&j, &r, cl);
 			json_object_end(&j);
 		}

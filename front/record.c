@@ -71,9 +71,9 @@ static int cap_differs(const struct rt_field *f,
 static int cap_evidence(const struct jr_value *doc, struct capacity_result *r,
 			char *err, size_t len)
 {
-	const struct jr_value *res = jr_get(doc, "results");
+	const struct jr_value *res = jr_get(doc, BODY_KEY(RM_RESULTS));
 	const struct jr_value *e = jr_at(res, 0);
-	const struct jr_value *v = jr_get(doc, "verdict");
+	const struct jr_value *v = jr_get(doc, BODY_KEY(RM_VERDICT));
 	struct rt_rd rd = { .loose = 1 };
 
 	memset(r, 0, sizeof(*r));
@@ -88,7 +88,7 @@ static int cap_evidence(const struct jr_value *doc, struct capacity_result *r,
 		return -1;
 	}
 	rd = (struct rt_rd){ .loose = 1 };
-	if (rt_read(&rd, &capacity_verdict_table, v, "verdict", r)) {
+	if (rt_read(&rd, &capacity_verdict_table, v, BODY_KEY(RM_VERDICT), r)) {
 		snprintf(err, len, "%u:%u: no \"verdict\" with the %s",
 			 v ? v->line : doc->line, v ? v->col : doc->col,
 			 rd.missing->name);
@@ -136,7 +136,7 @@ static void cap_said_json(struct json *j, const struct capacity_result *r,
 		n += cap_differs(f, r, then, &now);
 	if (!n)
 		return;
-	json_object_begin(j, "record_said");
+	json_object_begin(j, BODY_KEY(RM_SAID));
 	for (k = 1; (f = rt_said(&capacity_verdict_table, k)); k++)
 		if (cap_differs(f, r, then, &now))
 			record_emit(j, f->name, jr_get(then, f->name));
@@ -148,7 +148,7 @@ static int capacity_record(struct cli *c, FILE *out, const struct record *rec)
 {
 	const char *version = jr_str(jr_get(rec->doc, HEAD_KEY(version)), "?");
 	const char *path = record_device_path(rec->doc);
-	const struct jr_value *then = jr_get(rec->doc, "verdict");
+	const struct jr_value *then = jr_get(rec->doc, BODY_KEY(RM_VERDICT));
 	char err[JR_ERR_LEN + 160];
 	struct capacity_result r;
 	FILE *res = out;
@@ -162,16 +162,16 @@ static int capacity_record(struct cli *c, FILE *out, const struct record *rec)
 		return ret;
 	if (c->json) {
 		record_json_head(&j, res, rec, "capacity");
-		json_array_begin(&j, "results");
+		json_array_begin(&j, BODY_KEY(RM_RESULTS));
 		capacity_json_evidence(&j, &r);
 		json_array_end(&j);
-		json_object_begin(&j, "verdict");
+		json_object_begin(&j, BODY_KEY(RM_VERDICT));
 		capacity_json(&j, &r);
 		capfix_json(&j, &r, NULL, path);
 		json_object_end(&j);
-		record_emit_member(&j, rec->doc, "estimate");
-		if (jr_get(rec->doc, "time_ops"))
-			record_emit_member(&j, rec->doc, "time_ops");
+		record_emit_member(&j, rec->doc, BODY_KEY(RM_ESTIMATE));
+		if (jr_get(rec->doc, BODY_KEY(RM_TIME_OPS)))
+			record_emit_member(&j, rec->doc, BODY_KEY(RM_TIME_OPS));
 		cap_said_json(&j, &r, then);
 		json_tail(&j, capacity_short(&r) != 0,
 			  jr_bool(jr_get(rec->doc, TAIL_KEY(interrupted)), 0));
@@ -190,7 +190,7 @@ static int capacity_record(struct cli *c, FILE *out, const struct record *rec)
 
 static int align_record(struct cli *c, FILE *out, const struct record *rec)
 {
-	const struct jr_value *res = jr_get(rec->doc, "results");
+	const struct jr_value *res = jr_get(rec->doc, BODY_KEY(RM_RESULTS));
 	struct align_table t = { 0 };
 	struct align_rows_bad bad;
 	int ret;

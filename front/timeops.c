@@ -17,16 +17,14 @@
 #include "format.h"
 #include "json.h"
 #include "preserve.h"
+#include "recbody.h"
+#include "rectab.h"
 #include "sim.h"
 #include "timeops.h"
 
 struct timeops_dev {
 	struct device dev;	/* must be first */
 	struct timeops *t;
-};
-
-static const char *const timeops_name[TIMEOPS_NR] = {
-	"read", "write", "flush", "save", "write_back", "verify", "timing",
 };
 
 /* The clock of the phase: what untimed I/O costs too, where known. */
@@ -184,15 +182,13 @@ void timeops_print(FILE *out, const struct timeops *t)
 
 void timeops_json(struct json *j, const struct timeops *t)
 {
+	struct timeops_rec r;
 	int k;
 
-	json_object_begin(j, "time_ops");
 	for (k = 0; k < TIMEOPS_NR; k++) {
-		json_object_begin(j, timeops_name[k]);
-		json_u64(j, "count", t->n[k]);
-		json_u64(j, "bytes", t->byte[k]);
-		json_u64(j, "device_ns", t->ns[k]);
-		json_object_end(j);
+		r.k[k].n = t->n[k];
+		r.k[k].byte = t->byte[k];
+		r.k[k].ns = t->ns[k];
 	}
-	json_object_end(j);
+	rt_write_object(j, BODY_KEY(RM_TIME_OPS), &timeops_table, &r);
 }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "caprec.h"
 #include "dev.h"
 
 enum timeops_phase {
@@ -21,17 +22,6 @@ enum timeops_phase {
 	TIMEOPS_SAVE,		/* --preserve saving */
 	TIMEOPS_BACK,		/* --preserve writing back and verifying */
 	TIMEOPS_TIMING,		/* the estimate's timing, before the test */
-};
-
-enum timeops_kind {
-	TIMEOPS_READ,
-	TIMEOPS_WRITE,
-	TIMEOPS_FLUSH,		/* writes in the flush region */
-	TIMEOPS_SAVE_READ,
-	TIMEOPS_WRITE_BACK,
-	TIMEOPS_VERIFY,		/* reads after the write-back */
-	TIMEOPS_TIMING_IO,	/* the estimate's reads and writes */
-	TIMEOPS_NR,
 };
 
 struct timeops {

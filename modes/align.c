@@ -13,6 +13,7 @@
 #include "json.h"
 #include "modes.h"
 #include "plot.h"
+#include "recbody.h"
 #include "rowtext.h"
 #include "progs.h"
 #include "vm.h"
@@ -227,7 +228,7 @@ static void align_json(struct json *j, const struct bench_opts *o,
 	size_t n = 0;
 
 	(void)o;
-	json_array_begin(j, "results");
+	json_array_begin(j, BODY_KEY(RM_RESULTS));
 	if (!align_rows(tab, &rows, &n)) {
 		json_align(j, rows, n);
 		free(rows);

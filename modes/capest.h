@@ -11,24 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "caprec.h"
 #include "dev.h"
-
-struct capacity_estimate {
-	/* measured, device time in ns */
-	uint64_t read_block_ns;		/* a 4 KiB block far out: mean */
-	uint64_t write_block_ns;	/* written: the slowest */
-	uint64_t read_part_ns;		/* a part of the flush region */
-	uint64_t write_part_ns;
-	uint64_t part_byte;		/* its size */
-	/* the estimates, device time in ns */
-	uint64_t fake_ns;		/* the check on a fake found at once */
-	uint64_t genuine_ns;		/* on a genuine card: the most */
-	uint64_t save_fake_ns;		/* --preserve's save on a limbo fake
-					   found at once: the least */
-	uint64_t save_ns;		/* ... on a genuine card: the most */
-	uint64_t back_fake_ns;		/* its write-back and verify */
-	uint64_t back_ns;		/* ... on a genuine card */
-};
 
 /*
  * Time dev and estimate the check with --flush=flush_byte (0: its own

@@ -13,6 +13,7 @@
 #include "json.h"
 #include "modes.h"
 #include "plot.h"
+#include "recbody.h"
 #include "rowtext.h"
 #include "progs.h"
 #include "vm.h"
@@ -144,7 +145,7 @@ static void interval_json(struct json *j, const struct bench_opts *o,
 	struct interval_row *rows = NULL;
 	size_t i, n = 0;
 
-	json_array_begin(j, "results");
+	json_array_begin(j, BODY_KEY(RM_RESULTS));
 	if (!interval_rows(tab, o->count, &rows, &n) && n)
 		fit = interval_regress(rows, n);
 	for (i = 0; i < n; i++) {
@@ -160,12 +161,12 @@ static void interval_json(struct json *j, const struct bench_opts *o,
 	free(rows);
 	json_array_end(j);
 	if (fit.bytes_per_s > 0) {
-		json_object_begin(j, "regression");
+		json_object_begin(j, BODY_KEY(RM_REGRESSION));
 		json_double(j, "bytes_per_s", fit.bytes_per_s);
 		json_double(j, "access_ns", fit.access_ns);
 		json_object_end(j);
 	} else {
-		json_null(j, "regression");
+		json_null(j, BODY_KEY(RM_REGRESSION));
 	}
 }
 

@@ -18,6 +18,8 @@
 #include "modes.h"
 #include "progplan.h"
 #include "progs.h"
+#include "recbody.h"
+#include "rectab.h"
 #include "testcheck.h"
 
 /* ---- the classic modes: a VM program's cells ---- */
@@ -64,7 +66,7 @@ static void vm_json(const struct test *t, const struct test_ctx *x,
 	(void)dev;
 	/* the results (and -i's regression beside them) */
 	t->prog->json(j, x->o, &r->tab);
-	json_null(j, "verdict");
+	json_null(j, BODY_KEY(RM_VERDICT));
 }
 
 static int vm_plot(const struct test *t, const struct test_ctx *x,
@@ -183,15 +185,15 @@ static void cap_json(const struct test *t, const struct test_ctx *x,
 
 	(void)t;
 	(void)x;
-	json_array_begin(j, "results");
+	json_array_begin(j, BODY_KEY(RM_RESULTS));
 	if (!ret)
 		capacity_json_evidence(j, &c->r);
 	json_array_end(j);
 	if (ret) {
-		json_null(j, "verdict");
+		json_null(j, BODY_KEY(RM_VERDICT));
 		return;
 	}
-	json_object_begin(j, "verdict");
+	json_object_begin(j, BODY_KEY(RM_VERDICT));
 	capacity_json(j, &c->r);
 	capfix_json(j, &c->r, &c->fix, dev->path);
 	json_object_end(j);
@@ -203,18 +205,11 @@ static void cap_json_foreseen(struct json *j, const void *rec)
 	const struct cap_rec *c = rec;
 
 	if (!c->est_done) {
-		json_null(j, "estimate");
+		json_null(j, BODY_KEY(RM_ESTIMATE));
 		return;
 	}
-	json_object_begin(j, "estimate");
-	json_u64(j, "fake_ns", c->est.fake_ns);
-	json_u64(j, "genuine_ns", c->est.genuine_ns);
-	json_u64(j, "save_fake_ns", c->est.save_fake_ns);
-	json_u64(j, "save_ns", c->est.save_ns);
-	json_u64(j, "write_back_fake_ns", c->est.back_fake_ns);
-	json_u64(j, "write_back_ns", c->est.back_ns);
-	json_u64(j, "block_write_ns", c->est.write_block_ns);
-	json_object_end(j);
+	rt_write_object(j, BODY_KEY(RM_ESTIMATE), &capacity_estimate_table,
+			&c->est);
 }
 
 const struct test capacity_test = {
@@ -280,11 +275,11 @@ static void class_json_op(const struct test *t, const struct test_ctx *x,
 	(void)t;
 	(void)x;
 	(void)dev;
-	json_array_begin(j, "results");
+	json_array_begin(j, BODY_KEY(RM_RESULTS));
 	if (!ret)
 		class_json(j, rec);
 	json_array_end(j);
-	json_null(j, "verdict");
+	json_null(j, BODY_KEY(RM_VERDICT));
 }
 
 const struct test class_test = {

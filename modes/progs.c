@@ -19,6 +19,7 @@
 #include "format.h"
 #include "json.h"
 #include "progs.h"
+#include "recbody.h"
 #include "vm.h"
 
 /* The sizes -O and -f halve through, checked.  Returns 0 or -EINVAL. */
@@ -261,7 +262,7 @@ void progs_json_rates(struct json *j, const struct bench_opts *o,
 	size_t r, k;
 
 	(void)o;
-	json_array_begin(j, "results");
+	json_array_begin(j, BODY_KEY(RM_RESULTS));
 	for (r = 0; r < tab->nrows; r++) {
 		const struct vm_row *row = &tab->rows[r];
 

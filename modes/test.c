@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "recbody.h"
 #include "test.h"
 
 /* The JSON members of a run: the test's, "error", what it foresaw. */
@@ -20,7 +21,7 @@ static void show_json(const struct test *t, const struct test_ctx *x,
 	t->json(t, x, rec, ret, dev, j);
 	/* a stop is told by "interrupted", not as an error */
 	if (ret < 0 && !(x->stop && *x->stop))
-		json_string(j, "error", strerror(-ret));
+		json_string(j, BODY_KEY(RM_ERROR), strerror(-ret));
 	if (t->json_foreseen)
 		t->json_foreseen(j, rec);
 }

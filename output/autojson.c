@@ -16,6 +16,7 @@
 #include "autoout.h"
 #include "autoraw.h"
 #include "format.h"
+#include "recbody.h"
 #include "rowtext.h"
 #include "writecache.h"
 
@@ -106,7 +107,7 @@ static void json_verdict(struct json *j, const struct align_verdict *v,
 	struct auto_verdict_rec o;
 
 	auto_verdict_of(v, r, &o);
-	rt_write_object(j, "verdict", &auto_verdict_table, &o);
+	rt_write_object(j, BODY_KEY(RM_VERDICT), &auto_verdict_table, &o);
 }
 
 void auto_json_advice(struct json *j, const struct auto_result *r)
@@ -126,7 +127,7 @@ void auto_json_advice(struct json *j, const struct auto_result *r)
 	o.max_sectors = a.max_sectors;
 	o.max_byte = a.max_sectors * a.sector_byte;
 	o.no_data = a.no_data;
-	rt_write_object(j, "advice", &auto_advice_table, &o);
+	rt_write_object(j, BODY_KEY(RM_ADVICE), &auto_advice_table, &o);
 }
 
 void auto_json_verdict(struct json *j, const struct auto_result *r)
@@ -143,7 +144,7 @@ void auto_json_align_verdict(struct json *j, const struct align_verdict *v)
 
 void auto_json_results(struct json *j, const struct auto_result *r)
 {
-	json_array_begin(j, "results");
+	json_array_begin(j, BODY_KEY(RM_RESULTS));
 	auto_raw_write(j, r);
 	json_array_end(j);
 }

@@ -196,7 +196,7 @@ static void row_geometry(struct survey_row *row, const struct jr_value *v)
 
 	memset(&g, 0, sizeof(g));
 	rd.present = &held;
-	rt_read(&rd, t, v, "verdict", &g);
+	rt_read(&rd, t, v, BODY_KEY(RM_VERDICT), &g);
 	num_at(&row->au, t, &g, held, GEO(erase_byte));
 	num_at(&row->page, t, &g, held, GEO(page_byte));
 	num_at(&row->unit, t, &g, held, GEO(plane_byte));
@@ -300,7 +300,7 @@ int survey_row_from(const struct jr_value *doc, struct survey_row *row,
 		    char *why, size_t why_len)
 {
 	struct record_head h;
-	const struct jr_value *verdict = jr_get(doc, "verdict");
+	const struct jr_value *verdict = jr_get(doc, BODY_KEY(RM_VERDICT));
 	int ret = record_head_check(doc, why, why_len);
 
 	if (ret)
@@ -316,13 +316,13 @@ int survey_row_from(const struct jr_value *doc, struct survey_row *row,
 		row_geometry(row, verdict);
 		row_capacity(row, jr_get(verdict, rt_row_at(&auto_verdict_table,
 						GEO(capacity))->name));
-		row_classes(row, jr_get(doc, "class"));
+		row_classes(row, jr_get(doc, BODY_KEY(RM_CLASS)));
 	} else if (!strcmp(row->test, "align")) {
-		row_align(row, jr_get(doc, "results"));
+		row_align(row, jr_get(doc, BODY_KEY(RM_RESULTS)));
 	} else if (!strcmp(row->test, "capacity")) {
 		row_capacity(row, verdict);
 	} else if (!strcmp(row->test, "class")) {
-		row_classes(row, jr_get(doc, "results"));
+		row_classes(row, jr_get(doc, BODY_KEY(RM_RESULTS)));
 	}
 	return 0;
 }

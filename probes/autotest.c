@@ -18,6 +18,7 @@
 #include "layout.h"
 #include "plot.h"
 #include "progress.h"
+#include "recbody.h"
 #include "reconcile.h"
 #include "sysfs.h"
 #include "test.h"
@@ -139,10 +140,10 @@ void auto_json_body(struct json *j, const struct auto_result *r,
 	auto_json_advice(j, r);
 	reconcile_json(j, rc);
 	if (!cr) {
-		json_null(j, "class");
+		json_null(j, BODY_KEY(RM_CLASS));
 		return;
 	}
-	json_array_begin(j, "class");
+	json_array_begin(j, BODY_KEY(RM_CLASS));
 	class_json(j, cr);
 	json_array_end(j);
 }

@@ -452,6 +452,32 @@ const char *rt_step_name(const struct rt_table *t)
 	return NULL;
 }
 
+/* The align step's member of each row's reads: its row records lack. */
+static const char *positions_key(void)
+{
+	const struct rt_table *t = &auto_align_step_table;
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->f[i].late == AUTO_LACK_POSITIONS)
+			return t->f[i].name;
+	return NULL;
+}
+
+int auto_raw_has_positions(const struct jr_value *results)
+{
+	const char *align = rt_step_name(&auto_align_step_table);
+	size_t i;
+
+	for (i = 0; i < jr_len(results); i++) {
+		const struct jr_value *s = jr_at(results, i);
+
+		if (!strcmp(jr_str(jr_get(s, step_key), ""), align))
+			return jr_get(s, positions_key()) != NULL;
+	}
+	return 1;
+}
+
 const char *const auto_lack_names[AUTO_LACKS] = {
 	"positions", "timing_noise", "fat_copies", "open_au_passes",
 };

@@ -57,6 +57,12 @@ const struct rt_table *auto_raw_read(struct rt_rd *c,
 void auto_open_means_read(const struct jr_value *step,
 			  struct auto_result *r);
 
+/*
+ * Does the first align step of an --auto record's "results" hold its
+ * reads at each position (1 too when it has none)?
+ */
+int auto_raw_has_positions(const struct jr_value *results);
+
 /* The step a table is the entry of ("open_au"): its RT_CONST row's. */
 const char *rt_step_name(const struct rt_table *t);
 

@@ -111,3 +111,47 @@ static const struct rt_field fix_rows[] = {
 };
 
 const struct rt_table capfix_table = RT_TABLE("capacity", fix_rows);
+
+#define EST(jname, member) \
+	{ .name = jname, .kind = RT_U64, \
+	  .off = offsetof(struct capacity_estimate, member), .unit = "ns" }
+
+static const struct rt_field estimate_rows[] = {
+	EST("fake_ns", fake_ns),
+	EST("genuine_ns", genuine_ns),
+	EST("save_fake_ns", save_fake_ns),
+	EST("save_ns", save_ns),
+	EST("write_back_fake_ns", back_fake_ns),
+	EST("write_back_ns", back_ns),
+	EST("block_write_ns", write_block_ns),
+};
+
+const struct rt_table capacity_estimate_table =
+	RT_TABLE("estimate", estimate_rows);
+
+#define TC(member) offsetof(struct timeops_count, member)
+
+static const struct rt_field count_rows[] = {
+	{ .name = "count", .kind = RT_U64, .off = TC(n), .unit = "count" },
+	{ .name = "bytes", .kind = RT_U64, .off = TC(byte), .unit = "bytes" },
+	{ .name = "device_ns", .kind = RT_U64, .off = TC(ns), .unit = "ns" },
+};
+
+static const struct rt_table count_table =
+	RT_TABLE("time_ops kind", count_rows);
+
+#define KIND(jname, kind_) \
+	{ .name = jname, .kind = RT_OBJECT, .sub = &count_table, \
+	  .off = offsetof(struct timeops_rec, k[kind_]) }
+
+static const struct rt_field timeops_rows[] = {
+	KIND("read", TIMEOPS_READ),
+	KIND("write", TIMEOPS_WRITE),
+	KIND("flush", TIMEOPS_FLUSH),
+	KIND("save", TIMEOPS_SAVE_READ),
+	KIND("write_back", TIMEOPS_WRITE_BACK),
+	KIND("verify", TIMEOPS_VERIFY),
+	KIND("timing", TIMEOPS_TIMING_IO),
+};
+
+const struct rt_table timeops_table = RT_TABLE("time_ops", timeops_rows);

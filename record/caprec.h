@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * -C's record: what the capacity search saw (the evidence, "results"),
- * what is decided from it (the verdict) and what to do about a fake
- * (the fix), with their tables of fields (rectab.h).  modes/capacity.c
- * fills the evidence, verdict/capacity.c decides the verdict from it,
- * output/capfixtext.c the fix (from the table modes/capfix.c reads).
+ * what is decided from it (the verdict), what to do about a fake (the
+ * fix) and how long the check would take (the estimate), with their
+ * tables of fields (rectab.h).  modes/capacity.c fills the evidence,
+ * verdict/capacity.c decides the verdict from it, output/capfixtext.c
+ * the fix (from the table modes/capfix.c reads), modes/capest.c times
+ * the estimate.
  */
 #ifndef FLASHBENCH_CAPREC_H
 #define FLASHBENCH_CAPREC_H
@@ -73,10 +75,58 @@ struct capfix_advice {
 	const char *command;	/* NULL: none */
 };
 
+/*
+ * How long the check will take, timed on the device before its first
+ * write (modes/capest.c); the estimates are the record's "estimate".
+ */
+struct capacity_estimate {
+	/* measured, device time in ns */
+	uint64_t read_block_ns;		/* a 4 KiB block far out: mean */
+	uint64_t write_block_ns;	/* written: the slowest */
+	uint64_t read_part_ns;		/* a part of the flush region */
+	uint64_t write_part_ns;
+	uint64_t part_byte;		/* its size */
+	/* the estimates, device time in ns */
+	uint64_t fake_ns;		/* the check on a fake found at once */
+	uint64_t genuine_ns;		/* on a genuine card: the most */
+	uint64_t save_fake_ns;		/* --preserve's save on a limbo fake
+					   found at once: the least */
+	uint64_t save_ns;		/* ... on a genuine card: the most */
+	uint64_t back_fake_ns;		/* its write-back and verify */
+	uint64_t back_ns;		/* ... on a genuine card */
+};
+
+/* The kinds of operation --time-ops counts (front/timeops.c). */
+enum timeops_kind {
+	TIMEOPS_READ,
+	TIMEOPS_WRITE,
+	TIMEOPS_FLUSH,		/* writes in the flush region */
+	TIMEOPS_SAVE_READ,
+	TIMEOPS_WRITE_BACK,
+	TIMEOPS_VERIFY,		/* reads after the write-back */
+	TIMEOPS_TIMING_IO,	/* the estimate's reads and writes */
+	TIMEOPS_NR,
+};
+
+/* What --time-ops counted of one kind, and of each: "time_ops". */
+struct timeops_count {
+	uint64_t n;			/* calls */
+	uint64_t byte;			/* bytes moved */
+	uint64_t ns;			/* device time */
+};
+
+struct timeops_rec {
+	struct timeops_count k[TIMEOPS_NR];
+};
+
 /* The evidence (results[0]), the verdict, the fix beside it. */
 extern const struct rt_table capacity_evidence_table;
 extern const struct rt_table capacity_verdict_table;
 extern const struct rt_table capfix_table;
+
+/* The estimate said before the check; --time-ops' counts. */
+extern const struct rt_table capacity_estimate_table;
+extern const struct rt_table timeops_table;
 
 /* The kind's name: "genuine", "limbo", "wraparound", "damaged". */
 const char *capacity_kind_name(enum capacity_kind kind);

@@ -78,3 +78,13 @@ static const struct rt_field said_rows[] = {
 
 const struct rt_table class_said_table =
 	RT_TABLE("record_said.classes", said_rows);
+
+static const struct rt_field said_list_rows[] = {
+	{ .name = "classes", .kind = RT_ARRAY,
+	  .off = offsetof(struct class_said, e), .sub = &class_said_table,
+	  .count_off = offsetof(struct class_said, n),
+	  .elem_size = sizeof(struct class_entry), .max = CLASS_NR },
+};
+
+const struct rt_table class_said_list_table =
+	RT_TABLE("record_said", said_list_rows);

@@ -105,8 +105,18 @@ struct class_entry {
 	struct class_required required;
 };
 
-/* An entry's fields; and the entry of "record_said" (name and pass). */
+/* The classes a record judged otherwise (record_said's "classes"). */
+struct class_said {
+	struct class_entry e[CLASS_NR];
+	size_t n;
+};
+
+/*
+ * An entry's fields; the entry of "record_said" (name and pass), and
+ * record_said's member of them (over struct class_said).
+ */
 extern const struct rt_table class_entry_table;
 extern const struct rt_table class_said_table;
+extern const struct rt_table class_said_list_table;
 
 #endif /* FLASHBENCH_CLASSREC_H */

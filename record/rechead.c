@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "autoraw.h"
 #include "c.h"
 #include "rechead.h"
 
@@ -134,10 +135,19 @@ static const struct rt_field tail_rows[] = {
 
 const struct rt_table record_tail_table = RT_TABLE("record", tail_rows);
 
+const char *const record_members[RM_NR] = {
+	[RM_RESULTS] = "results", [RM_REGRESSION] = "regression",
+	[RM_VERDICT] = "verdict", [RM_ADVICE] = "advice",
+	[RM_RECONCILE] = "reconcile", [RM_CLASS] = "class",
+	[RM_ERROR] = "error", [RM_LACKS] = "record_lacks",
+	[RM_SAID] = "record_said", [RM_ESTIMATE] = "estimate",
+	[RM_TIME_OPS] = "time_ops",
+};
+
 /* The kinds of record ("test") flashbench writes. */
 static const char *const kinds[] = {
 	"auto", "align", "scatter", "interval", "open-au", "find-fat",
-	"program", "capacity", "class", "analyze", "registers",
+	"program", "capacity", BODY_KEY(RM_CLASS), "analyze", "registers",
 };
 
 int record_head_check(const struct jr_value *doc, char *why, size_t len)
@@ -202,21 +212,6 @@ int record_parse(const char *text, size_t len, struct jr_value **doc,
 	return 0;
 }
 
-/* Does an --auto record's first align step hold its reads at each position? */
-static int has_positions(const struct jr_value *doc)
-{
-	const struct jr_value *res = jr_get(doc, "results");
-	size_t i;
-
-	for (i = 0; i < jr_len(res); i++) {
-		const struct jr_value *s = jr_at(res, i);
-
-		if (!strcmp(jr_str(jr_get(s, "step"), ""), "align"))
-			return jr_get(s, "positions") != NULL;
-	}
-	return 1;
-}
-
 unsigned int record_shape(const struct jr_value *doc)
 {
 	const struct jr_value *v = jr_get(doc, HEAD_KEY(shape));
@@ -224,7 +219,7 @@ unsigned int record_shape(const struct jr_value *doc)
 	if (v)
 		return (unsigned int)jr_u64(v, 0);
 	if (!strcmp(jr_str(jr_get(doc, HEAD_KEY(test)), ""), "auto") &&
-	    !has_positions(doc))
+	    !auto_raw_has_positions(jr_get(doc, BODY_KEY(RM_RESULTS))))
 		return 1;
 	return 2;
 }

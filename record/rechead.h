@@ -20,6 +20,7 @@
 #include "cardrec.h"
 #include "jsonread.h"
 #include "opts.h"
+#include "recbody.h"
 #include "rectab.h"
 #include "sysfs.h"
 

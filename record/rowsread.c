@@ -9,6 +9,7 @@
 
 #include "alignrec.h"
 #include "c.h"
+#include "recbody.h"
 #include "rowsread.h"
 
 /* Row o read into *a: NULL, or the first member (in table order) it lacks. */
@@ -21,7 +22,7 @@ static const char *missing_member(const struct jr_value *o,
 			    .present = &present };
 	size_t k;
 
-	rt_read(&rd, &align_row_table, o, "results", a);
+	rt_read(&rd, &align_row_table, o, BODY_KEY(RM_RESULTS), a);
 	for (k = 0; k < align_row_table.n; k++)
 		if (!(present & (1ULL << k)))
 			return align_row_table.f[k].name;

@@ -6,12 +6,15 @@
  * be written null allows null; an enum's names are the schema's; a
  * size or time names its unit), and every property of those objects is
  * a row of one of their tables.  A doctored table and a doctored schema
- * show that the walk fails when they disagree.
+ * show that the walk fails when they disagree.  The record's members
+ * are the head's and the tail's rows and the body's (record/recbody.h),
+ * all of them.
  *
  * And a JSON name is spelled in its table alone: no string of the
  * program's sources (comments aside) outside record/'s table files is
- * a name of a table's row, but where the file is listed as using the
- * same word for something else; a doctored source shows it is found.
+ * a name of a table's row or of the body, but where the file is listed
+ * as using the same word for something else; a doctored source shows
+ * it is found.
  */
 #include <dirent.h>
 #include <stdarg.h>
@@ -47,8 +50,13 @@ static const struct pairing pairings[] = {
 	  .t = { &capacity_verdict_table, &capfix_table } },
 	{ .path = "definitions.capacity_evidence",
 	  .t = { &capacity_evidence_table } },
+	{ .path = "definitions.estimate", .t = { &capacity_estimate_table } },
+	{ .path = "definitions.time_ops", .t = { &timeops_table } },
 	{ .path = "definitions.record_said.properties.classes.items",
 	  .t = { &class_said_table } },
+	/* the members of --auto's and -C's verdicts aside */
+	{ .path = "definitions.record_said",
+	  .t = { &class_said_list_table }, .partial = 1 },
 	{ .path = "definitions.geometry", .t = { &auto_verdict_table } },
 	{ .path = "definitions.advice", .t = { &auto_advice_table } },
 	{ .path = "definitions.reconcile", .t = { &reconcile_table } },
@@ -452,6 +460,38 @@ START_TEST(test_rectab_ext_csd)
 END_TEST
 
 /* A row renamed, a row of another kind, a property more: found. */
+/*
+ * Every member of a record is a row of the head's or the tail's table or
+ * one of the body's members (recbody.h), and each of those is one of the
+ * schema's record.
+ */
+START_TEST(test_rectab_record_whole)
+{
+	struct jr_value *schema = load_schema();
+	const struct jr_value *props = jr_path(schema,
+				"definitions.record.properties");
+	struct findings w = { { 0 }, 0 };
+	size_t i, k;
+
+	for (i = 0; i < RM_NR; i++)
+		if (!jr_get(props, record_members[i]))
+			found(&w, "record.%s: in recbody.h, not in the schema",
+			      record_members[i]);
+	for (i = 0; i < jr_len(props); i++) {
+		const char *name = props->keys[i];
+
+		for (k = 0; k < RM_NR && strcmp(record_members[k], name); k++)
+			;
+		if (k == RM_NR && !rt_find(&record_head_table, name) &&
+		    !rt_find(&record_tail_table, name))
+			found(&w, "record.%s: in the schema, in no table and not in recbody.h",
+			      name);
+	}
+	ck_assert_msg(w.n == 0, "%s", w.text);
+	jr_free(schema);
+}
+END_TEST
+
 START_TEST(test_rectab_disagree)
 {
 	struct jr_value *schema = load_schema();
@@ -528,7 +568,7 @@ static const struct {
 	/* words of the text and the plots */
 	{ "output/autotext.c", "collapsed" }, { "output/autotext.c", "linear" },
 	{ "output/autotext.c", "random" }, { "output/plotauto.c", "linear" },
-	{ "output/plotauto.c", "fat" },
+	{ "output/plotauto.c", "fat" }, { "output/plot.c", "regression" },
 	{ "output/plotauto.c", "random" }, { "output/plot.c", "offset" },
 	{ "modes/class.c", "pass" }, { "front/recclass.c", "pass" },
 	/* values of a member: verdict.fat_writes, verdict.erase_size_from */
@@ -578,15 +618,22 @@ static const struct {
 	{ "output/survey.c", "date" }, { "output/survey.c", "device" },
 	{ "output/survey.c", "manfid" }, { "output/survey.c", "name" },
 	{ "output/survey.c", "oemid" }, { "output/survey.c", "size" },
-	{ "output/survey.c", "serial_hash" },
+	{ "output/survey.c", "serial_hash" }, { "output/survey.c", "classes" },
 	{ "output/survey.c", "record_version" },
 	{ "output/survey.c", "mapping" }, { "output/survey.c", "mapping_unit" },
-	{ "front/timeops.c", "device_ns" }, { "front/timeops.c", "writes" },
-	{ "front/timeops.c", "count" }, { "front/timeops.c", "flush" },
+	{ "front/timeops.c", "writes" }, { "front/timeops.c", "save" },
+	{ "front/timeops.c", "timing" }, { "front/timeops.c", "verify" },
+	{ "modes/interval.c", "bytes" },
+	/* the device's operations by name: which one failed, the VM's */
+	{ "dev.c", "read" }, { "dev.c", "write" }, { "vm.c", "read" },
+	{ "vm.c", "write" }, { "vm/ops.c", "read" },
+	{ "device/blockdev.c", "read" }, { "device/blockdev.c", "write" },
+	{ "device/fault.c", "read" }, { "device/fault.c", "write" },
+	{ "device/sim.c", "read" }, { "device/sim.c", "write" },
+	{ "safety/guard.c", "save" }, { "modes/open_au.c", "write" },
+	{ "modes/program.c", "read" },
 	{ "front/analyzeout.c", "rows" }, { "modes/scatter.c", "offset" },
 	{ "modes/progs.c", "size" },
-	/* --auto's document's member "class" (not tabled yet) */
-	{ "probes/autotest.c", "class" }, { "front/recauto.c", "class" },
 };
 
 /* Which lines of elsewhere[] the sources used (each must be). */
@@ -598,24 +645,32 @@ struct names {
 	size_t n;
 };
 
+static void add_name(struct names *nm, const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < nm->n && strcmp(nm->name[k], name); k++)
+		;
+	if (k == nm->n && nm->n < ARRAY_SIZE(nm->name))
+		nm->name[nm->n++] = name;
+}
+
 static void add_names(struct names *nm, const struct rt_table *t)
 {
-	size_t i, k;
+	size_t i;
 
 	for (i = 0; i < t->n; i++) {
 		const struct rt_field *f = &t->f[i];
 
 		if (f->flags & RT_SPREAD)
 			continue;
-		for (k = 0; k < nm->n && strcmp(nm->name[k], f->name); k++)
-			;
-		if (k == nm->n && nm->n < ARRAY_SIZE(nm->name))
-			nm->name[nm->n++] = f->name;
+		add_name(nm, f->name);
 		if (f->sub)
 			add_names(nm, f->sub);
 	}
 }
 
+/* The tables' names and the record's body members' (recbody.h). */
 static void all_names(struct names *nm)
 {
 	size_t i, k;
@@ -624,6 +679,8 @@ static void all_names(struct names *nm)
 	for (i = 0; i < ARRAY_SIZE(pairings); i++)
 		for (k = 0; pairings[i].t[k]; k++)
 			add_names(nm, pairings[i].t[k]);
+	for (i = 0; i < RM_NR; i++)
+		add_name(nm, record_members[i]);
 	ck_assert_uint_lt(nm->n, ARRAY_SIZE(nm->name));
 }
 
@@ -808,6 +865,7 @@ Suite *rectab_suite(void)
 
 	tcase_add_test(tc, test_rectab_schema);
 	tcase_add_test(tc, test_rectab_disagree);
+	tcase_add_test(tc, test_rectab_record_whole);
 	tcase_add_test(tc, test_rectab_shape);
 	tcase_add_test(tc, test_rectab_ext_csd);
 	tcase_add_test(tc, test_rectab_names_once);

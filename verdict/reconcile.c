@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "recbody.h"
 #include "reconcile.h"
 
 #define SUBUNIT_BYTE	(4ULL << 20)
@@ -254,5 +255,5 @@ void reconcile_print(FILE *out, const struct reconcile *rc)
 
 void reconcile_json(struct json *j, const struct reconcile *rc)
 {
-	rt_write_object(j, "reconcile", &reconcile_table, rc);
+	rt_write_object(j, BODY_KEY(RM_RECONCILE), &reconcile_table, rc);
 }
