@@ -200,7 +200,7 @@ static int check_registers(struct cli *c, int others)
 /* --survey reads records alone: FILE... and one format. */
 static int check_survey(struct cli *c)
 {
-	if (c->tests || c->autorun || c->analyze_path || c->registers_dir ||
+	if (c->tests || c->analyze_path || c->registers_dir ||
 	    c->restore || c->simulate || c->destructive || c->preserve ||
 	    c->plot_path || c->force)
 		return usage_error(c->err,
@@ -215,6 +215,36 @@ static int check_survey(struct cli *c)
 }
 
 /*
+ * The tests that write, in --help's order, as a refusal names them
+ * ("-O, -f, -p, -C, -L or --auto --destructive") into buf: each by its
+ * short option, one that writes only under --destructive by its option
+ * and that; destructive: only the latter, by their option alone.
+ */
+static void writing_tests(char *buf, size_t len, int destructive)
+{
+	char name[TESTS_MAX][32];
+	size_t i, n = 0, at = 0;
+
+	for (i = 0; i < opt_rows_nr && n < TESTS_MAX; i++) {
+		const struct opt_row *r = &opt_rows[i];
+		const struct test *t = r->kind == OPT_MODE && !r->alias ?
+				       test_of(r->mode) : NULL;
+
+		if (t && t->writes_destructive)
+			snprintf(name[n++], sizeof(name[0]), "%s%s", t->option,
+				 destructive ? "" : " --destructive");
+		else if (t && t->writes && !destructive)
+			snprintf(name[n++], sizeof(name[0]), "-%c",
+				 t->short_option);
+	}
+	buf[0] = '\0';
+	for (i = 0; i < n && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s",
+				       !i ? "" : i + 1 < n ? ", " : " or ",
+				       name[i]);
+}
+
+/*
  * Check what needs no device: DEVICE given (once), a test asked for, the
  * erase size against the block size, the -O offset against the erase
  * size.  Returns 0 or EXIT_USAGE.
@@ -222,8 +252,10 @@ static int check_survey(struct cli *c)
 int check_args(struct cli *c)
 {
 	const struct test *one = test_of(c->tests), *timed = tests_timing();
+	unsigned int alone = tests_alone(c->tests);
+	int runs_alone = !!alone + !!c->analyze_path + !!c->restore;
 	enum cli_value v;
-	int runs_alone = c->autorun + !!c->analyze_path + !!c->restore;
+	char writing[128];
 
 	if (c->survey)
 		return check_survey(c);
@@ -238,16 +270,20 @@ int check_args(struct cli *c)
 				   "--auto, --analyze and --restore exclude each other");
 	if (runs_alone && (c->tests & ~tests_alone(c->tests)))
 		return usage_error(c->err,
-				   "--%s runs on its own, without test options such as -a",
-				   c->autorun ? "auto" : c->restore ? "restore" :
-				   "analyze");
+				   "%s runs on its own, without test options such as -a",
+				   alone ? test_of(alone)->option :
+				   c->restore ? "--restore" : "--analyze");
 	if (c->preserve && !tests_writing(c->tests) &&
-	    !(c->destructive && tests_destructive(c->tests)))
-		return usage_error(c->err,
-				   "--%s needs a writing test (-O, -f, -p, -C, -L or --auto --destructive)",
-				   c->journal ? "journal" : "preserve");
-	if (c->destructive && !tests_destructive(c->tests))
-		return usage_error(c->err, "--destructive needs --auto");
+	    !(c->destructive && tests_destructive(c->tests))) {
+		writing_tests(writing, sizeof(writing), 0);
+		return usage_error(c->err, "--%s needs a writing test (%s)",
+				   c->journal ? "journal" : "preserve",
+				   writing);
+	}
+	if (c->destructive && !tests_destructive(c->tests)) {
+		writing_tests(writing, sizeof(writing), 1);
+		return usage_error(c->err, "--destructive needs %s", writing);
+	}
 	if (c->time_ops && (!timed || c->tests != timed->test))
 		return usage_error(c->err,
 				   "--time-ops times %s alone: give -%c and no other test",

@@ -94,7 +94,6 @@ struct cli {
 	int simulate;			/* --simulate given */
 	const char *sim_spec;		/* its SPEC, or NULL */
 	const char *out_path;		/* -o FILE, or NULL for out */
-	int autorun;			/* --auto */
 	int destructive;		/* --destructive */
 	int json;			/* --json */
 	const char *analyze_path;	/* --analyze FILE ("-": stdin) */

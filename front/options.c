@@ -169,7 +169,7 @@ const struct opt_row opt_rows[] = {
 	  .help = "-L, --auto --destructive: no cap but half\n"
 		  "  the device to get past a write cache" },
 	{ .name = "auto", .kind = OPT_MODE, .mode = TEST_AUTO,
-	  .flag = CLI(autorun), .section = SEC_BEYOND,
+	  .flag = NO_FLAG, .section = SEC_BEYOND,
 	  .help = "find erase size, page size, open AUs and\n"
 		  "  FAT area and say what to do with them;\n"
 		  "  read-only unless --destructive" },

@@ -12,7 +12,8 @@
  * in --auto's record the capacity check's result stays the record's.
  *
  * This file reads the record, checks its version and hands it to its
- * kind: -C's and -a's here, --auto's in recauto.c, the class check's in
+ * kind, found by its test's row in the table of tests (judged[]): -C's
+ * and -a's here, --auto's in recauto.c, the class check's in
  * recclass.c.  Every member of a verdict is read and compared through
  * the record's tables (record/rectab.h), never by writing it again.
  */
@@ -20,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "autorun.h"
 #include "c.h"
 #include "capacity.h"
 #include "capfix.h"
@@ -31,6 +33,7 @@
 #include "rowsread.h"
 #include "recint.h"
 #include "rectab.h"
+#include "test.h"
 
 /* ---- -C's record: what the search saw, judged today ---- */
 
@@ -221,6 +224,49 @@ static const char *refusal(const char *test)
 	return NULL;
 }
 
+/*
+ * The tests whose records hold a verdict to judge again, each by its
+ * row in the table of tests (its "test" the row's name), and how.
+ */
+static const struct {
+	const struct test *t;
+	int (*judge)(struct cli *c, FILE *out, const struct record *rec);
+} judged[] = {
+	{ &auto_test, auto_record }, { &align_test, align_record },
+	{ &capacity_test, capacity_record }, { &class_test, class_record },
+};
+
+/* The index in judged[] of a record of test (ARRAY_SIZE: none). */
+static size_t judged_of(const char *test)
+{
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(judged); k++)
+		if (!strcmp(test, judged[k].t->name))
+			break;
+	return k;
+}
+
+/* Those tests as the user asks for them: "--auto, -a, -C and -L". */
+static void judged_names(char *buf, size_t len)
+{
+	size_t k, at = 0;
+
+	buf[0] = '\0';
+	for (k = 0; k < ARRAY_SIZE(judged) && at < len; k++) {
+		const struct test *t = judged[k].t;
+		const char *sep = !k ? "" : k + 1 < ARRAY_SIZE(judged) ?
+				  ", " : " and ";
+
+		if (t->short_option)
+			at += (size_t)snprintf(buf + at, len - at, "%s-%c",
+					       sep, t->short_option);
+		else
+			at += (size_t)snprintf(buf + at, len - at, "%s%s",
+					       sep, t->option);
+	}
+}
+
 int is_record(const char *path, const char *text, size_t len)
 {
 	size_t i = 0, n = strlen(path);
@@ -237,9 +283,10 @@ int run_record(struct cli *c, FILE *out, const char *text, size_t len)
 	struct record rec = { strcmp(c->analyze_path, "-") ?
 			      c->analyze_path : "standard input", NULL,
 			      c->hide_serial };
-	char why[JR_ERR_LEN + 160];
+	char why[JR_ERR_LEN + 160], names[64];
 	const struct jr_value *t;
 	const char *test, *no;
+	size_t k;
 	int ret;
 
 	if (record_parse(text, len, &rec.doc, why, sizeof(why)))
@@ -247,20 +294,17 @@ int run_record(struct cli *c, FILE *out, const char *text, size_t len)
 	t = jr_get(rec.doc, HEAD_KEY(test));
 	test = jr_str(t, "");
 	no = refusal(test);
-	if (no)
+	k = judged_of(test);
+	if (no) {
 		ret = usage_error(c->err, "--analyze: %s:%u:%u: %s", rec.path,
 				  t->line, t->col, no);
-	else if (!strcmp(test, "auto"))
-		ret = auto_record(c, out, &rec);
-	else if (!strcmp(test, "align"))
-		ret = align_record(c, out, &rec);
-	else if (!strcmp(test, "class"))
-		ret = class_record(c, out, &rec);
-	else if (!strcmp(test, "capacity"))
-		ret = capacity_record(c, out, &rec);
-	else
-		ret = usage_error(c->err, "--analyze: %s:%u:%u: a record of test \"%s\": it has no verdict to judge again (records of --auto, -a, -C and -L have)",
-				  rec.path, t->line, t->col, test);
+	} else if (k < ARRAY_SIZE(judged)) {
+		ret = judged[k].judge(c, out, &rec);
+	} else {
+		judged_names(names, sizeof(names));
+		ret = usage_error(c->err, "--analyze: %s:%u:%u: a record of test \"%s\": it has no verdict to judge again (records of %s have)",
+				  rec.path, t->line, t->col, test, names);
+	}
 	jr_free(rec.doc);
 	return ret;
 }

@@ -560,8 +560,7 @@ static const struct {
 	{ "output/surveyrow.c", "capacity" }, { "output/surveyrow.c", "class" },
 	/* --survey's rows grouped by the card, the device or the record */
 	{ "output/surveyrow.c", "card" }, { "output/surveyrow.c", "device" },
-	{ "front/record.c", "align" }, { "front/record.c", "capacity" },
-	{ "front/record.c", "class" }, { "front/recclass.c", "class" },
+	{ "front/record.c", "capacity" }, { "front/recclass.c", "class" },
 	{ "front/offline.c", "registers" }, { "output/analyzetext.c", "align" },
 	{ "modes/capest.c", "probes" }, { "modes/capest.c", "flush" },
 	{ "device/blockdev.c", "flush" }, { "safety/preserve.c", "device" },
