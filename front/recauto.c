@@ -283,7 +283,7 @@ static void auto_record_json(FILE *res, const struct record *rec,
 	const struct jr_value *doc = rec->doc;
 	struct json j;
 
-	record_json_head(&j, res, rec, "auto");
+	record_json_head(&j, res, rec, auto_test.name);
 	auto_json_body(&j, r, rc, cr);
 	if (jr_get(doc, BODY_KEY(RM_ERROR)))
 		record_emit_member(&j, doc, BODY_KEY(RM_ERROR));

@@ -15,6 +15,7 @@
 #include "cardrec.h"
 #include "rechead.h"
 #include "rectab.h"
+#include "test.h"
 
 /* ---- the class check: the record's figures, judged today ---- */
 
@@ -176,7 +177,7 @@ int class_record(struct cli *c, FILE *out, const struct record *rec)
 	if (ret)
 		return ret;
 	if (c->json) {
-		record_json_head(&j, res, rec, "class");
+		record_json_head(&j, res, rec, class_test.name);
 		json_array_begin(&j, BODY_KEY(RM_RESULTS));
 		class_json(&j, &r);
 		json_array_end(&j);

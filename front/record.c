@@ -164,7 +164,7 @@ static int capacity_record(struct cli *c, FILE *out, const struct record *rec)
 	if (ret)
 		return ret;
 	if (c->json) {
-		record_json_head(&j, res, rec, "capacity");
+		record_json_head(&j, res, rec, capacity_test.name);
 		json_array_begin(&j, BODY_KEY(RM_RESULTS));
 		capacity_json_evidence(&j, &r);
 		json_array_end(&j);

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The card's own word as a record keeps it (device.card): the identity,
- * the AU and the classes it states, its capacity, the register files as
- * read (an eMMC's EXT_CSD decoded) and what was missing, with its
- * tables of fields (rectab.h).
- * output/cardout.c writes it; --survey and --analyze read it back.
+ * The card's own word as a record keeps it (device.card): the identity
+ * (its serial's hash in its place under --hide-serial), the AU and the
+ * classes it states, its capacity, the register files as read (an
+ * eMMC's EXT_CSD decoded) and what was missing, with its tables of
+ * fields (rectab.h).  output/cardout.c fills it from what was read
+ * (card_doc_fill()), front/jsonout.c writes it in the record's head;
+ * --survey and --analyze read it back.
  */
 #ifndef FLASHBENCH_CARDREC_H
 #define FLASHBENCH_CARDREC_H

@@ -29,6 +29,7 @@
 #include "caprec.h"
 #include "cardrec.h"
 #include "classrec.h"
+#include "extcsd.h"
 #include "jsonread.h"
 #include "rechead.h"
 #include "rectab.h"
@@ -560,7 +561,7 @@ static const struct {
 	{ "output/surveyrow.c", "capacity" }, { "output/surveyrow.c", "class" },
 	/* --survey's rows grouped by the card, the device or the record */
 	{ "output/surveyrow.c", "card" }, { "output/surveyrow.c", "device" },
-	{ "front/record.c", "capacity" }, { "front/recclass.c", "class" },
+	{ "front/recclass.c", "class" },
 	{ "front/offline.c", "registers" }, { "output/analyzetext.c", "align" },
 	{ "modes/capest.c", "probes" }, { "modes/capest.c", "flush" },
 	{ "device/blockdev.c", "flush" }, { "safety/preserve.c", "device" },
@@ -589,8 +590,7 @@ static const struct {
 	{ "output/autotext.c", "erase_size" },
 	{ "output/autotext.c", "manfid" },
 	{ "output/autotext.c", "name" }, { "output/autotext.c", "oemid" },
-	{ "device/extcsd.c", "cache_size" },
-	{ "device/extcsd.c", "optimal_write_size" },
+	{ "device/card.c", "pre_eol_info" }, { "output/survey.c", "pre_eol_info" },
 	/* the options' names (--count, --version, ...) */
 	{ "front/options.c", "blocksize" }, { "front/options.c", "offset" },
 	{ "front/options.c", "random" }, { "front/options.c", "count" },
@@ -680,6 +680,11 @@ static void all_names(struct names *nm)
 			add_names(nm, pairings[i].t[k]);
 	for (i = 0; i < RM_NR; i++)
 		add_name(nm, record_members[i]);
+	for (i = 0; i < ECF_NR; i++) {	/* ext_csd's spread fields */
+		add_name(nm, ext_csd_fields[i].name);
+		if (ext_csd_fields[i].bytes_name)
+			add_name(nm, ext_csd_fields[i].bytes_name);
+	}
 	ck_assert_uint_lt(nm->n, ARRAY_SIZE(nm->name));
 }
 
@@ -766,9 +771,14 @@ static void scan_text(struct findings *w, const struct names *nm,
 	}
 }
 
-/* Is the file one of record/'s tables (it defines rows of fields)? */
+/*
+ * Is the file one of record/'s tables (it defines rows of fields), or
+ * device/extcsd.c's table of EXT_CSD's fields?
+ */
 static int is_table_file(const char *file, const char *text)
 {
+	if (!strcmp(file, "device/extcsd.c"))
+		return 1;
 	return !strncmp(file, "record/", 7) &&
 	       strstr(text, "const struct rt_field ") != NULL;
 }
