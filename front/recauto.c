@@ -158,7 +158,8 @@ static void record_reconcile(const struct jr_value *doc, uint64_t erase,
 	struct rt_rd rd = { .loose = 1 };
 
 	memset(rc, 0, sizeof(*rc));
-	rt_read(&rd, &reconcile_table, jr_get(doc, BODY_KEY(RM_RECONCILE)), BODY_KEY(RM_RECONCILE),
+	rt_read(&rd, &reconcile_table, jr_get(doc, BODY_KEY(RM_RECONCILE)),
+		BODY_KEY(RM_RECONCILE),
 		rc);
 	rc->measured_byte = erase;
 	rc->stated_fit = reconcile_fit(erase, rc->stated_byte);
@@ -288,7 +289,8 @@ static void auto_record_json(FILE *res, const struct record *rec,
 	if (jr_get(doc, BODY_KEY(RM_ERROR)))
 		record_emit_member(&j, doc, BODY_KEY(RM_ERROR));
 	lacks_json(&j, r->lacks);
-	said_json(&j, now, jr_get(doc, BODY_KEY(RM_VERDICT)), cr, jr_get(doc, BODY_KEY(RM_CLASS)));
+	said_json(&j, now, jr_get(doc, BODY_KEY(RM_VERDICT)), cr,
+		  jr_get(doc, BODY_KEY(RM_CLASS)));
 	json_tail(&j, record_status(r, cr) != 0,
 		  jr_bool(jr_get(doc, TAIL_KEY(interrupted)), 0));
 }
@@ -338,8 +340,10 @@ static void auto_record_text(FILE *res, const struct record *rec,
 		class_print_checks(res, cr);
 		record_time(res, r, cr);
 	}
-	n = said_print(res, now, jr_get(rec->doc, BODY_KEY(RM_VERDICT)), version);
-	class_said_print(res, cr, jr_get(rec->doc, BODY_KEY(RM_CLASS)), n, version);
+	n = said_print(res, now, jr_get(rec->doc, BODY_KEY(RM_VERDICT)),
+		       version);
+	class_said_print(res, cr, jr_get(rec->doc, BODY_KEY(RM_CLASS)), n,
+			 version);
 }
 
 /* An --auto record: read, decided today, printed as a live run. */
@@ -363,8 +367,8 @@ int auto_record(struct cli *c, FILE *out, const struct record *rec)
 	}
 	auto_decide(r);
 	if (jr_len(jr_get(rec->doc, BODY_KEY(RM_CLASS))) &&
-	    record_class(rec->doc, jr_get(rec->doc, BODY_KEY(RM_CLASS)), &cr, err,
-			 sizeof(err))) {
+	    record_class(rec->doc, jr_get(rec->doc, BODY_KEY(RM_CLASS)), &cr,
+			 err, sizeof(err))) {
 		auto_free(r);
 		free(r);
 		return usage_error(c->err, "--analyze: %s:%s", rec->path, err);

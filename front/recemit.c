@@ -170,7 +170,8 @@ void record_json_head(struct json *j, FILE *res, const struct record *rec,
 	json_object_begin(j, NULL);
 	rt_write(j, &record_head_table, &h);
 	if (rec->hide_serial && jr_get(doc, HEAD_KEY(dev)))
-		emit_device_hidden(j, HEAD_KEY(dev), jr_get(doc, HEAD_KEY(dev)));
+		emit_device_hidden(j, HEAD_KEY(dev),
+				   jr_get(doc, HEAD_KEY(dev)));
 	else
 		record_emit_member(j, doc, HEAD_KEY(dev));
 	record_emit_member(j, doc, HEAD_KEY(opts));

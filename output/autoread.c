@@ -42,7 +42,8 @@ static void rd_capacity(struct rt_rd *c, const struct jr_value *doc,
 {
 	const char *cap = rt_key(&auto_verdict_table,
 				 offsetof(struct auto_verdict_rec, capacity));
-	const struct jr_value *v = jr_get(jr_get(doc, BODY_KEY(RM_VERDICT)), cap);
+	const struct jr_value *v = jr_get(jr_get(doc, BODY_KEY(RM_VERDICT)),
+					  cap);
 	char where[64];
 
 	if (!jr_is(v, JR_OBJECT))
@@ -91,7 +92,8 @@ static void rd_open_bounds(const struct jr_value *doc, struct auto_result *r)
 {
 	const char *key = rt_key(&auto_verdict_table,
 				 offsetof(struct auto_verdict_rec, erase_byte));
-	uint64_t erase = jr_u64(jr_get(jr_get(doc, BODY_KEY(RM_VERDICT)), key), 0);
+	uint64_t erase = jr_u64(jr_get(jr_get(doc, BODY_KEY(RM_VERDICT)),
+				       key), 0);
 	unsigned int max = erase ? auto_probe_max_nr(r->device_byte, erase) :
 			   0;
 
@@ -115,7 +117,8 @@ int auto_record_read(const struct jr_value *doc, struct auto_result *r,
 	opt = rt_rd_member(&c, doc, "the record", HEAD_KEY(opts), JR_OBJECT);
 	r->destructive = rt_rd_bool(&c, opt, HEAD_KEY(opts),
 				    OPTIONS_KEY(destructive));
-	res = rt_rd_member(&c, doc, "the record", BODY_KEY(RM_RESULTS), JR_ARRAY);
+	res = rt_rd_member(&c, doc, "the record", BODY_KEY(RM_RESULTS),
+			   JR_ARRAY);
 	for (i = 0; res && i < res->n && !c.ret; i++)
 		rd_step(&c, &res->v[i], i, r, &summary);
 	if (!c.ret && !summary)

@@ -88,8 +88,10 @@ struct record_head {
 	const char *version;		/* the flashbench that wrote it */
 	const char *test;		/* a test's long name, "auto", ... */
 	unsigned int shape;		/* RECORD_SHAPE when written */
-	const char *started;		/* UTC, ISO 8601: 2026-11-28T04:31:34Z */
-	const char *kernel;		/* the host's: "Linux 6.1.0 x86_64" */
+	const char *started;		/* UTC, ISO 8601:
+					 * 2026-11-28T04:31:34Z */
+	const char *kernel;		/* the host's: "Linux 6.1.0
+					 * x86_64" */
 	int has_device;			/* 0: device is null */
 	struct record_device dev;
 	int has_options;		/* 0: no options (--registers) */

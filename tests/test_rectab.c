@@ -313,7 +313,7 @@ static void walk(struct findings *w, const struct jr_value *schema,
 			const struct jr_value *p = jr_get(props, f->name);
 
 			if (f->flags & RT_SPREAD)
-				continue;	/* its members: another table's */
+				continue;	/* another table's */
 			if (!p)
 				found(w, "%s.%s: in table %s, not in the schema",
 				      where, f->name, t[k]->name);
@@ -590,7 +590,8 @@ static const struct {
 	{ "output/autotext.c", "erase_size" },
 	{ "output/autotext.c", "manfid" },
 	{ "output/autotext.c", "name" }, { "output/autotext.c", "oemid" },
-	{ "device/card.c", "pre_eol_info" }, { "output/survey.c", "pre_eol_info" },
+	{ "device/card.c", "pre_eol_info" },
+	{ "output/survey.c", "pre_eol_info" },
 	/* the options' names (--count, --version, ...) */
 	{ "front/options.c", "blocksize" }, { "front/options.c", "offset" },
 	{ "front/options.c", "random" }, { "front/options.c", "count" },
