@@ -14,6 +14,7 @@
 #include "rechead.h"
 #include "record.h"
 #include "rowtext.h"
+#include "wrap.h"
 
 /* ---- --analyze ---- */
 
@@ -143,8 +144,8 @@ static int registers_device(struct cli *c, struct card_raw *raw)
 	    raw->ext_err != -EIO)
 		return usage_error(c->err, "--registers %s: %s", path,
 				   raw->ext_why);
-	fprintf(c->err, "flashbench: --registers %s: %s\n", path,
-		raw->ext_why);
+	wrap_printf(c->err, "flashbench:   ", "flashbench: --registers %s: %s\n",
+		    path, raw->ext_why);
 	return EXIT_DEVICE;
 }
 

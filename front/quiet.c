@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "quiet.h"
+#include "wrap.h"
 
 /* One line of quiet_system()'s report. */
 static void quiet_log(FILE *log, const char *fmt, ...)
@@ -21,15 +22,19 @@ static void quiet_log(FILE *log, const char *fmt, ...)
 
 static void quiet_log(FILE *log, const char *fmt, ...)
 {
+	struct wrap w;
 	va_list ap;
 
 	if (!log)
 		return;
+	/* 80 columns, as every message (issue 27 item 14) */
+	log = wrap_begin(&w, log, "flashbench:   ");
 	fputs("flashbench: ", log);
 	va_start(ap, fmt);
 	vfprintf(log, fmt, ap);
 	va_end(ap);
 	fputc('\n', log);
+	wrap_end(&w);
 }
 
 /*

@@ -96,9 +96,9 @@ void announce(const struct cli *c, const struct device *dev,
 		return;
 	}
 	for (i = 0; i < n; i++)
-		fprintf(c->err,
-			"flashbench: will overwrite bytes %" PRIu64 "-%" PRIu64 " on %s\n",
-			r[i].start_byte, r[i].end_byte, dev->path);
+		wrap_printf(c->err, ERR_LEAD,
+			    "flashbench: will overwrite bytes %" PRIu64 "-%" PRIu64 " on %s\n",
+			    r[i].start_byte, r[i].end_byte, dev->path);
 	wrap_printf(c->err, ERR_LEAD,
 		"flashbench: %s in all, in %zu range%s; each END is the first byte left alone\n",
 		fmt_size(sz, total), n, n == 1 ? "" : "s");
@@ -175,9 +175,10 @@ int announce_phase(void *ctx, const struct bench_range *r, size_t n)
 		size_t i;
 
 		for (i = 0; i < n; i++)
-			fprintf(a->c->err,
-				"flashbench: will overwrite bytes %" PRIu64 "-%" PRIu64 " on %s\n",
-				r[i].start_byte, r[i].end_byte, a->dev->path);
+			wrap_printf(a->c->err, ERR_LEAD,
+				    "flashbench: will overwrite bytes %" PRIu64 "-%" PRIu64 " on %s\n",
+				    r[i].start_byte, r[i].end_byte,
+				    a->dev->path);
 	}
 	return save_ranges(a->c, a->dev, r, n, 0) ? -ECANCELED : 0;
 }
@@ -197,10 +198,11 @@ void announce_writes(const struct cli *c, const struct device *dev,
 
 		for (i = 0; i < test_table_nr; i++)
 			for (j = 0; j < plan[i].n; j++)
-				fprintf(c->err,
-					"flashbench: will overwrite bytes %" PRIu64 "-%" PRIu64 " on %s\n",
-					plan[i].ranges[j].start_byte,
-					plan[i].ranges[j].end_byte, dev->path);
+				wrap_printf(c->err, ERR_LEAD,
+					    "flashbench: will overwrite bytes %" PRIu64 "-%" PRIu64 " on %s\n",
+					    plan[i].ranges[j].start_byte,
+					    plan[i].ranges[j].end_byte,
+					    dev->path);
 		return;
 	}
 	for (i = 0, n = 0; i < test_table_nr; i++) {
@@ -258,7 +260,7 @@ int check_journal(struct cli *c, const struct device *dev)
 		return EXIT_USAGE;
 	if (!preserve_check_journal(c->run.journal_buf, why, sizeof(why)))
 		return 0;
-	fprintf(c->err, "flashbench: --preserve: %s\n", why);
+	wrap_printf(c->err, ERR_LEAD, "flashbench: --preserve: %s\n", why);
 	return EXIT_USAGE;
 }
 
@@ -283,8 +285,8 @@ int save_ranges(struct cli *c, struct device *dev,
 	ret = (sparse ? preserve_save_sparse : preserve_save)(&c->run.saved, dev,
 		r, n, c->run.journal_buf, why, sizeof(why));
 	if (ret) {
-		fprintf(c->err, "flashbench: --preserve: %s\n",
-			why[0] ? why : strerror(-ret));
+		wrap_printf(c->err, ERR_LEAD, "flashbench: --preserve: %s\n",
+			    why[0] ? why : strerror(-ret));
 		return stop_signal ? 128 + stop_signal : EXIT_DEVICE;
 	}
 	/* one line each, saved and restored: the user's data is at stake */
@@ -380,20 +382,25 @@ static int say_losses(struct cli *c, const struct preserve *p,
 	uint64_t sum = 0;
 
 	for (i = 0; i < n; i++) {
+		struct wrap w;
+		FILE *f = wrap_begin(&w, c->err, ERR_LEAD);
+
 		sum += l[i].len_byte;
-		fprintf(c->err, "flashbench: bytes %" PRIu64 "-%" PRIu64
+		fprintf(f, "flashbench: bytes %" PRIu64 "-%" PRIu64
 			" of %s could not be restored: ", l[i].off_byte,
 			l[i].off_byte + l[i].len_byte, path);
 		if (l[i].kind == PRESERVE_ALIASED)
-			fprintf(c->err, "they read back what was restored at bytes %" PRIu64 "-%" PRIu64 " (the card stores both at one place)\n",
+			fprintf(f, "they read back what was restored at bytes %" PRIu64 "-%" PRIu64 " (the card stores both at one place)\n",
 				l[i].alias_byte, l[i].alias_byte + l[i].len_byte);
 		else
-			fprintf(c->err, "what was written there vanished (they read back %s)\n",
+			fprintf(f, "what was written there vanished (they read back %s)\n",
 				reads[l[i].kind]);
+		wrap_end(&w);
 	}
 	if (n)
-		fprintf(c->err, "flashbench: %zu range%s of %s (%" PRIu64 " bytes) could not be restored: the card does not keep what is written there (a fake card? see --capacity); what was saved from them stays in %s\n",
-			n, n > 1 ? "s" : "", path, sum, journal);
+		wrap_printf(c->err, ERR_LEAD,
+			    "flashbench: %zu range%s of %s (%" PRIu64 " bytes) could not be restored: the card does not keep what is written there (a fake card? see --capacity); what was saved from them stays in %s\n",
+			    n, n > 1 ? "s" : "", path, sum, journal);
 	return n > 0;
 }
 

@@ -84,10 +84,10 @@ int test_failed(FILE *err, const struct device *dev, const char *option,
 	const struct dev_error *e = &dev->last_error;
 
 	if (e->op && e->err)
-		fprintf(err,
-			"flashbench: %s of %" PRIu64 " bytes at offset %lld on %s failed: %s\n",
-			e->op, e->len_byte, (long long)e->off_byte, dev->path,
-			strerror(e->err));
+		wrap_printf(err, "flashbench:   ",
+			    "flashbench: %s of %" PRIu64 " bytes at offset %lld on %s failed: %s\n",
+			    e->op, e->len_byte, (long long)e->off_byte,
+			    dev->path, strerror(e->err));
 	else
 		fprintf(err, "flashbench: %s failed: %s\n", option,
 			strerror(-ret));

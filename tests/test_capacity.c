@@ -774,6 +774,10 @@ START_TEST(test_capacity_restore_cli)
 		 journal, file);
 	fb_run(args, &r);
 	flashbench_open_hook = NULL;
+	/* what could not be restored, too, in 80 columns (issue 27 item
+	 * 14) */
+	check_width(args, r.err_raw);
+	check_width(args, r.out);
 	if (_i) {
 		ck_assert_msg(r.status == (_i == 2 ? 5 : 0), "%d: %s",
 			      r.status, r.err);

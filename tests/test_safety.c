@@ -113,6 +113,7 @@ START_TEST(test_eio_preserve)
 	flashbench_open_hook = NULL;
 	ck_assert_msg(r.status == 1, "%s: %d %s", args, r.status, r.err);
 	ck_assert_ptr_nonnull(strstr(r.err, "write of "));
+	check_width(args, r.err_raw);	/* (issue 27 item 14) */
 	ck_assert_ptr_null(strstr(r.err, "--restore="));
 	ck_assert_uint_eq(image_sum(img), sum);
 	ck_assert_int_ne(access(journal, F_OK), 0);
