@@ -19,14 +19,14 @@
 enum survey_col {
 	COL_CARD, COL_MFR, COL_OEM, COL_DATE, COL_SERIAL, COL_SIZE,
 	COL_USABLE, COL_AU_STATED, COL_AU, COL_PAGE, COL_UNIT, COL_OPEN,
-	COL_OPEN_RANDOM, COL_FAT, COL_MAPPING, COL_LIFE, COL_STATED,
-	COL_MEASURED, COL_RUNS, COL_RECORD, COL_NR,
+	COL_OPEN_RANDOM, COL_FAT, COL_MAPPING, COL_CACHE, COL_LONGEST,
+	COL_LIFE, COL_STATED, COL_MEASURED, COL_RUNS, COL_RECORD, COL_NR,
 };
 
 static const char *const col_head[COL_NR] = {
 	"card", "mfr", "oem", "date", "serial#", "size", "usable",
 	"AU stated", "AU", "page", "unit", "open", "open rnd", "FAT",
-	"map", "life", "classes", "measured", "runs", "record",
+	"map", "cache", "longest write", "life", "classes", "measured", "runs", "record",
 };
 
 #define CELL_LEN 288	/* the longest cell: a record's path */
@@ -101,6 +101,37 @@ static void cell_mapping(char *buf, const struct survey_row *r)
 		buf[n++] = ' ';
 		cell_size(buf + n, &r->map_unit);
 	}
+}
+
+/* "256MiB 47.1->11.8MB/s", ">=512MiB 40.2MB/s", "none", "-". */
+static void cell_cache(char *buf, const struct survey_row *r)
+{
+	char s[FMT_LEN];
+
+	if (r->cache == SV_CACHE_UNKNOWN)
+		snprintf(buf, CELL_LEN, "-");
+	else if (r->cache == SV_CACHE_NONE)
+		snprintf(buf, CELL_LEN, "none");
+	else if (r->cache_at_least)
+		snprintf(buf, CELL_LEN, ">=%s %.1fMB/s", fmt_size(s, r->cache_byte),
+			 r->cache_fast_mbps);
+	else
+		snprintf(buf, CELL_LEN, "%s %.1f->%.1fMB/s",
+			 fmt_size(s, r->cache_byte), r->cache_fast_mbps,
+			 r->cache_native_mbps);
+}
+
+/* "397ms p99 360ms", "-". */
+static void cell_longest(char *buf, const struct survey_row *r)
+{
+	char a[FMT_LEN], b[FMT_LEN];
+
+	if (!r->write_max_ns.set)
+		snprintf(buf, CELL_LEN, "-");
+	else
+		snprintf(buf, CELL_LEN, "%s p99 %s",
+			 fmt_time(a, (int64_t)r->write_max_ns.v),
+			 fmt_time(b, (int64_t)r->write_p99_ns.v));
 }
 
 /*
@@ -217,6 +248,12 @@ static void cell(char *buf, const struct survey_row *r, enum survey_col c)
 		break;
 	case COL_MAPPING:
 		cell_mapping(buf, r);
+		break;
+	case COL_CACHE:
+		cell_cache(buf, r);
+		break;
+	case COL_LONGEST:
+		cell_longest(buf, r);
 		break;
 	case COL_LIFE:
 		cell_life(buf, r);
@@ -407,6 +444,24 @@ static void json_text_or_null(struct json *j, const char *key,
 		json_null(j, key);
 }
 
+/* {"seen": true, "size": ..., ...}, {"seen": false} or null. */
+static void json_cache(struct json *j, const struct survey_row *r)
+{
+	if (r->cache == SV_CACHE_UNKNOWN) {
+		json_null(j, "write_cache");
+		return;
+	}
+	json_object_begin(j, "write_cache");
+	json_bool(j, "seen", r->cache == SV_CACHE_SEEN);
+	if (r->cache == SV_CACHE_SEEN) {
+		json_u64(j, "size", r->cache_byte);
+		json_bool(j, "size_at_least", r->cache_at_least);
+		json_double(j, "fast_mbps", r->cache_fast_mbps);
+		json_double(j, "native_mbps", r->cache_native_mbps);
+	}
+	json_object_end(j);
+}
+
 static void json_row(struct json *j, const struct survey_row *r)
 {
 	size_t i;
@@ -446,6 +501,9 @@ static void json_row(struct json *j, const struct survey_row *r)
 		json_null(j, "mapping");
 	}
 	json_num(j, "mapping_unit", &r->map_unit);
+	json_cache(j, r);
+	json_raw_or_null(j, "write_max_ns", &r->write_max_ns);
+	json_raw_or_null(j, "write_p99_ns", &r->write_p99_ns);
 	json_raw_or_null(j, "life_time_est_typ_a", &r->life_a);
 	json_raw_or_null(j, "life_time_est_typ_b", &r->life_b);
 	json_raw_or_null(j, "pre_eol_info", &r->pre_eol);

@@ -22,6 +22,13 @@ enum survey_conf {
 	SV_HIGH,	/* no mark; also what a record states without one */
 };
 
+/* What a record says of a write cache. */
+enum survey_cache {
+	SV_CACHE_UNKNOWN,	/* not measured (not in the record) */
+	SV_CACHE_NONE,		/* measured: no drop in speed */
+	SV_CACHE_SEEN,		/* the speed dropped past it */
+};
+
 /* One measured or stated value. */
 struct survey_num {
 	int set;		/* the record has it */
@@ -69,6 +76,12 @@ struct survey_row {
 	struct survey_num life_a;	/* EXT_CSD's life time used, */
 	struct survey_num life_b;	/* types A and B (1-11) */
 	struct survey_num pre_eol;	/* EXT_CSD's PRE_EOL_INFO */
+	enum survey_cache cache;	/* a write cache: seen, none, ? */
+	uint64_t cache_byte;		/* seen: written at the fast speed */
+	int cache_at_least;		/* and more than that */
+	double cache_fast_mbps, cache_native_mbps;
+	struct survey_num write_max_ns;	/* the longest write timed */
+	struct survey_num write_p99_ns;	/* 99 % of them took no longer */
 	char stated[32];		/* "C10 U1 V30 A1", "none", "" */
 	size_t nr_classes;
 	struct survey_class classes[SURVEY_CLASSES];

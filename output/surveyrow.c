@@ -16,10 +16,12 @@
 #include "analyze.h"
 #include "autotab.h"
 #include "c.h"
+#include "cacherec.h"
 #include "cardrec.h"
 #include "caprec.h"
 #include "classrec.h"
 #include "extcsd.h"
+#include "latrec.h"
 #include "rechead.h"
 #include "rectab.h"
 #include "rowsread.h"
@@ -185,6 +187,44 @@ static void row_mapping(struct survey_row *row, const struct rt_table *t,
 	num_at(&row->map_unit, t, g, held, GEO(mapping_unit_byte));
 }
 
+/*
+ * The write cache (null in the verdict: measured, none seen) and the
+ * longest single write the run timed (rows the verdict table derives
+ * from the raw steps, so read here by their own tables).
+ */
+static void row_writes(struct survey_row *row, const struct jr_value *v)
+{
+	const struct rt_table *t = &auto_verdict_table;
+	const char *cname = rt_row_at(t, GEO(cache))->name;
+	const char *lname = rt_row_at(t, GEO(latency))->name;
+	const struct jr_value *cv = jr_get(v, cname);
+	const struct jr_value *lv = jr_get(v, lname);
+	struct rt_rd rd = { .loose = 1 };
+	struct cache_verdict_rec c;
+	struct auto_latency l;
+
+	row->cache = jr_is(cv, JR_NULL) ? SV_CACHE_NONE : SV_CACHE_UNKNOWN;
+	if (jr_is(cv, JR_OBJECT)) {
+		memset(&c, 0, sizeof(c));
+		rt_read(&rd, &cache_verdict_table, cv, cname, &c);
+		row->cache = SV_CACHE_SEEN;
+		row->cache_byte = c.size_byte;
+		row->cache_at_least = c.size_at_least;
+		row->cache_fast_mbps = c.fast_mbps;
+		row->cache_native_mbps = c.native_mbps;
+	}
+	if (!jr_is(lv, JR_OBJECT))
+		return;
+	memset(&l, 0, sizeof(l));
+	rt_read(&rd, &latency_verdict_table, lv, lname, &l);
+	if (!l.writes)
+		return;
+	row->write_max_ns.set = row->write_p99_ns.set = 1;
+	row->write_max_ns.conf = row->write_p99_ns.conf = SV_HIGH;
+	row->write_max_ns.v = l.max_ns;
+	row->write_p99_ns.v = l.p99_ns;
+}
+
 /* What --auto's verdict says of the card's geometry. */
 static void row_geometry(struct survey_row *row, const struct jr_value *v)
 {
@@ -204,6 +244,7 @@ static void row_geometry(struct survey_row *row, const struct jr_value *v)
 	num_at(&row->open_random, t, &g, held, GEO(open_random_nr));
 	num_at(&fat_nr, t, &g, held, GEO(fat_count));
 	row_mapping(row, t, &g, held);
+	row_writes(row, v);
 	if (!fat_nr.set || !row->au.set)
 		return;
 	row->fat_size = fat_nr;
@@ -337,14 +378,14 @@ static void fill_from(struct survey_row *newer, const struct survey_row *older)
 		&newer->page, &newer->unit, &newer->open_linear,
 		&newer->open_random, &newer->fat_start, &newer->fat_size,
 		&newer->map_unit, &newer->life_a, &newer->life_b,
-		&newer->pre_eol,
+		&newer->pre_eol, &newer->write_max_ns, &newer->write_p99_ns,
 	};
 	const struct survey_num *o[] = {
 		&older->size, &older->usable, &older->au_stated, &older->au,
 		&older->page, &older->unit, &older->open_linear,
 		&older->open_random, &older->fat_start, &older->fat_size,
 		&older->map_unit, &older->life_a, &older->life_b,
-		&older->pre_eol,
+		&older->pre_eol, &older->write_max_ns, &older->write_p99_ns,
 	};
 	size_t i;
 
@@ -356,6 +397,13 @@ static void fill_from(struct survey_row *newer, const struct survey_row *older)
 		       sizeof(newer->capacity_kind));
 	if (!newer->stated[0])
 		memcpy(newer->stated, older->stated, sizeof(newer->stated));
+	if (newer->cache == SV_CACHE_UNKNOWN) {
+		newer->cache = older->cache;
+		newer->cache_byte = older->cache_byte;
+		newer->cache_at_least = older->cache_at_least;
+		newer->cache_fast_mbps = older->cache_fast_mbps;
+		newer->cache_native_mbps = older->cache_native_mbps;
+	}
 	if (!newer->mapping[0]) {
 		memcpy(newer->mapping, older->mapping, sizeof(newer->mapping));
 		newer->mapping_conf = older->mapping_conf;

@@ -58,6 +58,8 @@ static const struct {
 	{ "--auto --destructive", "seed=26,size=1G,readsig=0,ftl=page,map=16K,claims=C10+A1" },
 	/* an eMMC's registers: its EXT_CSD (wear, size), no CID */
 	{ "--registers tests/data/extcsd/samsung-bjnb4r", NULL },
+	/* a card behind a 128 MiB pSLC write cache */
+	{ "--auto --destructive", "seed=27,size=1G,erase=4M,slc=128M,claims=C10+U3+V30" },
 };
 
 #define NR_CARDS (sizeof(cards) / sizeof(cards[0]))
@@ -284,6 +286,24 @@ START_TEST(test_survey_rows)
 	ck_assert_uint_eq(jr_u64(jr_get(row, "pre_eol_info"), 0), 1);
 	ck_assert(jr_is(jr_get(row, "mapping"), JR_NULL));
 	ck_assert(jr_is(jr_get(row_of(rows, 28), "life_time_est_typ_a"),
+			JR_NULL));
+	/* a write cache: about its 128 MiB (within 2 %), fast, then slow;
+	 * a card without one: none seen; read-only --auto: not measured */
+	row = row_of(rows, 30);
+	ck_assert(jr_bool(jr_path(row, "write_cache.seen"), 0));
+	ck_assert_uint_ge(jr_u64(jr_path(row, "write_cache.size"), 0),
+			  (128ULL << 20) * 98 / 100);
+	ck_assert_uint_le(jr_u64(jr_path(row, "write_cache.size"), 0),
+			  (128ULL << 20) * 102 / 100);
+	ck_assert(jr_double(jr_path(row, "write_cache.fast_mbps"), 0) >
+		  2 * jr_double(jr_path(row, "write_cache.native_mbps"), 0));
+	ck_assert(!jr_bool(jr_path(row_of(rows, 22), "write_cache.seen"), 1));
+	ck_assert(jr_is(jr_get(row_of(rows, 24), "write_cache"), JR_NULL));
+	/* the longest write: a destructive run's, p99 no longer */
+	ck_assert_uint_gt(jr_u64(jr_get(row, "write_max_ns"), 0), 0);
+	ck_assert_uint_le(jr_u64(jr_get(row, "write_p99_ns"), 0),
+			  jr_u64(jr_get(row, "write_max_ns"), 0));
+	ck_assert(jr_is(jr_get(row_of(rows, 24), "write_max_ns"),
 			JR_NULL));
 	/* sorted by manufacturer: the cards without one last (the
 	 * simulated card without registers, the eMMC without its CID) */
