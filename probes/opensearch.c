@@ -207,22 +207,23 @@ static double pass_mean(double sum, double slowest, unsigned int nr,
 }
 
 /*
- * Are the passes slow through one write alone stalls (their longest run
- * in a row: lone_run)?  A stall falls on a write now and then, one in a
- * hundred or fewer, so never on three passes in a row.  A card in random
- * mode with one AU more than it keeps pays a collection at one write of
- * every pass (the probe stops after three such passes: probe()'s run);
+ * Are the passes slow through one write alone stalls (slow_run: the most
+ * passes in a row with a slow write, alone or not)?  A stall falls on a
+ * write now and then, one in a hundred or fewer, so never on three
+ * passes in a row.  A card in random mode with one AU more than it keeps
+ * pays a collection at one write of every pass, or more where the host
+ * delays one too (the probe stops after three such passes: its run);
  * one that closes the AU it opened first (evict=oldest) at the same AU's
  * write in every pass, and so does one keeping an AU through a log
  * (auto_probe_judge()'s dear AUs).  Those are no stalls, nor are those
  * before writes that stopped the probe as a clear collapse.
  */
 static int lones_stalls(const unsigned int *dear, unsigned int nr,
-			unsigned int lone_run, unsigned int m)
+			unsigned int slow_run, unsigned int m)
 {
 	unsigned int k;
 
-	if (lone_run >= 3)
+	if (slow_run >= 3)
 		return 0;
 	for (k = 0; k < nr; k++)
 		if (m >= 2 && dear[k] >= m)
@@ -239,7 +240,7 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 	const unsigned int passes = warm + AUTO_POSITIONS;
 	double per[AUTO_POSITIONS], raw[AUTO_POSITIONS];
 	unsigned int i, m = 0, fast = 0, slow = 0, huge = 0, lones = 0;
-	unsigned int fast_raw = 0, f, lone_run = 0, lone_max = 0;
+	unsigned int fast_raw = 0, f, run_max = 0;
 	unsigned int streak = 0, hstreak = 0;	/* slow, huge writes in a row */
 	unsigned int run = 0;	/* passes in a row with a slow write */
 	unsigned int dear[AUTO_MAX_NR] = { 0 };	/* passes each AU's write
@@ -316,25 +317,24 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 		raw[m] = sum / nr;
 		per[m++] = pass_mean(sum, slowest, nr, ref_ns, hold_ns, &lone);
 		lones += lone;
-		lone_run = lone ? lone_run + 1 : 0;
-		if (lone_run > lone_max)
-			lone_max = lone_run;
 		if (ref_ns > 0) {
-			fast += per[m - 1] < hold_ns;
-			fast_raw += raw[m - 1] < hold_ns;
-			/* clearly held: four fast passes; clearly not:
-			 * none fast in four (one AU over, through a log);
-			 * counted at the whole passes unless the passes
-			 * slow through one write are stalls */
-			f = lones_stalls(dear, nr, lone_max, m) ? fast : fast_raw;
-			if (m >= AUTO_HELD_PASSES && (f == m || !f))
-				break;
 			/*
 			 * Collapsed at only some writes (random mode): a
 			 * collection in each of three passes in a row, where
 			 * pauses put one in a pass now and then at most.
 			 */
 			run = slow > pass_slow ? run + 1 : 0;
+			if (run > run_max)
+				run_max = run;
+			fast += per[m - 1] < hold_ns;
+			fast_raw += raw[m - 1] < hold_ns;
+			/* clearly held: four fast passes; clearly not:
+			 * none fast in four (one AU over, through a log);
+			 * counted at the whole passes unless the passes
+			 * slow through one write are stalls */
+			f = lones_stalls(dear, nr, run_max, m) ? fast : fast_raw;
+			if (m >= AUTO_HELD_PASSES && (f == m || !f))
+				break;
 			if (run >= 3)
 				break;
 		}
@@ -345,7 +345,7 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 	 * some of the writes.  Passes slow through one write alone count
 	 * at their other writes (stalls, pauses: lones_stalls()).
 	 */
-	if (lones && (stop || !lones_stalls(dear, nr, lone_max, m)))
+	if (lones && (stop || !lones_stalls(dear, nr, run_max, m)))
 		for (i = 0; i < m; i++)
 			per[i] = raw[i];
 	p->mean_ns = nr == 1 ? stats_median(per, m) : stats_trimmed_mean(per, m);
