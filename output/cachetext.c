@@ -39,9 +39,12 @@ static void print_late(FILE *out, const struct auto_cache *c)
 	fprintf(out, "write cache: more than %s written at %.3g MB/s (the cap), then %.3g MB/s\n",
 		fmt_size(a, c->size_byte), cache_mbps(c, c->fast_ns),
 		cache_mbps(c, c->native_ns));
-	fprintf(out, "  evidence: %zu writes of %s in sequence, then the later steps' writes\n  filled it: %zu of the same writes again were x%.2f slower; those\n  steps were made again past it\n",
+	fprintf(out, "  evidence: %zu writes of %s in sequence, then the later steps' writes\n  filled it: %zu of the same writes again were x%.2f slower; %s\n",
 		c->nchunks, fmt_size(a, c->chunk_byte), c->nlate,
-		c->native_ns / c->fast_ns);
+		c->native_ns / c->fast_ns,
+		c->recheck_at == CACHE_AT_CLASS ?
+		"the class\n  check was measured past it (the write steps ran within it)" :
+		"those\n  steps were made again past it");
 }
 
 void cache_print(FILE *out, const struct auto_cache *c)

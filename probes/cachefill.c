@@ -63,7 +63,7 @@ static unsigned int recheck_run(const struct auto_result *r)
 }
 
 int auto_cache_recheck(struct device *dev, const struct auto_hooks *h,
-		       struct auto_result *r)
+		       struct auto_result *r, enum cache_at at)
 {
 	uint64_t t0 = dev_now_ns(dev);
 	int ret;
@@ -71,6 +71,7 @@ int auto_cache_recheck(struct device *dev, const struct auto_hooks *h,
 	if (!cache_recheck_wanted(&r->cache))
 		return 0;
 	auto_say(h, "auto: %s\n", "write cache filled meanwhile? (writes)");
+	r->cache.recheck_at = at;
 	ret = wcache_recheck(dev, &r->cache, recheck_run(r));
 	r->step_ns[AUTO_STEP_CACHE] += dev_now_ns(dev) - t0;
 	return ret ? ret : r->cache.late;

@@ -27,6 +27,7 @@ int auto_probe_class(struct device *dev, const struct bench_opts *o,
 {
 	struct bench_range rg;
 	struct class_plan p;
+	uint64_t t0;
 	int ret;
 
 	auto_class_place(o, ci, r, &p);
@@ -41,9 +42,18 @@ int auto_probe_class(struct device *dev, const struct bench_opts *o,
 		r->class_claims = ci->claims;
 	rg.start_byte = r->class_start_byte;
 	rg.end_byte = r->class_end_byte;
-	ret = auto_announce_past(h, r, &rg, 1, 0);
-	if (!ret)	/* measured past a cache the run found */
+	ret = auto_announce_past(h, r, &rg, 1, 1);
+	t0 = dev_now_ns(dev);
+	/*
+	 * a cache larger than the cap that the capacity check's writes
+	 * filled: found here, and the class measured past it
+	 */
+	if (!ret)
+		ret = auto_cache_recheck(dev, h, r, CACHE_AT_CLASS);
+	if (ret >= 0)	/* measured past a cache the run found */
 		ret = auto_cache_topup(dev, r);
+	/* the write cache's share of the run's device time */
+	r->device_ns += dev_now_ns(dev) - t0;
 	if (!ret) {
 		/* the progress line and -v name the step that runs now */
 		auto_say(h, "auto: %s\n", "class check (writes)");

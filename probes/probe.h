@@ -67,12 +67,13 @@ int auto_announce_past(const struct auto_hooks *h,
 		       const struct auto_result *r,
 		       const struct bench_range *ranges, int n, int recheck);
 /*
- * After a later step's writes, where the write-cache step reached its
- * cap with no drop: did a cache larger than the cap fill meanwhile?
- * 1 (the step's answers were the cache's: make it again), 0, or -errno.
+ * After a later step's writes (at says which), where the write-cache
+ * step reached its cap with no drop: did a cache larger than the cap
+ * fill meanwhile?  1 (the step's answers were the cache's: make it
+ * again), 0, or -errno.
  */
 int auto_cache_recheck(struct device *dev, const struct auto_hooks *h,
-		       struct auto_result *r);
+		       struct auto_result *r, enum cache_at at);
 /*
  * The write latency (latency.c): a wrapper over dev that times each
  * single write (NULL when out of memory: the run goes on without it),

@@ -88,7 +88,7 @@ static int auto_erase_writes(struct device *dev, const struct auto_hooks *h,
 
 	if (!ret)
 		ret = auto_probe_erase(dev, h, r);
-	if (ret || (ret = auto_cache_recheck(dev, h, r)) <= 0)
+	if (ret || (ret = auto_cache_recheck(dev, h, r, CACHE_AT_ERASE)) <= 0)
 		return ret;
 	r->align.erase = r->erase_reads;
 	memset(&r->erase_writes, 0, sizeof(r->erase_writes));
@@ -215,7 +215,8 @@ int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 	if (!ret)
 		ret = auto_write_probes(dev, erase, h, r);
 	/* a cache larger than the cap, filled by them: again, past it */
-	if (!ret && (ret = auto_cache_recheck(dev, h, r)) > 0) {
+	if (!ret &&
+	    (ret = auto_cache_recheck(dev, h, r, CACHE_AT_PROBES)) > 0) {
 		auto_write_probes_forget(r);
 		ret = auto_write_probes(dev, erase, h, r);
 	}

@@ -46,6 +46,12 @@ static const struct rt_table ns_table = RT_TABLE("write", ns_rows);
 
 static const char *const cache_step[] = { "write_cache" };
 
+/* After which writes the last recheck was made (none: null). */
+static const char *const recheck_at_name[] = {
+	[CACHE_AT_NONE] = NULL, [CACHE_AT_ERASE] = "erase_writes",
+	[CACHE_AT_PROBES] = "write_steps", [CACHE_AT_CLASS] = "capacity",
+};
+
 static const struct rt_field step_rows[] = {
 	{ .name = "step", .kind = RT_CONST, .names = cache_step,
 	  .nnames = 1 },
@@ -69,6 +75,9 @@ static const struct rt_field step_rows[] = {
 	  .unit = "count" },
 	{ .name = "rechecks", .kind = RT_UINT, .off = AC(rechecks),
 	  .unit = "count" },
+	{ .name = "recheck_after", .kind = RT_ENUM, .off = AC(recheck_at),
+	  .names = recheck_at_name, .nnames = ARRAY_SIZE(recheck_at_name),
+	  .flags = RT_ZERO_NULL },
 	{ .name = "recheck_run", .kind = RT_UINT, .off = AC(late_run),
 	  .unit = "count" },
 	{ .name = "recheck_chunks", .kind = RT_ARRAY, .off = AC(late_ns),

@@ -47,6 +47,15 @@
 #define CACHE_LATE_CHUNKS	24	/* a recheck's chunks at most */
 #define CACHE_LATE_FAST		2	/* fast ones that end a recheck */
 
+/* Where the last recheck was made: after which steps' writes. */
+enum cache_at {
+	CACHE_AT_NONE,
+	CACHE_AT_ERASE,		/* the erase search from writes */
+	CACHE_AT_PROBES,	/* the open-AU searches, the FAT probe */
+	CACHE_AT_CLASS,		/* all of them and the capacity check,
+				   before the class check */
+};
+
 struct auto_cache {
 	int measured;			/* 0: not run */
 	uint64_t start_byte;		/* the chunks are written from here */
@@ -62,6 +71,7 @@ struct auto_cache {
 	uint64_t topup_byte;		/* written before later steps */
 	unsigned int topups;		/* in so many top-ups */
 	unsigned int rechecks;		/* rechecks made */
+	enum cache_at recheck_at;	/* the last one's place */
 	unsigned int late_run;		/* slow chunks in a row it took to
 					   say a cache filled (AUs the card
 					   may have left open close first) */

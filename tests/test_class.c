@@ -543,8 +543,11 @@ START_TEST(test_class_in_auto)
 	ck_assert_ptr_nonnull(strstr(r.out, "  C10  pass  10.6 MB/s"));
 	ck_assert_ptr_nonnull(strstr(r.out, "  U1   pass  11.8 MB/s"));
 	ck_assert_ptr_nonnull(strstr(r.out, "  A1   FAIL  11.8 MB/s"));
+	/* its range and what the write cache's recheck before it may
+	 * write (from 128 MiB) */
 	ck_assert_ptr_nonnull(strstr(r.err,
-		"will overwrite bytes 16777216-100663296 on simulated card"));
+		"will overwrite 2 ranges on simulated card, 176MiB in all"));
+	ck_assert_ptr_nonnull(strstr(r.err, "bytes 16777216-234881024"));
 	fb_free(&r);
 	fb_run("--auto --destructive -q --json "
 	       "--simulate=claims=C10+U1+A1,noise=0", &r);

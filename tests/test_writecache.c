@@ -444,6 +444,11 @@ static const struct {
 	{ "--auto --destructive --simulate=slc=256M,slc_mbps=72,write_mbps=18,claims=C10+U3+V30",
 	  "  past a write cache of about 256MiB (70.4 MB/s, then 17.8 MB/s)\n",
 	  0 },
+	/* larger than the cap and the write steps: the capacity check's
+	 * writes filled it, and the recheck before the class check saw it */
+	{ "--auto --destructive --simulate=slc=720M,size=8G,slc_mbps=72,write_mbps=18,claims=C10+U3+V30",
+	  "  past a write cache of more than 512MiB (70.4 MB/s, then 17.8 MB/s)\n",
+	  0 },
 };
 
 START_TEST(test_class_past_cache)
@@ -463,6 +468,62 @@ START_TEST(test_class_past_cache)
 }
 END_TEST
 
+/* The seconds of a figure of a device time line ("1.5s", "980ms"). */
+static double secs_of(const char *p)
+{
+	char *end;
+	double v = strtod(p, &end);
+
+	return !strncmp(end, "ms", 2) ? v / 1e3 :
+	       !strncmp(end, "\xc2\xb5s", 3) ? v / 1e6 : v;
+}
+
+/*
+ * The shares of the device time add up to it on a cached card too: the
+ * top-up and the recheck before the class check are the write cache's
+ * share and in the total.
+ */
+START_TEST(test_cache_shares)
+{
+	static const char *const runs[] = {
+		"--auto --destructive -q --simulate=slc=256M",
+		"--auto --destructive -q --simulate=slc=720M,size=8G",
+	};
+	double total, sum = 0;
+	struct fb_run r;
+	char *u, *w;
+	const char *p, *q;
+
+	fb_run(runs[_i], &r);
+	ck_assert_int_eq(r.status, 0);
+	p = strstr(r.out, "device time: ");
+	ck_assert_ptr_nonnull(p);
+	u = strdup(p);		/* its wrapped lines joined */
+	ck_assert_ptr_nonnull(u);
+	for (w = u, q = p; *q; q++) {
+		if (!strncmp(q, "\n    ", 5)) {
+			*w++ = ' ';
+			q += 4;
+		} else {
+			*w++ = *q;
+		}
+	}
+	*w = '\0';
+	total = secs_of(u + 13);
+	ck_assert_ptr_nonnull(strstr(u, ", write cache "));
+	for (q = strstr(u, ": align ") + 1; (q = strpbrk(q, "0123456789"));
+	     q = strpbrk(q, ",\n")) {
+		sum += secs_of(q);
+		if (!strpbrk(q, ","))
+			break;
+	}
+	ck_assert_msg(sum > total * 0.999 && sum < total * 1.001,
+		      "%s: shares %g s, total %g s", runs[_i], sum, total);
+	free(u);
+	fb_free(&r);
+}
+END_TEST
+
 Suite *writecache_suite(void)
 {
 	Suite *s = suite_create("writecache");
@@ -477,6 +538,7 @@ Suite *writecache_suite(void)
 	tcase_add_test(tc, test_cache_drop_at);
 	tcase_add_test(tc, test_cache_json);
 	tcase_add_test(tc, test_cache_text);
+	tcase_add_loop_test(tc, test_cache_shares, 0, 2);
 	tcase_add_loop_test(tc, test_latency, 0, ARRAY_SIZE(lat_cards));
 	tcase_add_loop_test(tc, test_class_past_cache, 0,
 			    ARRAY_SIZE(past_class));
