@@ -58,7 +58,7 @@ static int cache_place(const struct class_plan *p, uint64_t dev_size,
 {
 	return p->past_cache &&
 	       wcache_place(p->sustained ? dev_size : p->cache_cap_byte,
-			    dev_size, c);
+			    dev_size, 0, c);
 }
 
 /* The AU the card states (0: none told), as o carries the card. */

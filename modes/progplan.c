@@ -173,7 +173,7 @@ static int plan_class(struct seg_list *l, const struct bench_opts *o,
 	if (n == 2) {	/* first past a write cache: its cap at most */
 		struct auto_cache c;
 
-		wcache_place(wcache_cap(o, dev->size_byte), dev->size_byte,
+		wcache_place(wcache_cap(o, dev->size_byte), dev->size_byte, 0,
 			     &c);
 		seg_add(l, c.cap_byte / c.chunk_byte, c.chunk_byte,
 			"past a write cache");

@@ -2,8 +2,8 @@
 /*
  * Writing past a write cache (record/cacherec.h), for --auto's write-cache
  * step (probes/cachefill.c) and for -L (modes/class.c): chunks written in
- * sequence from 128 MiB on (past a FAT area and where the class check
- * writes) until the speed drops (verdict/writecache.c decides) or the cap
+ * sequence from 128 MiB on, or 8 AUs on where that is further (past a
+ * FAT area and where the class check writes) until the speed drops (verdict/writecache.c decides) or the cap
  * is reached; the refill after idle; and the top-up before a later
  * measurement, chunks written again until one is as slow as the native
  * speed, so that a cache the card folded meanwhile (a real card folds
@@ -17,17 +17,24 @@
 #include "writecache.h"
 
 #define CACHE_START_BYTE (128ULL << 20)
+#define CACHE_PAST_AUS	8	/* a FAT area lies in the first AUs */
 
-int wcache_place(uint64_t cap, uint64_t dev_byte, struct auto_cache *c)
+int wcache_place(uint64_t cap, uint64_t dev_byte, uint64_t au_byte,
+		 struct auto_cache *c)
 {
 	uint64_t chunk = CACHE_CHUNK_BYTE;
+	uint64_t start = CACHE_START_BYTE;
 
 	if (!cap)	/* caches grow with the card's size */
 		cap = dev_byte / 64 / chunk * chunk > CACHE_CAP_BYTE ?
 		      dev_byte / 64 / chunk * chunk : CACHE_CAP_BYTE;
 	while (cap / chunk > CACHE_MAX_CHUNKS)
 		chunk *= 2;
-	c->start_byte = CACHE_START_BYTE;
+	/* past a FAT area, faster in its own right: on a card of large AUs
+	 * it reaches past 128 MiB (8 AUs of 32 MiB and more) */
+	if (au_byte <= dev_byte / 8 && au_byte * CACHE_PAST_AUS > start)
+		start = au_byte * CACHE_PAST_AUS;
+	c->start_byte = start;
 	c->chunk_byte = chunk;
 	c->dev_half_byte = dev_byte / 2;
 	if (dev_byte / 2 < c->start_byte + cap)

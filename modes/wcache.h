@@ -29,10 +29,12 @@ static inline uint64_t wcache_cap(const struct bench_opts *o,
 /*
  * Where the chunks go on a device of dev_byte bytes: cap bytes at most
  * (0: the default, 1/64 of the device, at least CACHE_CAP_BYTE), within
- * the first half of the device; c's start_byte, chunk_byte, cap_byte.
- * Returns 0 when the device is too small for it.
+ * the first half of the device, from 128 MiB or past the first 8 AUs of
+ * au_byte (0: not known), where a FAT area may be; c's start_byte,
+ * chunk_byte, cap_byte.  Returns 0 when the device is too small for it.
  */
-int wcache_place(uint64_t cap, uint64_t dev_byte, struct auto_cache *c);
+int wcache_place(uint64_t cap, uint64_t dev_byte, uint64_t au_byte,
+		 struct auto_cache *c);
 
 /*
  * Chunks until the speed dropped and CACHE_NATIVE_CHUNKS past it, or

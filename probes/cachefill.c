@@ -24,7 +24,7 @@ int auto_probe_cache(struct device *dev, const struct bench_opts *o,
 	int ret;
 
 	if (!wcache_place(wcache_cap(o, dev->size_byte), dev->size_byte,
-			  c))
+			  r->align.erase.size_byte, c))
 		return 0;
 	rg.start_byte = c->start_byte;
 	rg.end_byte = c->start_byte + c->cap_byte;

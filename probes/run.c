@@ -248,7 +248,7 @@ static void plan_destructive(struct device *dev, const struct bench_opts *o,
 	auto_class_place(o, ci, r, &p);
 	/* where the write-cache step would write (nothing measured) */
 	wcache_place(wcache_cap(o, dev->size_byte), dev->size_byte,
-		     &r->cache);
+		     r->align.erase.size_byte, &r->cache);
 	n = capacity_ranges(o, dev->size_byte, &rg);
 	for (i = 0; rg && i < n; i++)
 		r->capacity_plan_byte += rg[i].end_byte - rg[i].start_byte;

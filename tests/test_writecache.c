@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "autorun.h"
+#include "jsonread.h"
 #include "recdev.h"
 #include "tfiles.h"
 #include "probe.h"
@@ -267,6 +268,48 @@ START_TEST(test_cache_json)
 	fb_free(&r);
 	fb_run("--auto --destructive --cache-cap=32M --simulate", &r);
 	ck_assert_int_eq(r.status, 2);
+	fb_free(&r);
+}
+END_TEST
+
+/*
+ * A FAT area past 128 MiB (AUs of 32 and 64 MiB) writes faster than the
+ * rest of the card but is no write cache: the chunks start past the
+ * first 8 AUs, so no cache is named; one planted there is still found.
+ */
+static const struct {
+	const char *spec;
+	uint64_t slc;		/* 0: none */
+} fat_far[] = {
+	{ "size=4G,erase=64M,fat=1,fat_start=2,seed=228", 0 },
+	{ "size=4G,erase=32M,fat=3,fat_start=4,seed=54", 0 },
+	{ "size=4G,erase=32M,fat=3,fat_start=4,slc=256M,seed=54", 256 * MiB },
+};
+
+START_TEST(test_cache_past_fat)
+{
+	char args[160];
+	struct jr_value *doc;
+	const struct jr_value *c;
+	char err[JR_ERR_LEN];
+	struct fb_run r;
+
+	snprintf(args, sizeof(args), "--auto --destructive --json -q --simulate=%s",
+		 fat_far[_i].spec);
+	fb_run(args, &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_int_eq(jr_parse(r.out, strlen(r.out), NULL, &doc, err,
+				  sizeof(err)), 0);
+	c = jr_path(doc, "verdict.write_cache");
+	if (!fat_far[_i].slc) {
+		ck_assert_msg(jr_is(c, JR_NULL), "%s: a cache named",
+			      fat_far[_i].spec);
+	} else {
+		ck_assert(jr_is(c, JR_OBJECT));
+		assert_near((double)jr_u64(jr_get(c, "size_bytes"), 0),
+			    (double)fat_far[_i].slc, 0.02, (double)MiB, "size");
+	}
+	jr_free(doc);
 	fb_free(&r);
 }
 END_TEST
@@ -537,6 +580,7 @@ Suite *writecache_suite(void)
 	tcase_add_loop_test(tc, test_cache_late, 0, ARRAY_SIZE(beyond));
 	tcase_add_test(tc, test_cache_drop_at);
 	tcase_add_test(tc, test_cache_json);
+	tcase_add_loop_test(tc, test_cache_past_fat, 0, ARRAY_SIZE(fat_far));
 	tcase_add_test(tc, test_cache_text);
 	tcase_add_loop_test(tc, test_cache_shares, 0, 2);
 	tcase_add_loop_test(tc, test_latency, 0, ARRAY_SIZE(lat_cards));
