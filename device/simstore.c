@@ -105,6 +105,7 @@ int simstore_put(struct simstore *s, uint64_t sector, const void *data,
 /* The index of the first run that ends after sector (nruns: none). */
 static size_t simstore_run_after(const struct simstore *s, uint64_t sector)
 {
+	/* cppcheck-suppress variableScope */
 	size_t lo = 0, hi = s->nruns, mid;
 
 	while (lo < hi) {

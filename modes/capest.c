@@ -276,6 +276,7 @@ static const char *time_span(char *buf, size_t len, uint64_t lo_ns,
 void capacity_estimate_print(FILE *err, const struct capacity_estimate *e,
 			     int save)
 {
+	/* cppcheck-suppress variableScope */
 	char a[FMT_LEN], b[FMT_LEN], s[2 * FMT_LEN + 8], k[2 * FMT_LEN + 8];
 	struct wrap w;
 

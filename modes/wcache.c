@@ -69,6 +69,7 @@ static void *chunk_buf(const struct auto_cache *c)
 int wcache_fill(struct device *dev, const volatile sig_atomic_t *stop,
 		struct auto_cache *c)
 {
+	/* cppcheck-suppress variableScope */
 	size_t most = c->cap_byte / c->chunk_byte, d;
 	void *buf = chunk_buf(c);
 	int ret = 0;

@@ -33,6 +33,7 @@ const char *analyze_confidence_name(enum analyze_confidence c)
 static void size_text(char *buf, size_t len, const char *what,
 		      const struct analyze_step *s)
 {
+	/* cppcheck-suppress variableScope */
 	char sz[FMT_LEN];
 
 	if (!s->size_byte)

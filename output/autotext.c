@@ -256,6 +256,7 @@ static void print_advice(FILE *out, const struct auto_result *r,
 static const char *size_conf(char *buf, size_t len, uint64_t size_byte,
 			     enum analyze_confidence c)
 {
+	/* cppcheck-suppress variableScope */
 	char a[FMT_LEN];
 
 	if (!size_byte && c == ANALYZE_CONF_NONE)

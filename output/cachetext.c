@@ -14,6 +14,7 @@
 /* "fast again after idle": how much, and how fast the card folded. */
 static void print_refill(FILE *out, const struct auto_cache *c)
 {
+	/* cppcheck-suppress variableScope */
 	char t[FMT_LEN], s[FMT_LEN];
 
 	if (!c->nrefill)

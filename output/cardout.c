@@ -103,7 +103,9 @@ static void print_ssr(FILE *out, const struct card_info *ci)
 /* A file of sysfs: a size in bytes shown as one ("4194304 (4MiB)"). */
 static void print_file(FILE *out, const struct card_raw *raw, size_t i)
 {
+	/* cppcheck-suppress variableScope */
 	char *end, sz[FMT_LEN];
+	/* cppcheck-suppress variableScope */
 	unsigned long long v;
 
 	if (i == CF_PREFERRED_ERASE_SIZE || i == CF_ERASE_SIZE) {

@@ -124,6 +124,7 @@ static void cell_cache(char *buf, const struct survey_row *r)
 /* "397ms p99 360ms", "-". */
 static void cell_longest(char *buf, const struct survey_row *r)
 {
+	/* cppcheck-suppress variableScope */
 	char a[FMT_LEN], b[FMT_LEN];
 
 	if (!r->write_max_ns.set)

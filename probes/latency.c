@@ -80,6 +80,7 @@ static int cmp_u64(const void *a, const void *b)
 void auto_latency_done(struct device *w, struct auto_latency *res)
 {
 	struct lat_dev *l = (struct lat_dev *)w;
+	/* cppcheck-suppress variableScope */
 	size_t i;
 
 	if (!w)

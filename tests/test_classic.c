@@ -513,6 +513,7 @@ START_TEST(test_classic_pages_full_cached)
 	const char *cached = TODAY ",fat=0,ftl=page,map=4K,slc=64M";
 	double ref[MAX_ROWS], rate[MAX_ROWS];
 	static const unsigned int nrs[] = { OPEN, OPEN + 1, 16 };
+	/* cppcheck-suppress variableScope */
 	size_t i, r, rows, fill;
 
 	rows = open_rows(spare, OPEN, 0, ref);
@@ -547,6 +548,7 @@ START_TEST(test_classic_fat_unchanged)
 	double plain[MAX_ROWS][4], rows[MAX_ROWS][4];
 	char spec[200];
 	struct fb_run a;
+	/* cppcheck-suppress variableScope */
 	size_t i, n, k;
 	int random;
 

@@ -481,6 +481,7 @@ START_TEST(test_width)
 	char dir[] = "/tmp/fb-width-XXXXXX", path[64], args[128];
 	struct fb_run r;
 	size_t i;
+	/* cppcheck-suppress variableScope */
 	FILE *f;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));

@@ -278,6 +278,7 @@ END_TEST
 static const char *compact_phase(const char *p)
 {
 	static const char foot[] = "flashbench: each END is the first byte left alone; -v lists every range\n";
+	/* cppcheck-suppress unassignedVariable */
 	uint64_t total = 0, a, b, c, d;
 	size_t n = 0, want, k;
 	char sz[FMT_LEN], tot[FMT_LEN], every[FMT_LEN], tot2[FMT_LEN];

@@ -72,6 +72,7 @@ END_TEST
  */
 static int run_unprivileged(const char *path, struct cmd_result *res)
 {
+	/* cppcheck-suppress variableScope */
 	char *direct[] = { (char *)flashbench_bin(), (char *)"-a",
 			   (char *)path, NULL };
 	char *as_nobody[] = { (char *)"/usr/bin/setpriv",

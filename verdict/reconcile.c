@@ -188,6 +188,7 @@ static void print_stated(FILE *out, const char *what, uint64_t stated,
 /* The pSLC area it can make beside the write cache measured. */
 static void print_pslc(FILE *out, const struct reconcile_emmc *m)
 {
+	/* cppcheck-suppress variableScope */
 	char a[FMT_LEN], b[FMT_LEN];
 
 	if (!m->pslc_max_byte)
