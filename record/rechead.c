@@ -147,7 +147,7 @@ const char *const record_members[RM_NR] = {
 /* The kinds of record ("test") flashbench writes. */
 static const char *const kinds[] = {
 	"auto", "align", "scatter", "interval", "open-au", "find-fat",
-	"program", "capacity", BODY_KEY(RM_CLASS), "analyze", "registers",
+	"program", "capacity", "class", "analyze", "registers",
 };
 
 int record_head_check(const struct jr_value *doc, char *why, size_t len)
