@@ -88,7 +88,7 @@ int class_write_ranges(enum bench_test test, const struct bench_opts *o,
 		return 1;
 	if (ranges && max >= 2) {
 		ranges[1].start_byte = c.start_byte;
-		ranges[1].end_byte = c.start_byte + c.cap_byte;
+		ranges[1].end_byte = c.start_byte + cache_fill_byte(&c);
 	}
 	return 2;
 }
@@ -374,7 +374,7 @@ static void print_past_cache(FILE *out, const struct auto_cache *c)
 {
 	char a[FMT_LEN], b[FMT_LEN], t[FMT_LEN];
 	double mbps = cache_mbps(c, cache_seen(c) ? c->native_ns : c->fast_ns);
-	uint64_t left = c->start_byte + c->cap_byte;
+	uint64_t left = c->start_byte + cache_fill_byte(c);
 
 	if (!c->measured)
 		return;
@@ -390,10 +390,10 @@ static void print_past_cache(FILE *out, const struct auto_cache *c)
 			mbps);
 		return;
 	}
-	if ((uint64_t)c->nchunks * c->chunk_byte < c->cap_byte)
+	if (!cache_cap_reached(c))
 		return;
 	fprintf(out, "  within the first %s written at %.3g MB/s: a write cache larger than\n",
-		fmt_size(a, c->cap_byte), mbps);
+		fmt_size(a, (uint64_t)c->nchunks * c->chunk_byte), mbps);
 	if (c->dev_half_byte <= left) {
 		fputs("  that would take these writes (they reach half the card already)\n",
 		      out);

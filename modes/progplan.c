@@ -15,6 +15,7 @@
 #include "progs.h"
 #include "vm.h"
 #include "wcache.h"
+#include "writecache.h"
 
 /* A growing list of segments. */
 struct seg_list {
@@ -175,7 +176,7 @@ static int plan_class(struct seg_list *l, const struct bench_opts *o,
 
 		wcache_place(wcache_cap(o, dev->size_byte), dev->size_byte, 0,
 			     &c);
-		seg_add(l, c.cap_byte / c.chunk_byte, c.chunk_byte,
+		seg_add(l, cache_fill_byte(&c) / c.chunk_byte, c.chunk_byte,
 			"past a write cache");
 	}
 	seq = r[0].end_byte - r[0].start_byte - CLASS_SPAN_BYTE;

@@ -3,8 +3,9 @@
  * Writing past a write cache (record/cacherec.h), for --auto's write-cache
  * step (probes/cachefill.c) and for -L (modes/class.c): chunks written in
  * sequence from 128 MiB on, or 8 AUs on where that is further (past a
- * FAT area and where the class check writes) until the speed drops (verdict/writecache.c decides) or the cap
- * is reached; the refill after idle; and the top-up before a later
+ * FAT area and where the class check writes) until the speed drops
+ * (verdict/writecache.c decides) or the cap is reached and a margin past
+ * it; the refill after idle; and the top-up before a later
  * measurement, chunks written again until one is as slow as the native
  * speed, so that a cache the card folded meanwhile (a real card folds
  * while the host saves what --preserve keeps) is full again.
@@ -28,7 +29,7 @@ int wcache_place(uint64_t cap, uint64_t dev_byte, uint64_t au_byte,
 	if (!cap)	/* caches grow with the card's size */
 		cap = dev_byte / 64 / chunk * chunk > CACHE_CAP_BYTE ?
 		      dev_byte / 64 / chunk * chunk : CACHE_CAP_BYTE;
-	while (cap / chunk > CACHE_MAX_CHUNKS)
+	while (cap / chunk > CACHE_CAP_CHUNKS)
 		chunk *= 2;
 	/* past a FAT area, faster in its own right: on a card of large AUs
 	 * it reaches past 128 MiB (8 AUs of 32 MiB and more) */
@@ -37,9 +38,10 @@ int wcache_place(uint64_t cap, uint64_t dev_byte, uint64_t au_byte,
 	c->start_byte = start;
 	c->chunk_byte = chunk;
 	c->dev_half_byte = dev_byte / 2;
-	if (dev_byte / 2 < c->start_byte + cap)
-		cap = dev_byte / 2 > c->start_byte ?
-		      dev_byte / 2 - c->start_byte : 0;
+	/* the cap and its margin within the first half */
+	start += CACHE_MARGIN_CHUNKS * chunk;
+	if (dev_byte / 2 < start + cap)
+		cap = dev_byte / 2 > start ? dev_byte / 2 - start : 0;
 	c->cap_byte = cap / chunk * chunk;
 	return c->cap_byte / chunk >= CACHE_FAST_CHUNKS + CACHE_NATIVE_CHUNKS;
 }
@@ -70,7 +72,7 @@ int wcache_fill(struct device *dev, const volatile sig_atomic_t *stop,
 		struct auto_cache *c)
 {
 	/* cppcheck-suppress variableScope */
-	size_t most = c->cap_byte / c->chunk_byte, d;
+	size_t most = cache_fill_byte(c) / c->chunk_byte, d;
 	void *buf = chunk_buf(c);
 	int ret = 0;
 

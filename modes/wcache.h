@@ -27,9 +27,10 @@ static inline uint64_t wcache_cap(const struct bench_opts *o,
 }
 
 /*
- * Where the chunks go on a device of dev_byte bytes: cap bytes at most
- * (0: the default, 1/64 of the device, at least CACHE_CAP_BYTE), within
- * the first half of the device, from 128 MiB or past the first 8 AUs of
+ * Where the chunks go on a device of dev_byte bytes: a cache of cap
+ * bytes at most looked for (0: the default, 1/64 of the device, at least
+ * CACHE_CAP_BYTE), CACHE_MARGIN_CHUNKS written past it, within the first
+ * half of the device, from 128 MiB or past the first 8 AUs of
  * au_byte (0: not known), where a FAT area may be; c's start_byte,
  * chunk_byte, cap_byte.  Returns 0 when the device is too small for it.
  */
@@ -38,7 +39,8 @@ int wcache_place(uint64_t cap, uint64_t dev_byte, uint64_t au_byte,
 
 /*
  * Chunks until the speed dropped and CACHE_NATIVE_CHUNKS past it, or
- * the cap, or *stop (may be NULL); c decided.  0 or -errno.
+ * the cap and CACHE_MARGIN_CHUNKS past it, or *stop (may be NULL); c
+ * decided.  0 or -errno.
  */
 int wcache_fill(struct device *dev, const volatile sig_atomic_t *stop,
 		struct auto_cache *c);

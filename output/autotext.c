@@ -15,6 +15,7 @@
 #include "capfixtext.h"
 #include "format.h"
 #include "wrap.h"
+#include "writecache.h"
 
 /* Where a wrapped line of the report goes on: under its words. */
 #define LEAD "    "
@@ -473,7 +474,7 @@ static void print_destructive_adds(FILE *out, const struct auto_result *r)
 		wrap_printf(out, LEAD, "--destructive also runs %s\n", cls);
 	if (r->cache.cap_byte && !r->cache.measured)
 		wrap_printf(out, LEAD, "--destructive first writes past a write cache (up to %s from %s on)\n",
-			    fmt_size(a, r->cache.cap_byte),
+			    fmt_size(a, cache_fill_byte(&r->cache)),
 			    fmt_size(cls, r->cache.start_byte));
 }
 

@@ -62,8 +62,9 @@ void cache_print(FILE *out, const struct auto_cache *c)
 		fprintf(out, "write cache: none seen in %s written at %.3g MB/s",
 			fmt_size(a, (uint64_t)c->nchunks * c->chunk_byte),
 			cache_mbps(c, c->fast_ns));
-		if ((uint64_t)c->nchunks * c->chunk_byte >= c->cap_byte)
-			fputs(" (the cap:\n  a larger cache would hide the native speed from the later steps;\n  --cache-cap=SIZE looks further)", out);
+		if (cache_cap_reached(c))
+			fprintf(out, " (the cap,\n  %s, and a margin: a larger cache would hide the native speed from the\n  later steps; --cache-cap=SIZE looks further)",
+				fmt_size(b, c->cap_byte));
 		fputc('\n', out);
 		return;
 	}

@@ -27,7 +27,7 @@ int auto_probe_cache(struct device *dev, const struct bench_opts *o,
 			  r->align.erase.size_byte, c))
 		return 0;
 	rg.start_byte = c->start_byte;
-	rg.end_byte = c->start_byte + c->cap_byte;
+	rg.end_byte = c->start_byte + cache_fill_byte(c);
 	ret = auto_announce(h, &rg, 1);
 	if (ret)
 		return ret;

@@ -10,7 +10,8 @@
  * their native flash until it holds some hundred MiB to a few GiB, then
  * drop to the native speed; idle, they fold it back.  The step writes
  * chunks in sequence until the speed drops (a run of chunks slower than
- * those before by a ratio: never an absolute time) or a cap is reached,
+ * those before by a ratio: never an absolute time) or a cap is reached
+ * and a few chunks past it (a cache the size of the cap drops there),
  * writes a few chunks more to know the native speed, and, where it saw
  * a drop, leaves the card idle a while and writes again to see how much
  * of the cache came back.  The later steps write a chunk or more first
@@ -34,7 +35,11 @@
 #include "rectab.h"
 
 #define CACHE_CHUNK_BYTE	(4ULL << 20)	/* the least chunk */
-#define CACHE_MAX_CHUNKS	512	/* chunks of the fill at most */
+#define CACHE_CAP_CHUNKS	512	/* chunks of the cap at most */
+#define CACHE_MARGIN_CHUNKS	5	/* written past the cap: a cache the
+					   size of the cap drops there */
+#define CACHE_MAX_CHUNKS	(CACHE_CAP_CHUNKS + CACHE_MARGIN_CHUNKS)
+					/* chunks of the fill at most */
 #define CACHE_REFILL_CHUNKS	256	/* chunks of the refill at most */
 #define CACHE_CAP_BYTE		(512ULL << 20)	/* the default cap, at
 						   least (else 1/64 of the
@@ -59,7 +64,9 @@ enum cache_at {
 struct auto_cache {
 	int measured;			/* 0: not run */
 	uint64_t start_byte;		/* the chunks are written from here */
-	uint64_t cap_byte;		/* and at most so many bytes */
+	uint64_t cap_byte;		/* the largest cache looked for: the
+					   chunks go CACHE_MARGIN_CHUNKS
+					   past it at most */
 	uint64_t dev_half_byte;		/* the most any cap could reach */
 	uint64_t chunk_byte;		/* each write */
 	size_t nchunks;			/* chunks written */

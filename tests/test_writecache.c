@@ -99,7 +99,7 @@ START_TEST(test_cache_sizes)
 }
 END_TEST
 
-/* No cache: no drop, the cap written whole, and said so. */
+/* No cache: no drop, the cap and its margin written whole, and said so. */
 START_TEST(test_cache_none)
 {
 	struct auto_result r;
@@ -108,25 +108,49 @@ START_TEST(test_cache_none)
 	ck_assert(r.cache.measured);
 	ck_assert(!r.cache.dropped);
 	ck_assert_uint_eq(r.cache.cap_byte, 512 * MiB);
-	ck_assert_uint_eq(r.cache.nchunks * r.cache.chunk_byte, 512 * MiB);
+	ck_assert_uint_eq(r.cache.nchunks * r.cache.chunk_byte,
+			  (512 + 4 * CACHE_MARGIN_CHUNKS) * MiB);
 	ck_assert_uint_eq(r.cache.nrefill, 0);
-	/* a cache larger than the cap looks the same */
+	/* a cache larger than the cap and its margin looks the same */
 	run_step("slc=1G", 256 * MiB, &r);
 	ck_assert(!r.cache.dropped);
-	ck_assert_uint_eq(r.cache.nchunks * r.cache.chunk_byte, 256 * MiB);
+	ck_assert_uint_eq(r.cache.nchunks * r.cache.chunk_byte,
+			  (256 + 4 * CACHE_MARGIN_CHUNKS) * MiB);
 }
 END_TEST
 
-/* The default cap grows with the device: 1/64 of it, at least 512 MiB. */
+/*
+ * The default cap grows with the device: 1/64 of it, at least 512 MiB.
+ * A cache the size of the cap, or a chunk or two past it, drops in the
+ * margin written past the cap: the peers panel's V30 card (1 GiB on 64
+ * GiB) said "none seen in 1GiB" without it.
+ */
+static const struct {
+	const char *spec;
+	uint64_t cap;		/* 0: the default */
+	uint64_t cap_byte, slc;
+} at_cap[] = {
+	{ "size=64G,slc=512M", 0, 1024 * MiB, 512 * MiB },
+	{ "size=64G,erase=8M,page=16K,open=5,slc=1G,write_mbps=18,claims=C10+U3+V30",
+	  0, 1024 * MiB, 1024 * MiB },
+	{ "size=8G,slc=512M", 0, 512 * MiB, 512 * MiB },
+	{ "size=8G,slc=520M", 0, 512 * MiB, 520 * MiB },
+	{ "slc=256M", 256 * MiB, 256 * MiB, 256 * MiB },
+	{ "slc=252M", 256 * MiB, 256 * MiB, 252 * MiB },
+};
+
 START_TEST(test_cache_cap)
 {
 	struct auto_result r;
 
-	run_step("size=64G,slc=512M", 0, &r);
-	ck_assert_uint_eq(r.cache.cap_byte, 1024 * MiB);
-	ck_assert(r.cache.dropped);
-	assert_near((double)r.cache.size_byte, 512.0 * MiB, 0.02,
+	run_step(at_cap[_i].spec, at_cap[_i].cap, &r);
+	ck_assert_uint_eq(r.cache.cap_byte, at_cap[_i].cap_byte);
+	ck_assert_msg(r.cache.dropped, "%s: no drop", at_cap[_i].spec);
+	assert_near((double)r.cache.size_byte, (double)at_cap[_i].slc, 0.02,
 		    (double)MiB, "size");
+	ck_assert_uint_le(r.cache.nchunks * r.cache.chunk_byte,
+			  at_cap[_i].cap_byte +
+			  CACHE_MARGIN_CHUNKS * r.cache.chunk_byte);
 }
 END_TEST
 
@@ -207,7 +231,9 @@ START_TEST(test_cache_late)
 	if (beyond[_i].late) {
 		ck_assert(!r.cache.dropped);
 		ck_assert(v.size_at_least);
-		ck_assert_uint_eq(v.size_byte, 512 * MiB);
+		/* all the fill wrote: the cap and its margin */
+		ck_assert_uint_eq(v.size_byte,
+				  (512 + 4 * CACHE_MARGIN_CHUNKS) * MiB);
 		assert_near(v.fast_mbps, 48, 0.05, 0, "fast");
 		assert_near(v.native_mbps, 12, 0.05, 0, "native");
 	} else {
@@ -327,7 +353,7 @@ START_TEST(test_cache_text)
 	fb_free(&r);
 	fb_run("--auto --destructive --cache-cap=64M --simulate", &r);
 	ck_assert_int_eq(r.status, 0);
-	ck_assert_ptr_nonnull(strstr(r.out, "write cache: none seen in 64MiB written at 11.8 MB/s (the cap:\n"));
+	ck_assert_ptr_nonnull(strstr(r.out, "write cache: none seen in 84MiB written at 11.8 MB/s (the cap,\n  64MiB, and a margin: "));
 	fb_free(&r);
 }
 END_TEST
@@ -477,7 +503,7 @@ static const struct {
 	  "  past a write cache of about 256MiB (70.4 MB/s, then 17.8 MB/s)\n",
 	  0 },
 	{ "-L --simulate=write_mbps=72,claims=C10+U3+V30",
-	  "  within the first 512MiB written at 70.4 MB/s: a write cache larger than\n",
+	  "  within the first 532MiB written at 70.4 MB/s: a write cache larger than\n",
 	  1 },
 	{ "-L --cache-cap=128M --simulate=slc=1G,slc_mbps=72,write_mbps=18,claims=C10+U3+V30",
 	  "  that would take these writes; --sustained settles it (it writes up\n",
@@ -490,7 +516,7 @@ static const struct {
 	/* larger than the cap and the write steps: the capacity check's
 	 * writes filled it, and the recheck before the class check saw it */
 	{ "--auto --destructive --simulate=slc=720M,size=8G,slc_mbps=72,write_mbps=18,claims=C10+U3+V30",
-	  "  past a write cache of more than 512MiB (70.4 MB/s, then 17.8 MB/s)\n",
+	  "  past a write cache of more than 532MiB (70.4 MB/s, then 17.8 MB/s)\n",
 	  0 },
 };
 
@@ -575,7 +601,7 @@ Suite *writecache_suite(void)
 	tcase_set_timeout(tc, 600);
 	tcase_add_loop_test(tc, test_cache_sizes, 0, ARRAY_SIZE(cached));
 	tcase_add_test(tc, test_cache_none);
-	tcase_add_test(tc, test_cache_cap);
+	tcase_add_loop_test(tc, test_cache_cap, 0, ARRAY_SIZE(at_cap));
 	tcase_add_loop_test(tc, test_cache_later_steps, 0, ARRAY_SIZE(past));
 	tcase_add_loop_test(tc, test_cache_late, 0, ARRAY_SIZE(beyond));
 	tcase_add_test(tc, test_cache_drop_at);

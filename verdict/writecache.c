@@ -156,10 +156,19 @@ int cache_seen(const struct auto_cache *c)
 	return c->dropped || c->late;
 }
 
+uint64_t cache_fill_byte(const struct auto_cache *c)
+{
+	return c->cap_byte + CACHE_MARGIN_CHUNKS * c->chunk_byte;
+}
+
+int cache_cap_reached(const struct auto_cache *c)
+{
+	return c->nchunks && (uint64_t)c->nchunks * c->chunk_byte >= c->cap_byte;
+}
+
 int cache_recheck_wanted(const struct auto_cache *c)
 {
-	return c->measured && !cache_seen(c) && c->nchunks &&
-	       (uint64_t)c->nchunks * c->chunk_byte >= c->cap_byte;
+	return c->measured && !cache_seen(c) && cache_cap_reached(c);
 }
 
 double cache_mbps(const struct auto_cache *c, double ns)

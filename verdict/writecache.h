@@ -8,6 +8,7 @@
 #define FLASHBENCH_WRITECACHE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cacherec.h"
 
@@ -32,6 +33,15 @@ int cache_seen(const struct auto_cache *c);
  * reached the cap with no drop, and none has been seen since.
  */
 int cache_recheck_wanted(const struct auto_cache *c);
+
+/*
+ * The bytes the fill of c writes at most: its cap, and CACHE_MARGIN_CHUNKS
+ * past it, where a cache the size of the cap shows its drop.
+ */
+uint64_t cache_fill_byte(const struct auto_cache *c);
+
+/* Did the fill of c reach its cap (no drop before it)? */
+int cache_cap_reached(const struct auto_cache *c);
 
 /* A decided record's rate of a chunk of c taking ns, 10^6 bytes/s. */
 double cache_mbps(const struct auto_cache *c, double ns);
