@@ -105,11 +105,11 @@ int simstore_put(struct simstore *s, uint64_t sector, const void *data,
 /* The index of the first run that ends after sector (nruns: none). */
 static size_t simstore_run_after(const struct simstore *s, uint64_t sector)
 {
-	/* cppcheck-suppress variableScope */
-	size_t lo = 0, hi = s->nruns, mid;
+	size_t lo = 0, hi = s->nruns;
 
 	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
+		size_t mid = lo + (hi - lo) / 2;
+
 		if (s->runs[mid].end <= sector)
 			lo = mid + 1;
 		else

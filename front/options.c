@@ -69,8 +69,7 @@ static const char *valid_cache_cap(uint64_t v)
 {
 	if (v && v < (64 << 20))
 		return "less than 64MiB";
-	/* cppcheck-suppress clarifyCalculation */
-	return v % (4 << 20) ? "not a multiple of 4MiB" : NULL;
+	return (v % (4 << 20)) ? "not a multiple of 4MiB" : NULL;
 }
 
 #define MODE_ROW(bit, text)						\

@@ -276,8 +276,7 @@ static const char *time_span(char *buf, size_t len, uint64_t lo_ns,
 void capacity_estimate_print(FILE *err, const struct capacity_estimate *e,
 			     int save)
 {
-	/* cppcheck-suppress variableScope */
-	char a[FMT_LEN], b[FMT_LEN], s[2 * FMT_LEN + 8], k[2 * FMT_LEN + 8];
+	char a[FMT_LEN], b[FMT_LEN];
 	struct wrap w;
 
 	err = wrap_begin(&w, err, "flashbench:   ");
@@ -291,12 +290,15 @@ void capacity_estimate_print(FILE *err, const struct capacity_estimate *e,
 			fmt_time(b, (int64_t)e->genuine_ns));
 	/* (from a limbo fake found at once to a genuine card: one figure
 	 * where the two print alike) */
-	if (save)
+	if (save) {
+		char s[2 * FMT_LEN + 8], k[2 * FMT_LEN + 8];
+
 		fprintf(err, ", and --preserve about %s to save and %s to write back",
 			time_span(s, sizeof(s), e->back_fake_ns < e->back_ns ?
 				  e->save_fake_ns : e->save_ns, e->save_ns),
 			time_span(k, sizeof(k), e->back_fake_ns < e->back_ns ?
 				  e->back_fake_ns : e->back_ns, e->back_ns));
+	}
 	fprintf(err, " (a 4KiB write far out took up to %s here)\n",
 		fmt_time(a, (int64_t)e->write_block_ns));
 	wrap_end(&w);

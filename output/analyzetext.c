@@ -33,15 +33,15 @@ const char *analyze_confidence_name(enum analyze_confidence c)
 static void size_text(char *buf, size_t len, const char *what,
 		      const struct analyze_step *s)
 {
-	/* cppcheck-suppress variableScope */
 	char sz[FMT_LEN];
 
-	if (!s->size_byte)
+	if (!s->size_byte) {
 		snprintf(buf, len, "%s none", what);
-	else
-		snprintf(buf, len, "%s %s (confidence %s)", what,
-			 fmt_size(sz, s->size_byte),
-			 analyze_confidence_name(s->confidence));
+		return;
+	}
+	snprintf(buf, len, "%s %s (confidence %s)", what,
+		 fmt_size(sz, s->size_byte),
+		 analyze_confidence_name(s->confidence));
 }
 
 void analyze_print_verdict(FILE *out, size_t table_no,

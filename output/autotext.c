@@ -257,14 +257,15 @@ static void print_advice(FILE *out, const struct auto_result *r,
 static const char *size_conf(char *buf, size_t len, uint64_t size_byte,
 			     enum analyze_confidence c)
 {
-	/* cppcheck-suppress variableScope */
-	char a[FMT_LEN];
+	char a[FMT_LEN] = "none";
 
-	if (!size_byte && c == ANALYZE_CONF_NONE)
+	if (!size_byte && c == ANALYZE_CONF_NONE) {
 		snprintf(buf, len, "none");
-	else
-		snprintf(buf, len, "%s (confidence %s)",
-			 size_byte ? fmt_size(a, size_byte) : "none", conf(c));
+		return buf;
+	}
+	if (size_byte)
+		fmt_size(a, size_byte);
+	snprintf(buf, len, "%s (confidence %s)", a, conf(c));
 	return buf;
 }
 

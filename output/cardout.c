@@ -103,14 +103,13 @@ static void print_ssr(FILE *out, const struct card_info *ci)
 /* A file of sysfs: a size in bytes shown as one ("4194304 (4MiB)"). */
 static void print_file(FILE *out, const struct card_raw *raw, size_t i)
 {
-	/* cppcheck-suppress variableScope */
-	char *end, sz[FMT_LEN];
-	/* cppcheck-suppress variableScope */
-	unsigned long long v;
-
 	if (i == CF_PREFERRED_ERASE_SIZE || i == CF_ERASE_SIZE) {
-		v = strtoull(raw->val[i], &end, 10);
+		char *end;
+		unsigned long long v = strtoull(raw->val[i], &end, 10);
+
 		if (end != raw->val[i] && !*end && v) {
+			char sz[FMT_LEN];
+
 			fprintf(out, "  %s: %llu bytes (%s)\n",
 				card_file_names[i], v, fmt_size(sz, v));
 			return;

@@ -124,15 +124,15 @@ static void cell_cache(char *buf, const struct survey_row *r)
 /* "397ms p99 360ms", "-". */
 static void cell_longest(char *buf, const struct survey_row *r)
 {
-	/* cppcheck-suppress variableScope */
 	char a[FMT_LEN], b[FMT_LEN];
 
-	if (!r->write_max_ns.set)
+	if (!r->write_max_ns.set) {
 		snprintf(buf, CELL_LEN, "-");
-	else
-		snprintf(buf, CELL_LEN, "%s p99 %s",
-			 fmt_time(a, (int64_t)r->write_max_ns.v),
-			 fmt_time(b, (int64_t)r->write_p99_ns.v));
+		return;
+	}
+	snprintf(buf, CELL_LEN, "%s p99 %s",
+		 fmt_time(a, (int64_t)r->write_max_ns.v),
+		 fmt_time(b, (int64_t)r->write_p99_ns.v));
 }
 
 /*

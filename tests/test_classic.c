@@ -513,11 +513,12 @@ START_TEST(test_classic_pages_full_cached)
 	const char *cached = TODAY ",fat=0,ftl=page,map=4K,slc=64M";
 	double ref[MAX_ROWS], rate[MAX_ROWS];
 	static const unsigned int nrs[] = { OPEN, OPEN + 1, 16 };
-	/* cppcheck-suppress variableScope */
-	size_t i, r, rows, fill;
+	size_t i, rows;
 
 	rows = open_rows(spare, OPEN, 0, ref);
 	for (i = 0; i < ARRAY_SIZE(nrs); i++) {
+		size_t r, fill;
+
 		ck_assert_uint_eq(open_rows(full, nrs[i], 0, rate), rows);
 		for (r = 0; r < rows; r++)
 			ck_assert_msg(rate[r] >= (nrs[i] > OPEN + 1 &&
@@ -548,11 +549,11 @@ START_TEST(test_classic_fat_unchanged)
 	double plain[MAX_ROWS][4], rows[MAX_ROWS][4];
 	char spec[200];
 	struct fb_run a;
-	/* cppcheck-suppress variableScope */
-	size_t i, n, k;
 	int random;
 
 	for (random = 0; random < 2; random++) {
+		size_t i, k, n;
+
 		n = fat_table(TODAY ",fat=1,fat_start=1", random, plain);
 		ck_assert_msg(plain[n - 1][1] >= 1.3 * plain[n - 1][0],
 			      "-f%s: FAT AU %.3g, AU 0 %.3g",

@@ -481,8 +481,6 @@ START_TEST(test_width)
 	char dir[] = "/tmp/fb-width-XXXXXX", path[64], args[128];
 	struct fb_run r;
 	size_t i;
-	/* cppcheck-suppress variableScope */
-	FILE *f;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	for (i = 0; i < ARRAY_SIZE(runs); i++) {
@@ -497,6 +495,8 @@ START_TEST(test_width)
 	}
 	/* --survey of a record of each --auto run */
 	for (i = 0; i < 6; i++) {
+		FILE *f;
+
 		snprintf(args, sizeof(args), "%s --json", runs[i]);
 		fb_run(args, &r);
 		snprintf(path, sizeof(path), "%s/%zu.json", dir, i);

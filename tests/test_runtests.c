@@ -278,8 +278,7 @@ END_TEST
 static const char *compact_phase(const char *p)
 {
 	static const char foot[] = "flashbench: each END is the first byte left alone; -v lists every range\n";
-	/* cppcheck-suppress unassignedVariable */
-	uint64_t total = 0, a, b, c, d;
+	uint64_t total = 0, a, b, d;
 	size_t n = 0, want, k;
 	char sz[FMT_LEN], tot[FMT_LEN], every[FMT_LEN], tot2[FMT_LEN];
 
@@ -305,8 +304,6 @@ static const char *compact_phase(const char *p)
 		ck_assert_uint_eq((d - a - block) % (k - 1), 0);
 		apart = (d - a - block) / (k - 1);
 		ck_assert_str_eq(fmt_size(tot2, apart), every);
-		(void)c;
-		(void)b;
 		total += k * block;
 		n += k;
 	}

@@ -72,9 +72,6 @@ END_TEST
  */
 static int run_unprivileged(const char *path, struct cmd_result *res)
 {
-	/* cppcheck-suppress variableScope */
-	char *direct[] = { (char *)flashbench_bin(), (char *)"-a",
-			   (char *)path, NULL };
 	char *as_nobody[] = { (char *)"/usr/bin/setpriv",
 			      (char *)"--reuid=65534", (char *)"--regid=65534",
 			      (char *)"--clear-groups",
@@ -87,8 +84,12 @@ static int run_unprivileged(const char *path, struct cmd_result *res)
 			    (char *)flashbench_bin(), (char *)"--version", NULL };
 	int runs;
 
-	if (geteuid())
+	if (geteuid()) {
+		char *direct[] = { (char *)flashbench_bin(), (char *)"-a",
+				   (char *)path, NULL };
+
 		return run_cmd(direct, res);
+	}
 	if (access("/usr/bin/setpriv", X_OK))
 		return -1;
 	/* nobody may run the binary at all (not under qemu-user, whose

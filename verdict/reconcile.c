@@ -188,15 +188,14 @@ static void print_stated(FILE *out, const char *what, uint64_t stated,
 /* The pSLC area it can make beside the write cache measured. */
 static void print_pslc(FILE *out, const struct reconcile_emmc *m)
 {
-	/* cppcheck-suppress variableScope */
-	char a[FMT_LEN], b[FMT_LEN];
+	char a[FMT_LEN];
 
 	if (!m->pslc_max_byte)
 		return;
 	fprintf(out, "  pSLC area it can make: %s", fmt_size(a, m->pslc_max_byte));
 	if (m->write_cache_byte)
 		fprintf(out, " (write cache measured: %s, %s)",
-			fmt_size(b, m->write_cache_byte),
+			fmt_size(a, m->write_cache_byte),
 			m->write_cache_fit == 1 ? "within it" : "larger");
 	fputc('\n', out);
 }
