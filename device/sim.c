@@ -166,8 +166,11 @@
  * (each further request stays in it with chance 1 - 1/M); each request
  * in a spell waits busy_us=U (4000 by default) times a factor uniform
  * in [0.5, 1.5).  The draws come from their own splitmix64 sequence
- * seeded by `seed`, and are added after noise and pauses, which stay
- * as they were.  host=quiet|light|heavy sets the busy_ keys not given:
+ * seeded by `seed`, so noise and pauses stay as they were.  The delay
+ * comes before the command: the host times it, and the card is idle
+ * meanwhile (its pSLC cache folds, its maintenance may start), as a
+ * real card is while its host is late.
+ * host=quiet|light|heavy sets the busy_ keys not given:
  * quiet none, light 0.5 % of 4 ms alone, heavy 3 % of 6 ms in runs of 3.
  *
  * Queued requests.  A card without a command queue (queue=0, as most
@@ -290,13 +293,20 @@ static double sim_busy_ns(struct sim_card *c)
 /*
  * A command arrives: what the card did since the last one ended, idle
  * (fold its pSLC cache, start its maintenance: simcache.c, simstall.c),
- * and how long the command waits for it (into extra_ns).
+ * and how long the command waits for it (into extra_ns).  A busy host's
+ * delay comes first: the host is late with the command, and the card
+ * sits idle meanwhile, as any idle, while the host's clock runs on.
  */
 static void sim_arrive(struct sim_card *c)
 {
-	uint64_t idle = c->now_ns - c->last_end_ns;
+	uint64_t idle;
 
-	if (c->dev.untimed || !idle)
+	if (c->dev.untimed)
+		return;
+	if (c->p.busy_pct > 0)
+		c->now_ns += (uint64_t)llround(sim_busy_ns(c));
+	idle = c->now_ns - c->last_end_ns;
+	if (!idle)
 		return;
 	if (c->p.slc_byte)
 		sim_slc_fold(c, idle);
@@ -332,8 +342,6 @@ static void sim_charge(struct sim_card *c, double cost_ns)
 	cost_ns *= 1.0 + c->p.noise_pct / 100.0 * u;
 	if (c->p.pause_pct > 0)
 		cost_ns += sim_pause_ns(c);
-	if (c->p.busy_pct > 0)
-		cost_ns += sim_busy_ns(c);
 	/* waits for the card's own work and stalls: after the noise too */
 	c->now_ns += (uint64_t)llround(cost_ns) + c->extra_ns;
 	c->extra_ns = 0;

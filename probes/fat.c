@@ -11,6 +11,10 @@
 #include "stats.h"
 
 #define FAT_AGAIN 3		/* small writes out of order after the fill */
+#define FAT_LATE 1.2		/* a write this much slower than its kind:
+				   late (a busy host), not a copy */
+#define FAT_TRIES 4		/* visits of an AU again, at most, for one
+				   with no write late */
 
 /*
  * What an AU's visit writes in order before it goes back a second time:
@@ -28,6 +32,20 @@ static uint64_t fat_fill(uint64_t erase)
 }
 
 /*
+ * Was one of the n writes t late: FAT_LATE times its kind's time base or
+ * more, yet under a copy's time (AUTO_FAT_GC times the small write typ)?
+ */
+static int fat_late(const double *t, size_t n, double base, double typ)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (t[i] > FAT_LATE * base && t[i] < AUTO_FAT_GC * typ)
+			return 1;
+	return 0;
+}
+
+/*
  * One AU's visit, as -f and -f --random write an AU: AUTO_FAT_WRITES small
  * writes in order from the AU's start, then as many again out of order
  * among them; then the AU written in order up to fat_fill(), and three
@@ -39,11 +57,13 @@ static uint64_t fat_fill(uint64_t erase)
  * them).  *copy gets what the small writes cost beyond what each costs
  * in the AU anyway, *typ the median small write in order, and *gc the
  * least any write paid beyond it, of those that took AUTO_FAT_GC times as long
- * (a copy; 0 none did).
+ * (a copy; 0 none did).  *late (may be NULL) is set where a write took
+ * longer than its kind does, yet not a copy's time: a host late with it
+ * (see auto_probe_fat_again()).
  */
 static int fat_au(struct device *dev, uint64_t off, uint64_t c, uint64_t fill,
 		  double *lin, double *rnd, size_t *nrnd, double *copy,
-		  double *typ, double *gc)
+		  double *typ, double *gc, int *late)
 {
 	/* each below the last end and not at the AU's start: out of order */
 	static const unsigned int order[AUTO_FAT_WRITES] = { 3, 1, 4, 2, 5, 3 };
@@ -104,6 +124,9 @@ static int fat_au(struct device *dev, uint64_t off, uint64_t c, uint64_t fill,
 		    (!*gc || ooo[i] - *typ < *gc))
 			*gc = ooo[i] - *typ;
 	}
+	if (late)
+		*late = fat_late(lin, AUTO_FAT_WRITES - 1, *typ, *typ) ||
+			fat_late(ooo, n, floor, *typ);
 	return 0;
 }
 
@@ -168,7 +191,7 @@ static int fat_refs(struct device *dev, uint64_t erase, struct auto_fat *f)
 		f->ref_au[j] = auto_fat_ref_au(dev->size_byte, erase, j);
 		ret = fat_au(dev, f->ref_au[j] * erase, f->chunk_byte,
 			     fat_fill(erase), lin + nl, rnd + nr, &k, &copy,
-			     &typ, &gc);
+			     &typ, &gc, NULL);
 		if (ret)
 			return ret;
 		nl += AUTO_FAT_WRITES - 1;
@@ -209,7 +232,7 @@ int auto_probe_fat(struct device *dev, uint64_t erase, struct auto_fat *f)
 		size_t nr;
 
 		ret = fat_au(dev, i * erase, f->chunk_byte, fat_fill(erase),
-			     lin, rnd, &nr, &f->copy_ns[i], &typ, &gc);
+			     lin, rnd, &nr, &f->copy_ns[i], &typ, &gc, NULL);
 		if (ret)
 			return ret;
 		f->lin_ns[i] = stats_median(lin, AUTO_FAT_WRITES - 1);
@@ -225,4 +248,50 @@ int auto_probe_fat(struct device *dev, uint64_t erase, struct auto_fat *f)
 	f->measured = 1;
 	auto_fat_decide(f);
 	return 0;
+}
+
+/*
+ * The FAT area found, visited again: each AU of the area and the one
+ * after it, each time after the probe AUs were put in random mode once
+ * more (so that the AU visited before is closed again), until a visit
+ * with no write late (at most FAT_TRIES); each AU keeps the slowest of
+ * its visits.  On a card with a write cache, any idle before a write (a
+ * host late with it) lets the cache fold a little and take the next
+ * small writes, copy and all, so that an ordinary AU's visit looks like
+ * a FAT AU's; the late write shows it.  The caller fills the cache first.
+ */
+int auto_probe_fat_again(struct device *dev, uint64_t erase,
+			 struct auto_fat *f)
+{
+	unsigned int i, k, end = f->start + f->count + 1;
+	int ret = 0, late = 1;
+
+	if (!f->measured || !f->found)
+		return 0;
+	for (i = 0; !ret && i < end && i < f->naus; i++) {
+		for (k = 0, late = 1; !ret && late && k < FAT_TRIES; k++) {
+			double lin[AUTO_FAT_WRITES], rnd[AUTO_FAT_WRITES];
+			double copy, typ, gc, l, r;
+			size_t nr;
+
+			f->prime_paid = 0;
+			ret = fat_prime(dev, erase, f);
+			if (!ret)
+				ret = fat_au(dev, i * erase, f->chunk_byte,
+					     fat_fill(erase), lin, rnd, &nr,
+					     &copy, &typ, &gc, &late);
+			if (ret)
+				break;
+			l = stats_median(lin, AUTO_FAT_WRITES - 1);
+			r = stats_median(rnd, nr);
+			f->lin_ns[i] = l > f->lin_ns[i] ? l : f->lin_ns[i];
+			f->rnd_ns[i] = r > f->rnd_ns[i] ? r : f->rnd_ns[i];
+			f->copy_ns[i] = copy > f->copy_ns[i] ? copy :
+							    f->copy_ns[i];
+			f->typ_ns[i] = typ > f->typ_ns[i] ? typ : f->typ_ns[i];
+		}
+	}
+	if (!ret)
+		auto_fat_decide(f);
+	return ret;
 }

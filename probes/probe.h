@@ -86,6 +86,14 @@ void auto_latency_done(struct device *w, struct auto_latency *res);
 int auto_probe_fat(struct device *dev, uint64_t erase, struct auto_fat *f);
 
 /*
+ * The FAT area f found (none: nothing done), visited again, each AU the
+ * slower of its two visits, then judged again: on a card with a write
+ * cache, filled first by the caller.  Returns 0 or -errno.
+ */
+int auto_probe_fat_again(struct device *dev, uint64_t erase,
+			 struct auto_fat *f);
+
+/*
  * The probe AUs, shared by the searches in both orders.  A used card's
  * AUs hold old data: one written in part and closed costs a garbage
  * collection, which is what shows a collapse.  An AU discarded (or never

@@ -12,6 +12,7 @@
 #include "capacity.h"
 #include "probe.h"
 #include "wcache.h"
+#include "writecache.h"
 
 /*
  * The ranges the capacity check overwrites (its own phase: --capacity's,
@@ -145,6 +146,11 @@ static int auto_write_probes(struct device *dev, uint64_t erase,
 	auto_say(h, "auto: %s\n", "FAT area probe (writes)");
 	t1 = dev_now_ns(dev);
 	ret = auto_probe_fat(dev, erase, &r->fat);
+	/* a cache that folded while the host was late hides copies */
+	if (!ret && r->fat.found && cache_seen(&r->cache))
+		ret = auto_cache_topup(dev, r);
+	if (!ret && r->fat.found && cache_seen(&r->cache))
+		ret = auto_probe_fat_again(dev, erase, &r->fat);
 	r->step_ns[AUTO_STEP_FAT] += dev_now_ns(dev) - t1;
 	return ret;
 }
