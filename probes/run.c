@@ -146,10 +146,13 @@ static int auto_write_probes(struct device *dev, uint64_t erase,
 	auto_say(h, "auto: %s\n", "FAT area probe (writes)");
 	t1 = dev_now_ns(dev);
 	ret = auto_probe_fat(dev, erase, &r->fat);
+	r->step_ns[AUTO_STEP_FAT] += dev_now_ns(dev) - t1;
 	/* a cache that folded while the host was late hides copies */
-	if (!ret && r->fat.found && cache_seen(&r->cache))
-		ret = auto_cache_topup(dev, r);
-	if (!ret && r->fat.found && cache_seen(&r->cache))
+	if (ret || !r->fat.found || !cache_seen(&r->cache))
+		return ret;
+	ret = auto_cache_topup(dev, r);		/* the cache's step's time */
+	t1 = dev_now_ns(dev);
+	if (!ret)
 		ret = auto_probe_fat_again(dev, erase, &r->fat);
 	r->step_ns[AUTO_STEP_FAT] += dev_now_ns(dev) - t1;
 	return ret;
