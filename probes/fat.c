@@ -264,7 +264,7 @@ int auto_probe_fat_again(struct device *dev, uint64_t erase,
 			 struct auto_fat *f)
 {
 	unsigned int i, k, end = f->start + f->count + 1;
-	int ret = 0, late = 1;
+	int ret = 0, late;
 
 	if (!f->measured || !f->found)
 		return 0;

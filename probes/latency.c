@@ -80,13 +80,13 @@ static int cmp_u64(const void *a, const void *b)
 void auto_latency_done(struct device *w, struct auto_latency *res)
 {
 	struct lat_dev *l = (struct lat_dev *)w;
-	/* cppcheck-suppress variableScope */
-	size_t i;
 
 	if (!w)
 		return;
 	memset(res, 0, sizeof(*res));
 	if (l->n) {
+		size_t i;
+
 		res->measured = 1;
 		res->writes = l->n;
 		res->max_ns = l->max_ns;
