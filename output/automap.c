@@ -73,6 +73,29 @@ static void print_unit(FILE *out, const struct auto_mapping *m)
 		u);
 }
 
+/*
+ * The erase size raised from the reads alone (no write shows it on a
+ * card that maps pages): where their gradual step ends.
+ */
+static void print_erase_top(FILE *out, const struct auto_result *r)
+{
+	const struct auto_mapping *m = &r->mapping;
+	uint64_t e = r->align.erase.size_byte;
+	char a[FMT_LEN], b[FMT_LEN], c[FMT_LEN], t[3][FMT_LEN];
+
+	if (!m->erase_top)
+		return;
+	fprintf(out, "  erase size %s (confidence %s): no write shows it here, and the\n",
+		fmt_size(a, e), conf(r->align.erase.confidence));
+	fprintf(out, "  reads' gradual step ends there: across %s boundaries %s,\n",
+		fmt_size(b, e / 2),
+		fmt_time(t[0], (int64_t)(m->erase_half_ns + 0.5)));
+	fprintf(out, "  %s %s, %s and up %s\n", a,
+		fmt_time(t[1], (int64_t)(m->erase_top_ns + 0.5)),
+		fmt_size(c, 2 * e),
+		fmt_time(t[2], (int64_t)(m->erase_above_ns + 0.5)));
+}
+
 /* Page-mapped: how far no collapse reached, and order against order. */
 static void print_pages(FILE *out, const struct auto_result *r)
 {
@@ -93,6 +116,7 @@ static void print_pages(FILE *out, const struct auto_result *r)
 		fprintf(out, "  in AUs of %s assumed: no write paid for a garbage collection\n",
 			fmt_size(c, m->standin_byte));
 	print_unit(out, m);
+	print_erase_top(out, r);
 }
 
 void auto_print_mapping(FILE *out, const struct auto_result *r)

@@ -576,7 +576,8 @@ static void print_verdict(FILE *out, const struct auto_result *r,
 	}
 	print_advice(out, r, path);
 	print_skips(out, r, path);
-	if (r->erase_fallback) {
+	/* the mapping says why the reads' erase size stands (automap.c) */
+	if (r->erase_fallback && !r->mapping.erase_top) {
 		struct wrap w;
 		FILE *f = wrap_begin(&w, out, LEAD);
 

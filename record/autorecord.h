@@ -228,6 +228,13 @@ struct auto_mapping {
 	double other_penalty;		/* the largest of the other sizes' */
 	double small_ratio;		/* the smallest write against one of
 					   the unit */
+	int erase_top;			/* the erase size raised to medium:
+					   the top of the reads' gradual AU
+					   step stood clear */
+	double erase_half_ns;		/* its reads' median diff across odd
+					   multiples of half the erase size, */
+	double erase_top_ns;		/* of the erase size, */
+	double erase_above_ns;		/* and across multiples of twice it */
 };
 
 /* The steps whose device time the record keeps (step_ns[]). */

@@ -7,7 +7,8 @@
  * with more than low confidence; on block-mapped cards of every form the
  * card offers (what a write out of order, a close and an eviction cost)
  * it says AUs, with the count planted.  On page-mapped cards the unit
- * probe finds the mapping unit planted (map=).
+ * probe finds the mapping unit planted (map=), and a gradual AU step's
+ * top in the reads gives the erase size.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,6 +202,73 @@ START_TEST(test_sweep_cards)
 }
 END_TEST
 
+/*
+ * A gradual AU step (au_spread: a boundary of half the AU costs part of
+ * one of the AU) on a page-mapped card, which no write shows the erase
+ * size of: the reads alone give it, where the top of the step stands
+ * clear, at medium (today's sweep cards 34, 146, 141, 127, 286 read it
+ * right, low).  Quiet and noisy, an allocation group, an AU of 3 * 2^n,
+ * nearly full, 4 KiB sectors.
+ */
+static const struct {
+	const char *spec;
+	uint64_t erase;
+} ramp_cards[] = {
+	{ "size=4G,erase=16M,page=32K,au_spread=3,noise=0,seed=35,ftl=page,map=16K",
+	  16 << 20 },
+	{ "size=6G,erase=24M,page=8K,group=1G,au_spread=3,noise=2.5,seed=147,ftl=page,map=8K",
+	  24 << 20 },
+	{ "size=32G,erase=4M,page=8K,au_spread=2,noise=2.5,seed=142,ftl=page,map=8K,spare=2",
+	  4 << 20 },
+	{ "size=128G,erase=4M,page=16K,au_spread=3,noise=1,seed=128,ftl=page,map=4K",
+	  4 << 20 },
+	{ "size=6G,erase=24M,page=32K,au_spread=3,noise=0,seed=287,ftl=page,map=16K,spare=2,sector=4K",
+	  24 << 20 },
+};
+
+START_TEST(test_ramp_top)
+{
+	const char *spec = ramp_cards[_i].spec;
+	struct auto_result r;
+	size_t i, j;
+
+	run_auto(spec, &r);
+	ck_assert_msg(r.mapping.kind == AUTO_MAP_PAGES &&
+		      r.align.erase.size_byte == ramp_cards[_i].erase &&
+		      r.align.erase.confidence == ANALYZE_CONF_MEDIUM &&
+		      r.mapping.erase_top,
+		      "%s: mapping %d, erase %llu (confidence %d)", spec,
+		      r.mapping.kind,
+		      (unsigned long long)r.align.erase.size_byte,
+		      r.align.erase.confidence);
+	ck_assert(r.mapping.erase_half_ns < r.mapping.erase_top_ns);
+	/* a ramp that goes on past it (rows of twice it raised): not it */
+	for (i = 0; i < r.ntables; i++)
+		for (j = 0; j < r.tables[i].nrows; j++) {
+			struct align_row *w = &r.tables[i].rows[j];
+			int64_t up = (int64_t)(r.mapping.erase_top_ns -
+					       r.mapping.erase_half_ns);
+			unsigned int p;
+
+			if (w->align_byte % (2 * ramp_cards[_i].erase))
+				continue;
+			w->diff_ns += up;
+			w->on_ns += up;
+			for (p = 0; p < w->npos; p++) {
+				w->pos_diff_ns[p] += up;
+				w->pos_ns[p][1] += up;
+			}
+		}
+	auto_decide(&r);
+	ck_assert_msg(r.align.erase.size_byte != ramp_cards[_i].erase ||
+		      r.align.erase.confidence <= ANALYZE_CONF_LOW,
+		      "%s: a ramp going on past %llu read as it, confidence %d",
+		      spec, (unsigned long long)ramp_cards[_i].erase,
+		      r.align.erase.confidence);
+	auto_free(&r);
+}
+END_TEST
+
 /* The ranges announced so far, and after how many I/Os of the tap. */
 struct announced {
 	struct rec_dev *tap;
@@ -304,6 +372,7 @@ Suite *mapping_suite(void)
 	tcase_add_loop_test(tc, test_aus, 0, (int)ARRAY_SIZE(au_cards));
 	tcase_add_loop_test(tc, test_not_wrong, 0,
 			    (int)ARRAY_SIZE(hard_cards));
+	tcase_add_loop_test(tc, test_ramp_top, 0, (int)ARRAY_SIZE(ramp_cards));
 	tcase_add_test(tc, test_announced);
 	tcase_add_test(tc, test_sweep_cards);
 	tcase_add_test(tc, test_unknown);

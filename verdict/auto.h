@@ -52,9 +52,10 @@
  *   probes/mapping.c auto_probe_mapping() -> verdict/mapping.c
  *   auto_mapping_decide(); open_*.{nr, at_least, ref_ns, probes[0]},
  *   noise.level, erase_fallback, mapping.{size_byte, aligned_ns,
- *   unaligned_ns} -> mapping.{kind, confidence, nr, order_ratio, why,
- *   unit_byte, unit_confidence, unit_penalty, other_penalty,
- *   small_ratio}.
+ *   unaligned_ns}, tables[].rows -> mapping.{kind, confidence, nr,
+ *   order_ratio, why, unit_byte, unit_confidence, unit_penalty,
+ *   other_penalty, small_ratio, erase_top, erase_*_ns}, align.erase's
+ *   confidence.
  * - Capacity: probes/run.c hands off to capacity_measure()
  *   (modes/capacity.c), whose result carries its own verdict.
  * - Class check, last (--auto as the front end runs it, auto_run_all()):

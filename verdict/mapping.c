@@ -7,9 +7,13 @@
  * anywhere: no number of AUs written in turn collapses, and a write out
  * of order costs what one in order does.  Decided from the open-AU
  * searches' raw fields alone; on a page-mapped card the answers that
- * assume AUs (how many are open, a FAT area) are capped to low.
+ * assume AUs (how many are open, a FAT area) are capped to low, and the
+ * erase size, which no write there shows, is the reads' alone.
  */
+#include <math.h>
+
 #include "auto.h"
+#include "stats.h"
 
 #define MAP_MANY 16		/* AUs in turn with no collapse: more than
 				   most block-mapped cards keep open */
@@ -136,6 +140,8 @@ static void mapping_clear(struct auto_mapping *m)
 	m->unit_byte = 0;
 	m->unit_confidence = ANALYZE_CONF_NONE;
 	m->unit_penalty = m->other_penalty = m->small_ratio = 0;
+	m->erase_top = 0;
+	m->erase_half_ns = m->erase_top_ns = m->erase_above_ns = 0;
 }
 
 /* The least ratio of a probe above the count found: its collapse. */
@@ -201,10 +207,127 @@ static void kind_decide(struct auto_result *r)
 		cap(&m->confidence, ANALYZE_CONF_LOW);
 }
 
+/*
+ * The erase size of a card that maps pages, from reads alone.  No write
+ * shows its erase blocks (it collects none while free space lasts), so
+ * a gradual AU step in the reads (a boundary of half the AU costs part
+ * of what one of the AU costs) is all there is to read, and the reads
+ * leave where such a ramp ends low.  It ends at e when the reads show
+ * both sides of its top: the rise into e is clear (reads across odd
+ * multiples of e/2 well below those across odd multiples of e, and
+ * themselves above those across odd multiples of e/4: a ramp), and past
+ * e it is flat (odd multiples of e cost what multiples of 2e do, where a
+ * ramp going on would raise those by as much again).  Every table's
+ * reads at every position pooled, an allocation group's boundaries left
+ * out.  Medium: no write confirms it.
+ */
+#define RAMP_RISE_T 5		/* each rise over its standard error */
+#define RAMP_FLAT 0.25		/* past the top, within this of the rise */
+#define RAMP_MIN_READS 3	/* reads of each kind of boundary */
+#define RAMP_MAX_READS 256
+#define MEDIAN_SE 1.2533	/* a median's standard error over a mean's */
+#define MAD_SIGMA 1.4826	/* a normal sigma over its MAD */
+
+enum ramp_class { RAMP_QUARTER, RAMP_HALF, RAMP_ODD, RAMP_EVEN, RAMP_NR };
+
+/* The class of a boundary at a against erase size e, or RAMP_NR. */
+static enum ramp_class ramp_class(uint64_t a, uint64_t e, uint64_t group)
+{
+	if (!a || (group && a % group == 0) || e % 4)
+		return RAMP_NR;
+	if (a % (2 * e) == 0)
+		return RAMP_EVEN;
+	if (a % e == 0)
+		return RAMP_ODD;
+	if (a % (e / 2) == 0)
+		return RAMP_HALF;
+	return a % (e / 4) == 0 ? RAMP_QUARTER : RAMP_NR;
+}
+
+/* The reads of every table in class k, into v (at most max); how many. */
+static size_t ramp_reads(const struct auto_result *r, enum ramp_class k,
+			 double *v, size_t max)
+{
+	uint64_t e = r->align.erase.size_byte, g = r->align.group.size_byte;
+	size_t i, j, n = 0;
+	unsigned int p;
+
+	for (i = 0; i < r->ntables; i++)
+		for (j = 0; j < r->tables[i].nrows; j++) {
+			const struct align_row *w = &r->tables[i].rows[j];
+
+			if (ramp_class(w->align_byte, e, g) != k)
+				continue;
+			for (p = 0; p < w->npos && n < max; p++)
+				v[n++] = (double)w->pos_diff_ns[p];
+			if (!w->npos && n < max)
+				v[n++] = (double)w->diff_ns;
+		}
+	return n;
+}
+
+/* The rise from class lo to class hi over its standard error. */
+static double ramp_t(const double *med, const size_t *n, double sigma,
+		     int lo, int hi)
+{
+	return (med[hi] - med[lo]) /
+	       (MEDIAN_SE * sigma * sqrt(1.0 / (double)n[lo] +
+					 1.0 / (double)n[hi]));
+}
+
+/*
+ * Does the ramp of the reads end at the erase size they read?  The
+ * medians of the reads across half of it, it and twice it go in m.
+ */
+static int ramp_top_clear(const struct auto_result *r, struct auto_mapping *m)
+{
+	double v[RAMP_NR][RAMP_MAX_READS], dev[RAMP_NR * RAMP_MAX_READS];
+	double med[RAMP_NR], sigma, rise;
+	size_t n[RAMP_NR], k, i, nd = 0;
+
+	for (k = 0; k < RAMP_NR; k++) {
+		n[k] = ramp_reads(r, (enum ramp_class)k, v[k], RAMP_MAX_READS);
+		if (n[k] < RAMP_MIN_READS)
+			return 0;
+		med[k] = stats_median_sort(v[k], n[k]);
+		for (i = 0; i < n[k]; i++)
+			dev[nd++] = fabs(v[k][i] - med[k]);
+	}
+	sigma = fmax(MAD_SIGMA * stats_median_sort(dev, nd),
+		     0.005 * med[RAMP_EVEN] + 1.0);
+	m->erase_half_ns = med[RAMP_HALF];
+	m->erase_top_ns = med[RAMP_ODD];
+	m->erase_above_ns = med[RAMP_EVEN];
+	rise = med[RAMP_ODD] - med[RAMP_HALF];
+	return ramp_t(med, n, sigma, RAMP_HALF, RAMP_ODD) >= RAMP_RISE_T &&
+	       ramp_t(med, n, sigma, RAMP_QUARTER, RAMP_HALF) >= RAMP_RISE_T &&
+	       fabs(med[RAMP_EVEN] - med[RAMP_ODD]) <= RAMP_FLAT * rise;
+}
+
+/*
+ * A card read as mapping pages whose erase size only the reads give, at
+ * low confidence: where the top of a gradual AU step stands clear in
+ * them, medium.
+ */
+static void pages_erase(struct auto_result *r)
+{
+	struct auto_mapping *m = &r->mapping;
+	struct analyze_step *e = &r->align.erase;
+
+	if (m->kind != AUTO_MAP_PAGES || m->confidence < ANALYZE_CONF_MEDIUM ||
+	    r->erase_from != AUTO_ERASE_FROM_READS || !e->size_byte ||
+	    e->confidence != ANALYZE_CONF_LOW ||
+	    r->noise.level == AUTO_NOISE_HIGH || !ramp_top_clear(r, m))
+		return;
+	e->confidence = ANALYZE_CONF_MEDIUM;
+	m->erase_top = 1;
+}
+
 void auto_mapping_decide(struct auto_result *r)
 {
 	mapping_clear(&r->mapping);
 	kind_decide(r);
+	pages_erase(r);
 	if (r->mapping.standin_byte)
 		standin_caps(r);
 }
