@@ -367,8 +367,8 @@ int auto_record(struct cli *c, FILE *out, const struct record *rec)
 	}
 	auto_decide(r);
 	if (jr_len(jr_get(rec->doc, BODY_KEY(RM_CLASS))) &&
-	    record_class(rec->doc, jr_get(rec->doc, BODY_KEY(RM_CLASS)), &cr,
-			 err, sizeof(err))) {
+	    record_class(rec->doc, jr_get(rec->doc, BODY_KEY(RM_CLASS)),
+			 &r->cache, &cr, err, sizeof(err))) {
 		auto_free(r);
 		free(r);
 		return usage_error(c->err, "--analyze: %s:%s", rec->path, err);

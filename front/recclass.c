@@ -19,6 +19,9 @@
 
 /* ---- the class check: the record's figures, judged today ---- */
 
+/* What a record said of a class. */
+enum { SAID_NONE, SAID_FAIL, SAID_PASS, SAID_WITHIN };
+
 /* The record's card claims into *cl; NULL when it has no card. */
 static const struct card_claims *record_claims(const struct jr_value *doc,
 					       struct card_claims *cl)
@@ -34,12 +37,30 @@ static const struct card_claims *record_claims(const struct jr_value *doc,
 	return cl;
 }
 
+static int record_said(const struct jr_value *cl, const char *name);
+
+/*
+ * A record without the writes before its classes: a class it said was
+ * met only within a write cache stays unsure (nothing here settles it).
+ */
+static void keep_within(struct class_result *r, const struct jr_value *cl)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->c[i].pass && record_said(cl, r->c[i].name) == SAID_WITHIN) {
+			r->c[i].pass = 0;
+			r->c[i].within = 1;
+		}
+}
+
 /*
  * The class entries cl of the record judged today into r: 0, or a
  * one-line error in err (an entry without its figures).
  */
 int record_class(const struct jr_value *doc, const struct jr_value *cl,
-			struct class_result *r, char *err, size_t len)
+		 const struct auto_cache *cache, struct class_result *r,
+		 char *err, size_t len)
 {
 	struct class_entry e[CLASS_NR];
 	struct card_claims claims;
@@ -70,7 +91,11 @@ int record_class(const struct jr_value *doc, const struct jr_value *cl,
 			 v->line, v->col, e[bad - 1].name, FLASHBENCH_VERSION);
 		return -1;
 	}
+	if (cache)
+		r->cache = *cache;
 	class_judge(r, record_claims(doc, &claims));
+	if (!cache)
+		keep_within(r, cl);
 	missing = class_missing(r);
 	if (missing) {
 		snprintf(err, len, "%u:%u: today's rules judge class %s, whose figures the record lacks",
@@ -80,8 +105,8 @@ int record_class(const struct jr_value *doc, const struct jr_value *cl,
 	return 0;
 }
 
-/* The record's pass of class name (-1: it did not judge it). */
-static int record_pass(const struct jr_value *cl, const char *name)
+/* What the record said of class name (SAID_NONE: it did not judge it). */
+static int record_said(const struct jr_value *cl, const char *name)
 {
 	size_t i;
 
@@ -91,9 +116,23 @@ static int record_pass(const struct jr_value *cl, const char *name)
 
 		rt_read(&rd, &class_said_table, jr_at(cl, i), "class", &e);
 		if (e.name && !strcmp(e.name, name))
-			return e.judged ? e.pass : -1;
+			return !e.judged ? SAID_NONE : e.within ? SAID_WITHIN :
+			       e.pass ? SAID_PASS : SAID_FAIL;
 	}
-	return -1;
+	return SAID_NONE;
+}
+
+/* What today's judging says of check k, as record_said() does. */
+static int said_now(const struct class_check *k)
+{
+	return k->within ? SAID_WITHIN : k->pass ? SAID_PASS : SAID_FAIL;
+}
+
+/* A record's word for it. */
+static const char *said_word(int said)
+{
+	return said == SAID_WITHIN ? "unsure" : said == SAID_PASS ? "pass" :
+	       "FAIL";
 }
 
 /* How many classes the record judged otherwise than today. */
@@ -103,9 +142,9 @@ size_t class_said_n(const struct class_result *r,
 	size_t i, n = 0;
 
 	for (i = 0; r && i < r->n; i++) {
-		int then = record_pass(cl, r->c[i].name);
+		int then = record_said(cl, r->c[i].name);
 
-		n += then >= 0 && then != r->c[i].pass;
+		n += then != SAID_NONE && then != said_now(&r->c[i]);
 	}
 	return n;
 }
@@ -118,17 +157,17 @@ size_t class_said_print(FILE *out, const struct class_result *r,
 	size_t i, n = 0;
 
 	for (i = 0; r && i < r->n; i++) {
-		int then = record_pass(cl, r->c[i].name);
+		int then = record_said(cl, r->c[i].name);
 
-		if (then < 0 || then == r->c[i].pass)
+		if (then == SAID_NONE || then == said_now(&r->c[i]))
 			continue;
 		if (!before && !n)
 			fprintf(out, "the record (flashbench %s) said otherwise:\n",
 				version);
 		n++;
 		fprintf(out, "  class %s: %s (the record said %s)\n",
-			r->c[i].name, r->c[i].pass ? "pass" : "FAIL",
-			then ? "pass" : "FAIL");
+			r->c[i].name, said_word(said_now(&r->c[i])),
+			said_word(then));
 	}
 	return n;
 }
@@ -143,14 +182,15 @@ void class_said_json(struct json *j, const struct class_result *r,
 	if (!class_said_n(r, cl))
 		return;
 	for (i = 0; i < r->n && said.n < CLASS_NR; i++) {
-		int then = record_pass(cl, r->c[i].name);
+		int then = record_said(cl, r->c[i].name);
 		struct class_entry *e = &said.e[said.n];
 
-		if (then < 0 || then == r->c[i].pass)
+		if (then == SAID_NONE || then == said_now(&r->c[i]))
 			continue;
 		e->name = r->c[i].name;
 		e->judged = 1;
-		e->pass = then;
+		e->pass = then == SAID_PASS;
+		e->within = then == SAID_WITHIN;
 		said.n++;
 	}
 	rt_write(j, &class_said_list_table, &said);
@@ -171,7 +211,7 @@ int class_record(struct cli *c, FILE *out, const struct record *rec)
 		return usage_error(c->err, "--analyze: %s:%u:%u: a -L record without classes in \"results\"",
 				   rec->path, cl ? cl->line : 1,
 				   cl ? cl->col : 1);
-	if (record_class(rec->doc, cl, &r, err, sizeof(err)))
+	if (record_class(rec->doc, cl, NULL, &r, err, sizeof(err)))
 		return usage_error(c->err, "--analyze: %s:%s", rec->path, err);
 	ret = open_outputs(c, out, &res);
 	if (ret)

@@ -53,11 +53,14 @@ void record_says_first(FILE *out, const struct jr_value *doc);
 const char *record_device_path(const struct jr_value *doc);
 
 /*
- * The class entries cl of the record doc judged today into r: 0, or a
+ * The class entries cl of the record doc judged today into r, past the
+ * write cache cache (NULL: the record lacks the writes before them, and
+ * a class it said was met only within a cache stays so): 0, or a
  * one-line error in err (an entry without its figures).
  */
 int record_class(const struct jr_value *doc, const struct jr_value *cl,
-		 struct class_result *r, char *err, size_t len);
+		 const struct auto_cache *cache, struct class_result *r,
+		 char *err, size_t len);
 
 /* How many classes the record judged otherwise than today (r: NULL). */
 size_t class_said_n(const struct class_result *r, const struct jr_value *cl);

@@ -128,6 +128,7 @@ int auto_record_read(const struct jr_value *doc, struct auto_result *r,
 		rt_fail(&c, -ENOENT, res, "results has no \"%s\" step",
 			rt_step_name(&auto_align_step_table));
 	rd_capacity(&c, doc, r);
+	r->cache.dev_half_byte = r->device_byte / 2;	/* its writes' bound */
 	r->lacks = c.lacked;
 	if (!c.ret && (r->lacks & AUTO_LACK_OPEN_PASSES))
 		rd_open_bounds(doc, r);

@@ -78,10 +78,13 @@ static void capacity_text(char *buf, size_t len, const struct auto_result *r)
 			 fmt_size(a, c->announced_byte));
 }
 
-/* The class check's verdict: the classes that failed, and how many passed. */
+/*
+ * The class check's verdict: the classes that failed, how many were
+ * unsure (met only within a write cache maybe) and how many passed.
+ */
 static void class_text(char *buf, size_t len, const struct class_result *cr)
 {
-	size_t i, at, pass = 0;
+	size_t i, at, pass = 0, unsure = 0;
 
 	if (!cr || !cr->n) {
 		snprintf(buf, len, "classes: not checked");
@@ -91,14 +94,19 @@ static void class_text(char *buf, size_t len, const struct class_result *cr)
 	for (i = 0; i < cr->n; i++) {
 		if (cr->c[i].pass)
 			pass++;
+		else if (cr->c[i].within)
+			unsure++;
 		else if (at < len)
 			at += (size_t)snprintf(buf + at, len - at, "%s %s",
 					       at == 8 ? " FAIL" : "",
 					       cr->c[i].name);
 	}
+	if (unsure && at < len)
+		at += (size_t)snprintf(buf + at, len - at, "%s%zu unsure",
+				       at == 8 ? " " : "; ", unsure);
 	if (at < len)
 		snprintf(buf + at, len - at, "%s%zu of %zu pass",
-			 at == 8 ? " " : "; ", pass, cr->n);
+			 at == 8 ? " " : unsure ? ", " : "; ", pass, cr->n);
 }
 
 /*

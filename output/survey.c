@@ -160,7 +160,7 @@ static void cell_life(char *buf, const struct survey_row *r)
 			 ext_csd_pre_eol_text(r->pre_eol.v));
 }
 
-/* "C10:pass U3:FAIL". */
+/* "C10:pass U3:FAIL V30:unsure". */
 static void cell_measured(char *buf, const struct survey_row *r)
 {
 	size_t i, n = 0;
@@ -169,6 +169,7 @@ static void cell_measured(char *buf, const struct survey_row *r)
 	for (i = 0; i < r->nr_classes && n < CELL_LEN; i++)
 		n += (size_t)snprintf(buf + n, CELL_LEN - n, "%s%s:%s",
 				      i ? " " : "", r->classes[i].name,
+				      r->classes[i].within ? "unsure" :
 				      r->classes[i].pass ? "pass" : "FAIL");
 }
 
@@ -300,12 +301,13 @@ static void text_pair(FILE *out, const char *head, const char *value,
 	}
 	if (*col)
 		fputc('\n', out);
-	fputs(lead, out);
 	if (strlen(lead) + len <= WRAP_COLS) {
-		fputs(pair, out);
+		fprintf(out, "%s%s", lead, pair);
 		*col = strlen(lead) + len;
 		return;
 	}
+	/* the lead in the text: its first line is counted from column 0 */
+	snprintf(pair, sizeof(pair), "%s%s %s", lead, head, value);
 	wrap_puts(out, lead, pair);
 	*col = 0;
 }
@@ -514,6 +516,8 @@ static void json_row(struct json *j, const struct survey_row *r)
 		json_object_begin(j, NULL);
 		json_string(j, "class", r->classes[i].name);
 		json_bool(j, "pass", r->classes[i].pass);
+		if (r->classes[i].within)
+			json_bool(j, "within_cache", 1);
 		json_object_end(j);
 	}
 	json_array_end(j);

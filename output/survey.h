@@ -46,6 +46,7 @@ struct survey_num {
 struct survey_class {
 	char name[8];
 	int pass;
+	int within;	/* not pass: met only within a write cache */
 };
 
 /* One card's row. */

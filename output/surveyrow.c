@@ -320,6 +320,7 @@ static void row_classes(struct survey_row *row, const struct jr_value *arr)
 			continue;
 		snprintf(k->name, sizeof(k->name), "%s", e.name ? e.name : "");
 		k->pass = e.pass;
+		k->within = e.within;
 		row->nr_classes++;
 	}
 }

@@ -50,18 +50,30 @@ static const struct rt_field required_rows[] = {
 static const struct rt_table required_table =
 	RT_TABLE("class_result.required", required_rows);
 
+/* "within_cache" only where it is true (a class unsure). */
+static enum rt_how within_when(const void *rec)
+{
+	const struct class_entry *e = rec;
+
+	return e->judged && e->within ? RT_WRITE : RT_OMIT;
+}
+
 /* The rows an entry and record_said's entry share. */
 #define ROW_NAME { .name = "class", .kind = RT_STRING, .off = E(name), \
 		   .flags = RT_KEY }
 #define ROW_PASS(more) { .name = "pass", .kind = RT_BOOL, .off = E(pass), \
 			 .flags = RT_OPTIONAL | RT_HAS_OMIT | more,     \
 			 .has_off = RT_HAS(struct class_entry, judged) }
+#define ROW_WITHIN(more) { .name = "within_cache", .kind = RT_BOOL,	\
+			   .off = E(within), .when = within_when,	\
+			   .flags = RT_OPTIONAL | more }
 
 static const struct rt_field entry_rows[] = {
 	ROW_NAME,
 	{ .name = "claimed", .kind = RT_BOOL, .off = E(claimed),
 	  .flags = RT_DERIVED },
 	ROW_PASS(RT_DERIVED),
+	ROW_WITHIN(RT_DERIVED),
 	{ .name = "measured", .kind = RT_OBJECT, .off = E(measured),
 	  .sub = &measured_table },
 	{ .name = "required", .kind = RT_OBJECT, .off = E(required),
@@ -74,6 +86,7 @@ const struct rt_table class_entry_table =
 static const struct rt_field said_rows[] = {
 	ROW_NAME,
 	ROW_PASS(RT_SETS_HAS),
+	ROW_WITHIN(0),
 };
 
 const struct rt_table class_said_table =

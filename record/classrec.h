@@ -51,6 +51,9 @@ struct class_check {
 	unsigned int qd;	/* A1/A2: queue depth judged at (1, 4) */
 	double need_mbps;	/* required sequential rate */
 	double need_read_iops, need_write_iops; /* A1/A2 */
+	int within;		/* not pass: met only where a write cache
+				   larger than the writes before may have
+				   taken the writes (unsure) */
 };
 
 /* What the check measured and judged. */
@@ -101,6 +104,8 @@ struct class_entry {
 	int claimed;			/* the card states it */
 	int judged;			/* pass below is there */
 	int pass;
+	int within;			/* not pass: met only within what a
+					 * write cache may have taken */
 	struct class_measured measured;
 	struct class_required required;
 };

@@ -72,11 +72,14 @@ static enum outcome judge_none(int measured, int value,
 /*
  * A class the check passed that the card fails past its write cache
  * (its native rate is under what the class needs) is WRONG whatever the
- * check said of its confidence: a user buys on it.
+ * check said of its confidence: a user buys on it.  A class met only
+ * within writes a larger cache may have taken (unsure, not a pass) is
+ * unsure: the check said it cannot tell.
  */
 static enum outcome judge_class(const struct hard_card *c,
 				const struct auto_result *r)
 {
+	enum outcome o = O_EXACT;
 	size_t k;
 
 	if (!r->class)
@@ -87,8 +90,10 @@ static enum outcome judge_class(const struct hard_card *c,
 		if (cc->kind != CLASS_APP && cc->pass &&
 		    c->native_mbps < cc->need_mbps)
 			return O_WRONG_SURE;
+		if (cc->within)
+			o = O_UNSURE;
 	}
-	return O_EXACT;
+	return o;
 }
 
 /*
@@ -244,16 +249,17 @@ enum analyze_confidence field_conf(const struct auto_result *r, enum field f)
 	}
 }
 
-/* The classes passed, "C10 U1 ...", for the verbose report. */
+/* The classes passed, "C10 U1 ...", and those unsure ("V30?"). */
 static void class_value(const struct auto_result *r, char *buf, size_t len)
 {
 	size_t k, n = 0;
 
 	buf[0] = 0;
 	for (k = 0; r->class && k < r->class->n && n < len; k++)
-		if (r->class->c[k].pass)
-			n += (size_t)snprintf(buf + n, len - n, "%s ",
-					      r->class->c[k].name);
+		if (r->class->c[k].pass || r->class->c[k].within)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s ",
+					      r->class->c[k].name,
+					      r->class->c[k].within ? "?" : "");
 }
 
 void field_value(const struct auto_result *r, enum field f, char *buf,

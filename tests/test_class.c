@@ -27,6 +27,7 @@ static void class_on(const char *spec, const char *claims,
 
 	bench_opts_default(&o);
 	o.offset_byte = 16 << 20;
+	o.sustained = 1;	/* past any cache: pass or FAIL, not unsure */
 	class_plan(&p, &o, 0);
 	ck_assert_int_eq(class_measure(dev, &p, r), 0);
 	if (claims) {
@@ -367,7 +368,7 @@ START_TEST(test_class_unknown_registers)
 		  "\nthe card states no class, so every class is checked:\n",
 		  1, 0 },
 		{ "-L -q --simulate=noise=0,claims=C10",
-		  "\nthe classes the card states:\n  C10  pass", 0, 0 },
+		  "\nthe classes the card states:\n  C10  unsure", 0, 0 },
 	};
 	struct class_result r;
 	struct fb_run f;
@@ -531,7 +532,7 @@ END_TEST
 
 /*
  * --auto --destructive ends with --class: a card claiming C10+U1+A1 that
- * meets C10 and U1 only; the writes announced; JSON per class.
+ * meets C10 and U1 only (unsure: no cache's end seen); the writes announced; JSON per class.
  */
 START_TEST(test_class_in_auto)
 {
@@ -540,8 +541,9 @@ START_TEST(test_class_in_auto)
 	fb_run("--auto --destructive -q --simulate=claims=C10+U1+A1,noise=0",
 	       &r);
 	ck_assert_int_eq(r.status, 3);	/* A1 stated, not met */
-	ck_assert_ptr_nonnull(strstr(r.out, "  C10  pass  10.6 MB/s"));
-	ck_assert_ptr_nonnull(strstr(r.out, "  U1   pass  11.8 MB/s"));
+	/* met, but no drop showed a cache's end: unsure (issue 26) */
+	ck_assert_ptr_nonnull(strstr(r.out, "  C10  unsure  10.6 MB/s"));
+	ck_assert_ptr_nonnull(strstr(r.out, "  U1   unsure  11.8 MB/s"));
 	ck_assert_ptr_nonnull(strstr(r.out, "  A1   FAIL  11.8 MB/s"));
 	/* its range and what the write cache's recheck before it may
 	 * write (from 128 MiB) */
@@ -555,7 +557,8 @@ START_TEST(test_class_in_auto)
 	ck_assert_str_eq(fb_json(&r, "short_of_claims"), "true");
 	ck_assert_str_eq(fb_json(&r, "class.0.class"), "\"C10\"");
 	ck_assert_str_eq(fb_json(&r, "class.0.claimed"), "true");
-	ck_assert_str_eq(fb_json(&r, "class.0.pass"), "true");
+	ck_assert_str_eq(fb_json(&r, "class.0.pass"), "false");
+	ck_assert_str_eq(fb_json(&r, "class.0.within_cache"), "true");
 	ck_assert_str_eq(fb_json(&r, "class.2.class"), "\"A1\"");
 	ck_assert_str_eq(fb_json(&r, "class.2.pass"), "false");
 	ck_assert_str_eq(fb_json(&r, "class.2.required.read_iops"), "1500");

@@ -605,9 +605,10 @@ START_TEST(test_plot_auto)
 	same_value(svg, text, "allocation group: ", "allocation group: ");
 	same_value(svg, text, "capacity: genuine, all ",
 		   "capacity: genuine as far as the check sees, all ");
-	ck_assert_ptr_nonnull(strstr(svg, ">classes: FAIL U3 V30 V60 V90 A1 A2; 7 of 13 pass<"));
+	/* met with no cache's end seen: unsure, not pass (issue 26) */
+	ck_assert_ptr_nonnull(strstr(svg, ">classes: FAIL U3 V30 V60 V90 A1 A2; 7 unsure, 0 of 13 pass<"));
 	ck_assert_uint_eq(count_str(text, " FAIL "), 6);
-	ck_assert_uint_eq(count_str(text, " pass "), 7);
+	ck_assert_uint_eq(count_str(text, " unsure "), 7);
 	same_value(svg, text, "device time: ", "device time: ");
 	free(text);
 	free(svg);

@@ -615,6 +615,7 @@ static const struct {
 	{ "output/survey.c", "usable_size" },
 	{ "output/survey.c", "fat_start" },
 	{ "output/survey.c", "pass" }, { "output/survey.c", "card" },
+	{ "output/survey.c", "within_cache" },
 	{ "output/survey.c", "date" }, { "output/survey.c", "device" },
 	{ "output/survey.c", "manfid" }, { "output/survey.c", "name" },
 	{ "output/survey.c", "oemid" }, { "output/survey.c", "size" },

@@ -243,7 +243,7 @@ END_TEST
  * page-mapped card an open-AU count is WRONG at high confidence and "at
  * least n" exact, a FAT area found WRONG and none exact; a cached card
  * whose class check passed V30 at a native 18 MB/s is WRONG, at 45 MB/s
- * exact; the same verdicts on a 2011 card score as before; a page-mapped
+ * exact, unsure (within a cache maybe) unsure; the same verdicts on a 2011 card score as before; a page-mapped
  * card named AUs, or pages with another unit, WRONG, a 2011 card named
  * pages WRONG.
  */
@@ -295,6 +295,10 @@ START_TEST(test_today_scoring)
 	cl.c[0].pass = 0;
 	score_card(&c, &r, out);
 	ck_assert_int_eq(out[F_CLASS], O_EXACT);
+	cl.c[0].within = 1;	/* met within a cache maybe: unsure */
+	score_card(&c, &r, out);
+	ck_assert_int_eq(out[F_CLASS], O_UNSURE);
+	cl.c[0].within = 0;
 	/* the mapping: AUs on a page-mapped card, pages on a block-mapped */
 	r.class = NULL;
 	c.today = 1u << T_PAGE;

@@ -166,6 +166,15 @@ int cache_cap_reached(const struct auto_cache *c)
 	return c->nchunks && (uint64_t)c->nchunks * c->chunk_byte >= c->cap_byte;
 }
 
+int cache_unsettled(const struct auto_cache *c)
+{
+	uint64_t end = c->start_byte + (uint64_t)c->nchunks * c->chunk_byte;
+
+	/* the cap reached half the card (--sustained): as far as any goes */
+	return c->measured && !cache_seen(c) && cache_cap_reached(c) &&
+	       end + c->chunk_byte <= c->dev_half_byte;
+}
+
 int cache_recheck_wanted(const struct auto_cache *c)
 {
 	return c->measured && !cache_seen(c) && cache_cap_reached(c);

@@ -43,6 +43,15 @@ uint64_t cache_fill_byte(const struct auto_cache *c);
 /* Did the fill of c reach its cap (no drop before it)? */
 int cache_cap_reached(const struct auto_cache *c);
 
+/*
+ * Is what was measured after the fill of c unsettled: the fill reached
+ * its cap with no drop, short of the device's first half, and no
+ * recheck saw one since, so a write cache larger than the writes may
+ * still have taken every later write?  A class passed then holds only
+ * inside such a cache: not a pass (issue 26).
+ */
+int cache_unsettled(const struct auto_cache *c);
+
 /* A decided record's rate of a chunk of c taking ns, 10^6 bytes/s. */
 double cache_mbps(const struct auto_cache *c, double ns);
 
