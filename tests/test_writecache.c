@@ -639,6 +639,44 @@ START_TEST(test_class_unsure_views)
 }
 END_TEST
 
+/*
+ * The class check past the FAT area the run found: the card writes it
+ * at twice its native speed (the simulated card's fat_mbps), and today's
+ * sweep (cards 92, 178, 304) passed C10 at 15.6 MB/s there on a card
+ * writing 8 natively past its cache, V60 on one writing 45.
+ */
+static const struct {
+	const char *spec;
+	const char *from;	/* where the class check's units start */
+	const char *c10, *v30;	/* their lines' start */
+} past_fat_class[] = {
+	{ "size=4G,erase=16M,fat=4,fat_start=0,noise=0.5,seed=93,slc=256M,write_mbps=8",
+	  "sequential: 4 units of 4MiB from 64MiB,", "  C10  FAIL  7.",
+	  "  V30  FAIL  7." },
+	{ "size=2G,erase=8M,page=8K,open=3,fat=4,fat_start=1,noise=2.5,seed=305,slc=128M,write_mbps=18",
+	  "sequential: 4 units of 4MiB from 40MiB,", "  C10  pass  1",
+	  "  V30  FAIL  1" },
+	{ "size=4G,erase=16M,fat=4,fat_start=1,seed=179,slc=128M,write_mbps=45",
+	  "sequential: 4 units of 4MiB from 80MiB,", "  C10  pass  ",
+	  "  V30  pass  4" },
+};
+
+START_TEST(test_class_past_fat)
+{
+	char args[192];
+	struct fb_run r;
+
+	snprintf(args, sizeof(args), "--auto --destructive --simulate=%s",
+		 past_fat_class[_i].spec);
+	fb_run(args, &r);
+	ck_assert_msg(strstr(r.out, past_fat_class[_i].from), "%s: %.3000s",
+		      args, r.out);
+	ck_assert_msg(strstr(r.out, past_fat_class[_i].c10), "%s", args);
+	ck_assert_msg(strstr(r.out, past_fat_class[_i].v30), "%s", args);
+	fb_free(&r);
+}
+END_TEST
+
 /* The seconds of a figure of a device time line ("1.5s", "980ms"). */
 static double secs_of(const char *p)
 {
@@ -716,6 +754,8 @@ Suite *writecache_suite(void)
 			    ARRAY_SIZE(past_class));
 	tcase_add_loop_test(tc, test_class_unsure_views, 0,
 			    ARRAY_SIZE(unsure_cards));
+	tcase_add_loop_test(tc, test_class_past_fat, 0,
+			    ARRAY_SIZE(past_fat_class));
 	tcase_add_loop_test(tc, test_cache_announced, 0,
 			    ARRAY_SIZE(announced_cards));
 	suite_add_tcase(s, tc);
