@@ -285,6 +285,34 @@ START_TEST(test_fat_slot)
 END_TEST
 
 /*
+ * A card that collapses gradually and programs fast (45 MB/s): one AU
+ * over its 13 costs only x1.34 (the log's second programming of each
+ * 16 KiB write), under the hold limit, and two over collapse.  The count
+ * read, 14, stands no higher than low: 13 or 14 the probes cannot tell.
+ */
+START_TEST(test_open_gradual_fast)
+{
+	struct device *dev = sim_card("size=64G,erase=16M,page=16K,"
+				      "collapse=gradual,open=13,"
+				      "open_random=1,noise=2,seed=133,"
+				      "write_mbps=45");
+	struct bench_opts o;
+	struct auto_result r;
+
+	bench_opts_default(&o);
+	ck_assert_int_eq(auto_run(dev, &o, 1, NULL, &r), 0);
+	ck_assert_msg(r.open_linear.nr == 13 ||
+		      r.open_linear.confidence <= ANALYZE_CONF_LOW,
+		      "open linear %u, confidence %d", r.open_linear.nr,
+		      r.open_linear.confidence);
+	ck_assert_uint_eq(r.open_random.nr, 1);
+	ck_assert_int_ge(r.open_random.confidence, ANALYZE_CONF_MEDIUM);
+	auto_free(&r);
+	dev_close(dev);
+}
+END_TEST
+
+/*
  * A card with a write cache behind a host late now and then (5 % of the
  * requests by 400 µs: too little for the reads to call the host noisy):
  * the card is idle meanwhile, its cache folds a little and takes the
@@ -1497,6 +1525,7 @@ Suite *auto_suite(void)
 	tcase_add_test(tc, test_open_precondition);
 	tcase_add_test(tc, test_open_huge_collapse);
 	tcase_add_test(tc, test_open_cost);
+	tcase_add_test(tc, test_open_gradual_fast);
 	tcase_add_loop_test(tc, test_mechanics, 0,
 			    sizeof(mech_cards) / sizeof(mech_cards[0]));
 	tcase_add_test(tc, test_group_rows);

@@ -146,7 +146,9 @@ static unsigned int count_of(const char *hay, const char *needle)
  * A heavy host's delayed reference hides a gradual collapse: a card of 2
  * open AUs read 3 at medium (hard card 18 on a heavy host: 2 AUs x0.554,
  * 3 AUs x0.748 of a delayed reference, 4 AUs x187).  Measured against
- * the fastest probe, 3 AUs were 1.35 times slower: the count is low.
+ * the fastest probe, 3 AUs were 1.35 times slower: the count is low, on
+ * any host (a count held well above the fastest probe may be one over a
+ * gradual collapse: verdict/openau.c), and on a noisy host again.
  */
 START_TEST(test_noise_gradual)
 {
@@ -169,7 +171,7 @@ START_TEST(test_noise_gradual)
 	o->nprobes = 4;
 	auto_open_decide(o, NULL);
 	ck_assert_uint_eq(o->nr, 3);
-	ck_assert_int_ge(o->confidence, ANALYZE_CONF_MEDIUM);
+	ck_assert_int_eq(o->confidence, ANALYZE_CONF_LOW);
 	auto_noise_confidence(&r);
 	ck_assert_int_eq(o->confidence, ANALYZE_CONF_LOW);
 	/* held as fast as the fastest probe: the count stands */
