@@ -119,6 +119,37 @@ static void print_pages(FILE *out, const struct auto_result *r)
 	print_erase_top(out, r);
 }
 
+void auto_print_page_writes(FILE *out, const struct auto_result *r)
+{
+	const struct auto_mapping *m = &r->mapping;
+	const struct auto_map_size *z = m->sizes;
+	char a[FMT_LEN], b[FMT_LEN], c[FMT_LEN];
+	size_t i;
+
+	if (m->page_sector) {
+		fprintf(out, "  from writes: one of %s costs x%.3g one of %s, none off its\n",
+			fmt_size(a, z[0].size_byte),
+			z[1].aligned_ns > 0 ? z[0].aligned_ns / z[1].aligned_ns : 0,
+			fmt_size(b, z[1].size_byte));
+		fprintf(out, "  alignment more than aligned: each %s sector is programmed alone,\n",
+			a);
+		fputs("  a page no larger (no read or write shows one)\n", out);
+		return;
+	}
+	if (!m->page_byte)
+		return;
+	for (i = 0; i < m->nsizes && z[i].size_byte != m->page_byte; i++)
+		;
+	if (i == m->nsizes)
+		return;
+	fprintf(out, "  from writes: one of %s, %s off its alignment, costs x%.3g an\n",
+		fmt_size(a, m->page_byte), fmt_size(b, z[i].offset_byte),
+		z[i].aligned_ns > 0 ? z[i].unaligned_ns / z[i].aligned_ns : 0);
+	fprintf(out, "  aligned one (two pages programmed), one of %s x%.3g one of %s\n",
+		fmt_size(c, z[0].size_byte),
+		z[i].aligned_ns > 0 ? z[0].aligned_ns / z[i].aligned_ns : 0, a);
+}
+
 void auto_print_mapping(FILE *out, const struct auto_result *r)
 {
 	const struct auto_mapping *m = &r->mapping;

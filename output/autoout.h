@@ -70,6 +70,11 @@ void auto_print_time(FILE *out, const struct auto_result *res,
  * or why neither could be told, with the evidence; nothing without.
  */
 void auto_print_mapping(FILE *out, const struct auto_result *res);
+/*
+ * A block-mapped card of large sectors: what the writes showed of its
+ * page (nothing when they were not asked).
+ */
+void auto_print_page_writes(FILE *out, const struct auto_result *res);
 
 /*
  * The statistics behind the align verdict (t, misfits, spike chance),

@@ -533,6 +533,8 @@ static void print_verdict(FILE *out, const struct auto_result *r,
 	}
 	if (r->erase_writes.measured)
 		reads.erase = r->erase_reads;
+	if (r->mapping.page_byte || r->mapping.page_sector)
+		reads.page = r->mapping.page_reads;
 	print_why(out, "erase", &reads.erase);
 	print_why(out, "page", &reads.page);
 	if (r->erase_writes.measured)
@@ -545,6 +547,7 @@ static void print_verdict(FILE *out, const struct auto_result *r,
 	fprintf(out, "page size: %s\n",
 		size_conf(v, sizeof(v), r->align.page.size_byte,
 			  r->align.page.confidence));
+	auto_print_page_writes(out, r);
 	if (r->align.plane.size_byte)
 		wrap_printf(out, LEAD, "program unit: %s, pages read at once across planes (confidence %s)\n",
 			fmt_size(a, r->align.plane.size_byte),

@@ -235,6 +235,12 @@ struct auto_mapping {
 					   multiples of half the erase size, */
 	double erase_top_ns;		/* of the erase size, */
 	double erase_above_ns;		/* and across multiples of twice it */
+	/* a block-mapped card of large sectors: its page from writes */
+	uint64_t page_byte;		/* the page writes showed (0: none) */
+	int page_sector;		/* none above the sector: each sector
+					   is programmed alone */
+	struct analyze_step page_reads;	/* what the reads said of the page
+					   and the evidence, before */
 };
 
 /* The steps whose device time the record keeps (step_ns[]). */

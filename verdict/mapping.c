@@ -11,6 +11,7 @@
  * erase size, which no write there shows, is the reads' alone.
  */
 #include <math.h>
+#include <string.h>
 
 #include "auto.h"
 #include "stats.h"
@@ -76,8 +77,13 @@ int auto_mapping_unit_wanted(const struct auto_result *r)
 {
 	const struct auto_open *l = &r->open_linear, *n = &r->open_random;
 
-	return l->measured && l->nprobes && l->at_least &&
-	       (!n->measured || !n->nprobes || n->at_least);
+	if (!l->measured || !l->nprobes)
+		return 0;
+	/* a block-mapped card's page, where no read shows it (sector_page) */
+	if (!l->at_least)
+		return r->sector_byte > 512 &&
+		       r->align.page.confidence < ANALYZE_CONF_MEDIUM;
+	return !n->measured || !n->nprobes || n->at_least;
 }
 
 /*
@@ -142,6 +148,9 @@ static void mapping_clear(struct auto_mapping *m)
 	m->unit_penalty = m->other_penalty = m->small_ratio = 0;
 	m->erase_top = 0;
 	m->erase_half_ns = m->erase_top_ns = m->erase_above_ns = 0;
+	m->page_byte = 0;
+	m->page_sector = 0;
+	memset(&m->page_reads, 0, sizeof(m->page_reads));
 }
 
 /* The least ratio of a probe above the count found: its collapse. */
@@ -323,11 +332,96 @@ static void pages_erase(struct auto_result *r)
 	m->erase_top = 1;
 }
 
+/*
+ * The page of a block-mapped card of large logical sectors, from writes.
+ * On 4 KiB sectors no read is finer than 8 KiB and no table row below
+ * 16 KiB: a page of 8 or 16 KiB reads as a raised floor or a step at the
+ * first row, as a program unit over pages of 4 KiB reads too (tables.c:
+ * low).  A block-mapped card programs whole pages: a write smaller than a
+ * page costs one, a write of a page off its alignment two.  The unit
+ * probe, run there as well, shows it: the one size whose unaligned write
+ * costs clearly more is the page (medium: no read confirms it).  Where
+ * none does and a write of one sector costs clearly less than one of two,
+ * each sector is programmed alone: the page is no larger than the sector
+ * (none to name), and a step the reads show is a program unit over such
+ * pages: medium where no write cache was in front (a cache takes writes
+ * of any size alike), low otherwise.
+ */
+#define SMALL_ALONE 0.5		/* of what its bytes cost at larger sizes */
+
+/* Does a write of one sector cost clearly less than one of two? */
+static int sector_alone(const struct auto_mapping *m)
+{
+	const struct auto_map_size *z = m->sizes;
+	double per;
+
+	if (m->nsizes < 3 || z[1].size_byte != 2 * z[0].size_byte)
+		return 0;
+	per = (z[2].aligned_ns - z[1].aligned_ns) /
+	      (double)(z[2].size_byte - z[1].size_byte);
+	return per > 0 && z[1].aligned_ns - z[0].aligned_ns >=
+			  SMALL_ALONE * per * (double)z[0].size_byte;
+}
+
+/* The page w from writes: the reads' steps made to agree, or left. */
+static void page_is(struct auto_result *r, uint64_t w)
+{
+	struct analyze_step *p = &r->align.page, *u = &r->align.plane;
+
+	if (u->size_byte && u->size_byte < w)
+		return;		/* a program unit below the page: no */
+	r->mapping.page_reads = *p;
+	if (u->size_byte == w)
+		memset(u, 0, sizeof(*u));
+	else if (!u->size_byte && p->size_byte > w) {
+		*u = *p;	/* a step above the page: a unit over it */
+		cap(&u->confidence, ANALYZE_CONF_LOW);
+	}
+	memset(p, 0, sizeof(*p));
+	p->size_byte = p->candidate_byte = w;
+	p->confidence = ANALYZE_CONF_MEDIUM;
+	r->mapping.page_byte = w;
+}
+
+/* No page above the sector: the reads' step, if any, a unit over it. */
+static void page_in_sector(struct auto_result *r)
+{
+	struct analyze_step *p = &r->align.page, *u = &r->align.plane;
+	const struct auto_cache *c = &r->cache;
+
+	r->mapping.page_reads = *p;
+	r->mapping.page_sector = 1;
+	if (!u->size_byte && p->size_byte) {
+		*u = *p;
+		u->confidence = c->measured && !c->dropped && !c->late ?
+				ANALYZE_CONF_MEDIUM : ANALYZE_CONF_LOW;
+	}
+	memset(p, 0, sizeof(*p));
+}
+
+static void sector_page(struct auto_result *r)
+{
+	struct auto_mapping t = r->mapping;
+
+	if (r->sector_byte <= 512 || t.kind != AUTO_MAP_AUS ||
+	    t.confidence < ANALYZE_CONF_MEDIUM || !t.measured ||
+	    r->noise.level == AUTO_NOISE_HIGH ||
+	    r->align.page.confidence >= ANALYZE_CONF_MEDIUM)
+		return;
+	unit_decide(&t);
+	if (t.unit_byte && t.unit_confidence >= ANALYZE_CONF_MEDIUM)
+		page_is(r, t.unit_byte);
+	else if (!t.unit_byte && t.unit_penalty <= UNIT_CLEAN &&
+		 sector_alone(&t))
+		page_in_sector(r);
+}
+
 void auto_mapping_decide(struct auto_result *r)
 {
 	mapping_clear(&r->mapping);
 	kind_decide(r);
 	pages_erase(r);
+	sector_page(r);
 	if (r->mapping.standin_byte)
 		standin_caps(r);
 }
