@@ -19,6 +19,23 @@
 
 #define CACHE_START_BYTE (128ULL << 20)
 #define CACHE_PAST_AUS	8	/* a FAT area lies in the first AUs */
+#define CACHE_LEAST_AUS	256	/* AUs a card has at least */
+#define CACHE_MAX_AU	(64ULL << 20)	/* the largest AU (SDXC) */
+
+/*
+ * The AU to keep clear of where none is known: the largest a card of
+ * dev_byte bytes has (the SD specification ties the AU to the capacity:
+ * no card has only a few dozen AUs), so that the chunks start past a
+ * FAT area of AUs of that size too (the older sweep's cards without a
+ * read signature: a FAT area of 64 MiB AUs from 128 MiB was named a
+ * cache of 192 MiB at 23.9 MB/s).
+ */
+static uint64_t largest_au(uint64_t dev_byte)
+{
+	uint64_t au = dev_byte / CACHE_LEAST_AUS;
+
+	return au > CACHE_MAX_AU ? CACHE_MAX_AU : au;
+}
 
 int wcache_place(uint64_t cap, uint64_t dev_byte, uint64_t au_byte,
 		 struct auto_cache *c)
@@ -33,6 +50,8 @@ int wcache_place(uint64_t cap, uint64_t dev_byte, uint64_t au_byte,
 		chunk *= 2;
 	/* past a FAT area, faster in its own right: on a card of large AUs
 	 * it reaches past 128 MiB (8 AUs of 32 MiB and more) */
+	if (!au_byte)
+		au_byte = largest_au(dev_byte);
 	if (au_byte <= dev_byte / 8 && au_byte * CACHE_PAST_AUS > start)
 		start = au_byte * CACHE_PAST_AUS;
 	c->start_byte = start;

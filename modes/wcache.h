@@ -31,7 +31,8 @@ static inline uint64_t wcache_cap(const struct bench_opts *o,
  * bytes at most looked for (0: the default, 1/64 of the device, at least
  * CACHE_CAP_BYTE), CACHE_MARGIN_CHUNKS written past it, within the first
  * half of the device, from 128 MiB or past the first 8 AUs of
- * au_byte (0: not known), where a FAT area may be; c's start_byte,
+ * au_byte (0: not known, the largest a card of the size has), where a
+ * FAT area may be; c's start_byte,
  * chunk_byte, cap_byte.  Returns 0 when the device is too small for it.
  */
 int wcache_place(uint64_t cap, uint64_t dev_byte, uint64_t au_byte,

@@ -302,7 +302,9 @@ END_TEST
 /*
  * A FAT area past 128 MiB (AUs of 32 and 64 MiB) writes faster than the
  * rest of the card but is no write cache: the chunks start past the
- * first 8 AUs, so no cache is named; one planted there is still found.
+ * first 8 AUs (of the largest a card of the size has, where the reads
+ * gave no erase size), so no cache is named; one planted there is still
+ * found.
  */
 static const struct {
 	const char *spec;
@@ -311,6 +313,14 @@ static const struct {
 	{ "size=4G,erase=64M,fat=1,fat_start=2,seed=228", 0 },
 	{ "size=4G,erase=32M,fat=3,fat_start=4,seed=54", 0 },
 	{ "size=4G,erase=32M,fat=3,fat_start=4,slc=256M,seed=54", 256 * MiB },
+	/* no erase size from reads: past 8 of the largest AUs of the size
+	 * (the older sweep's cards 143, 281: 192 and 95 MiB named) */
+	{ "size=16G,erase=64M,page=32K,readsig=0,open=7,fat=3,fat_start=2,noise=0,seed=144",
+	  0 },
+	{ "size=8G,erase=32M,page=64K,readsig=0,open=13,open_random=2,fat=3,fat_start=4,noise=2.5,seed=282",
+	  0 },
+	{ "size=16G,erase=64M,page=32K,readsig=0,fat=3,fat_start=2,slc=512M,seed=144",
+	  512 * MiB },
 };
 
 START_TEST(test_cache_past_fat)
