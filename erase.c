@@ -58,7 +58,7 @@ static void bad_usage(const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fprintf(stderr, " (%s --help)\n", prog);
 	exit(EXIT_BAD_USAGE);
 }
 

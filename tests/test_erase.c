@@ -60,26 +60,28 @@ START_TEST(test_erase_range)
 END_TEST
 
 /* Command lines erase refuses with status 2, before touching anything. */
+#define USAGE "expected <device> <start> <length>, "
 static const struct erase_case {
 	int argc;		/* arguments after the device */
 	const char *start;
 	const char *len;
 	const char *extra;
 	const char *err;	/* expected in stderr */
+	int device;		/* refused for the device: no usage error */
 } erase_bad[] = {
-	{ 0, NULL, NULL, NULL, "expected <device> <start> <length>, got 1 " },
-	{ 1, "0", NULL, NULL, "expected <device> <start> <length>, got 2 " },
-	{ 3, "0", "512", "512", "expected <device> <start> <length>, got 4 " },
-	{ 2, "abc", "512", NULL, "start" },
-	{ 2, "0", "-512", NULL, "length" },
-	{ 2, "0", "0", NULL, "length" },
-	{ 2, "0", "99999999999999999999", NULL, "length" },
-	{ 2, "0", "12Q", NULL, "length" },
-	{ 2, "100", "512", NULL, "aligned" },
-	{ 2, "512", "1000", NULL, "aligned" },
-	{ 2, "64M", "512", NULL, "beyond the end" },
-	{ 2, "63M", "2M", NULL, "beyond the end" },
-	{ 2, "512", "18446744073709551104", NULL, "beyond the end" },
+	{ 0, NULL, NULL, NULL, USAGE "got 1 ", 0 },
+	{ 1, "0", NULL, NULL, USAGE "got 2 ", 0 },
+	{ 3, "0", "512", "512", USAGE "got 4 ", 0 },
+	{ 2, "abc", "512", NULL, "start", 0 },
+	{ 2, "0", "-512", NULL, "length", 0 },
+	{ 2, "0", "0", NULL, "length", 0 },
+	{ 2, "0", "99999999999999999999", NULL, "length", 0 },
+	{ 2, "0", "12Q", NULL, "length", 0 },
+	{ 2, "100", "512", NULL, "aligned", 1 },
+	{ 2, "512", "1000", NULL, "aligned", 1 },
+	{ 2, "64M", "512", NULL, "beyond the end", 1 },
+	{ 2, "63M", "2M", NULL, "beyond the end", 1 },
+	{ 2, "512", "18446744073709551104", NULL, "beyond the end", 1 },
 };
 
 START_TEST(test_erase_bad_args)
@@ -101,6 +103,9 @@ START_TEST(test_erase_bad_args)
 	ck_assert_msg(!strncmp(res.err, "erase: ", 7) &&
 		      count_str(res.err, "\n") == 1, "not one line: %s",
 		      res.err);
+	/* a usage error names where to read more */
+	ck_assert_msg(c->device || strstr(res.err, " (erase --help)\n"),
+		      "no --help named: %s", res.err);
 	ck_assert_ptr_null(strstr(res.err, "will overwrite"));
 	ck_assert_str_eq(res.out, "");
 	cmd_result_free(&res);
@@ -173,11 +178,11 @@ START_TEST(test_erase_not_a_device)
 	ck_assert_ptr_nonnull(strstr(res.out, FLASHBENCH_VERSION));
 	cmd_result_free(&res);
 	ck_assert_int_eq(run_erase(&res, "--bogus", "/dev/null", "0", "1"), 2);
-	ck_assert_str_eq(res.err, "erase: unrecognized option '--bogus'\n");
+	ck_assert_str_eq(res.err, "erase: unrecognized option '--bogus' (erase --help)\n");
 	cmd_result_free(&res);
 	/* named erase:, not by its full path, on one line (item 14) */
 	ck_assert_int_eq(run_erase(&res, "-x", "/dev/null", "0", "1"), 2);
-	ck_assert_str_eq(res.err, "erase: unrecognized option '-x'\n");
+	ck_assert_str_eq(res.err, "erase: unrecognized option '-x' (erase --help)\n");
 	cmd_result_free(&res);
 }
 END_TEST
