@@ -199,11 +199,11 @@ void record_says_first(FILE *out, const struct jr_value *doc)
 			 h.started + 11);
 	else
 		snprintf(date, sizeof(date), "on a date it does not say");
-	wrap_printf(out, "    ", "record of %s made %s by flashbench %s,\n",
+	wrap_printf(out, "    ", "record of %s made %s\n",
 		    simulated ? "a simulated card" : path ? path :
-		    "a device it does not name", date, version);
-	fprintf(out, "judged again with the rules of this version (flashbench %s)\n",
-		FLASHBENCH_VERSION);
+		    "a device it does not name", date);
+	wrap_printf(out, "    ", "by flashbench %s, judged again with the rules of flashbench %s\n",
+		    version, FLASHBENCH_VERSION);
 	if (path && !simulated)
 		wrap_printf(out, "    ", "its commands say DEVICE: the card's device now, which may not be %s\n",
 			    path);
