@@ -208,11 +208,14 @@ static double pass_mean(double sum, double slowest, unsigned int nr,
 
 /*
  * Are the passes slow through one write alone stalls (slow_run: the most
- * passes in a row with a slow write, alone or not)?  A stall falls on a
- * write now and then, one in a hundred or fewer, so never on three
- * passes in a row.  A card in random mode with one AU more than it keeps
- * pays a collection at one write of every pass, or more where the host
- * delays one too (the probe stops after three such passes: its run);
+ * passes with a slow write, alone or not, of four in a row)?  A stall
+ * falls on a write now and then, one in a hundred or fewer, so never on
+ * three passes of four.  A card in random mode with one AU more than it
+ * keeps pays a collection at one write of every pass, or more where the
+ * host delays one too (the probe stops after three such passes of four:
+ * its run; of four, since on a card with a write cache a host late with
+ * a write lets the cache fold and take the next few, collection and
+ * all, so one pass of the run may show none);
  * one that closes the AU it opened first (evict=oldest) at the same AU's
  * write in every pass, and so does one keeping an AU through a log
  * (auto_probe_judge()'s dear AUs).  Those are no stalls, nor are those
@@ -242,7 +245,9 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 	unsigned int i, m = 0, fast = 0, slow = 0, huge = 0, lones = 0;
 	unsigned int fast_raw = 0, f, run_max = 0;
 	unsigned int streak = 0, hstreak = 0;	/* slow, huge writes in a row */
-	unsigned int run = 0;	/* passes in a row with a slow write */
+	unsigned int run = 0;	/* of the last 4 passes, those with a slow
+				   write */
+	unsigned int last4 = 0;	/* those passes, a bit each, newest low */
 	unsigned int dear[AUTO_MAX_NR] = { 0 };	/* passes each AU's write
 						   was not fast in */
 	const double hold_ns = auto_hold_limit(ref_ns, c->lin_ref_ns);
@@ -320,10 +325,11 @@ static int probe(struct probe_ctx *c, unsigned int nr, double ref_ns,
 		if (ref_ns > 0) {
 			/*
 			 * Collapsed at only some writes (random mode): a
-			 * collection in each of three passes in a row, where
+			 * collection in three passes of four in a row, where
 			 * pauses put one in a pass now and then at most.
 			 */
-			run = slow > pass_slow ? run + 1 : 0;
+			last4 = (last4 << 1 | (slow > pass_slow)) & 0xf;
+			run = (unsigned int)__builtin_popcount(last4);
 			if (run > run_max)
 				run_max = run;
 			fast += per[m - 1] < hold_ns;
