@@ -90,8 +90,7 @@ static void *chunk_buf(const struct auto_cache *c)
 int wcache_fill(struct device *dev, const volatile sig_atomic_t *stop,
 		struct auto_cache *c)
 {
-	/* cppcheck-suppress variableScope */
-	size_t most = cache_fill_byte(c) / c->chunk_byte, d;
+	size_t most = cache_fill_byte(c) / c->chunk_byte;
 	void *buf = chunk_buf(c);
 	int ret = 0;
 
@@ -100,6 +99,8 @@ int wcache_fill(struct device *dev, const volatile sig_atomic_t *stop,
 	c->measured = 1;
 
 	while (c->nchunks < most) {
+		size_t d;
+
 		ret = cache_chunk(dev, c, buf, c->nchunks,
 				  &c->chunk_ns[c->nchunks]);
 		if (ret)

@@ -14,8 +14,7 @@
 /* "fast again after idle": how much, and how fast the card folded. */
 static void print_refill(FILE *out, const struct auto_cache *c)
 {
-	/* cppcheck-suppress variableScope */
-	char t[FMT_LEN], s[FMT_LEN];
+	char t[FMT_LEN];
 
 	if (!c->nrefill)
 		return;
@@ -25,7 +24,7 @@ static void print_refill(FILE *out, const struct auto_cache *c)
 		fputs(" (all of it)\n", out);
 	else
 		fprintf(out, " (%s of it: folded at %.3g MB/s)\n",
-			fmt_size(s, c->refill_byte),
+			fmt_size(t, c->refill_byte),
 			(double)c->refill_byte * 1e3 / (double)c->idle_ns);
 }
 
