@@ -46,19 +46,53 @@ static void print_wrapped(FILE *out, const char *lead, const char *text)
 	fputc('\n', out);
 }
 
-/* The mapping unit, what a small and an unaligned write cost. */
-static void print_unit(FILE *out, const struct auto_mapping *m)
+/*
+ * Large sectors: a unit of the sector shows no cost off its alignment
+ * either, and what settles it (verdict/mapping.c's unit_in_sector()).
+ */
+static void print_unit_sector(FILE *out, const struct auto_result *r)
 {
+	const struct auto_mapping *m = &r->mapping;
+	char u[FMT_LEN], c[FMT_LEN];
+
+	fmt_size(u, r->sector_byte);
+	if (m->unit_sector) {
+		fprintf(out, "  unit: %s, the sector, at most (confidence %s): no write off\n",
+			u, conf(m->unit_confidence));
+		fprintf(out, "  its alignment costs more (x%.3g at most), and no write cache\n",
+			m->unit_penalty);
+		fputs("  took the writes: none in half the card\n", out);
+		return;
+	}
+	if (r->sector_byte <= 512)
+		return;
+	fprintf(out, "  on %s sectors a unit of %s shows none either; a write cache\n",
+		u, u);
+	fprintf(out, "  larger than the %s the cache step wrote would look the same:\n",
+		fmt_size(c, r->cache.nchunks * r->cache.chunk_byte));
+	fputs("  --cache-cap=SIZE up to half the card settles it\n", out);
+}
+
+/* The mapping unit, what a small and an unaligned write cost. */
+static void print_unit(FILE *out, const struct auto_result *r)
+{
+	const struct auto_mapping *m = &r->mapping;
 	const struct auto_map_size *z = m->sizes;
 	char u[FMT_LEN], o[FMT_LEN], s[FMT_LEN];
 	size_t i;
 
 	if (!m->measured)
 		return;
+	if (m->unit_sector) {
+		print_unit_sector(out, r);
+		return;
+	}
 	if (!m->unit_byte) {
 		fprintf(out, "  unit: none seen: no unaligned write cost much more than an aligned\n");
 		fprintf(out, "  one (x%.3g at most), as a write cache in front would show\n",
 			m->unit_penalty);
+		if (r->cache.measured && !r->cache.dropped && !r->cache.late)
+			print_unit_sector(out, r);
 		return;
 	}
 	for (i = 0; i < m->nsizes && z[i].size_byte != m->unit_byte; i++)
@@ -115,7 +149,7 @@ static void print_pages(FILE *out, const struct auto_result *r)
 	if (m->standin_byte)
 		fprintf(out, "  in AUs of %s assumed: no write paid for a garbage collection\n",
 			fmt_size(c, m->standin_byte));
-	print_unit(out, m);
+	print_unit(out, r);
 	print_erase_top(out, r);
 }
 

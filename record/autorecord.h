@@ -235,6 +235,9 @@ struct auto_mapping {
 					   multiples of half the erase size, */
 	double erase_top_ns;		/* of the erase size, */
 	double erase_above_ns;		/* and across multiples of twice it */
+	int unit_sector;		/* unit_byte is the sector: none
+					   larger showed, and no write cache
+					   in half the card */
 	/* a block-mapped card of large sectors: its page from writes */
 	uint64_t page_byte;		/* the page writes showed (0: none) */
 	int page_sector;		/* none above the sector: each sector

@@ -278,8 +278,13 @@ END_TEST
  * the reads' step a program unit, medium with no write cache in front,
  * low behind one (a cache takes writes of any size alike).  Today's
  * sweep cards 118, 189, 197, 29 (8 KiB, none), 240 (16 KiB, low), 58 (a
- * 16 KiB unit over 4 KiB pages read as a 16 KiB page).  On 512-byte
- * sectors the reads show the page: no such writes.
+ * 16 KiB unit over 4 KiB pages read as a 16 KiB page).  With the page
+ * known, a program unit of 2 or 4 pages over it shows in the first
+ * table (241, 16: none).  On 512-byte sectors the reads show the page:
+ * no such writes.  Delays that slow the unaligned writes of one size
+ * (pauses, a busy host: card 74 of SWEEP_SEED=1, a 16 KiB unit over 4
+ * KiB pages read as a 16 KiB page, medium) show no page where smaller
+ * writes cost less.
  */
 static const struct {
 	const char *spec;
@@ -298,6 +303,13 @@ static const struct {
 	  16 << 10, 0, ANALYZE_CONF_NONE },
 	{ "size=8G,erase=4M,page=4K,plane=4,open=5,sector=4K,slc=256M,write_mbps=18",
 	  0, 16 << 10, ANALYZE_CONF_LOW },
+	/* a program unit over a page from writes, in the first table */
+	{ "size=16G,erase=1M,page=8K,plane=2,pause_pct=2,pause_us=1046,open=12,open_random=11,fat=1,fat_start=2,noise=3,seed=242,sector=4K",
+	  8 << 10, 16 << 10, ANALYZE_CONF_MEDIUM },
+	{ "size=4G,erase=2M,page=8K,plane=2,open=6,open_random=0,seed=17,ooo=merge,close=all,fullclose=1,evict=oldest,sector=4K",
+	  8 << 10, 16 << 10, ANALYZE_CONF_MEDIUM },
+	{ "size=8G,erase=4M,page=8K,plane=4,open=5,sector=4K,noise=2",
+	  8 << 10, 32 << 10, ANALYZE_CONF_MEDIUM },
 };
 
 START_TEST(test_sector_page)
@@ -325,6 +337,76 @@ START_TEST(test_sector_page)
 	ck_assert(!r.mapping.measured && !r.mapping.page_byte &&
 		  r.align.page.size_byte == 16384 &&
 		  r.align.page.confidence == ANALYZE_CONF_HIGH);
+	auto_free(&r);
+}
+END_TEST
+
+START_TEST(test_sector_delays)
+{
+	const char *spec = "size=16G,erase=32M,page=4K,plane=4,au_spread=2,pause_pct=2,pause_us=2397,fat_kind=random,open=14,open_random=0,fat=4,fat_start=4,noise=2.5,seed=76,ooo=merge,close=rest,fullclose=1,evict=oldest,used=0,fat_gain=speed,sector=4K,host=light";
+	struct auto_result r;
+
+	run_auto(spec, &r);
+	/* the delays made the unaligned writes of 16 KiB dearer */
+	ck_assert(r.mapping.measured &&
+		  r.mapping.sizes[2].unaligned_ns >
+		  1.3 * r.mapping.sizes[2].aligned_ns);
+	ck_assert_msg(r.align.page.size_byte == 0 ||
+		      r.align.page.confidence <= ANALYZE_CONF_LOW,
+		      "%s: page %llu with confidence %d", spec,
+		      (unsigned long long)r.align.page.size_byte,
+		      r.align.page.confidence);
+	ck_assert(!r.mapping.page_byte);
+	auto_free(&r);
+}
+END_TEST
+
+/*
+ * A 4 KiB mapping unit on 4 KiB sectors (today's sweep cards 188, 51):
+ * no write the host makes is off its alignment, so no unit shows, as a
+ * write cache in front would show none; the default cap leaves pages
+ * low, with what settles it.  A cache step that wrote half the card with
+ * no drop rules a cache out: pages, the unit the sector at most (medium).
+ * A block-mapped card behind a cache stays no sure pages either way.
+ */
+static const struct {
+	const char *spec;
+	int half;			/* --cache-cap to half the card */
+	int pages;			/* pages at medium, the unit 4 KiB */
+} unit4k_cards[] = {
+	{ "size=8G,erase=2M,page=4K,au_spread=2,open=7,noise=2,seed=189,ftl=page,map=4K,sector=4K",
+	  0, 0 },
+	{ "size=8G,erase=2M,page=4K,au_spread=2,open=7,noise=2,seed=189,ftl=page,map=4K,sector=4K",
+	  1, 1 },
+	{ "size=4G,erase=24M,page=8K,open=1,noise=0.5,seed=52,ftl=page,map=4K,sector=4K",
+	  1, 1 },
+	{ "size=4G,erase=4M,page=4K,open=5,sector=4K,slc=1G,write_mbps=18",
+	  1, 0 },
+};
+
+START_TEST(test_unit_sector)
+{
+	const char *spec = unit4k_cards[_i].spec;
+	struct device *dev = sim_card(spec);
+	struct auto_result r;
+	struct bench_opts o;
+	int pages;
+
+	bench_opts_default(&o);
+	if (unit4k_cards[_i].half)
+		o.cache_cap_byte = dev->size_byte / 2;
+	ck_assert_int_eq(auto_run(dev, &o, 1, NULL, &r), 0);
+	dev_close(dev);
+	pages = r.mapping.kind == AUTO_MAP_PAGES &&
+		r.mapping.confidence >= ANALYZE_CONF_MEDIUM;
+	ck_assert_msg(pages == unit4k_cards[_i].pages,
+		      "%s: mapping %d (confidence %d), unit %llu", spec,
+		      r.mapping.kind, r.mapping.confidence,
+		      (unsigned long long)r.mapping.unit_byte);
+	if (pages)
+		ck_assert(r.mapping.unit_byte == 4096 &&
+			  r.mapping.unit_confidence == ANALYZE_CONF_MEDIUM &&
+			  r.mapping.unit_sector);
 	auto_free(&r);
 }
 END_TEST
@@ -435,6 +517,9 @@ Suite *mapping_suite(void)
 	tcase_add_loop_test(tc, test_ramp_top, 0, (int)ARRAY_SIZE(ramp_cards));
 	tcase_add_loop_test(tc, test_sector_page, 0,
 			    (int)ARRAY_SIZE(sector_cards));
+	tcase_add_test(tc, test_sector_delays);
+	tcase_add_loop_test(tc, test_unit_sector, 0,
+			    (int)ARRAY_SIZE(unit4k_cards));
 	tcase_add_test(tc, test_announced);
 	tcase_add_test(tc, test_sweep_cards);
 	tcase_add_test(tc, test_unknown);

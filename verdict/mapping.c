@@ -124,6 +124,28 @@ static void unit_decide(struct auto_mapping *m)
 			 z[0].aligned_ns / best->aligned_ns : 0;
 }
 
+/*
+ * No unit shown on large sectors: every write the host can make is
+ * whole units of the sector's size or less, and a unit no larger than
+ * the sector shows no read-modify-write (today's sweep cards 188, 51: 4
+ * KiB units on 4 KiB sectors).  A block-mapped card behind a write cache
+ * the probes wrote into shows none either; only a cache step that wrote
+ * half the card with no drop (no pSLC cache is larger: eMMC's
+ * MAX_ENH_SIZE_MULT allows a half of the user area at most) rules that
+ * out: then the unit is the sector, at most (medium).
+ */
+static int unit_in_sector(const struct auto_result *r)
+{
+	const struct auto_cache *c = &r->cache;
+	const struct auto_mapping *m = &r->mapping;
+
+	return r->sector_byte > 512 && m->measured && !m->unit_byte &&
+	       m->unit_penalty <= UNIT_CLEAN && c->measured && !c->dropped &&
+	       !c->late && c->nchunks * c->chunk_byte >= c->cap_byte &&
+	       c->start_byte + c->cap_byte +
+	       CACHE_MARGIN_CHUNKS * c->chunk_byte >= c->dev_half_byte;
+}
+
 /* Placed in AUs assumed: no count of open AUs stands beyond low. */
 static void standin_caps(struct auto_result *r)
 {
@@ -150,6 +172,7 @@ static void mapping_clear(struct auto_mapping *m)
 	m->erase_half_ns = m->erase_top_ns = m->erase_above_ns = 0;
 	m->page_byte = 0;
 	m->page_sector = 0;
+	m->unit_sector = 0;
 	memset(&m->page_reads, 0, sizeof(m->page_reads));
 }
 
@@ -212,6 +235,11 @@ static void kind_decide(struct auto_result *r)
 	 * while the cache takes the writes, but the cache shows no unit: a
 	 * read-modify-write of a unit is what only a map of units pays.
 	 */
+	if (unit_in_sector(r)) {
+		m->unit_byte = r->sector_byte;
+		m->unit_confidence = ANALYZE_CONF_MEDIUM;
+		m->unit_sector = 1;
+	}
 	if (!m->unit_byte)
 		cap(&m->confidence, ANALYZE_CONF_LOW);
 }
@@ -339,8 +367,9 @@ static void pages_erase(struct auto_result *r)
  * first row, as a program unit over pages of 4 KiB reads too (tables.c:
  * low).  A block-mapped card programs whole pages: a write smaller than a
  * page costs one, a write of a page off its alignment two.  The unit
- * probe, run there as well, shows it: the one size whose unaligned write
- * costs clearly more is the page (medium: no read confirms it).  Where
+ * probe, run there as well, shows both: the one size whose unaligned
+ * write costs clearly more, smaller writes costing as much as it, is the
+ * page (medium: no read confirms it).  Where
  * none does and a write of one sector costs clearly less than one of two,
  * each sector is programmed alone: the page is no larger than the sector
  * (none to name), and a step the reads show is a program unit over such
@@ -363,6 +392,109 @@ static int sector_alone(const struct auto_mapping *m)
 			  SMALL_ALONE * per * (double)z[0].size_byte;
 }
 
+/*
+ * A program unit over the page w from writes, from the reads of the
+ * first table (blocks of two sectors, whose read across a boundary a
+ * costs what every unit dividing a costs): the size u of 2 or 4 pages
+ * whose odd multiples read clearly dearer than the odd multiples of u/2,
+ * and the odd multiples of 2u no dearer than those of u (no unit above
+ * it below the AU).  Medium: the page is known, and only 2 or 4 of it
+ * are tried.
+ */
+#define UNIT_MAX_PAGES 4	/* a multi-plane unit: 2 or 4 pages */
+#define UNIT_RISE_T 5		/* the rise over its standard error */
+
+/* The reads of table t across odd multiples of s below the AU e. */
+static size_t odd_reads(const struct auto_table *t, uint64_t s, uint64_t e,
+			double *v, size_t max)
+{
+	size_t j, n = 0;
+	unsigned int p;
+
+	for (j = 0; j < t->nrows; j++) {
+		const struct align_row *w = &t->rows[j];
+
+		if (w->align_byte % s || w->align_byte % (2 * s) == 0 ||
+		    (e && w->align_byte % e == 0))
+			continue;
+		for (p = 0; p < w->npos && n < max; p++)
+			v[n++] = (double)w->pos_diff_ns[p];
+	}
+	return n;
+}
+
+/* The medians of the reads across odd multiples of w << k, k < kn. */
+static int odd_levels(const struct auto_result *r, uint64_t w, double *med,
+		      size_t *n, double *sigma, unsigned int kn)
+{
+	double v[RAMP_MAX_READS], dev[RAMP_NR * RAMP_MAX_READS];
+	size_t i, nd = 0;
+	unsigned int k;
+
+	for (k = 0; k < kn; k++) {
+		n[k] = odd_reads(&r->tables[0], w << k,
+				 r->align.erase.size_byte, v, RAMP_MAX_READS);
+		if (n[k] < RAMP_MIN_READS)
+			return 0;
+		med[k] = stats_median_sort(v, n[k]);
+		for (i = 0; i < n[k] && nd < ARRAY_SIZE(dev); i++)
+			dev[nd++] = fabs(v[i] - med[k]);
+	}
+	*sigma = fmax(MAD_SIGMA * stats_median_sort(dev, nd),
+		      0.005 * med[kn - 1] + 1.0);
+	return 1;
+}
+
+static void unit_over_page(struct auto_result *r, uint64_t w)
+{
+	struct analyze_step *u = &r->align.plane;
+	double med[RAMP_NR], sigma;
+	size_t n[RAMP_NR];
+	unsigned int k;
+
+	if (!r->ntables || r->tables[0].blocksize_byte > w ||
+	    !odd_levels(r, w, med, n, &sigma, RAMP_NR))
+		return;
+	for (k = 1; (w << k) <= UNIT_MAX_PAGES * w && k + 1 < RAMP_NR; k++) {
+		double rise = med[k] - med[k - 1];
+
+		if (ramp_t(med, n, sigma, (int)k - 1, (int)k) < UNIT_RISE_T)
+			continue;
+		if (fabs(med[k + 1] - med[k]) > RAMP_FLAT * rise)
+			return;
+		memset(u, 0, sizeof(*u));
+		u->size_byte = u->candidate_byte = w << k;
+		u->confidence = ANALYZE_CONF_MEDIUM;
+		u->upper_ns = med[k];
+		u->lower_ns = med[k - 1];
+		u->sigma_ns = sigma;
+		return;
+	}
+}
+
+/*
+ * Does a write smaller than w cost what one of w does, as a page's
+ * would (it programs the whole page)?  The second sign of a page, from
+ * other writes than the unaligned ones: a delay that slowed those alone
+ * shows no page.
+ */
+#define SMALL_AS_PAGE 0.9	/* of what a write of the page costs */
+
+static int small_as_page(const struct auto_mapping *m, uint64_t w)
+{
+	const struct auto_map_size *z = m->sizes;
+	double tw = 0;
+	size_t i;
+
+	for (i = 0; i < m->nsizes; i++)
+		if (z[i].size_byte == w)
+			tw = z[i].aligned_ns;
+	for (i = 0; i < m->nsizes && z[i].size_byte < w; i++)
+		if (z[i].aligned_ns < SMALL_AS_PAGE * tw)
+			return 0;
+	return tw > 0;
+}
+
 /* The page w from writes: the reads' steps made to agree, or left. */
 static void page_is(struct auto_result *r, uint64_t w)
 {
@@ -381,6 +513,8 @@ static void page_is(struct auto_result *r, uint64_t w)
 	p->size_byte = p->candidate_byte = w;
 	p->confidence = ANALYZE_CONF_MEDIUM;
 	r->mapping.page_byte = w;
+	if (!u->size_byte)
+		unit_over_page(r, w);
 }
 
 /* No page above the sector: the reads' step, if any, a unit over it. */
@@ -409,7 +543,8 @@ static void sector_page(struct auto_result *r)
 	    r->align.page.confidence >= ANALYZE_CONF_MEDIUM)
 		return;
 	unit_decide(&t);
-	if (t.unit_byte && t.unit_confidence >= ANALYZE_CONF_MEDIUM)
+	if (t.unit_byte && t.unit_confidence >= ANALYZE_CONF_MEDIUM &&
+	    small_as_page(&t, t.unit_byte))
 		page_is(r, t.unit_byte);
 	else if (!t.unit_byte && t.unit_penalty <= UNIT_CLEAN &&
 		 sector_alone(&t))
