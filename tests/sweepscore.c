@@ -7,6 +7,7 @@
 #include "autorun.h"
 #include "class.h"
 #include "sweepscore.h"
+#include "writecache.h"
 
 const char *const outcome_names[O_NR] = {
 	"exact", "unsure", "wrong-low", "WRONG",
@@ -14,13 +15,14 @@ const char *const outcome_names[O_NR] = {
 
 const char *const field_names[F_NR] = {
 	"erase size", "page size", "program unit", "alloc group",
-	"open linear", "open random", "FAT area", "mapping", "class",
+	"open linear", "open random", "FAT area", "mapping", "write cache",
+	"class",
 };
 
 /* Short names of the fields, for the tables by mechanic. */
 static const char *const field_short[F_NR] = {
 	"erase", "page", "unit", "group", "o-lin", "o-rnd", "FAT", "map",
-	"class",
+	"cache", "class",
 };
 
 /* The outcome of one field: right or wrong, and how sure. */
@@ -120,6 +122,33 @@ static enum outcome judge_mapping(const struct hard_card *c,
 		     m->unit_confidence);
 }
 
+/* The write cache r names against the pSLC cache planted in c. */
+static enum outcome judge_cache(const struct hard_card *c,
+				const struct auto_result *r)
+{
+	const struct auto_cache *k = &r->cache;
+	double native, size;
+
+	if (!k->measured)
+		return O_UNSURE;
+	if (!c->slc)
+		return cache_seen(k) ? O_WRONG_SURE : O_EXACT;
+	/* none seen: wrong where the fill wrote past the cache's end and a
+	 * run of chunks more (a drop shows in them), unsure short of it */
+	if (!cache_seen(k))
+		return (uint64_t)k->nchunks * k->chunk_byte >=
+		       c->slc + CACHE_RUN * k->chunk_byte ?
+		       O_WRONG_SURE : O_UNSURE;
+	native = cache_mbps(k, k->native_ns);
+	if (native <= 0.8 * c->native_mbps || native >= 1.2 * c->native_mbps)
+		return O_WRONG_SURE;
+	size = (double)k->size_byte / (double)c->slc;
+	/* one the recheck found is "more than" what the fill wrote */
+	if (k->late)
+		return size <= 1.02 ? O_EXACT : O_WRONG_SURE;
+	return size >= 0.5 && size <= 2 ? O_EXACT : O_WRONG_SURE;
+}
+
 /* The page, program unit and group fields of r against c. */
 static void score_reads(const struct hard_card *c, const struct auto_result *r,
 			enum outcome out[F_NR])
@@ -211,6 +240,7 @@ void score_card(const struct hard_card *c, const struct auto_result *r,
 	if (c->today & ((1u << T_PAGE) | (1u << T_FULL)))
 		score_pages(c, r, out);
 	out[F_MAPPING] = judge_mapping(c, r);
+	out[F_CACHE] = judge_cache(c, r);
 	out[F_CLASS] = judge_class(c, r);
 }
 
@@ -284,6 +314,12 @@ void field_value(const struct auto_result *r, enum field f, char *buf,
 			 r->mapping.kind == AUTO_MAP_PAGES ? "pages" :
 			 r->mapping.kind == AUTO_MAP_AUS ? "AUs" : "none",
 			 (unsigned long long)r->mapping.unit_byte);
+	} else if (f == F_CACHE) {
+		snprintf(buf, len, "%s%llu MiB, %.3g then %.3g MB/s",
+			 cache_seen(&r->cache) ? "" : "none: ",
+			 (unsigned long long)(r->cache.size_byte >> 20),
+			 cache_mbps(&r->cache, r->cache.fast_ns),
+			 cache_mbps(&r->cache, r->cache.native_ns));
 	} else if (f == F_CLASS) {
 		class_value(r, buf, len);
 	} else {

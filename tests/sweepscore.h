@@ -15,6 +15,15 @@
  * The mapping (verdict.mapping): a page-mapped card must be named pages
  * with its unit, at medium or high; a block-mapped card named pages is
  * wrong (its count of AUs is the open-AU fields' to judge).
+ *
+ * The write cache (verdict.write_cache): on a card with a pSLC cache,
+ * one seen whose native speed is within a fifth of the planted and whose
+ * size within half to twice (one the recheck found, "more than" the
+ * fill wrote: not over the planted); none seen where the fill wrote
+ * past the cache's end and a run of chunks more, or another speed or
+ * size, WRONG (the step states no confidence: what it states, it states
+ * as measured); none where the fill stopped short of that unsure.  On a
+ * card with none, a cache named is WRONG.
  */
 #ifndef FLASHBENCH_TESTS_SWEEPSCORE_H
 #define FLASHBENCH_TESTS_SWEEPSCORE_H
@@ -32,7 +41,7 @@ extern const char *const outcome_names[O_NR];
 
 enum field {
 	F_ERASE, F_PAGE, F_UNIT, F_GROUP, F_OPEN_LIN, F_OPEN_RAND, F_FAT,
-	F_MAPPING, F_CLASS, F_NR
+	F_MAPPING, F_CACHE, F_CLASS, F_NR
 };
 
 extern const char *const field_names[F_NR];

@@ -245,7 +245,10 @@ END_TEST
  * whose class check passed V30 at a native 18 MB/s is WRONG, at 45 MB/s
  * exact, unsure (within a cache maybe) unsure; the same verdicts on a 2011 card score as before; a page-mapped
  * card named AUs, or pages with another unit, WRONG, a 2011 card named
- * pages WRONG.
+ * pages WRONG; a write cache named on a card without one WRONG, on a
+ * cached card right at its size and native speed, WRONG at another speed
+ * or none where the fill wrote past the cache's end and a run more,
+ * unsure none short of that; "more than" a size right up to the planted.
  */
 START_TEST(test_today_scoring)
 {
@@ -327,6 +330,40 @@ START_TEST(test_today_scoring)
 	r.mapping.kind = AUTO_MAP_AUS;
 	score_card(&c, &r, out);
 	ck_assert_int_eq(out[F_MAPPING], O_EXACT);
+	/* the write cache: 512 MiB, 18 MB/s past it */
+	r.cache.measured = 1;
+	r.cache.chunk_byte = 4 << 20;
+	r.cache.cap_byte = 1024 << 20;
+	r.cache.dropped = 1;
+	score_card(&c, &r, out);
+	ck_assert_int_eq(out[F_CACHE], O_WRONG_SURE);	/* none planted */
+	c.today = 1u << T_SLC;
+	c.slc = 512 << 20;
+	c.native_mbps = 18;
+	r.cache.size_byte = 480 << 20;
+	r.cache.native_ns = (4 << 20) * 1e3 / 18.5;
+	score_card(&c, &r, out);
+	ck_assert_int_eq(out[F_CACHE], O_EXACT);
+	r.cache.native_ns = (4 << 20) * 1e3 / 45;
+	score_card(&c, &r, out);
+	ck_assert_int_eq(out[F_CACHE], O_WRONG_SURE);
+	r.cache.dropped = 0;
+	r.cache.nchunks = 128 + CACHE_RUN;	/* past its end and a run */
+	score_card(&c, &r, out);
+	ck_assert_int_eq(out[F_CACHE], O_WRONG_SURE);	/* none seen */
+	r.cache.nchunks = 128 + CACHE_RUN - 1;
+	score_card(&c, &r, out);
+	ck_assert_int_eq(out[F_CACHE], O_UNSURE);	/* none up to a cap */
+	/* "more than" the fill wrote: right up to the planted size */
+	r.cache.late = 1;
+	r.cache.size_byte = 532 << 20;
+	r.cache.native_ns = (4 << 20) * 1e3 / 18.5;
+	c.slc = 1024 << 20;
+	score_card(&c, &r, out);
+	ck_assert_int_eq(out[F_CACHE], O_EXACT);
+	c.slc = 512 << 20;
+	score_card(&c, &r, out);
+	ck_assert_int_eq(out[F_CACHE], O_WRONG_SURE);
 }
 END_TEST
 
