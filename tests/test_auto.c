@@ -342,6 +342,43 @@ START_TEST(test_open_random_cache_late)
 END_TEST
 
 /*
+ * A heavy host in front of a write cache: each delay is idle for the
+ * card, which folds some of its cache and takes the next writes there,
+ * collections and all, so a probe over the card's count may hold
+ * (today's sweep card 152: 11 open, medium, for 10; card 108: a 16 KiB
+ * mapping unit, medium, for 8 KiB).  The open AUs and the unit are low.
+ */
+START_TEST(test_noise_cache)
+{
+	static const char *const specs[] = {
+		"size=16G,erase=24M,page=32K,random_mbps=3,fat_kind=random,"
+		"open=10,open_random=5,fat=2,fat_start=2,noise=2.5,seed=153,"
+		"slc=512M,write_mbps=18,host=heavy",
+		"size=128G,erase=24M,page=16K,plane=2,readahead=128K,open=8,"
+		"open_random=5,fat=2,fat_start=1,noise=0.5,seed=109,slc=256M,"
+		"write_mbps=18,ftl=page,map=8K,spare=2,host=heavy",
+	};
+	struct bench_opts o;
+	size_t i;
+
+	bench_opts_default(&o);
+	for (i = 0; i < ARRAY_SIZE(specs); i++) {
+		struct device *dev = sim_card(specs[i]);
+		struct auto_result r;
+
+		ck_assert_int_eq(auto_run(dev, &o, 1, NULL, &r), 0);
+		ck_assert_int_eq(r.noise.level, AUTO_NOISE_HIGH);
+		ck_assert(r.cache.size_byte > 0);
+		ck_assert_int_le(r.open_linear.confidence, ANALYZE_CONF_LOW);
+		ck_assert_int_le(r.open_random.confidence, ANALYZE_CONF_LOW);
+		ck_assert_int_le(r.mapping.unit_confidence, ANALYZE_CONF_LOW);
+		auto_free(&r);
+		dev_close(dev);
+	}
+}
+END_TEST
+
+/*
  * A card with a write cache behind a host late now and then (5 % of the
  * requests by 400 µs: too little for the reads to call the host noisy):
  * the card is idle meanwhile, its cache folds a little and takes the
@@ -1544,6 +1581,7 @@ Suite *auto_suite(void)
 	tcase_add_test(tc, test_fat_unseen);
 	tcase_add_test(tc, test_fat_cache_late);
 	tcase_add_test(tc, test_open_random_cache_late);
+	tcase_add_test(tc, test_noise_cache);
 	tcase_add_test(tc, test_erase_from_writes);
 	tcase_add_test(tc, test_erase_confirm);
 	tcase_add_test(tc, test_no_erase_advice);

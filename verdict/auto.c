@@ -63,4 +63,5 @@ void auto_decide(struct auto_result *r)
 	auto_noise_confidence(r);
 	lacks_confidence(r);
 	auto_mapping_decide(r);
+	auto_noise_mapping(r);
 }

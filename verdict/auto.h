@@ -106,6 +106,11 @@ void auto_noise_sum(struct auto_result *r);
 void auto_noise_level(struct auto_noise *n);
 /* Every confidence of r capped for the noise and a low erase premise. */
 void auto_noise_confidence(struct auto_result *r);
+/*
+ * The mapping unit's too, once decided: on a noisy host in front of a
+ * write cache, low (each delay lets the cache fold and take the writes).
+ */
+void auto_noise_mapping(struct auto_result *r);
 
 /* The erase size the search's anchors agree on (s->erase_byte). */
 void auto_erase_decide(struct auto_erase_search *s);

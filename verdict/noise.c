@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "auto.h"
+#include "writecache.h"
 
 /*
  * Host noise.  The reads just before and just after a boundary (pre and
@@ -174,6 +175,12 @@ void auto_noise_confidence(struct auto_result *r)
 
 		noise_open(&r->open_linear, r->noise.delay_ns);
 		noise_open(&r->open_random, r->noise.delay_ns);
+		/* each delay lets a write cache fold and take the next
+		 * writes, a collection's cost and all */
+		if (cache_seen(&r->cache)) {
+			cap(&r->open_linear.confidence, ANALYZE_CONF_LOW);
+			cap(&r->open_random.confidence, ANALYZE_CONF_LOW);
+		}
 		cap(&r->fat.confidence, ANALYZE_CONF_LOW);
 		if (r->erase_from == AUTO_ERASE_FROM_WRITES)
 			cap(&v->erase.confidence, ANALYZE_CONF_LOW);
@@ -189,4 +196,10 @@ void auto_noise_confidence(struct auto_result *r)
 	cap(&r->open_linear.confidence, writes);
 	cap(&r->open_random.confidence, writes);
 	cap(&r->fat.confidence, writes);
+}
+
+void auto_noise_mapping(struct auto_result *r)
+{
+	if (r->noise.level == AUTO_NOISE_HIGH && cache_seen(&r->cache))
+		cap(&r->mapping.unit_confidence, ANALYZE_CONF_LOW);
 }
