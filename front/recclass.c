@@ -5,8 +5,10 @@
  * class entry's table and judged again with today's thresholds; the
  * classes the record judged otherwise named.
  */
+#include <stdlib.h>
 #include <string.h>
 
+#include "autorecord.h"
 #include "class.h"
 #include "classrec.h"
 #include "cli.h"
@@ -16,6 +18,7 @@
 #include "rechead.h"
 #include "rectab.h"
 #include "test.h"
+#include "writecache.h"
 
 /* ---- the class check: the record's figures, judged today ---- */
 
@@ -196,6 +199,34 @@ void class_said_json(struct json *j, const struct class_result *r,
 	rt_write(j, &class_said_list_table, &said);
 }
 
+/*
+ * -L's writes past a write cache before its classes, as the record kept
+ * them (shape 10 on), decided into *cache; NULL where it lacks them.
+ */
+static const struct auto_cache *record_fill(const struct jr_value *doc,
+					    struct auto_cache *cache)
+{
+	const struct jr_value *v = jr_get(doc, BODY_KEY(RM_CACHE_FILL));
+	struct rt_rd rd = { .loose = 1 };
+	struct auto_result *a;
+
+	if (!jr_is(v, JR_OBJECT))
+		return NULL;
+	a = calloc(1, sizeof(*a));	/* the step's table reads a run's */
+	if (!a)
+		return NULL;
+	if (rt_read(&rd, &auto_cache_step_table, v, BODY_KEY(RM_CACHE_FILL),
+		    a)) {
+		free(a);
+		return NULL;
+	}
+	*cache = a->cache;
+	free(a);
+	cache->dev_half_byte = jr_u64(REC_DEVICE(doc, size_byte), 0) / 2;
+	auto_cache_decide(cache);
+	return cache;
+}
+
 /* -L's record: its classes judged again, printed as a live run. */
 int class_record(struct cli *c, FILE *out, const struct record *rec)
 {
@@ -203,6 +234,8 @@ int class_record(struct cli *c, FILE *out, const struct record *rec)
 	const char *version = jr_str(jr_get(rec->doc, HEAD_KEY(version)), "?");
 	char err[JR_ERR_LEN + 160];
 	struct class_result r;
+	struct auto_cache cache;
+	const struct auto_cache *fill = record_fill(rec->doc, &cache);
 	FILE *res = out;
 	struct json j;
 	int ret;
@@ -211,7 +244,7 @@ int class_record(struct cli *c, FILE *out, const struct record *rec)
 		return usage_error(c->err, "--analyze: %s:%u:%u: a -L record without classes in \"results\"",
 				   rec->path, cl ? cl->line : 1,
 				   cl ? cl->col : 1);
-	if (record_class(rec->doc, cl, NULL, &r, err, sizeof(err)))
+	if (record_class(rec->doc, cl, fill, &r, err, sizeof(err)))
 		return usage_error(c->err, "--analyze: %s:%s", rec->path, err);
 	ret = open_outputs(c, out, &res);
 	if (ret)
@@ -233,6 +266,7 @@ int class_record(struct cli *c, FILE *out, const struct record *rec)
 		record_says_first(res, rec->doc);
 		fputs("class check: judged again from the record's figures\n",
 		      res);
+		class_print_cache(res, &r);
 		class_print_checks(res, &r);
 		class_said_print(res, &r, cl, 0, version);
 	}

@@ -5,11 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "autorecord.h"
 #include "c.h"
 #include "class.h"
 #include "wcache.h"
 #include "writecache.h"
 #include "format.h"
+#include "recbody.h"
 
 #define SUBUNIT_BYTE	(4ULL << 20)
 #define SD_RU_BYTE	CLASS_SD_RU_BYTE
@@ -414,6 +416,28 @@ static void print_past_cache(FILE *out, const struct auto_cache *c)
 		"  to half the card first: %s more, about %s at that speed)\n",
 		fmt_size(b, left),
 		fmt_time(t, (int64_t)(mbps > 0 ? (double)left * 1e3 / mbps : 0)));
+}
+
+void class_print_cache(FILE *out, const struct class_result *r)
+{
+	print_past_cache(out, &r->cache);
+}
+
+int class_json_cache(struct json *j, const struct class_result *r)
+{
+	struct auto_result *a;
+
+	if (!r->cache.measured)
+		return 0;
+	a = calloc(1, sizeof(*a));	/* the step's table reads a run's */
+	if (!a)
+		return -ENOMEM;
+	a->cache = r->cache;
+	a->step_ns[AUTO_STEP_CACHE] = r->cache_ns;
+	rt_write_object(j, BODY_KEY(RM_CACHE_FILL), &auto_cache_step_table,
+			a);
+	free(a);
+	return 0;
 }
 
 void class_print_body(FILE *out, const struct class_result *r)

@@ -94,4 +94,18 @@ void class_print(FILE *out, const struct class_result *r);
 void class_print_body(FILE *out, const struct class_result *r);
 void class_json(struct json *j, const struct class_result *r);
 
+/*
+ * -L's writes past a write cache before the classes, as the record's
+ * "cache_fill" (the write_cache step's members); none where it made
+ * none.  0 or -ENOMEM.
+ */
+int class_json_cache(struct json *j, const struct class_result *r);
+
+/*
+ * Where the classes of r were measured: past a write cache, or within
+ * what the cap let the writes before them reach (nothing where no
+ * writes went before them).
+ */
+void class_print_cache(FILE *out, const struct class_result *r);
+
 #endif /* FLASHBENCH_CLASS_H */

@@ -280,6 +280,8 @@ static void class_json_op(const struct test *t, const struct test_ctx *x,
 		class_json(j, rec);
 	json_array_end(j);
 	json_null(j, BODY_KEY(RM_VERDICT));
+	if (!ret)
+		class_json_cache(j, rec);
 }
 
 const struct test class_test = {

@@ -24,6 +24,7 @@ enum record_member {
 	RM_SAID,	/* --analyze: what the record said otherwise */
 	RM_ESTIMATE,	/* -C: how long the check would take */
 	RM_TIME_OPS,	/* --time-ops: the device time of each operation */
+	RM_CACHE_FILL,	/* -L: its writes past a write cache first */
 	RM_NR
 };
 

@@ -141,7 +141,7 @@ const char *const record_members[RM_NR] = {
 	[RM_RECONCILE] = "reconcile", [RM_CLASS] = "class",
 	[RM_ERROR] = "error", [RM_LACKS] = "record_lacks",
 	[RM_SAID] = "record_said", [RM_ESTIMATE] = "estimate",
-	[RM_TIME_OPS] = "time_ops",
+	[RM_TIME_OPS] = "time_ops", [RM_CACHE_FILL] = "cache_fill",
 };
 
 /* The kinds of record ("test") flashbench writes. */

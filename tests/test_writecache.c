@@ -650,6 +650,66 @@ START_TEST(test_class_unsure_views)
 END_TEST
 
 /*
+ * -L's record keeps its writes past a write cache (cache_fill), so that
+ * --analyze of it says where the classes were measured as the live run
+ * did, past a cache or within the cap (unsure), from the record alone.
+ */
+static const char *const fill_cards[] = {
+	"slc=256M,slc_mbps=72,write_mbps=18,claims=C10+U3+V30",
+	"size=8G,slc=1G,slc_mbps=72,write_mbps=18,claims=C10+U3+V30",
+	"write_mbps=72,claims=C10+U3+V30",
+};
+
+START_TEST(test_class_record_fill)
+{
+	char args[192], path[] = "/tmp/fb-fill-XXXXXX", file[64];
+	const char *live_at, *now_at, *end;
+	struct fb_run live, rec, now;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(path));
+	snprintf(args, sizeof(args), "-L -q --simulate=%s", fill_cards[_i]);
+	fb_run(args, &live);
+	snprintf(args, sizeof(args), "-L -q --json --simulate=%s",
+		 fill_cards[_i]);
+	fb_run(args, &rec);
+	ck_assert_ptr_nonnull(strstr(rec.out, "\"cache_fill\": {"));
+	snprintf(file, sizeof(file), "%s/l.json", path);
+	f = fopen(file, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(rec.out, f);
+	fclose(f);
+	snprintf(args, sizeof(args), "--analyze %s", file);
+	fb_run(args, &now);
+	ck_assert_int_eq(now.status, live.status);
+	/* the line on the cache, then the classes, as the live run's */
+	live_at = strstr(live.out, "\n  past a write cache");
+	if (!live_at)
+		live_at = strstr(live.out, "\n  within the first");
+	ck_assert_ptr_nonnull(live_at);
+	now_at = strstr(now.out, live_at[3] == 'p' ? "\n  past a write cache" :
+			"\n  within the first");
+	ck_assert_msg(now_at, "%s: %s", fill_cards[_i], now.out);
+	end = strstr(live_at, "\nsequential:");
+	ck_assert_ptr_nonnull(end);
+	ck_assert_msg(!strncmp(live_at, now_at, (size_t)(end - live_at)),
+		      "%s: live\n%s\nanalyzed\n%s", fill_cards[_i], live.out,
+		      now.out);
+	live_at = strstr(live.out, "the classes the card states:");
+	end = strstr(live_at, "device time");
+	ck_assert_msg(!strncmp(live_at, strstr(now.out, "the classes the card states:"),
+			       (size_t)(end - live_at)),
+		      "%s: live\n%s\nanalyzed\n%s", fill_cards[_i], live.out,
+		      now.out);
+	fb_free(&now);
+	fb_free(&rec);
+	fb_free(&live);
+	unlink(file);
+	rmdir(path);
+}
+END_TEST
+
+/*
  * The class check past the FAT area the run found: the card writes it
  * at twice its native speed (the simulated card's fat_mbps), and today's
  * sweep (cards 92, 178, 304) passed C10 at 15.6 MB/s there on a card
@@ -766,6 +826,8 @@ Suite *writecache_suite(void)
 			    ARRAY_SIZE(unsure_cards));
 	tcase_add_loop_test(tc, test_class_past_fat, 0,
 			    ARRAY_SIZE(past_fat_class));
+	tcase_add_loop_test(tc, test_class_record_fill, 0,
+			    ARRAY_SIZE(fill_cards));
 	tcase_add_loop_test(tc, test_cache_announced, 0,
 			    ARRAY_SIZE(announced_cards));
 	suite_add_tcase(s, tc);
