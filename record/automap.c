@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * --auto's mapping step as its record keeps it (results entry "mapping"):
- * the AUs the open-AU searches assumed where the card showed none, and
- * the unit probe's writes.  The verdict (pages or AUs, the unit) is
- * decided again from them and the open-AU searches (verdict/mapping.c).
+ * the AUs the open-AU searches assumed where the card showed none, the
+ * unit probe's writes and its device time.  The verdict (pages or AUs,
+ * the unit) is decided again from them and the open-AU searches
+ * (verdict/mapping.c).
  */
 #include <stddef.h>
 
@@ -36,6 +37,10 @@ static const struct rt_field map_step_rows[] = {
 	{ .name = "unit_writes", .kind = RT_ARRAY, .off = AR(mapping.sizes),
 	  .sub = &size_table, .count_off = AR(mapping.nsizes),
 	  .elem_size = sizeof(struct auto_map_size), .max = AUTO_MAP_SIZES },
+	/* the unit probe's share of the device time; since shape 11 */
+	{ .name = "device_time_ns", .kind = RT_U64,
+	  .off = AR(step_ns[AUTO_STEP_MAPPING]), .unit = "ns",
+	  .flags = RT_OPTIONAL },
 };
 
 const struct rt_table auto_mapping_step_table =

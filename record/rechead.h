@@ -55,8 +55,10 @@
  *      cache may have taken: unsure, not a pass), in record_said too
  *  10  -L's cache_fill: its writes past a write cache before the classes
  *      (the write_cache step's members), which --analyze judges again
+ *  11  the mapping step's device_time_ns (the unit probe's share of the
+ *      device time, as the live run states it)
  */
-#define RECORD_SHAPE 10
+#define RECORD_SHAPE 11
 
 /*
  * The first shape that holds every member a reader tolerates missing
