@@ -287,8 +287,10 @@ static void print_search(FILE *out, const struct auto_result *r)
 		s->writes, fmt_size(b, s->chunk_byte),
 		fmt_time(c, (int64_t)r->step_ns[AUTO_STEP_ERASE_WRITES]));
 	if (!s->filled) {
-		fprintf(f, "; no write paid for a garbage collection in %u writes further and further apart: the card keeps that many AUs open, has no erase blocks, or copies nothing when it closes one; -O with a guessed erase size, its AUs written whole first, would settle it\n",
-			s->warmup);
+		fprintf(f, "; no write paid for a garbage collection in %u writes further and further apart: the card keeps that many AUs open, has no erase blocks, or copies nothing when it closes one; %s\n",
+			s->warmup, r->mapping.kind == AUTO_MAP_PAGES ?
+			"the open-AU searches, which write as -O does, found no AUs kept open: the card maps pages (mapping, below)" :
+			"-O with a guessed erase size, its AUs written whole first, would settle it");
 		wrap_end(&w);
 		return;
 	}
@@ -585,7 +587,7 @@ static void print_verdict(FILE *out, const struct auto_result *r,
 		FILE *f = wrap_begin(&w, out, LEAD);
 
 		fputs("erase size for the write steps: read with low confidence, so their answers are low too; to settle it: ", f);
-		print_with_path(f, "flashbench -a DEVICE, then the classic tests with the erase size it shows (flashbench -O --erasesize=SIZE DEVICE)", path);
+		print_with_path(f, auto_erase_settle(r), path);
 		fputc('\n', f);
 		wrap_end(&w);
 	}

@@ -696,6 +696,52 @@ START_TEST(test_skip_settle)
 }
 END_TEST
 
+/*
+ * An erase size the write steps ran on at low confidence: on a card that
+ * keeps AUs open, the classic align table and then -O with the size it
+ * shows settle it; on one that maps pages -O finds no AUs kept open to
+ * count (the open-AU searches wrote as it would), so the advice names
+ * what does: the card's own word, or the reads again.  The erase search's
+ * own note says the same.  A page-mapped card whose AU step spreads over
+ * 8 alignments reads its erase size low and no write shows one.
+ */
+START_TEST(test_erase_settle)
+{
+	struct auto_result r = { 0 };
+	struct bench_opts o;
+	struct device *dev;
+	char *text;
+	size_t len;
+	FILE *f;
+
+	r.mapping.kind = AUTO_MAP_AUS;
+	ck_assert_ptr_nonnull(strstr(auto_erase_settle(&r),
+				     "flashbench -a DEVICE, then"));
+	ck_assert_ptr_nonnull(strstr(auto_erase_settle(&r),
+				     "-O --erasesize=SIZE"));
+	r.mapping.kind = AUTO_MAP_PAGES;
+	ck_assert_ptr_null(strstr(auto_erase_settle(&r), "--erasesize"));
+	bench_opts_default(&o);
+	dev = sim_card("size=2G,erase=4M,page=16K,ftl=page,map=16K,"
+		       "au_spread=8,seed=1");
+	ck_assert_int_eq(auto_run(dev, &o, 1, NULL, &r), 0);
+	ck_assert(r.erase_fallback);
+	ck_assert_int_eq(r.mapping.kind, AUTO_MAP_PAGES);
+	ck_assert_uint_eq(r.erase_writes.erase_byte, 0);
+	f = open_memstream(&text, &len);
+	auto_print(f, &r, "/dev/card", NULL);
+	fclose(f);
+	unwrap_text(text);
+	ck_assert_ptr_null(strstr(text, "--erasesize"));
+	ck_assert_ptr_null(strstr(text, "-O with a guessed erase size"));
+	ck_assert_ptr_nonnull(strstr(text, "the open-AU searches, which write as -O does, found no AUs kept open: the card maps pages (mapping, below)\n"));
+	ck_assert_ptr_nonnull(strstr(text, "to settle it: the card's own word (flashbench --registers /dev/card: an SD card's AU size, an eMMC's erase group; not behind a USB bridge), or the classic align table on a quiet host (flashbench -a /dev/card)"));
+	free(text);
+	auto_free(&r);
+	dev_close(dev);
+}
+END_TEST
+
 START_TEST(test_open_random_none)
 {
 	static const char *const specs[] = {
@@ -1587,6 +1633,7 @@ Suite *auto_suite(void)
 	tcase_add_test(tc, test_no_erase_advice);
 	tcase_add_loop_test(tc, test_noise, 0, 2);
 	tcase_add_test(tc, test_skip_settle);
+	tcase_add_test(tc, test_erase_settle);
 	tcase_add_test(tc, test_open_random_none);
 	tcase_add_test(tc, test_open_random_cap);
 	tcase_add_test(tc, test_open_warm_collapse);

@@ -2,7 +2,8 @@
 /*
  * --auto's advice: where to start a partition, ext4's stride and stripe
  * width and f2fs's section, from the erase and page size; a partition's
- * size at most after a capacity check that found the card short.  Pure.
+ * size at most after a capacity check that found the card short; what
+ * would settle an erase size read with low confidence.  Pure.
  */
 #include "capverdict.h"
 #include "auto.h"
@@ -45,4 +46,19 @@ void auto_advise_for(const struct auto_result *r, struct auto_advice *a)
 		return;
 	}
 	a->max_sectors = (end - start) / a->sector_byte;
+}
+
+/*
+ * The classic align table, then the open-AU test with the erase size it
+ * shows; but a card that maps pages keeps no AUs open, so -O finds no
+ * collapse at any count and no write shows its erase size (the open-AU
+ * searches wrote as -O would): there only the card's own word (an SD
+ * card's AU in its status register, an eMMC's erase group in EXT_CSD)
+ * or the reads again, on a quiet host, can settle it.
+ */
+const char *auto_erase_settle(const struct auto_result *r)
+{
+	if (r->mapping.kind == AUTO_MAP_PAGES)
+		return "the card's own word (flashbench --registers DEVICE: an SD card's AU size, an eMMC's erase group; not behind a USB bridge), or the classic align table on a quiet host (flashbench -a DEVICE); no write shows it on a card that maps pages (-O finds no AUs kept open to count)";
+	return "flashbench -a DEVICE, then the classic tests with the erase size it shows (flashbench -O --erasesize=SIZE DEVICE)";
 }

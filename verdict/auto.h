@@ -195,6 +195,12 @@ void auto_advise(uint64_t erase_byte, uint64_t page_byte,
  */
 void auto_advise_for(const struct auto_result *r, struct auto_advice *a);
 
+/*
+ * What would settle an erase size the write steps ran on at low
+ * confidence (erase_fallback), with DEVICE where the device's path goes.
+ */
+const char *auto_erase_settle(const struct auto_result *r);
+
 /* Which small writes showed a FAT area. */
 enum auto_fat_by {
 	AUTO_FAT_BY_NONE,		/* none was found */
