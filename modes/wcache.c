@@ -226,6 +226,32 @@ int wcache_recheck(struct device *dev, struct auto_cache *c,
 	return ret;
 }
 
+int wcache_push(struct device *dev, struct auto_cache *c, size_t most)
+{
+	size_t span = c->nchunks < CACHE_LATE_CHUNKS ? c->nchunks :
+		      CACHE_LATE_CHUNKS;
+	size_t k, slow = 0;
+	int ret = 0;
+	void *buf;
+	double ns;
+
+	if (!cache_recheck_wanted(c) || !span)
+		return 0;
+	buf = chunk_buf(c);
+	if (!buf)
+		return -ENOMEM;
+	/* within the recheck's chunks: announced with the later steps */
+	for (k = 0; k < most && slow < CACHE_RUN; k++) {
+		ret = cache_chunk(dev, c, buf, k % span, &ns);
+		if (ret)
+			break;
+		c->topup_byte += c->chunk_byte;
+		slow = ns > CACHE_DROP * c->fast_ns ? slow + 1 : 0;
+	}
+	free(buf);
+	return ret;
+}
+
 int wcache_later_range(const struct auto_cache *c, int recheck,
 		       struct bench_range *rg)
 {

@@ -71,6 +71,15 @@ int wcache_recheck(struct device *dev, struct auto_cache *c,
 		   unsigned int run);
 
 /*
+ * Where c reached its cap with no drop and the later steps read what a
+ * cache would show: the chunks of a recheck written again and again, at
+ * most most of them, until a run of CACHE_RUN is slower than the fill's
+ * by CACHE_DROP (a cache larger than the cap, full now: the recheck
+ * that follows says so); their bytes count as top-ups.  0 or -errno.
+ */
+int wcache_push(struct device *dev, struct auto_cache *c, size_t most);
+
+/*
  * The bytes the top-ups of c, and its recheck where recheck, may still
  * write, into *rg: what a later phase announces besides its own, so that
  * --preserve saves them in that phase too.  Returns 0 where they write

@@ -160,6 +160,16 @@ void auto_print_page_writes(FILE *out, const struct auto_result *r)
 	char a[FMT_LEN], b[FMT_LEN], c[FMT_LEN];
 	size_t i;
 
+	if (m->page_hidden) {
+		fmt_size(a, r->sector_byte);
+		fprintf(out, "  not measurable through %s sectors: reads of whole sectors show\n",
+			a);
+		fputs("  a page of up to four of them and pages of one read at once\n", out);
+		fputs("  across planes alike, and a card that maps pages shows its mapping\n", out);
+		fputs("  unit in writes, not its page (eMMC states it: EXT_CSD's ACC_SIZE\n", out);
+		fputs("  and OPTIMAL_WRITE_SIZE, --registers)\n", out);
+		return;
+	}
 	if (m->page_sector) {
 		fprintf(out, "  from writes: one of %s costs x%.3g one of %s, none off its\n",
 			fmt_size(a, z[0].size_byte),

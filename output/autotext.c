@@ -535,7 +535,8 @@ static void print_verdict(FILE *out, const struct auto_result *r,
 	}
 	if (r->erase_writes.measured)
 		reads.erase = r->erase_reads;
-	if (r->mapping.page_byte || r->mapping.page_sector)
+	if (r->mapping.page_byte || r->mapping.page_sector ||
+	    r->mapping.page_hidden)
 		reads.page = r->mapping.page_reads;
 	print_why(out, "erase", &reads.erase);
 	print_why(out, "page", &reads.page);

@@ -77,6 +77,38 @@ int auto_cache_recheck(struct device *dev, const struct auto_hooks *h,
 	return ret ? ret : r->cache.late;
 }
 
+/*
+ * Were the write steps' answers what a write cache larger than the cap
+ * would show?  The cache step reached its own cap (the default: the
+ * user set none) short of half the card with no drop, and the open-AU
+ * search held in order up to as many AUs as it looks for, its small and
+ * unaligned writes costing by their bytes alone (no mapping unit): a
+ * block-mapped card behind a cache looks so until the cache is full (a
+ * page-mapped card shows its unit, unless no larger than the sector).
+ */
+static int push_wanted(const struct bench_opts *o,
+		       const struct auto_result *r)
+{
+	return !o->cache_cap_byte && !o->sustained &&
+	       cache_unsettled(&r->cache) && r->open_linear.measured &&
+	       r->open_linear.at_least && r->mapping.measured &&
+	       !auto_mapping_unit_shown(&r->mapping);
+}
+
+int auto_cache_push(struct device *dev, const struct bench_opts *o,
+		    const struct auto_hooks *h, struct auto_result *r)
+{
+	uint64_t t0 = dev_now_ns(dev);
+	int ret;
+
+	if (!push_wanted(o, r))
+		return 0;
+	auto_say(h, "auto: %s\n", "write cache larger than the cap? (writes)");
+	ret = wcache_push(dev, &r->cache, r->cache.nchunks);
+	r->step_ns[AUTO_STEP_CACHE] += dev_now_ns(dev) - t0;
+	return ret;
+}
+
 int auto_announce_past(const struct auto_hooks *h,
 		       const struct auto_result *r,
 		       const struct bench_range *ranges, int n, int recheck)

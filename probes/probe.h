@@ -37,6 +37,14 @@ int auto_announce(const struct auto_hooks *h, struct bench_range *ranges,
 /* The align tables, and the group probe (align.c). */
 int auto_probe_align(struct device *dev, const struct bench_opts *o,
 		     const struct auto_hooks *h, struct auto_result *r);
+/*
+ * Where the erase search from writes found none, the tables the align
+ * step left to it (it stopped once the page was clear), read now until
+ * the erase size is sure or none is left, and the group probe if it did
+ * not run; the erase size chosen and combined again.  0 or -errno.
+ */
+int auto_probe_align_more(struct device *dev, const struct bench_opts *o,
+			  const struct auto_hooks *h, struct auto_result *r);
 /* The erase size from writes, when the reads were not sure (erasesearch.c). */
 int auto_probe_erase(struct device *dev, const struct auto_hooks *h,
 		     struct auto_result *r);
@@ -74,6 +82,16 @@ int auto_announce_past(const struct auto_hooks *h,
  */
 int auto_cache_recheck(struct device *dev, const struct auto_hooks *h,
 		       struct auto_result *r, enum cache_at at);
+/*
+ * After the write steps, where they read no collapse and no mapping
+ * unit (what a cache takes the writes as) and the write-cache step
+ * reached its default cap with no drop: the cache's first chunks
+ * written again, as much as the cap at most, until they are slow (a
+ * cache larger than the cap, full now; the recheck after tells).  0 or
+ * -errno.
+ */
+int auto_cache_push(struct device *dev, const struct bench_opts *o,
+		    const struct auto_hooks *h, struct auto_result *r);
 /*
  * The write latency (latency.c): a wrapper over dev that times each
  * single write (NULL when out of memory: the run goes on without it),

@@ -80,21 +80,49 @@ static int auto_probe_unit(struct device *dev, uint64_t erase,
 /*
  * The erase search from writes, the cache the run found filled first;
  * made again, from what the reads said, where a cache larger than the
- * write-cache step's cap filled while it wrote.  0 or -errno.
+ * write-cache step's cap filled while it wrote; where it found none, the
+ * tables the align step left to it.  0 or -errno.
  */
-static int auto_erase_writes(struct device *dev, const struct auto_hooks *h,
-			     struct auto_result *r)
+static int auto_erase_writes(struct device *dev, const struct bench_opts *o,
+			     const struct auto_hooks *h, struct auto_result *r)
 {
 	int ret = auto_cache_topup(dev, r);
 
 	if (!ret)
 		ret = auto_probe_erase(dev, h, r);
-	if (ret || (ret = auto_cache_recheck(dev, h, r, CACHE_AT_ERASE)) <= 0)
-		return ret;
+	if (!ret &&
+	    (ret = auto_cache_recheck(dev, h, r, CACHE_AT_ERASE)) > 0) {
+		r->align.erase = r->erase_reads;
+		memset(&r->erase_writes, 0, sizeof(r->erase_writes));
+		ret = auto_cache_topup(dev, r);
+		if (!ret)
+			ret = auto_probe_erase(dev, h, r);
+	}
+	/* no write showed it: the reads left to the writes */
+	return ret ? ret : auto_probe_align_more(dev, o, h, r);
+}
+
+/*
+ * The erase search from writes made again past a cache that filled only
+ * after it (a cache larger than the cap: it wrote into the cache, and
+ * whatever it found was the cache's), where it found none or another
+ * size than the write probes' erase: writes past the cache settle what
+ * the reads left low (today's sweep cards 74, 88: gradual AU steps
+ * behind 1 GiB of pSLC).  An erase size it finds other than the one the
+ * write probes were placed in stands for the verdict alone.  0 or
+ * -errno.
+ */
+static int auto_erase_again(struct device *dev, const struct bench_opts *o,
+			    const struct auto_hooks *h, struct auto_result *r,
+			    uint64_t erase)
+{
+	if (!r->erase_writes.measured ||
+	    (r->erase_writes.erase_byte == erase &&
+	     r->align.erase.confidence == ANALYZE_CONF_HIGH))
+		return 0;
 	r->align.erase = r->erase_reads;
 	memset(&r->erase_writes, 0, sizeof(r->erase_writes));
-	ret = auto_cache_topup(dev, r);
-	return ret ? ret : auto_probe_erase(dev, h, r);
+	return auto_erase_writes(dev, o, h, r);
 }
 
 /*
@@ -204,7 +232,7 @@ int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 	if (ret)
 		goto out;
 	if (r->align.erase.confidence < ANALYZE_CONF_HIGH) {
-		ret = auto_erase_writes(dev, h, r);
+		ret = auto_erase_writes(dev, o, h, r);
 		if (ret)
 			goto out;
 	}
@@ -223,11 +251,16 @@ int auto_run(struct device *dev, const struct bench_opts *o, int destructive,
 	ret = auto_announce_past(h, r, ranges, n, 1);
 	if (!ret)
 		ret = auto_write_probes(dev, erase, h, r);
+	/* their answers a cache's?  Filled, if it is no larger again */
+	if (!ret)
+		ret = auto_cache_push(dev, o, h, r);
 	/* a cache larger than the cap, filled by them: again, past it */
 	if (!ret &&
 	    (ret = auto_cache_recheck(dev, h, r, CACHE_AT_PROBES)) > 0) {
 		auto_write_probes_forget(r);
-		ret = auto_write_probes(dev, erase, h, r);
+		ret = auto_erase_again(dev, o, h, r, erase);
+		if (!ret)
+			ret = auto_write_probes(dev, erase, h, r);
 	}
 out:
 	/* the verdict is the decisions' over the record, by construction */

@@ -242,6 +242,9 @@ struct auto_mapping {
 	uint64_t page_byte;		/* the page writes showed (0: none) */
 	int page_sector;		/* none above the sector: each sector
 					   is programmed alone */
+	int page_hidden;		/* pages, large sectors: the page is
+					   not measurable (page_reads holds
+					   the reads' step) */
 	struct analyze_step page_reads;	/* what the reads said of the page
 					   and the evidence, before */
 };

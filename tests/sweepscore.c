@@ -99,6 +99,30 @@ static enum outcome judge_class(const struct hard_card *c,
 }
 
 /*
+ * A mapping unit no larger than the sector, on a card without a write
+ * cache: every write the host can make is whole units, so none costs a
+ * read-modify-write (simpage.c charges one only to a unit written in
+ * part), and no write shows the unit; what does show, writes held in
+ * every order with no unit, is also what a block-mapped card behind a
+ * pSLC cache larger than the run wrote shows (simcache.c: the cache
+ * takes every write at its own rate until full).  Only a fill of half
+ * the card (no cache is larger: eMMC's MAX_ENH_SIZE_MULT) tells them
+ * apart, which --cache-cap or --sustained buys (verdict/mapping.c's
+ * unit_in_sector then names the sector).  Cards 188, 51: 4 KiB units on
+ * 4 KiB sectors.  Pages named (any confidence: the cache is not ruled
+ * out) and no unit, with that reason (no cache seen, the unit probe
+ * run), is exact there.
+ */
+static int unit_hidden(const struct hard_card *c, const struct auto_result *r)
+{
+	const struct auto_mapping *m = &r->mapping;
+
+	return c->map && c->map <= r->sector_byte && !c->slc &&
+	       m->kind == AUTO_MAP_PAGES && m->measured && !m->unit_byte &&
+	       r->cache.measured && !cache_seen(&r->cache);
+}
+
+/*
  * The mapping: on a page-mapped card pages and the unit planted, each
  * at medium or high; AUs named there, or pages named on a block-mapped
  * card, wrong.  A block-mapped card's AUs (or no answer) are what its
@@ -113,6 +137,8 @@ static enum outcome judge_mapping(const struct hard_card *c,
 	if (!c->map)
 		return m->kind == AUTO_MAP_PAGES ? judge(1, 0, m->confidence) :
 						   O_EXACT;
+	if (unit_hidden(c, r))
+		return O_EXACT;
 	if (m->kind != AUTO_MAP_PAGES)
 		return judge(m->kind == AUTO_MAP_AUS, 0, m->confidence);
 	kind = judge(1, 1, m->confidence);
@@ -149,6 +175,33 @@ static enum outcome judge_cache(const struct hard_card *c,
 	return size >= 0.5 && size <= 2 ? O_EXACT : O_WRONG_SURE;
 }
 
+/*
+ * Is the page of c, and the program unit over it, truly out of reach of
+ * timed I/O?  A page-mapped card on 4 KiB sectors whose one read step
+ * is at most 16 KiB: a page of 8 or 16 KiB, or pages of 4 KiB read two
+ * or four at once across planes.  Reads are of whole 4 KiB sectors
+ * (sim.c's sim_read_ns(): a read costs a page more only where it needs
+ * one more page than its length does, so a 4 KiB page costs nothing
+ * extra to any of them), which leaves one step at the unit either way:
+ * a page of 16 KiB (card 62, 280) reads as pages of 4 KiB four at a time
+ * (card 58) do.  On a block-mapped card a write smaller than the page or
+ * off its alignment tells them apart (verdict/mapping.c's sector_page);
+ * on a page-mapped one writes cost by the mapping unit alone
+ * (simpage.c), whatever the page.  A page of 8 KiB with a unit of 16 KiB
+ * over it (card 52) shows two levels, and is not counted here.  Only
+ * none with the verdict's reason (mapping.page_hidden) is exact then.
+ */
+static int page_hidden(const struct hard_card *c, const struct auto_result *r)
+{
+	uint64_t unit = c->plane ? c->plane * c->page : c->page;
+
+	return (c->today & (1u << T_SECTOR)) &&
+	       (c->today & ((1u << T_PAGE) | (1u << T_FULL))) &&
+	       unit <= 16384 && (!c->plane || c->page <= 4096) &&
+	       r->mapping.page_hidden && !r->align.page.size_byte &&
+	       !r->align.plane.size_byte;
+}
+
 /* The page, program unit and group fields of r against c. */
 static void score_reads(const struct hard_card *c, const struct auto_result *r,
 			enum outcome out[F_NR])
@@ -167,7 +220,10 @@ static void score_reads(const struct hard_card *c, const struct auto_result *r,
 	else
 		out[F_PAGE] = judge(p->size_byte != 0,
 				    p->size_byte == c->page, p->confidence);
-	if (c->behaviours & (1u << B_NOREADSIG)) {
+	if (page_hidden(c, r)) {
+		out[F_PAGE] = O_EXACT;
+		out[F_UNIT] = O_EXACT;
+	} else if (c->behaviours & (1u << B_NOREADSIG)) {
 		out[F_UNIT] = judge_optional(&r->align.plane, 0);
 		out[F_GROUP] = judge_optional(&r->align.group, 0);
 	} else {

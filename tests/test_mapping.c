@@ -487,6 +487,89 @@ START_TEST(test_announced)
 }
 END_TEST
 
+/*
+ * Today's sweep cards that the run reads further (issue 26), each field
+ * asserted against what was planted (0: none named; any: not checked):
+ *   - 66: block-mapped behind 1 GiB of pSLC, larger than the cap: the
+ *     write steps held in every order with no unit; the cache's chunks
+ *     pushed until slow, the recheck finds it, the steps made again past
+ *     it read 14 AUs open;
+ *   - 88: the same with a gradual AU step: the erase search too is made
+ *     again past it, and confirms 6 MiB;
+ *   - 39: page-mapped, 1 MiB read from the first table alone (the writes
+ *     were to settle it and found none): the tables left to them read;
+ *   - 7: 8 KiB pages on 4 KiB sectors at 45 MB/s, an unaligned write of
+ *     8 KiB x1.21: the page from its excess, a page's program time;
+ *   - 62, 58: page-mapped on 4 KiB sectors, a 16 KiB page and 4 KiB
+ *     pages read four at once alike: no page, the reason said;
+ *   - 250: a 4 KiB unit on 4 KiB sectors behind 512 MiB of pSLC seen
+ *     and filled first: the unit the sector, medium.
+ */
+#define ANY UINT64_MAX
+
+static const struct {
+	const char *spec;
+	uint64_t erase, page, unit;	/* unit: the mapping unit */
+	enum auto_mapping_kind kind;
+	unsigned int open;		/* 0: none asserted */
+	int hidden;			/* mapping.page_hidden */
+} today_cards[] = {
+	{ "size=16G,erase=12M,page=8K,plane=2,group=1G,fat_kind=random,open=14,open_random=6,fat=2,fat_start=2,noise=0.5,seed=67,slc=1G,write_mbps=18",
+	  12 << 20, 8 << 10, 0, AUTO_MAP_AUS, 14, 0 },
+	{ "size=16G,erase=6M,page=16K,plane=4,group=2G,au_spread=2,fat_kind=random,collapse=gradual,open=3,open_random=2,fat=4,fat_start=3,noise=0,seed=89,slc=1G,write_mbps=8,maint_ms=103",
+	  6 << 20, 16 << 10, 0, AUTO_MAP_AUS, 3, 0 },
+	{ "size=16G,erase=1M,page=16K,fat_kind=random,open=8,open_random=3,fat=3,fat_start=0,noise=1.5,seed=40,ftl=page,map=8K,stall_ms=396,stall_writes=496",
+	  1 << 20, 16 << 10, 8 << 10, AUTO_MAP_PAGES, 0, 0 },
+	{ "size=16G,erase=8M,page=8K,group=2G,open=10,open_random=0,noise=0,seed=8,slc=256M,write_mbps=45,sector=4K",
+	  8 << 20, 8 << 10, 0, AUTO_MAP_AUS, 10, 0 },
+	{ "size=4G,erase=8M,page=16K,open=2,open_random=1,fat=4,fat_start=3,noise=2,seed=63,ftl=page,map=8K,stall_ms=336,stall_writes=219,sector=4K",
+	  8 << 20, 0, 8 << 10, AUTO_MAP_PAGES, 0, 1 },
+	{ "size=8G,erase=2M,page=4K,plane=4,readahead=128K,open=6,open_random=1,fat=2,noise=3,seed=59,ftl=page,map=8K,sector=4K",
+	  2 << 20, 0, 8 << 10, AUTO_MAP_PAGES, 0, 1 },
+	{ "size=16G,erase=1M,page=32K,random_mbps=2,open=8,open_random=2,fat=1,fat_start=2,noise=2.5,seed=251,slc=512M,write_mbps=45,ftl=page,map=4K,stall_ms=354,stall_writes=635,sector=4K",
+	  ANY, ANY, 4 << 10, AUTO_MAP_PAGES, 0, 0 },
+};
+
+START_TEST(test_today_cards)
+{
+	const char *spec = today_cards[_i].spec;
+	const struct auto_mapping *m;
+	struct auto_result r;
+
+	run_auto(spec, &r);
+	m = &r.mapping;
+	ck_assert_msg(m->kind == today_cards[_i].kind &&
+		      m->confidence >= ANALYZE_CONF_MEDIUM &&
+		      (today_cards[_i].erase == ANY ||
+		       (r.align.erase.size_byte == today_cards[_i].erase &&
+			r.align.erase.confidence >= ANALYZE_CONF_MEDIUM)) &&
+		      (today_cards[_i].page == ANY ||
+		       (r.align.page.size_byte == today_cards[_i].page &&
+			(!today_cards[_i].page ||
+			 r.align.page.confidence >= ANALYZE_CONF_MEDIUM))) &&
+		      m->unit_byte == today_cards[_i].unit &&
+		      (!m->unit_byte ||
+		       m->unit_confidence >= ANALYZE_CONF_MEDIUM) &&
+		      m->page_hidden == today_cards[_i].hidden,
+		      "%s: mapping %d (%d), erase %llu (%d), page %llu (%d), unit %llu (%d), hidden %d",
+		      spec, m->kind, m->confidence,
+		      (unsigned long long)r.align.erase.size_byte,
+		      r.align.erase.confidence,
+		      (unsigned long long)r.align.page.size_byte,
+		      r.align.page.confidence,
+		      (unsigned long long)m->unit_byte, m->unit_confidence,
+		      m->page_hidden);
+	if (today_cards[_i].open)
+		ck_assert_msg(r.open_linear.nr == today_cards[_i].open &&
+			      !r.open_linear.at_least &&
+			      r.open_linear.confidence >= ANALYZE_CONF_MEDIUM,
+			      "%s: open %u%s (%d)", spec, r.open_linear.nr,
+			      r.open_linear.at_least ? "+" : "",
+			      r.open_linear.confidence);
+	auto_free(&r);
+}
+END_TEST
+
 /* Without the write steps the evidence cannot tell, and says why. */
 START_TEST(test_unknown)
 {
@@ -520,6 +603,8 @@ Suite *mapping_suite(void)
 	tcase_add_test(tc, test_sector_delays);
 	tcase_add_loop_test(tc, test_unit_sector, 0,
 			    (int)ARRAY_SIZE(unit4k_cards));
+	tcase_add_loop_test(tc, test_today_cards, 0,
+			    (int)ARRAY_SIZE(today_cards));
 	tcase_add_test(tc, test_announced);
 	tcase_add_test(tc, test_sweep_cards);
 	tcase_add_test(tc, test_unknown);

@@ -364,6 +364,48 @@ START_TEST(test_today_scoring)
 	c.slc = 512 << 20;
 	score_card(&c, &r, out);
 	ck_assert_int_eq(out[F_CACHE], O_WRONG_SURE);
+	/*
+	 * A page-mapped card on 4 KiB sectors, a 16 KiB page: no page with
+	 * the reason exact, page and unit; none without it unsure; a page
+	 * of 8 KiB under a unit of 16 KiB (two levels) not hidden.
+	 */
+	memset(&r, 0, sizeof(r));
+	c.today = (1u << T_PAGE) | (1u << T_SECTOR);
+	c.slc = 0;
+	c.page = 16384;
+	c.plane = 0;
+	c.map = 8192;
+	r.sector_byte = 4096;
+	r.mapping.kind = AUTO_MAP_PAGES;
+	r.mapping.confidence = ANALYZE_CONF_HIGH;
+	r.mapping.unit_byte = 8192;
+	r.mapping.unit_confidence = ANALYZE_CONF_HIGH;
+	score_card(&c, &r, out);
+	ck_assert_int_eq(out[F_PAGE], O_UNSURE);
+	r.mapping.page_hidden = 1;
+	score_card(&c, &r, out);
+	ck_assert_int_eq(out[F_PAGE], O_EXACT);
+	ck_assert_int_eq(out[F_UNIT], O_EXACT);
+	c.page = 8192;
+	c.plane = 2;
+	score_card(&c, &r, out);
+	ck_assert_int_eq(out[F_UNIT], O_UNSURE);
+	/*
+	 * A 4 KiB unit on 4 KiB sectors, no cache: pages named, low, no
+	 * unit, no cache seen in what the run wrote: exact; on a card with
+	 * a cache (past it the unit shows as the sector) unsure.
+	 */
+	c.map = 4096;
+	r.mapping.confidence = ANALYZE_CONF_LOW;
+	r.mapping.unit_byte = 0;
+	r.mapping.measured = 1;
+	r.cache.measured = 1;
+	score_card(&c, &r, out);
+	ck_assert_int_eq(out[F_MAPPING], O_EXACT);
+	c.slc = 512 << 20;
+	c.today |= 1u << T_SLC;
+	score_card(&c, &r, out);
+	ck_assert_int_eq(out[F_MAPPING], O_UNSURE);
 }
 END_TEST
 

@@ -163,6 +163,12 @@ void auto_mapping_decide(struct auto_result *r);
 int auto_mapping_standin(struct auto_result *r);
 /* Do the open-AU searches read as pages (the unit probe is wanted)? */
 int auto_mapping_unit_wanted(const struct auto_result *r);
+/*
+ * Did the unit probe's raw fields in m show a mapping unit (one size's
+ * unaligned write clearly dearer)?  None is also what a write cache
+ * that takes the writes shows.
+ */
+int auto_mapping_unit_shown(const struct auto_mapping *m);
 
 static inline uint64_t auto_round_up(uint64_t x, uint64_t m)
 {

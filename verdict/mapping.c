@@ -15,6 +15,7 @@
 
 #include "auto.h"
 #include "stats.h"
+#include "writecache.h"
 
 #define MAP_MANY 16		/* AUs in turn with no collapse: more than
 				   most block-mapped cards keep open */
@@ -124,6 +125,16 @@ static void unit_decide(struct auto_mapping *m)
 			 z[0].aligned_ns / best->aligned_ns : 0;
 }
 
+int auto_mapping_unit_shown(const struct auto_mapping *m)
+{
+	struct auto_mapping t = *m;
+
+	t.unit_byte = 0;
+	t.unit_penalty = t.other_penalty = 0;
+	unit_decide(&t);
+	return t.unit_byte != 0;
+}
+
 /*
  * No unit shown on large sectors: every write the host can make is
  * whole units of the sector's size or less, and a unit no larger than
@@ -132,16 +143,23 @@ static void unit_decide(struct auto_mapping *m)
  * the probes wrote into shows none either; only a cache step that wrote
  * half the card with no drop (no pSLC cache is larger: eMMC's
  * MAX_ENH_SIZE_MULT allows a half of the user area at most) rules that
- * out: then the unit is the sector, at most (medium).
+ * out: then the unit is the sector, at most (medium).  So does a cache
+ * the run saw and filled before the probes (today's sweep card 250: a
+ * 4 KiB unit on 4 KiB sectors behind 512 MiB of pSLC): past it, a
+ * block-mapped card collapses, and a unit larger than the sector shows.
  */
 static int unit_in_sector(const struct auto_result *r)
 {
 	const struct auto_cache *c = &r->cache;
 	const struct auto_mapping *m = &r->mapping;
 
-	return r->sector_byte > 512 && m->measured && !m->unit_byte &&
-	       m->unit_penalty <= UNIT_CLEAN && c->measured && !c->dropped &&
-	       !c->late && c->nchunks * c->chunk_byte >= c->cap_byte &&
+	if (r->sector_byte <= 512 || !m->measured || m->unit_byte ||
+	    m->unit_penalty > UNIT_CLEAN || !c->measured)
+		return 0;
+	/* a cache seen and filled before the probes: they ran past it */
+	if (cache_seen(c))
+		return c->topups > 0 && r->noise.level != AUTO_NOISE_HIGH;
+	return c->nchunks * c->chunk_byte >= c->cap_byte &&
 	       c->start_byte + c->cap_byte +
 	       CACHE_MARGIN_CHUNKS * c->chunk_byte >= c->dev_half_byte;
 }
@@ -172,6 +190,7 @@ static void mapping_clear(struct auto_mapping *m)
 	m->erase_half_ns = m->erase_top_ns = m->erase_above_ns = 0;
 	m->page_byte = 0;
 	m->page_sector = 0;
+	m->page_hidden = 0;
 	m->unit_sector = 0;
 	memset(&m->page_reads, 0, sizeof(m->page_reads));
 }
@@ -281,15 +300,15 @@ static enum ramp_class ramp_class(uint64_t a, uint64_t e, uint64_t group)
 	return a % (e / 4) == 0 ? RAMP_QUARTER : RAMP_NR;
 }
 
-/* The reads of every table in class k, into v (at most max); how many. */
-static size_t ramp_reads(const struct auto_result *r, enum ramp_class k,
-			 double *v, size_t max)
+/* The reads of tables [t0, t1) in class k, into v (at most max); how many. */
+static size_t ramp_reads(const struct auto_result *r, size_t t0, size_t t1,
+			 enum ramp_class k, double *v, size_t max)
 {
 	uint64_t e = r->align.erase.size_byte, g = r->align.group.size_byte;
 	size_t i, j, n = 0;
 	unsigned int p;
 
-	for (i = 0; i < r->ntables; i++)
+	for (i = t0; i < t1; i++)
 		for (j = 0; j < r->tables[i].nrows; j++) {
 			const struct align_row *w = &r->tables[i].rows[j];
 
@@ -316,14 +335,16 @@ static double ramp_t(const double *med, const size_t *n, double sigma,
  * Does the ramp of the reads end at the erase size they read?  The
  * medians of the reads across half of it, it and twice it go in m.
  */
-static int ramp_top_clear(const struct auto_result *r, struct auto_mapping *m)
+static int ramp_top_in(const struct auto_result *r, size_t t0, size_t t1,
+		       struct auto_mapping *m)
 {
 	double v[RAMP_NR][RAMP_MAX_READS], dev[RAMP_NR * RAMP_MAX_READS];
 	double med[RAMP_NR], sigma, rise;
 	size_t n[RAMP_NR], k, i, nd = 0;
 
 	for (k = 0; k < RAMP_NR; k++) {
-		n[k] = ramp_reads(r, (enum ramp_class)k, v[k], RAMP_MAX_READS);
+		n[k] = ramp_reads(r, t0, t1, (enum ramp_class)k, v[k],
+				  RAMP_MAX_READS);
 		if (n[k] < RAMP_MIN_READS)
 			return 0;
 		med[k] = stats_median_sort(v[k], n[k]);
@@ -339,6 +360,19 @@ static int ramp_top_clear(const struct auto_result *r, struct auto_mapping *m)
 	return ramp_t(med, n, sigma, RAMP_HALF, RAMP_ODD) >= RAMP_RISE_T &&
 	       ramp_t(med, n, sigma, RAMP_QUARTER, RAMP_HALF) >= RAMP_RISE_T &&
 	       fabs(med[RAMP_EVEN] - med[RAMP_ODD]) <= RAMP_FLAT * rise;
+}
+
+/*
+ * Every table's reads pooled; else the first table's alone, the one
+ * every run reads first (where the erase search from writes found none,
+ * the tables it was left read later: probes/align.c; tables of larger
+ * blocks read the same boundaries with more spread, card 147 of the
+ * ramp tests: a clear top in the first, none in all three pooled).
+ */
+static int ramp_top_clear(const struct auto_result *r, struct auto_mapping *m)
+{
+	return ramp_top_in(r, 0, r->ntables, m) ||
+	       (r->ntables > 1 && ramp_top_in(r, 0, 1, m));
 }
 
 /*
@@ -533,8 +567,44 @@ static void page_in_sector(struct auto_result *r)
 	memset(p, 0, sizeof(*p));
 }
 
+/*
+ * Where no ratio shows the page (a fast card, whose access dwarfs a
+ * page's program time: today's sweep card 7, 8 KiB pages at 45 MB/s, an
+ * unaligned write of 8 KiB x1.21 an aligned one), its excess does: the
+ * one size whose unaligned write costs about what as many bytes more
+ * cost aligned (one page more programmed), the others' next to nothing.
+ */
+#define EXCESS_SHOWS 0.7	/* of what its size more costs, at least */
+#define EXCESS_CLEAN 0.2	/* the others' at most */
+
+static uint64_t page_by_excess(const struct auto_mapping *m)
+{
+	const struct auto_map_size *z = m->sizes;
+	uint64_t page = 0;
+	size_t i;
+
+	for (i = 0; i + 1 < m->nsizes; i++) {
+		double more = z[i + 1].aligned_ns - z[i].aligned_ns;
+		double ex = z[i].unaligned_ns - z[i].aligned_ns;
+
+		if (z[i + 1].size_byte != 2 * z[i].size_byte)
+			return 0;
+		if (more <= 0)
+			continue;
+		if (ex >= EXCESS_SHOWS * more) {
+			if (page)
+				return 0;
+			page = z[i].size_byte;
+		} else if (ex > EXCESS_CLEAN * more) {
+			return 0;
+		}
+	}
+	return page;
+}
+
 static void sector_page(struct auto_result *r)
 {
+	uint64_t w;
 	struct auto_mapping t = r->mapping;
 
 	if (r->sector_byte <= 512 || t.kind != AUTO_MAP_AUS ||
@@ -546,9 +616,42 @@ static void sector_page(struct auto_result *r)
 	if (t.unit_byte && t.unit_confidence >= ANALYZE_CONF_MEDIUM &&
 	    small_as_page(&t, t.unit_byte))
 		page_is(r, t.unit_byte);
+	else if (!t.unit_byte && (w = page_by_excess(&t)) &&
+		 small_as_page(&t, w))
+		page_is(r, w);
 	else if (!t.unit_byte && t.unit_penalty <= UNIT_CLEAN &&
 		 sector_alone(&t))
 		page_in_sector(r);
+}
+
+/*
+ * The page of a card that maps pages, on large sectors.  No write shows
+ * it (such a card programs what it is written by its mapping unit), and
+ * on sectors of 4 KiB no read is finer than two of them: pages of one
+ * sector, read two or four at once across planes, show as one step at
+ * the unit, as pages of that size do (sim.c's reads: a page of 4 KiB
+ * costs nothing extra to reads of whole sectors).  The reads' step up
+ * to HIDDEN_SECTORS sectors, named with less than medium confidence, is
+ * either: no page, the reason said (mapping.page_hidden), the step kept
+ * as the evidence.  eMMC's EXT_CSD states it (ACC_SIZE, the super-page;
+ * OPTIMAL_WRITE_SIZE): --registers reads it.  A page of two sectors
+ * with a unit over it shows two levels, and stays the reads'.
+ */
+#define HIDDEN_SECTORS 4
+
+static void pages_sector_page(struct auto_result *r)
+{
+	struct analyze_step *p = &r->align.page;
+	struct auto_mapping *m = &r->mapping;
+
+	if (m->kind != AUTO_MAP_PAGES || r->sector_byte <= 512 ||
+	    r->align.plane.size_byte ||
+	    p->confidence >= ANALYZE_CONF_MEDIUM ||
+	    p->size_byte > HIDDEN_SECTORS * r->sector_byte)
+		return;
+	m->page_reads = *p;
+	m->page_hidden = 1;
+	memset(p, 0, sizeof(*p));
 }
 
 void auto_mapping_decide(struct auto_result *r)
@@ -557,6 +660,7 @@ void auto_mapping_decide(struct auto_result *r)
 	kind_decide(r);
 	pages_erase(r);
 	sector_page(r);
+	pages_sector_page(r);
 	if (r->mapping.standin_byte)
 		standin_caps(r);
 }
