@@ -3,7 +3,8 @@
  * The write-cache step as text (record/cacherec.h): the cache's size,
  * its speed and the native one, what came back after idle, and where
  * the cap stopped the writes before any drop; and the run's write
- * latency (record/latrec.h).  Reads the record only.
+ * latency (record/latrec.h), the step of its longest write named.  Reads
+ * the record only.
  */
 #include <inttypes.h>
 
@@ -90,6 +91,18 @@ static const char *count_of(char *buf, size_t len, uint64_t n)
 	return buf;
 }
 
+/* Each step a write is made in, as the latency line names it. */
+static const char *const lat_step_text[LAT_STEPS] = {
+	[LAT_STEP_CACHE] = "the write-cache step",
+	[LAT_STEP_ERASE] = "the erase search from writes",
+	[LAT_STEP_OPEN_LINEAR] = "the open-AU search in order",
+	[LAT_STEP_OPEN_RANDOM] = "the open-AU search out of order",
+	[LAT_STEP_MAPPING] = "the mapping unit probe",
+	[LAT_STEP_FAT] = "the FAT area probe",
+	[LAT_STEP_CAPACITY] = "the capacity check",
+	[LAT_STEP_CLASS] = "the class check",
+};
+
 void latency_print(FILE *out, const struct auto_latency *l)
 {
 	char a[FMT_LEN], b[FMT_LEN], c[FMT_LEN], n1[32], n2[32];
@@ -102,4 +115,10 @@ void latency_print(FILE *out, const struct auto_latency *l)
 	fprintf(out, "  of %" PRIu64 " writes; SD allows 250ms for one write: %s over it,\n  750ms for a file-system update: %s over it\n",
 		l->writes, count_of(n1, sizeof(n1), l->over_write),
 		count_of(n2, sizeof(n2), l->over_update));
+	/* an older record does not say */
+	if (l->max_step > LAT_STEP_NONE && l->max_step < LAT_STEPS)
+		fprintf(out, "  the longest was in %s%s\n",
+			lat_step_text[l->max_step],
+			lat_step_copies(l->max_step) ?
+			" (it forces AU copies)" : "");
 }

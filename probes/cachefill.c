@@ -23,6 +23,7 @@ int auto_probe_cache(struct device *dev, const struct bench_opts *o,
 	uint64_t t0 = dev_now_ns(dev);
 	int ret;
 
+	auto_latency_step(dev, LAT_STEP_CACHE);
 	if (!wcache_place(wcache_cap(o, dev->size_byte), dev->size_byte,
 			  r->align.erase.size_byte, c))
 		return 0;
@@ -41,10 +42,12 @@ int auto_probe_cache(struct device *dev, const struct bench_opts *o,
 
 int auto_cache_topup(struct device *dev, struct auto_result *r)
 {
+	enum lat_step was = auto_latency_step(dev, LAT_STEP_CACHE);
 	uint64_t t0 = dev_now_ns(dev);
 	int ret = wcache_topup(dev, &r->cache, r->align.erase.size_byte);
 
 	r->step_ns[AUTO_STEP_CACHE] += dev_now_ns(dev) - t0;
+	auto_latency_step(dev, was);
 	return ret;
 }
 
@@ -66,13 +69,16 @@ int auto_cache_recheck(struct device *dev, const struct auto_hooks *h,
 		       struct auto_result *r, enum cache_at at)
 {
 	uint64_t t0 = dev_now_ns(dev);
+	enum lat_step was;
 	int ret;
 
 	if (!cache_recheck_wanted(&r->cache))
 		return 0;
 	auto_say(h, "auto: %s\n", "write cache filled meanwhile? (writes)");
 	r->cache.recheck_at = at;
+	was = auto_latency_step(dev, LAT_STEP_CACHE);
 	ret = wcache_recheck(dev, &r->cache, recheck_run(r));
+	auto_latency_step(dev, was);
 	r->step_ns[AUTO_STEP_CACHE] += dev_now_ns(dev) - t0;
 	return ret ? ret : r->cache.late;
 }
@@ -99,12 +105,15 @@ int auto_cache_push(struct device *dev, const struct bench_opts *o,
 		    const struct auto_hooks *h, struct auto_result *r)
 {
 	uint64_t t0 = dev_now_ns(dev);
+	enum lat_step was;
 	int ret;
 
 	if (!push_wanted(o, r))
 		return 0;
 	auto_say(h, "auto: %s\n", "write cache larger than the cap? (writes)");
+	was = auto_latency_step(dev, LAT_STEP_CACHE);
 	ret = wcache_push(dev, &r->cache, r->cache.nchunks);
+	auto_latency_step(dev, was);
 	r->step_ns[AUTO_STEP_CACHE] += dev_now_ns(dev) - t0;
 	return ret;
 }

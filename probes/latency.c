@@ -4,8 +4,10 @@
  * the device the run is given that times every single write the steps
  * make up to LAT_MAX_BYTE (a larger one takes long by its size alone;
  * batches of queued writes, the class check's, are left out: their time
- * is the queue's), and at the end sums them up.  Untimed I/O
- * (--preserve's saving and putting back) goes below it and never counts.
+ * is the queue's), and at the end sums them up.  The run tells it which
+ * step writes (auto_latency_step()), so the longest write names its
+ * step.  Untimed I/O (--preserve's saving and putting back) goes below
+ * it and never counts.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,7 @@ struct lat_dev {
 	uint64_t *ns;			/* each write's time */
 	size_t n, cap;
 	uint64_t max_ns, max_off, max_len;
+	enum lat_step step, max_step;	/* now writing; the longest's */
 };
 
 static int lat_write(struct device *dev, const void *buf, size_t len,
@@ -43,6 +46,7 @@ static int lat_write(struct device *dev, const void *buf, size_t len,
 		l->max_ns = t;
 		l->max_off = (uint64_t)off;
 		l->max_len = len;
+		l->max_step = l->step;
 	}
 	return 0;
 }
@@ -69,6 +73,21 @@ struct device *auto_latency_wrap(struct device *dev)
 	return dev_wrap_new(sizeof(struct lat_dev), &lat_ops, dev);
 }
 
+enum lat_step auto_latency_step(struct device *dev, enum lat_step s)
+{
+	enum lat_step was;
+	struct lat_dev *l;
+
+	while (dev && dev->ops != &lat_ops)
+		dev = dev->inner;
+	if (!dev)
+		return LAT_STEP_NONE;
+	l = (struct lat_dev *)dev;
+	was = l->step;
+	l->step = s;
+	return was;
+}
+
 /* qsort() order of uint64_t: ascending. */
 static int cmp_u64(const void *a, const void *b)
 {
@@ -92,6 +111,7 @@ void auto_latency_done(struct device *w, struct auto_latency *res)
 		res->max_ns = l->max_ns;
 		res->max_off_byte = l->max_off;
 		res->max_len_byte = l->max_len;
+		res->max_step = l->max_step;
 		qsort(l->ns, l->n, sizeof(*l->ns), cmp_u64);
 		/* the least time that 99 % of the writes kept within */
 		res->p99_ns = l->ns[(l->n * 99 + 99) / 100 - 1];

@@ -100,6 +100,11 @@ int auto_cache_push(struct device *dev, const struct bench_opts *o,
  */
 struct device *auto_latency_wrap(struct device *dev);
 void auto_latency_done(struct device *w, struct auto_latency *res);
+/*
+ * The step the run's writes on dev now belong to, for the latency
+ * wrapper below dev (none: nothing); returns the step before.
+ */
+enum lat_step auto_latency_step(struct device *dev, enum lat_step s);
 /* The FAT area probe (fat.c). */
 int auto_probe_fat(struct device *dev, uint64_t erase, struct auto_fat *f);
 

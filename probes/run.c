@@ -53,6 +53,7 @@ static int auto_capacity(struct device *dev, const struct bench_opts *o,
 	if (ret)
 		return ret;
 	auto_say(h, "auto: %s\n", "capacity check (writes)");
+	auto_latency_step(dev, LAT_STEP_CAPACITY);
 	ret = capacity_measure(dev, o, &r->capacity);
 	r->capacity_done = !ret;
 	return ret;
@@ -72,6 +73,7 @@ static int auto_probe_unit(struct device *dev, uint64_t erase,
 	if (!auto_mapping_unit_wanted(r))
 		return 0;
 	auto_say(h, "auto: %s\n", "mapping unit, small and unaligned writes (writes)");
+	auto_latency_step(dev, LAT_STEP_MAPPING);
 	ret = auto_probe_mapping(dev, erase, &r->mapping);
 	r->step_ns[AUTO_STEP_MAPPING] = dev_now_ns(dev) - t1;
 	return ret;
@@ -88,6 +90,7 @@ static int auto_erase_writes(struct device *dev, const struct bench_opts *o,
 {
 	int ret = auto_cache_topup(dev, r);
 
+	auto_latency_step(dev, LAT_STEP_ERASE);
 	if (!ret)
 		ret = auto_probe_erase(dev, h, r);
 	if (!ret &&
@@ -144,6 +147,7 @@ static int auto_write_probes(struct device *dev, uint64_t erase,
 	if (ret)
 		return ret;
 	auto_say(h, "auto: %s\n", "open-AU search, linear order (writes)");
+	auto_latency_step(dev, LAT_STEP_OPEN_LINEAR);
 	t1 = dev_now_ns(dev);
 	ret = auto_probe_open(dev, erase, NULL, &area, &r->open_linear);
 	if (!ret && r->open_linear.at_least) {
@@ -159,6 +163,7 @@ static int auto_write_probes(struct device *dev, uint64_t erase,
 	if (ret)
 		return ret;
 	auto_say(h, "auto: %s\n", "open-AU search, random order (writes)");
+	auto_latency_step(dev, LAT_STEP_OPEN_RANDOM);
 	t1 = dev_now_ns(dev);
 	before = area.written;
 	ret = auto_probe_open(dev, erase, &r->open_linear, &area,
@@ -172,6 +177,7 @@ static int auto_write_probes(struct device *dev, uint64_t erase,
 		return ret;
 	/* last: it puts the probe AUs in random mode (fat_prime) */
 	auto_say(h, "auto: %s\n", "FAT area probe (writes)");
+	auto_latency_step(dev, LAT_STEP_FAT);
 	t1 = dev_now_ns(dev);
 	ret = auto_probe_fat(dev, erase, &r->fat);
 	r->step_ns[AUTO_STEP_FAT] += dev_now_ns(dev) - t1;
@@ -308,8 +314,10 @@ int auto_run_all(struct device *dev, const struct bench_opts *o,
 	r->device_byte = dev->size_byte;
 	if (!destructive)
 		plan_destructive(dev, o, ci, r);
-	else if (!ret && !(h && h->stop && *h->stop))
+	else if (!ret && !(h && h->stop && *h->stop)) {
+		auto_latency_step(w, LAT_STEP_CLASS);
 		ret = auto_probe_class(w ? w : dev, o, ci, h, r);
+	}
 	if (w && ret)	/* the wrapper's failure is the device's */
 		dev->last_error = w->last_error;
 	auto_latency_done(w, &r->latency);

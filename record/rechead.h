@@ -57,8 +57,10 @@
  *      (the write_cache step's members), which --analyze judges again
  *  11  the mapping step's device_time_ns (the unit probe's share of the
  *      device time, as the live run states it)
+ *  12  the write latency's longest_step (the step its longest write was
+ *      made in), in the step and the verdict
  */
-#define RECORD_SHAPE 11
+#define RECORD_SHAPE 12
 
 /*
  * The first shape that holds every member a reader tolerates missing
@@ -69,7 +71,7 @@
 
 /* The schema's shape sum when RECORD_SHAPE was last raised (the test;
  * --survey's rows are no record's and not in it). */
-#define RECORD_SHAPE_SUM 0x8dd2b489e23381a1ULL
+#define RECORD_SHAPE_SUM 0x366facfa1518669dULL
 
 /* The device measured ("device"). */
 struct record_device {

@@ -14,8 +14,10 @@
 #include "autorun.h"
 #include "decide.h"
 #include "flashbench.h"
+#include "probe.h"
 #include "sim.h"
 #include "util.h"
+#include "writecache.h"
 
 #define SWEEP_CARDS 200u
 
@@ -739,6 +741,125 @@ START_TEST(test_erase_settle)
 	free(text);
 	auto_free(&r);
 	dev_close(dev);
+}
+END_TEST
+
+/*
+ * The step of the run's longest write (probes/latency.c), against a spy
+ * below the latency wrapper: it times each single write the wrapper
+ * times and notes, for the longest, which step the progress lines had
+ * last announced (cards with no write cache: no top-up writes between
+ * the announcements).  Cards whose longest write falls in the open-AU
+ * search out of order, the erase search, the capacity check and the
+ * class check.
+ */
+struct spy_dev {
+	struct device dev;
+	FILE *progress;			/* the run's progress lines */
+	uint64_t max_ns;
+	long max_at;			/* how far they went at the longest */
+};
+
+static int spy_write(struct device *d, const void *buf, size_t len,
+		     off_t off)
+{
+	struct spy_dev *s = (struct spy_dev *)d;
+	uint64_t t0 = dev_now_ns(d->inner), t;
+	int ret = dev_fwd_write(d, buf, len, off);
+
+	t = dev_now_ns(d->inner) - t0;
+	if (!ret && !d->untimed && len <= LAT_MAX_BYTE && t > s->max_ns) {
+		s->max_ns = t;
+		s->max_at = ftell(s->progress);
+	}
+	return ret;
+}
+
+static const struct dev_ops spy_ops = {
+	.read = dev_fwd_read, .write = spy_write,
+	.discard = dev_fwd_discard, .batch = dev_fwd_batch,
+	.now_ns = dev_fwd_now_ns, .destroy = dev_fwd_destroy,
+};
+
+/* The step a progress line announces (LAT_STEP_NONE: none). */
+static enum lat_step announced_step(const char *line)
+{
+	static const struct {
+		const char *says;
+		enum lat_step step;
+	} says[] = {
+		{ "auto: write cache", LAT_STEP_CACHE },
+		{ "auto: erase size from writes", LAT_STEP_ERASE },
+		{ "auto: open-AU search, linear", LAT_STEP_OPEN_LINEAR },
+		{ "auto: open-AU search again", LAT_STEP_OPEN_LINEAR },
+		{ "auto: open-AU search, random", LAT_STEP_OPEN_RANDOM },
+		{ "auto: mapping unit", LAT_STEP_MAPPING },
+		{ "auto: FAT area", LAT_STEP_FAT },
+		{ "auto: capacity check", LAT_STEP_CAPACITY },
+		{ "auto: class check", LAT_STEP_CLASS },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(says); i++)
+		if (!strncmp(line, says[i].says, strlen(says[i].says)))
+			return says[i].step;
+	return LAT_STEP_NONE;
+}
+
+static const struct {
+	const char *spec;
+	enum lat_step step;
+	const char *said;		/* the text's last latency line */
+} step_cards[] = {
+	{ "noise=0", LAT_STEP_OPEN_RANDOM,
+	  "  the longest was in the open-AU search out of order (it forces AU copies)\n" },
+	{ "size=2G,erase=4M,page=16K,ftl=page,map=16K,au_spread=8,seed=1",
+	  LAT_STEP_ERASE,
+	  "  the longest was in the erase search from writes (it forces AU copies)\n" },
+	{ "size=2G,erase=4M,page=16K,open=4,seed=1", LAT_STEP_CAPACITY,
+	  "  the longest was in the capacity check\n" },
+	{ "ftl=page,size=2G", LAT_STEP_CLASS,
+	  "  the longest was in the class check\n" },
+};
+
+START_TEST(test_latency_step)
+{
+	struct spy_dev *spy;
+	struct auto_hooks h = { 0 };
+	struct bench_opts o;
+	struct auto_result r;
+	enum lat_step step = LAT_STEP_NONE;
+	char *progress, *text, *line;
+	size_t plen, len;
+	FILE *f;
+
+	bench_opts_default(&o);
+	h.progress = open_memstream(&progress, &plen);
+	spy = dev_wrap_new(sizeof(*spy), &spy_ops,
+			   sim_card(step_cards[_i].spec));
+	ck_assert_ptr_nonnull(spy);
+	spy->progress = h.progress;
+	ck_assert_int_eq(auto_run_all(&spy->dev, &o, 1, NULL, &h, &r), 0);
+	fclose(h.progress);
+	ck_assert(!cache_seen(&r.cache));
+	ck_assert_uint_eq(r.latency.max_ns, spy->max_ns);
+	progress[spy->max_at] = '\0';
+	for (line = progress; line; line = strchr(line, '\n'), line += !!line)
+		if (announced_step(line) != LAT_STEP_NONE)
+			step = announced_step(line);
+	ck_assert_int_eq(step, step_cards[_i].step);
+	ck_assert_int_eq(r.latency.max_step, step);
+	/* a stale step: no wrapper below, nothing to tell */
+	ck_assert_int_eq(auto_latency_step(&spy->dev, LAT_STEP_FAT),
+			 LAT_STEP_NONE);
+	f = open_memstream(&text, &len);
+	auto_print(f, &r, "/dev/card", NULL);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text, step_cards[_i].said));
+	free(text);
+	free(progress);
+	auto_free(&r);
+	dev_close(&spy->dev);
 }
 END_TEST
 
@@ -1634,6 +1755,7 @@ Suite *auto_suite(void)
 	tcase_add_loop_test(tc, test_noise, 0, 2);
 	tcase_add_test(tc, test_skip_settle);
 	tcase_add_test(tc, test_erase_settle);
+	tcase_add_loop_test(tc, test_latency_step, 0, ARRAY_SIZE(step_cards));
 	tcase_add_test(tc, test_open_random_none);
 	tcase_add_test(tc, test_open_random_cap);
 	tcase_add_test(tc, test_open_warm_collapse);

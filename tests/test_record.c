@@ -763,8 +763,9 @@ static const char *const time_card[][2] = {
 
 /*
  * --analyze of an --auto --destructive record says the live run's device
- * time, class check and all, with each step's share; one of an older
- * shape says what its figure leaves out.
+ * time, class check and all, with each step's share, and the step of
+ * the longest write; one of an older shape says what its figure leaves
+ * out.
  */
 START_TEST(test_record_device_time)
 {
@@ -786,6 +787,14 @@ START_TEST(test_record_device_time)
 	got = line_of(a.out, "device time: ");
 	ck_assert_ptr_nonnull(want);
 	ck_assert_ptr_nonnull(strstr(want, time_card[_i][1]));
+	ck_assert_ptr_nonnull(got);
+	ck_assert_str_eq(got, want);
+	free(want);
+	free(got);
+	/* and the step its longest write was made in */
+	want = line_of(live.out, "  the longest was in ");
+	got = line_of(a.out, "  the longest was in ");
+	ck_assert_ptr_nonnull(want);
 	ck_assert_ptr_nonnull(got);
 	ck_assert_str_eq(got, want);
 	free(want);
