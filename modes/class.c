@@ -17,19 +17,24 @@
 #define SD_RU_BYTE	CLASS_SD_RU_BYTE
 #define UHS_RU_BYTE	CLASS_UHS_RU_BYTE
 
+/*
+ * A class of a sequential rate alone (MB/s); a speed or video class's
+ * rate is its level (C10, V30), a UHS class's ten times it.
+ */
+#define SEQ_CLASS(name, kind, level, mbps) \
+	{ name, kind, level, 0, 0, 0, 0, mbps, 0, 0, 0 }
+#define SPEED_CLASS(name, level) SEQ_CLASS(name, CLASS_SPEED, level, level)
+#define UHS_CLASS(name, level) SEQ_CLASS(name, CLASS_UHS, level, 10 * (level))
+#define VIDEO_CLASS(name, level) SEQ_CLASS(name, CLASS_VIDEO, level, level)
+
 /* Every class, its family and level, its rate and IOPS. */
 static const struct class_check classes[CLASS_NR] = {
-	{ "C2", CLASS_SPEED, 2, 0, 0, 0, 0, 2, 0, 0, 0 },
-	{ "C4", CLASS_SPEED, 4, 0, 0, 0, 0, 4, 0, 0, 0 },
-	{ "C6", CLASS_SPEED, 6, 0, 0, 0, 0, 6, 0, 0, 0 },
-	{ "C10", CLASS_SPEED, 10, 0, 0, 0, 0, 10, 0, 0, 0 },
-	{ "U1", CLASS_UHS, 1, 0, 0, 0, 0, 10, 0, 0, 0 },
-	{ "U3", CLASS_UHS, 3, 0, 0, 0, 0, 30, 0, 0, 0 },
-	{ "V6", CLASS_VIDEO, 6, 0, 0, 0, 0, 6, 0, 0, 0 },
-	{ "V10", CLASS_VIDEO, 10, 0, 0, 0, 0, 10, 0, 0, 0 },
-	{ "V30", CLASS_VIDEO, 30, 0, 0, 0, 0, 30, 0, 0, 0 },
-	{ "V60", CLASS_VIDEO, 60, 0, 0, 0, 0, 60, 0, 0, 0 },
-	{ "V90", CLASS_VIDEO, 90, 0, 0, 0, 0, 90, 0, 0, 0 },
+	SPEED_CLASS("C2", 2), SPEED_CLASS("C4", 4), SPEED_CLASS("C6", 6),
+	SPEED_CLASS("C10", 10),
+	UHS_CLASS("U1", 1), UHS_CLASS("U3", 3),
+	VIDEO_CLASS("V6", 6), VIDEO_CLASS("V10", 10), VIDEO_CLASS("V30", 30),
+	VIDEO_CLASS("V60", 60), VIDEO_CLASS("V90", 90),
+	/* and queue depth, random reads and writes per second */
 	{ "A1", CLASS_APP, 1, 0, 0, 0, 1, 10, 1500, 500, 0 },
 	{ "A2", CLASS_APP, 2, 0, 0, 0, CLASS_QD, 10, 4000, 2000, 0 },
 };

@@ -5,6 +5,7 @@
  * same columns in every format.
  */
 #include <inttypes.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "extcsd.h"
@@ -21,12 +22,6 @@ enum survey_col {
 	COL_USABLE, COL_AU_STATED, COL_AU, COL_PAGE, COL_UNIT, COL_OPEN,
 	COL_OPEN_RANDOM, COL_FAT, COL_MAPPING, COL_CACHE, COL_LONGEST,
 	COL_LIFE, COL_STATED, COL_MEASURED, COL_RUNS, COL_RECORD, COL_NR,
-};
-
-static const char *const col_head[COL_NR] = {
-	"card", "mfr", "oem", "date", "serial#", "size", "usable",
-	"AU stated", "AU", "page", "unit", "open", "open rnd", "FAT",
-	"map", "cache", "longest write", "life", "classes", "measured", "runs", "record",
 };
 
 #define CELL_LEN 288	/* the longest cell: a record's path */
@@ -174,8 +169,9 @@ static void cell_measured(char *buf, const struct survey_row *r)
 }
 
 /* The OEM ID as its two ASCII letters where it is that ("SM"), else hex. */
-static void cell_oem(char *buf, int64_t oem)
+static void cell_oem(char *buf, const struct survey_row *r)
 {
+	int64_t oem = r->oemid;
 	int hi = (int)(oem >> 8) & 0xff, lo = (int)oem & 0xff;
 
 	if (oem < 0)
@@ -187,92 +183,103 @@ static void cell_oem(char *buf, int64_t oem)
 		snprintf(buf, CELL_LEN, "0x%04" PRIx64, (uint64_t)oem);
 }
 
-/* The last part of a path. */
-static const char *base_name(const char *path)
+/* A text the record holds, "-" where it holds none. */
+static void cell_text(char *buf, const char *s)
 {
-	const char *s = strrchr(path, '/');
-
-	return s ? s + 1 : path;
+	snprintf(buf, CELL_LEN, "%s", s[0] ? s : "-");
 }
+
+/* The card's name, else the device's path. */
+static void cell_card(char *buf, const struct survey_row *r)
+{
+	cell_text(buf, r->name[0] ? r->name : r->device);
+}
+
+static void cell_mfr(char *buf, const struct survey_row *r)
+{
+	if (r->manfid < 0)
+		snprintf(buf, CELL_LEN, "-");
+	else
+		snprintf(buf, CELL_LEN, "0x%02" PRIx64, (uint64_t)r->manfid);
+}
+
+static void cell_date(char *buf, const struct survey_row *r)
+{
+	cell_text(buf, r->date);
+}
+
+static void cell_serial(char *buf, const struct survey_row *r)
+{
+	cell_text(buf, r->serial_hash);
+}
+
+static void cell_stated(char *buf, const struct survey_row *r)
+{
+	cell_text(buf, r->stated);
+}
+
+static void cell_runs(char *buf, const struct survey_row *r)
+{
+	snprintf(buf, CELL_LEN, "%u", r->records);
+}
+
+/* The last part of the record's path. */
+static void cell_record(char *buf, const struct survey_row *r)
+{
+	const char *s = strrchr(r->record, '/');
+
+	snprintf(buf, CELL_LEN, "%s", s ? s + 1 : r->record);
+}
+
+/*
+ * A column: its head, and its cell from one number of the row (num, the
+ * survey_num at off) or from the whole row (row).
+ */
+struct survey_column {
+	const char *head;
+	void (*num)(char *buf, const struct survey_num *n);
+	size_t off;
+	void (*row)(char *buf, const struct survey_row *r);
+};
+
+#define NUM_COL(h, fn, member) \
+	{ h, fn, offsetof(struct survey_row, member), NULL }
+#define ROW_COL(h, fn) { h, NULL, 0, fn }
+
+static const struct survey_column columns[COL_NR] = {
+	[COL_CARD] = ROW_COL("card", cell_card),
+	[COL_MFR] = ROW_COL("mfr", cell_mfr),
+	[COL_OEM] = ROW_COL("oem", cell_oem),
+	[COL_DATE] = ROW_COL("date", cell_date),
+	[COL_SERIAL] = ROW_COL("serial#", cell_serial),
+	[COL_SIZE] = NUM_COL("size", cell_size, size),
+	[COL_USABLE] = ROW_COL("usable", cell_usable),
+	[COL_AU_STATED] = NUM_COL("AU stated", cell_size, au_stated),
+	[COL_AU] = NUM_COL("AU", cell_size, au),
+	[COL_PAGE] = NUM_COL("page", cell_size, page),
+	[COL_UNIT] = NUM_COL("unit", cell_size, unit),
+	[COL_OPEN] = NUM_COL("open", cell_count, open_linear),
+	[COL_OPEN_RANDOM] = NUM_COL("open rnd", cell_count, open_random),
+	[COL_FAT] = ROW_COL("FAT", cell_fat),
+	[COL_MAPPING] = ROW_COL("map", cell_mapping),
+	[COL_CACHE] = ROW_COL("cache", cell_cache),
+	[COL_LONGEST] = ROW_COL("longest write", cell_longest),
+	[COL_LIFE] = ROW_COL("life", cell_life),
+	[COL_STATED] = ROW_COL("classes", cell_stated),
+	[COL_MEASURED] = ROW_COL("measured", cell_measured),
+	[COL_RUNS] = ROW_COL("runs", cell_runs),
+	[COL_RECORD] = ROW_COL("record", cell_record),
+};
 
 static void cell(char *buf, const struct survey_row *r, enum survey_col c)
 {
-	const char *dash = "-";
+	const struct survey_column *k = &columns[c];
 
-	switch (c) {
-	case COL_CARD:
-		snprintf(buf, CELL_LEN, "%s", r->name[0] ? r->name :
-			 r->device[0] ? r->device : dash);
-		break;
-	case COL_MFR:
-		if (r->manfid < 0)
-			snprintf(buf, CELL_LEN, "-");
-		else
-			snprintf(buf, CELL_LEN, "0x%02" PRIx64,
-				 (uint64_t)r->manfid);
-		break;
-	case COL_OEM:
-		cell_oem(buf, r->oemid);
-		break;
-	case COL_DATE:
-		snprintf(buf, CELL_LEN, "%s", r->date[0] ? r->date : dash);
-		break;
-	case COL_SERIAL:
-		snprintf(buf, CELL_LEN, "%s",
-			 r->serial_hash[0] ? r->serial_hash : dash);
-		break;
-	case COL_SIZE:
-		cell_size(buf, &r->size);
-		break;
-	case COL_USABLE:
-		cell_usable(buf, r);
-		break;
-	case COL_AU_STATED:
-		cell_size(buf, &r->au_stated);
-		break;
-	case COL_AU:
-		cell_size(buf, &r->au);
-		break;
-	case COL_PAGE:
-		cell_size(buf, &r->page);
-		break;
-	case COL_UNIT:
-		cell_size(buf, &r->unit);
-		break;
-	case COL_OPEN:
-		cell_count(buf, &r->open_linear);
-		break;
-	case COL_OPEN_RANDOM:
-		cell_count(buf, &r->open_random);
-		break;
-	case COL_FAT:
-		cell_fat(buf, r);
-		break;
-	case COL_MAPPING:
-		cell_mapping(buf, r);
-		break;
-	case COL_CACHE:
-		cell_cache(buf, r);
-		break;
-	case COL_LONGEST:
-		cell_longest(buf, r);
-		break;
-	case COL_LIFE:
-		cell_life(buf, r);
-		break;
-	case COL_STATED:
-		snprintf(buf, CELL_LEN, "%s", r->stated[0] ? r->stated : dash);
-		break;
-	case COL_MEASURED:
-		cell_measured(buf, r);
-		break;
-	case COL_RUNS:
-		snprintf(buf, CELL_LEN, "%u", r->records);
-		break;
-	default:
-		snprintf(buf, CELL_LEN, "%s", base_name(r->record));
-		break;
-	}
+	if (k->num)
+		k->num(buf, (const struct survey_num *)
+			    ((const char *)r + k->off));
+	else
+		k->row(buf, r);
 }
 
 static const char legend[] =
@@ -328,7 +335,7 @@ static void print_text(FILE *out, const struct survey_row *rows, size_t n)
 		col = wrap_cols(buf, strlen(buf));
 		for (c = COL_CARD + 1; c < COL_NR; c++) {
 			cell(buf, &rows[i], c);
-			text_pair(out, col_head[c], buf, &col);
+			text_pair(out, columns[c].head, buf, &col);
 		}
 		if (col)	/* (else a wrapped pair ended the line) */
 			fputc('\n', out);
@@ -358,7 +365,7 @@ static void print_csv(FILE *out, const struct survey_row *rows, size_t n)
 	size_t i, c;
 
 	for (c = 0; c < COL_NR; c++) {
-		csv_field(out, col_head[c]);
+		csv_field(out, columns[c].head);
 		fputc(c + 1 < COL_NR ? ',' : '\n', out);
 	}
 	for (i = 0; i < n; i++)
@@ -389,7 +396,7 @@ static void print_markdown(FILE *out, const struct survey_row *rows,
 
 	fputc('|', out);
 	for (c = 0; c < COL_NR; c++)
-		md_cell(out, col_head[c]);
+		md_cell(out, columns[c].head);
 	fputs("\n|", out);
 	for (c = 0; c < COL_NR; c++)
 		fputs("---|", out);
