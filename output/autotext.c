@@ -119,7 +119,8 @@ static void print_fat_verdict(FILE *out, const struct auto_fat *f,
 
 	if (!f->found) {
 		fprintf(out, "FAT area: none%s (confidence %s)\n",
-			f->slot_unseen || f->speed_hidden ? " seen" : "",
+			f->slot_unseen || f->speed_hidden || f->faint_count ?
+			" seen" : "",
 			conf(f->confidence));
 		return;
 	}
@@ -156,6 +157,24 @@ static void print_fat_speeds(FILE *out, const struct auto_fat *f,
 	wrap_end(&w);
 }
 
+/*
+ * No area, but a run of AUs a little faster (verdict/fat.c fat_faint()):
+ * which, by how much, and what would settle it.
+ */
+static void print_fat_faint(FILE *out, const struct auto_fat *f,
+			    const char *chunk, const char *erase)
+{
+	char aus[32];
+
+	if (f->faint_count == 1)
+		snprintf(aus, sizeof(aus), "AU %u", f->faint_start);
+	else
+		snprintf(aus, sizeof(aus), "AUs %u-%u", f->faint_start,
+			 f->faint_start + f->faint_count - 1);
+	wrap_printf(out, LEAD, "  not seen: %s took small writes x%.2f faster than those far from the start, under the x%.2f an area needs: an area whose gain writes of %s show only in part (one write's access time hides a faster programming), or none; the classic FAT test, whose larger writes show such a gain (-f --erasesize=%s), would settle it\n",
+		    aus, f->faint_ratio, AUTO_FAT_FAST, chunk, erase);
+}
+
 static void print_fat(FILE *out, const struct auto_fat *f, uint64_t erase,
 		      const char *why)
 {
@@ -182,6 +201,8 @@ static void print_fat(FILE *out, const struct auto_fat *f, uint64_t erase,
 	if (!f->found && f->slot_unseen)
 		wrap_printf(out, LEAD, "  not seen: writes out of order paid no copy here, even with %u AUs put in random mode: an area that needs no open AU (only sparing that copy) could not show; -f --random with more AUs than the card keeps in random mode would settle it\n",
 			    f->primed);
+	else if (!f->found && f->faint_count)
+		print_fat_faint(out, f, cs, sz);
 	else if (!f->found && f->speed_hidden)
 		wrap_printf(out, LEAD, "  not seen: each write out of order paid a copy here (x%.1f a write in order): an area only faster at programming them could not show beside it (nor in -f --random)\n",
 			    f->ref_lin_ns > 0 ? f->ref_rnd_ns / f->ref_lin_ns : 0);

@@ -182,7 +182,7 @@ static void not_seen_get(const void *rec, union rt_scalar *v)
 	const struct auto_fat *f = rec;
 
 	v->s = f->found ? NULL : f->slot_unseen ? "no_copy" :
-	       f->speed_hidden ? "speed" : NULL;
+	       f->speed_hidden ? "speed" : f->faint_count ? "faint" : NULL;
 }
 
 static void fat_read_done(void *rec)

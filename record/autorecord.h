@@ -132,6 +132,11 @@ struct auto_fat {
 	int speed_hidden;		/* each write out of order paid a
 					   copy: an area faster only in
 					   programming them could not show */
+	unsigned int faint_start;	/* none found: a run of AUs a little
+					   faster, clear of the rest (its
+					   first AU, */
+	unsigned int faint_count;	/* how many: 0 none, */
+	double faint_ratio;		/* its least gain) */
 };
 
 #define AUTO_ERASE_ANCHORS 3	/* boundaries the erase search looks for */

@@ -40,7 +40,8 @@
  *   auto_fat_decide(); fat.{naus, lin_ns, rnd_ns, copy_ns, typ_ns,
  *   ref_lin_ns, ref_rnd_ns, ref_copy_ns, ref_gc_ns, refs_paid} ->
  *   fat.{lin_ratio, rnd_ratio, copy_ratio, found, start, count, linear,
- *   random, nocopy, slot_unseen, speed_hidden, confidence}.
+ *   random, nocopy, slot_unseen, speed_hidden, faint_start,
+ *   faint_count, faint_ratio, confidence}.
  * - Open AUs, in order and out of order: probes/opensearch.c
  *   auto_probe_open() -> verdict/openau.c auto_probe_judge(),
  *   auto_open_next(), auto_open_decide(); open_*.{max_nr, whole_ns,

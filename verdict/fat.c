@@ -8,6 +8,11 @@
 
 #include "auto.h"
 
+#define FAT_FAINT 1.1		/* a run of AUs this much faster than
+				   the far ones, under AUTO_FAT_FAST: an
+				   area only partly shown, or none */
+#define FAT_CLEAR 0.1		/* a faint run's least gain above the
+				   other AUs' most */
 #define FAT_HIDDEN 5.0		/* writes out of order this much dearer
 				   than in order: sparing a write's own cost
 				   on each would not reach AUTO_FAT_FAST */
@@ -136,12 +141,51 @@ static enum analyze_confidence fat_copy_conf(const struct auto_fat *f)
 	return out_min > 1.5 ? ANALYZE_CONF_HIGH : ANALYZE_CONF_MEDIUM;
 }
 
+/* What AU i gained against the far AUs, in order or out of order. */
+static double fat_gain(const struct auto_fat *f, unsigned int i)
+{
+	return f->lin_ratio[i] > f->rnd_ratio[i] ? f->lin_ratio[i] :
+	       f->rnd_ratio[i];
+}
+
+/*
+ * With no area found: the first run of AUs faster than the far ones by
+ * FAT_FAINT, under AUTO_FAT_FAST, that ends among the AUs probed and
+ * stands clear of the others.  An area whose gain the probe's small
+ * writes show only in part looks so (on a card of 4 KiB sectors, an
+ * area faster at programming: the access time of one 4 KiB write hides
+ * most of it), and so may none: the writes cannot tell which.
+ */
+static void fat_faint(struct auto_fat *f)
+{
+	unsigned int i, start = 0, n = 0;
+	double in_min = 1e9, out_max = 0;
+
+	while (start < f->naus && fat_gain(f, start) <= FAT_FAINT)
+		start++;
+	for (; start + n < f->naus && fat_gain(f, start + n) > FAT_FAINT; n++)
+		if (fat_gain(f, start + n) < in_min)
+			in_min = fat_gain(f, start + n);
+	if (!n || start + n == f->naus)
+		return;
+	for (i = 0; i < f->naus; i++)
+		if ((i < start || i >= start + n) && fat_gain(f, i) > out_max)
+			out_max = fat_gain(f, i);
+	if (in_min - out_max < FAT_CLEAR)
+		return;
+	f->faint_start = start;
+	f->faint_count = n;
+	f->faint_ratio = in_min;
+}
+
 /* Nothing found yet (and nothing, by a probe that did not run). */
 static void fat_clear(struct auto_fat *f)
 {
 	f->found = f->start = f->count = 0;
 	f->linear = f->random = f->nocopy = 0;
 	f->slot_unseen = f->speed_hidden = 0;
+	f->faint_start = f->faint_count = 0;
+	f->faint_ratio = 0;
 	f->confidence = ANALYZE_CONF_NONE;
 	memset(f->lin_ratio, 0, sizeof(f->lin_ratio));
 	memset(f->rnd_ratio, 0, sizeof(f->rnd_ratio));
@@ -158,7 +202,8 @@ static void fat_clear(struct auto_fat *f)
  * mode than it writes, looks like any other: the main form is not ruled
  * out), at medium when each paid one (only an area faster at programming
  * them and no more is lost in the copy's time: -f --random would not
- * show it either).
+ * show it either), and at low where a run of AUs was faster, if not
+ * enough to be one (fat_faint()).
  */
 void auto_fat_decide(struct auto_fat *f)
 {
@@ -186,6 +231,10 @@ void auto_fat_decide(struct auto_fat *f)
 	    f->confidence > ANALYZE_CONF_MEDIUM)
 		f->confidence = ANALYZE_CONF_MEDIUM;
 	if (!f->found && f->slot_unseen && f->confidence > ANALYZE_CONF_LOW)
+		f->confidence = ANALYZE_CONF_LOW;
+	if (!f->found)
+		fat_faint(f);
+	if (f->faint_count && f->confidence > ANALYZE_CONF_LOW)
 		f->confidence = ANALYZE_CONF_LOW;
 }
 
