@@ -29,8 +29,9 @@ void cmd_result_free(struct cmd_result *res);
 /* The path of the flashbench (or erase) binary under test. */
 const char *flashbench_bin(void);
 /*
- * FB_TEST_STRIDE=N: long sweeps look at every Nth card only (the
- * sanitizer build in CI, where each card costs several times more).
+ * FB_TEST_STRIDE=N: long sweeps look at every Nth card or noise draw
+ * only (the sanitizer build and qemu in CI, where each costs several
+ * times more); make check runs them all.
  */
 unsigned int test_stride(void);
 const char *erase_bin(void);
