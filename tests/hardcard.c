@@ -371,6 +371,12 @@ static void give_today(struct hard_card *c, const char *keys)
 		c->today = 1u << T_2011;
 }
 
+void hard_card_today(unsigned int i, struct hard_card *c)
+{
+	hard_card(i, c);
+	draw_today(i, c);
+}
+
 void hard_card_env(unsigned int i, struct hard_card *c)
 {
 	const char *mech = getenv("SWEEP_MECH"), *host = getenv("SWEEP_HOST");

@@ -109,6 +109,12 @@ void hard_card(unsigned int i, struct hard_card *c);
  */
 void hard_card_env(unsigned int i, struct hard_card *c);
 
+/*
+ * Card number i with today's mechanics drawn, as SWEEP_TODAY=1 makes it
+ * (and only that: the environment is not read but for SWEEP_SEED).
+ */
+void hard_card_today(unsigned int i, struct hard_card *c);
+
 /* Does the environment ask hard_card_env() for more than hard_card()? */
 int hard_env_drawn(void);
 

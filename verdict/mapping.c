@@ -378,14 +378,17 @@ static int ramp_top_clear(const struct auto_result *r, struct auto_mapping *m)
 /*
  * A card read as mapping pages whose erase size only the reads give, at
  * low confidence: where the top of a gradual AU step stands clear in
- * them, medium.
+ * them, medium.  Pages at low confidence too (a write cache larger than
+ * the run wrote not ruled out: today's sweep card 188, a 4 KiB unit on
+ * 4 KiB sectors): the erase search found none either way, and where the
+ * reads' step ends is theirs alone.
  */
 static void pages_erase(struct auto_result *r)
 {
 	struct auto_mapping *m = &r->mapping;
 	struct analyze_step *e = &r->align.erase;
 
-	if (m->kind != AUTO_MAP_PAGES || m->confidence < ANALYZE_CONF_MEDIUM ||
+	if (m->kind != AUTO_MAP_PAGES ||
 	    r->erase_from != AUTO_ERASE_FROM_READS || !e->size_byte ||
 	    e->confidence != ANALYZE_CONF_LOW ||
 	    r->noise.level == AUTO_NOISE_HIGH || !ramp_top_clear(r, m))
