@@ -500,6 +500,8 @@ END_TEST
  *     it read 14 AUs open;
  *   - 88: the same with a gradual AU step: the erase search too is made
  *     again past it, and confirms 6 MiB;
+ *   - 56 (second noise draw): 1 GiB of pSLC, a pause read as a collapse
+ *     in order at 9 AUs within it, none out of order: pushed too, 14;
  *   - 39: page-mapped, 1 MiB read from the first table alone (the writes
  *     were to settle it and found none): the tables left to them read;
  *   - 7: 8 KiB pages on 4 KiB sectors at 45 MB/s, an unaligned write of
@@ -538,6 +540,8 @@ static const struct {
 	  ANY, ANY, 4 << 10, AUTO_MAP_PAGES, 0, 0, ANALYZE_CONF_MEDIUM },
 	{ "size=8G,erase=2M,page=4K,au_spread=2,open=7,open_random=3,fat=3,fat_start=2,noise=2,seed=189,ftl=page,map=4K,sector=4K",
 	  2 << 20, 0, 0, AUTO_MAP_PAGES, 0, 1, ANALYZE_CONF_LOW },
+	{ "size=32G,erase=6M,page=64K,pause_pct=2,pause_us=4230,open=14,open_random=0,fat=1,fat_start=3,noise=0.5,seed=58,slc=1G,write_mbps=8,stall_ms=309,stall_writes=951",
+	  6 << 20, 64 << 10, 0, AUTO_MAP_AUS, 14, 0, ANALYZE_CONF_MEDIUM },
 };
 
 START_TEST(test_today_cards)
