@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The simulated card's sparse sector map (see simstore.h): an open
- * addressing hash table with linear probing, grown at half full, and
- * beside it the runs of sectors of one byte value, sorted.
+ * addressing hash table with linear probing, grown at half full, beside
+ * it the runs of sectors of one byte value, sorted, and the pool of slabs
+ * that holds the other sectors' bytes.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -30,6 +31,50 @@ static struct simstore_ent *simstore_slot(const struct simstore *s,
 	return &s->tab[i];
 }
 
+/* The bytes of the pool's place id (1, 2, ...). */
+static unsigned char *simstore_bytes(const struct simstore *s, uint32_t id)
+{
+	size_t k = id - 1;
+
+	return s->slabs[k / SIMSTORE_SLAB] +
+	       k % SIMSTORE_SLAB * SIMSTORE_SECTOR;
+}
+
+/* A place for one sector's bytes: a freed one, or the next.  0: none. */
+static uint32_t simstore_take(struct simstore *s)
+{
+	uint32_t id = s->free_head;
+	unsigned char **slabs;
+
+	if (id) {
+		memcpy(&s->free_head, simstore_bytes(s, id),
+		       sizeof(s->free_head));
+		return id;
+	}
+	if (s->used == UINT32_MAX)
+		return 0;
+	if (s->used == s->nslabs * SIMSTORE_SLAB) {
+		slabs = realloc(s->slabs, (s->nslabs + 1) * sizeof(*slabs));
+		if (!slabs)
+			return 0;
+		s->slabs = slabs;
+		slabs[s->nslabs] = malloc(SIMSTORE_SLAB * SIMSTORE_SECTOR);
+		if (!slabs[s->nslabs])
+			return 0;
+		s->nslabs++;
+	}
+	return ++s->used;
+}
+
+/* Give place id back to the pool (0: nothing). */
+static void simstore_give(struct simstore *s, uint32_t id)
+{
+	if (!id)
+		return;
+	memcpy(simstore_bytes(s, id), &s->free_head, sizeof(s->free_head));
+	s->free_head = id;
+}
+
 /* Move every entry with seq >= min_seq into a table of cap slots. */
 static int simstore_rehash(struct simstore *s, size_t cap, uint64_t min_seq)
 {
@@ -49,7 +94,7 @@ static int simstore_rehash(struct simstore *s, size_t cap, uint64_t min_seq)
 		if (!e->key)
 			continue;
 		if (e->seq < min_seq) {
-			free(e->data);
+			simstore_give(s, e->data);
 			continue;
 		}
 		*simstore_slot(s, e->key) = *e;
@@ -59,22 +104,26 @@ static int simstore_rehash(struct simstore *s, size_t cap, uint64_t min_seq)
 	return 0;
 }
 
+/* A word read from any address (under ASan, a load checked inline). */
+typedef uint64_t __attribute__((may_alias, aligned(1))) simstore_word;
+
 /*
- * Is every byte of the sector the same?  A word at a time and with no
- * branch in the loop, which the compiler vectorises: every sector of
- * every write passes here, and qemu and the sanitizers pay per step.
+ * Is every byte of the sector the same?  A word at a time, and out at
+ * the first that differs (random data: the first): every sector of
+ * every write passes here, and qemu and the sanitizers pay per step (a
+ * memcpy() per word would be a call under ASan).
  */
 static int simstore_uniform(const unsigned char *d)
 {
-	uint64_t w, x, acc = 0;
+	const simstore_word *p = (const simstore_word *)d;
+	uint64_t w;
 	size_t i;
 
 	memset(&w, d[0], sizeof(w));
-	for (i = 0; i < SIMSTORE_SECTOR; i += sizeof(x)) {
-		memcpy(&x, d + i, sizeof(x));
-		acc |= x ^ w;
-	}
-	return !acc;
+	for (i = 0; i < SIMSTORE_SECTOR / sizeof(w); i++)
+		if (p[i] != w)
+			return 0;
+	return 1;
 }
 
 int simstore_put(struct simstore *s, uint64_t sector, const void *data,
@@ -93,19 +142,19 @@ int simstore_put(struct simstore *s, uint64_t sector, const void *data,
 	}
 	e->seq = seq;
 	if (simstore_uniform(d)) {
-		free(e->data);
-		e->data = NULL;
+		simstore_give(s, e->data);
+		e->data = 0;
 		e->fill = d[0];
 		return 0;
 	}
 	if (!e->data) {
-		e->data = malloc(SIMSTORE_SECTOR);
+		e->data = simstore_take(s);
 		if (!e->data) {
 			e->fill = 0;
 			return -ENOMEM;
 		}
 	}
-	memcpy(e->data, d, SIMSTORE_SECTOR);
+	memcpy(simstore_bytes(s, e->data), d, SIMSTORE_SECTOR);
 	return 0;
 }
 
@@ -219,7 +268,7 @@ int simstore_get(const struct simstore *s, uint64_t sector, void *out,
 	if (!e)
 		return 0;
 	if (e->data)
-		memcpy(out, e->data, SIMSTORE_SECTOR);
+		memcpy(out, simstore_bytes(s, e->data), SIMSTORE_SECTOR);
 	else
 		memset(out, e->fill, SIMSTORE_SECTOR);
 	if (seq)
@@ -256,8 +305,9 @@ void simstore_free(struct simstore *s)
 {
 	size_t i;
 
-	for (i = 0; i < s->cap; i++)
-		free(s->tab[i].data);
+	for (i = 0; i < s->nslabs; i++)
+		free(s->slabs[i]);
+	free(s->slabs);
 	free(s->tab);
 	free(s->runs);
 	memset(s, 0, sizeof(*s));

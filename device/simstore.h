@@ -5,6 +5,7 @@
  * sector holding one byte value throughout (the zeros the timing tests
  * write) is kept as that byte alone.  Each sector carries a sequence
  * number (when it was written), which the card's write cache uses.
+ * Other sectors' bytes sit in a pool of slabs.
  * A long write of one byte value throughout (the write-cache step's
  * hundreds of MiB) is kept as one run of sectors, not a slot each: the
  * runs are disjoint and sorted, and a sector held both by a run and by
@@ -18,11 +19,14 @@
 
 #define SIMSTORE_SECTOR	512
 
+/* Sectors of data per slab of the pool that holds them. */
+#define SIMSTORE_SLAB	256
+
 struct simstore_ent {
 	uint64_t key;		/* sector number + 1; 0: an empty slot */
 	uint64_t seq;		/* when it was written */
-	unsigned char *data;	/* SIMSTORE_SECTOR bytes, or NULL: fill */
-	unsigned char fill;	/* every byte, when data is NULL */
+	uint32_t data;		/* its bytes' place in the pool + 1, or 0 */
+	unsigned char fill;	/* every byte, when data is 0 */
 };
 
 /* Sectors [first, end) each holding fill; sector first + k at seq + k. */
@@ -38,6 +42,15 @@ struct simstore {
 	size_t nr;			/* slots in use */
 	struct simstore_run *runs;	/* sorted by first, disjoint */
 	size_t nruns, runs_cap;
+	/*
+	 * The sectors' bytes, in slabs of SIMSTORE_SLAB sectors: one
+	 * allocation per slab, not per sector (a card written with random
+	 * data holds millions).  Places 1..used were handed out; a freed
+	 * one goes on a list threaded through its first bytes.
+	 */
+	unsigned char **slabs;
+	size_t nslabs;
+	uint32_t used, free_head;
 };
 
 /* Store one sector (copied) with its sequence number.  0 or -ENOMEM. */

@@ -1854,12 +1854,14 @@ START_TEST(test_store_runs)
 	enum { N = 4096 };
 	static unsigned char val[N];	/* a sector's first byte, 0: none */
 	static uint64_t when[N];
+	static unsigned char mixed[N];	/* its byte 7 differs */
 	unsigned char buf[SIMSTORE_SECTOR], got[SIMSTORE_SECTOR];
 	struct simstore s = { 0 };
 	uint64_t st = 12345, seq = 0, q, k, a, n, lo = 0;
 	int round;
 
 	memset(val, 0, sizeof(val));
+	memset(mixed, 0, sizeof(mixed));
 	for (round = 0; round < 20000; round++) {
 		uint64_t r;
 
@@ -1878,6 +1880,7 @@ START_TEST(test_store_runs)
 			for (k = 0; k < n; k++) {
 				val[a + k] = (unsigned char)(1 + (r >> 50) % 3);
 				when[a + k] = seq + 1 + k;
+				mixed[a + k] = 0;
 			}
 			seq += n;
 		} else {		/* one sector, mixed or one value */
@@ -1887,6 +1890,7 @@ START_TEST(test_store_runs)
 			ck_assert_int_eq(simstore_put(&s, a, buf, ++seq), 0);
 			val[a] = buf[0];
 			when[a] = seq;
+			mixed[a] = buf[7] != buf[0];
 		}
 		if (round % 5000 == 4999) {	/* the cache's pruning */
 			lo = seq - 2000;
@@ -1901,9 +1905,12 @@ START_TEST(test_store_runs)
 			continue;
 		ck_assert_uint_eq(got[0], val[a]);
 		ck_assert_uint_eq(got[100], val[a]);
+		ck_assert_uint_eq(got[7], mixed[a] ? val[a] ^ 0x55 : val[a]);
 		ck_assert_uint_eq(q, when[a]);
 	}
 	ck_assert_uint_lt(s.nruns, 2 * N / 10);
+	/* the pool gives back what one value or the pruning let go */
+	ck_assert_uint_le(s.used, N);
 	simstore_free(&s);
 }
 END_TEST
