@@ -78,8 +78,9 @@ struct sim_params {
 	double maint_ms;	/* background work after idle, 0 = none */
 	double maint_idle_ms;	/* idle time before it starts */
 	double stall_ms;	/* a long write stall, 0 = none */
-	uint64_t stall_writes;	/* one every this many writes, 0 = none */
-	uint64_t stall_bytes;	/* one every this many bytes, 0 = none */
+	uint64_t stall_writes;	/* the same, in 4 KiB writes, 0 = none */
+	uint64_t stall_bytes;	/* one every this many bytes written, 0 =
+				   none (over stall_writes) */
 };
 
 /* How the card maps logical addresses to flash. */

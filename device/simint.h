@@ -73,10 +73,10 @@ struct sim_card {
 	uint64_t extra_ns;	/* waits and stalls, charged without noise */
 	uint64_t slc_fill;	/* bytes in the pSLC cache, not yet folded */
 	bool dirty;		/* written since the last maintenance */
-	uint64_t nr_writes;	/* timed write requests so far */
-	uint64_t nr_written;	/* bytes they wrote */
-	uint64_t stall_phase_w;	/* where in stall_writes the seed starts */
-	uint64_t stall_phase_b;	/* where in stall_bytes the seed starts */
+	uint64_t nr_written;	/* bytes timed writes wrote so far */
+	uint64_t stall_every;	/* bytes from one stall to the next (0:
+				   none): stall_bytes or stall_writes's */
+	uint64_t stall_phase;	/* where in them the seed starts */
 };
 
 /* ---- the arithmetic every file of the card uses; it calls nothing ---- */

@@ -90,8 +90,9 @@
  *   maint_ms=0     background work after idle, ms (simstall.c)
  *   maint_idle_ms=500  idle before it starts, ms
  *   stall_ms=300   a long write stall, ms
- *   stall_writes=0 one every this many write requests, 0 = none
  *   stall_bytes=0  one every this many bytes written, 0 = none
+ *   stall_writes=0 the same in pages (N: every N pages written), 0 =
+ *                  none; stall_bytes wins
  * The defaults look like the cards in the classic README: ~740µs for a 1 KiB
  * read, diff ~160µs at page and ~310µs at AU boundaries.
  */

@@ -19,12 +19,17 @@
  *              an SD card's housekeeping).  A command that arrives
  *              during that time waits for the end of it; one that
  *              arrives later finds it done.  Once per idle spell.
- *   stall_ms=D, stall_writes=N, stall_bytes=S  long write stalls (an
- *              inline reclaim): every N-th write request, and the write
- *              that crosses every S-th byte written, takes D ms more.
- *              Where the first stall falls within the first N writes
- *              (S bytes) comes from the seed; then they fall exactly
- *              every N writes (S bytes).
+ *   stall_ms=D, stall_bytes=S, stall_writes=N  long write stalls (an
+ *              inline reclaim): the write that crosses every S-th byte
+ *              written takes D ms more, once for each it crosses;
+ *              stall_writes=N is S = N pages (every N-th write of a
+ *              page).  A card reclaims when the pages it programmed fill
+ *              its free blocks, so the stalls follow the bytes written,
+ *              never the count of requests: the same data sent as one
+ *              4 MiB write or as eight of 512 KiB (as a kernel may split
+ *              it) meets the same stalls.  Where the first stall falls
+ *              within the first S bytes comes from the seed; then they
+ *              fall exactly every S bytes.
  *
  * Waits and stalls are added after the noise, as the pauses are.  Untimed
  * I/O (--preserve) neither waits nor stalls nor counts.
@@ -36,15 +41,22 @@
 
 #define SIM_STALL_SEED	0x7374616c6cULL	/* "stall": its own sequence */
 
-/* Place the first stall from the seed. */
+/*
+ * Place the first stall from the seed (stall_bytes over stall_writes;
+ * for stall_writes at a page's start, so writes of a page stall at the
+ * N-th each time).
+ */
 void sim_stall_init(struct sim_card *c)
 {
-	uint64_t st = c->p.seed ^ SIM_STALL_SEED;
+	uint64_t st = c->p.seed ^ SIM_STALL_SEED, n = c->p.stall_writes;
+	uint64_t page = c->p.page_byte;
 
-	if (c->p.stall_writes)
-		c->stall_phase_w = sim_rand_of(&st) % c->p.stall_writes;
+	c->stall_every = c->p.stall_bytes ? c->p.stall_bytes : n * page;
+	c->stall_phase = 0;
 	if (c->p.stall_bytes)
-		c->stall_phase_b = sim_rand_of(&st) % c->p.stall_bytes;
+		c->stall_phase = sim_rand_of(&st) % c->stall_every;
+	else if (n)
+		c->stall_phase = sim_rand_of(&st) % n * page;
 }
 
 /*
@@ -65,19 +77,15 @@ uint64_t sim_maint_wait_ns(struct sim_card *c, uint64_t idle_ns)
 /* A write request of len bytes: its stalls go into extra_ns. */
 void sim_stall_write(struct sim_card *c, uint64_t len)
 {
-	const struct sim_params *p = &c->p;
-	uint64_t stall = (uint64_t)(p->stall_ms * 1e6), n = 0, before;
+	uint64_t stall = (uint64_t)(c->p.stall_ms * 1e6), before, every;
 
 	if (c->dev.untimed)
 		return;
 	c->dirty = true;
-	c->nr_writes++;
-	before = c->nr_written + c->stall_phase_b;
+	before = c->nr_written + c->stall_phase;
 	c->nr_written += len;
-	if (p->stall_writes &&
-	    (c->nr_writes + c->stall_phase_w) % p->stall_writes == 0)
-		n++;
-	if (p->stall_bytes)
-		n += (before + len) / p->stall_bytes - before / p->stall_bytes;
-	c->extra_ns += n * stall;
+	every = c->stall_every;
+	if (every)
+		c->extra_ns += ((before + len) / every - before / every) *
+			       stall;
 }

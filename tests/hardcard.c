@@ -317,10 +317,11 @@ static void draw_today(unsigned int i, struct hard_card *c)
 		    50 + (unsigned int)(hard_rand(&s) % 251));
 	}
 	if (chance(&s, 15)) {
+		/* 100-500 ms every 32-256 MiB written: stalls follow bytes */
 		c->today |= 1u << T_STALL;
-		add(c->spec, len, ",stall_ms=%u,stall_writes=%u",
+		add(c->spec, len, ",stall_ms=%u,stall_bytes=%uM",
 		    100 + (unsigned int)(hard_rand(&s) % 401),
-		    100 + (unsigned int)(hard_rand(&s) % 901));
+		    32 + (unsigned int)(hard_rand(&s) % 225));
 	}
 	if (chance(&s, 12)) {
 		c->today |= 1u << T_SECTOR;

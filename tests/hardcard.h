@@ -65,7 +65,7 @@ enum today {
 	T_PAGE,		/* ftl=page: page-mapped, no open-AU limit */
 	T_FULL,		/* page-mapped, nearly full (little spare) */
 	T_MAINT,	/* maint_ms=: idle maintenance */
-	T_STALL,	/* stall_ms=, stall_writes=: long write stalls */
+	T_STALL,	/* stall_ms=, stall_bytes=: long write stalls */
 	T_SECTOR,	/* sector=4K: 4 KiB logical blocks */
 	T_NR
 };

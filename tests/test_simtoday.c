@@ -477,13 +477,18 @@ static unsigned int stalls(const char *spec, unsigned int n, size_t len,
 }
 
 /*
- * A stall of 250 ms every 10th write: ten in a hundred writes, exactly
- * ten apart, where the seed puts the first; the same seed the same.
+ * stall_writes=10: a stall of 250 ms every 10 pages of data written (16
+ * KiB here): among a hundred writes of a page ten, exactly ten apart,
+ * where the seed puts the first (where the count of requests put them
+ * when a stall followed requests, not bytes); the same seed the same.
+ * Writes of 4 KiB meet one every 40 (each still programs a page), writes
+ * of 64 KiB one in two or three.
  */
 START_TEST(test_stall_every_n_writes)
 {
 	uint64_t plain = T_ACCESS_NS + 16 * KiB * 125 / 2;
-	unsigned int at[100], again[100], k, i;
+	uint64_t plain64 = T_ACCESS_NS + 64 * KiB * 125 / 2;
+	unsigned int at[400], again[400], k, i;
 
 	k = stalls(T_SPEC ",stall_ms=250,stall_writes=10,seed=3", 100,
 		   16 * KiB, plain, 250 * MS, at);
@@ -494,6 +499,44 @@ START_TEST(test_stall_every_n_writes)
 	ck_assert_uint_eq(stalls(T_SPEC ",stall_ms=250,stall_writes=10,seed=3",
 				 100, 16 * KiB, plain, 250 * MS, again), 10);
 	ck_assert_mem_eq(at, again, sizeof(at[0]) * k);
+	k = stalls(T_SPEC ",stall_ms=250,stall_writes=10,seed=3", 400,
+		   4 * KiB, plain, 250 * MS, at);
+	ck_assert_uint_eq(k, 10);
+	for (i = 1; i < k; i++)
+		ck_assert_uint_eq(at[i] - at[i - 1], 40);
+	k = stalls(T_SPEC ",stall_ms=250,stall_writes=10,seed=3", 100,
+		   64 * KiB, plain64, 250 * MS, at);
+	ck_assert_uint_eq(k, 40);
+	for (i = 1; i < k; i++)
+		ck_assert(at[i] - at[i - 1] == 2 || at[i] - at[i - 1] == 3);
+}
+END_TEST
+
+/*
+ * The stalls follow the bytes written, not the requests: 4 MiB sent as
+ * one write or as eight of 512 KiB (as a kernel may split it) meets the
+ * same four stalls of a card that stalls every 1 MiB (stall_bytes=1M, or
+ * stall_writes=64 of its 16 KiB pages), the one write paying all four.
+ */
+START_TEST(test_stall_split)
+{
+	static const char *const spec[] = {
+		T_SPEC ",stall_ms=40,stall_bytes=1M",
+		T_SPEC ",stall_ms=40,stall_writes=64",
+	};
+	uint64_t whole = T_ACCESS_NS + 4 * MiB * 125 / 2;
+	uint64_t part = T_ACCESS_NS + 512 * KiB * 125 / 2, t = 0;
+	struct device *dev;
+	unsigned int i;
+
+	dev = sim_card(spec[_i]);
+	ck_assert_uint_eq(wr(dev, 16 * MiB, 4 * MiB), whole + 4 * 40 * MS);
+	dev_close(dev);
+	dev = sim_card(spec[_i]);
+	for (i = 0; i < 8; i++)
+		t += wr(dev, 16 * MiB + i * 512 * KiB, 512 * KiB) - part;
+	ck_assert_uint_eq(t, 4 * 40 * MS);
+	dev_close(dev);
 }
 END_TEST
 
@@ -574,6 +617,7 @@ Suite *simtoday_suite(void)
 	tcase_add_test(tc, test_idle_plain_card);
 	tcase_add_test(tc, test_stall_every_n_writes);
 	tcase_add_test(tc, test_stall_every_n_bytes);
+	tcase_add_loop_test(tc, test_stall_split, 0, 2);
 	tcase_add_test(tc, test_4kn);
 	suite_add_tcase(s, tc);
 	return s;

@@ -64,8 +64,8 @@ static const struct {
 	  90, 20, 30, 0 },
 	{ "slc=1G,size=16G,write_mbps=30", 1024 * MiB, 2048 * MiB, 120, 30,
 	  30, 0 },
-	/* a lone stall every 10th write is no drop */
-	{ "slc=256M,stall_ms=300,stall_writes=10", 256 * MiB, 0, 48, 12, 12, 0 },
+	/* a lone stall every 11th write (of 4 MiB) is no drop */
+	{ "slc=256M,stall_ms=300,stall_bytes=44M", 256 * MiB, 0, 48, 12, 12, 0 },
 	{ "slc=256M,maint_ms=300", 256 * MiB, 0, 48, 12, 12, 0 },
 	{ "slc=256M,ftl=page", 256 * MiB, 0, 48, 12, 12, 0 },
 	{ "slc=128M,erase=12M,noise=5", 128 * MiB, 0, 48, 12, 12, 0.05 },
@@ -211,7 +211,7 @@ static const struct {
 	{ "slc=256M,open=5,erase=8M", 0, 5 },
 	{ "ftl=page", 0, 0 },
 	{ "ftl=page,spare=2", 0, 0 },
-	{ "stall_ms=300,stall_writes=10", 0, 0 },
+	{ "stall_ms=300,stall_bytes=40M", 0, 0 },
 	{ "maint_ms=300", 0, 0 },
 	{ "noise=5", 0, 0 },
 };
@@ -449,8 +449,9 @@ END_TEST
 /*
  * The write latency of a run (probes/latency.c): on a page-mapped card,
  * where no write pays a collection, the longest write is the planted
- * stall (stall_ms on every stall_writes-th write) and the 99th
- * percentile the writes between; without stalls none is over 250 ms.
+ * stall (stall_ms on the write crossing every stall_bytes-th byte: one
+ * in about 80 of the run's) and the 99th percentile one; without stalls
+ * none is over 250 ms.
  */
 static const struct {
 	const char *spec;
@@ -458,8 +459,8 @@ static const struct {
 	uint64_t over;		/* writes over 250 ms at least */
 } lat_cards[] = {
 	{ "ftl=page,size=2G", 0, 0 },
-	{ "ftl=page,size=2G,stall_ms=400,stall_writes=50", 400, 3 },
-	{ "ftl=page,size=2G,stall_ms=800,stall_writes=50", 800, 3 },
+	{ "ftl=page,size=2G,stall_ms=400,stall_bytes=2M", 400, 3 },
+	{ "ftl=page,size=2G,stall_ms=800,stall_bytes=2M", 800, 3 },
 };
 
 START_TEST(test_latency)
@@ -489,7 +490,7 @@ START_TEST(test_latency)
 		ck_assert_uint_eq(r.latency.over_update,
 				  lat_cards[_i].max_ms > 750 ?
 				  r.latency.over_write : 0);
-		/* one write in 50 stalls: the 99th percentile is one */
+		/* one write in 80 stalls: the 99th percentile is one */
 		ck_assert_uint_ge(r.latency.p99_ns,
 				  (uint64_t)(lat_cards[_i].max_ms * 1e6));
 	}
