@@ -160,16 +160,15 @@ layers: all
 	CC="$(CC)" NM=$(CROSS_COMPILE)nm tests/layers-selftest.sh
 
 # Every test; the benchmark is only built, so that it keeps compiling.
-# Three runners side by side: the two costliest suites (CHECK_APART) in
-# one, the suites on loop devices (CHECK_LOOP: they mostly wait for the
+# Three runners side by side: the costliest suites (CHECK_APART) in one,
+# the suites on loop devices (CHECK_LOOP: they mostly wait for the
 # host's block layer, so they cost the other two little) in another,
 # every other suite in the third; the first two's outputs follow the
 # third's.  All keep their --json documents in one directory, which the
-# schema suite validates when they are done.  CPU seconds of the suites
-# alone: capacity 95 and auto 45 against sweep 76, classic 24 and the
-# other forty-odd 50 (under the sanitizers, at FB_TEST_STRIDE=4: 183 and
-# 73 against 74, 43 and 122).
-CHECK_APART = capacity auto
+# schema suite validates when they are done.  Seconds of the suites
+# alone (a busy host): capacity 122, auto 81 and preserve 31 against
+# sweep 112 (today's sweep in it), classic 27 and the other forty-odd 90.
+CHECK_APART = capacity auto preserve
 CHECK_LOOP = blockdev holders erase loop_modes loop_preserve
 CHECK_ENV = FLASHBENCH_BIN=$(CURDIR)/flashbench ERASE_BIN=$(CURDIR)/erase \
 	$(if $(HAVE_FUSE3),FUSECARD_BIN=$(CURDIR)/$(FUSECARD_BIN))

@@ -283,7 +283,7 @@ static const char *const today_panel[][2] = {
 	{ "eMMC maint",
 	  "size=8G,erase=4M,page=16K,ftl=page,map=4K,readsig=0,maint_ms=200" },
 	{ "dashcam stalls",
-	  "size=32G,erase=4M,page=16K,open=4,stall_ms=400,stall_writes=200,claims=C10+U1+V10" },
+	  "size=32G,erase=4M,page=16K,open=4,stall_ms=400,stall_bytes=64M,claims=C10+U1+V10" },
 	{ "USB 4K sectors",
 	  "size=16G,erase=4M,page=16K,sector=4K,readsig=0,open=3" },
 	{ "pages nearly full",
