@@ -175,6 +175,20 @@ int cache_unsettled(const struct auto_cache *c)
 	       end + c->chunk_byte <= c->dev_half_byte;
 }
 
+/*
+ * A class's writes faster than this times the card's speed past its
+ * cache were taken by the cache again: a fold while the host paused (a
+ * busy host's idle is the card's) emptied part of it.  Writes of 64 or
+ * 512 KiB into an AU go no faster than the fill's 4 MiB chunks on flash.
+ */
+#define CACHE_RETAKEN 1.25
+
+int cache_retaken(const struct auto_cache *c, double mbps)
+{
+	return c->measured && cache_seen(c) && c->native_ns > 0 &&
+	       mbps > CACHE_RETAKEN * cache_mbps(c, c->native_ns);
+}
+
 int cache_recheck_wanted(const struct auto_cache *c)
 {
 	return c->measured && !cache_seen(c) && cache_cap_reached(c);

@@ -52,6 +52,13 @@ int cache_cap_reached(const struct auto_cache *c);
  */
 int cache_unsettled(const struct auto_cache *c);
 
+/*
+ * Was a rate of mbps measured after the fill of c too fast for the card
+ * past its cache: its cache, folded back meanwhile, took those writes
+ * again?  A class met so holds only within it: not a pass.
+ */
+int cache_retaken(const struct auto_cache *c, double mbps);
+
 /* A decided record's rate of a chunk of c taking ns, 10^6 bytes/s. */
 double cache_mbps(const struct auto_cache *c, double ns);
 
