@@ -228,15 +228,15 @@ int wcache_recheck(struct device *dev, struct auto_cache *c,
 
 int wcache_push(struct device *dev, struct auto_cache *c, size_t most)
 {
-	size_t span = c->nchunks < CACHE_LATE_CHUNKS ? c->nchunks :
-		      CACHE_LATE_CHUNKS;
-	size_t k, slow = 0;
+	size_t span, k, slow = 0;
 	int ret = 0;
 	void *buf;
 	double ns;
 
-	if (!cache_recheck_wanted(c) || !span)
+	/* wanted only where the fill reached its cap: nchunks > 0 */
+	if (!cache_recheck_wanted(c))
 		return 0;
+	span = c->nchunks < CACHE_LATE_CHUNKS ? c->nchunks : CACHE_LATE_CHUNKS;
 	buf = chunk_buf(c);
 	if (!buf)
 		return -ENOMEM;
